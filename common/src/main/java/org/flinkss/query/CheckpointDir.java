@@ -1,0 +1,251 @@
+package org.flinkss.query;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.flinkss.progress.Fragments;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * A query's checkpoint directory, Spark's {@code checkpointLocation}:
+ *
+ * <pre>
+ * metadata.json            the query's identity: id, name, sources, sinks, stateful operators
+ * checkpoints/&lt;job&gt;/chk-N   Flink's retained checkpoints (RocksDB, incremental)
+ * savepoints/savepoint-... the savepoint each availableNow run ends with
+ * runs/&lt;run&gt;/             one folder a run: its Flink job id, markers
+ * progress/log.jsonl       one progress object per committed batch
+ * .lock                    held by the running driver; the OS frees it if the process dies
+ * </pre>
+ */
+public final class CheckpointDir {
+
+    private final Path dir;
+
+    public CheckpointDir(Path dir) {
+        this.dir = dir.toAbsolutePath().normalize();
+    }
+
+    public Path path() {
+        return dir;
+    }
+
+    public Path checkpoints() {
+        return dir.resolve("checkpoints");
+    }
+
+    public Path savepoints() {
+        return dir.resolve("savepoints");
+    }
+
+    public Path runDir(String runId) {
+        return dir.resolve("runs").resolve(runId);
+    }
+
+    /** Holds the directory for one run; a second run of the same query is refused. */
+    public Lock lock(String queryName) {
+        try {
+            Files.createDirectories(dir);
+            Path lockFile = dir.resolve(".lock");
+            FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
+            FileLock lock;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                channel.close();
+                String holder = Files.exists(dir.resolve(".lock.owner"))
+                        ? Files.readString(dir.resolve(".lock.owner"), StandardCharsets.UTF_8).trim()
+                        : "another process";
+                throw new QueryException("query '" + queryName + "' is already running on checkpoint " + dir + " (" + holder
+                        + "). Wait for that run to finish, or stop it, before starting another.");
+            }
+            Files.writeString(dir.resolve(".lock.owner"), "pid " + ProcessHandle.current().pid() + ", started " + java.time.Instant.now(),
+                    StandardCharsets.UTF_8);
+            return new Lock(channel, lock);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot lock checkpoint " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The lock of a running query; closing it lets the next run start. */
+    public static final class Lock implements AutoCloseable {
+        private final FileChannel channel;
+        private final FileLock lock;
+
+        Lock(FileChannel channel, FileLock lock) {
+            this.channel = channel;
+            this.lock = lock;
+        }
+
+        @Override
+        public void close() {
+            try {
+                lock.release();
+                channel.close();
+            } catch (IOException ignored) {
+                // the OS releases it with the process anyway
+            }
+        }
+    }
+
+    /**
+     * Checks that this directory belongs to the query, or claims it for the query if it is new.
+     * Returns the query id (kept across runs, as Spark's {@code id}).
+     */
+    public String checkIdentity(QueryIdentity identity) {
+        Path meta = dir.resolve("metadata.json");
+        try {
+            if (Files.exists(meta)) {
+                JsonNode stored = Fragments.JSON.readTree(meta.toFile());
+                QueryIdentity existing = QueryIdentity.fromJson(stored);
+                if (!existing.sameQuery(identity)) {
+                    throw new QueryException("checkpoint " + dir + " belongs to query " + existing.describe()
+                            + ", but this is query " + identity.describe()
+                            + ". A checkpoint serves one query: changing sources, sinks or stateful operators needs a new checkpoint."
+                            + " Start over with 'reset " + identity.name() + "' (a new checkpoint, the target rebuilt) or use another --base,"
+                            + " and reprocess from bronze.");
+                }
+                return stored.path("id").asText();
+            }
+            String id = UUID.randomUUID().toString();
+            ObjectNode node = identity.toJson();
+            node.put("id", id);
+            Fragments.write(meta, node);
+            return id;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + meta + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The newest complete checkpoint or savepoint (a folder with a {@code _metadata} file), or
+     * empty for a first run. After a kill this is the last checkpoint that completed; an older
+     * savepoint would replay batches that were already committed.
+     */
+    public Optional<Path> newestRestorePoint() {
+        List<Path> candidates = restorePoints();
+        return candidates.isEmpty() ? Optional.empty() : Optional.of(candidates.get(candidates.size() - 1));
+    }
+
+    /** Every complete checkpoint and savepoint, oldest first. */
+    public List<Path> restorePoints() {
+        List<Path> found = new ArrayList<>();
+        for (Path root : List.of(checkpoints(), savepoints())) {
+            if (!Files.isDirectory(root)) {
+                continue;
+            }
+            try (Stream<Path> s = Files.walk(root, 3)) {
+                s.filter(p -> p.getFileName().toString().equals("_metadata")).forEach(p -> found.add(p.getParent()));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot scan " + root + ": " + e.getMessage(), e);
+            }
+        }
+        found.sort(Comparator.comparing(CheckpointDir::metadataTime));
+        return found;
+    }
+
+    private static FileTime metadataTime(Path checkpoint) {
+        try {
+            return Files.getLastModifiedTime(checkpoint.resolve("_metadata"));
+        } catch (IOException e) {
+            return FileTime.fromMillis(0);
+        }
+    }
+
+    /** Completed checkpoint ids of one Flink job, from its retained checkpoint folders. */
+    public List<Long> completedCheckpoints(String jobId) {
+        List<Long> ids = new ArrayList<>();
+        Path jobDir = checkpoints().resolve(jobId);
+        if (!Files.isDirectory(jobDir)) {
+            return ids;
+        }
+        try (Stream<Path> s = Files.list(jobDir)) {
+            s.filter(p -> p.getFileName().toString().startsWith("chk-") && Files.exists(p.resolve("_metadata")))
+                    .forEach(p -> ids.add(Long.parseLong(p.getFileName().toString().substring(4))));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ids.sort(Long::compare);
+        return ids;
+    }
+
+    public void recordJob(String runId, String jobId) {
+        ObjectNode node = Fragments.JSON.createObjectNode();
+        node.put("runId", runId);
+        node.put("jobId", jobId);
+        node.put("started", java.time.Instant.now().toString());
+        Fragments.write(runDir(runId).resolve("job.json"), node);
+    }
+
+    public Optional<String> jobOf(String runId) {
+        Path f = runDir(runId).resolve("job.json");
+        if (!Files.exists(f)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Fragments.JSON.readTree(f.toFile()).path("jobId").asText());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Keeps only what the next run restores from: the newest restore point. Older savepoints and
+     * the retained checkpoints of earlier jobs go (RocksDB savepoints are self-contained).
+     */
+    public void pruneExcept(Path keep) {
+        for (Path p : restorePoints()) {
+            if (!p.equals(keep)) {
+                Path owner = p.getParent().equals(savepoints()) ? p : p.getParent();
+                if (!keep.startsWith(owner)) {
+                    deleteRecursively(owner);
+                }
+            }
+        }
+        // Job folders whose checkpoints never completed (killed before the first one).
+        if (Files.isDirectory(checkpoints())) {
+            try (Stream<Path> s = Files.list(checkpoints())) {
+                s.filter(p -> !keep.startsWith(p)).forEach(CheckpointDir::deleteRecursively);
+            } catch (IOException ignored) {
+                // best effort
+            }
+        }
+        deleteRecursively(dir.resolve("runs"));
+    }
+
+    public static void deleteRecursively(Path path) {
+        if (!Files.exists(path)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(path)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + path + ": " + e.getMessage(), e);
+        }
+    }
+}

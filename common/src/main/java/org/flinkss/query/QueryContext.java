@@ -1,0 +1,185 @@
+package org.flinkss.query;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.connector.file.sink.FileSink;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
+import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.BasePathBucketAssigner;
+import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.util.function.SerializableFunction;
+
+import org.flinkss.progress.ProgressCounter;
+import org.flinkss.source.MicroBatchSource;
+import org.flinkss.source.RecordFormat;
+import org.flinkss.source.SourceSpec;
+import org.flinkss.source.SplitPlanner;
+import org.flinkss.source.WorkSplit;
+import org.flinkss.source.files.EventLinesFormat;
+import org.flinkss.source.files.FilePlanner;
+import org.flinkss.source.files.ParsedEvent;
+import org.flinkss.table.ParquetFiles;
+import org.flinkss.table.ParquetRowFormat;
+import org.flinkss.table.TableDef;
+import org.flinkss.table.Warehouse;
+
+import javax.annotation.Nullable;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a {@link Query} builds its graph with: sources that read in micro-batches, and sinks that
+ * commit with checkpoints. The trigger, the checkpoint directory and the run are attached here,
+ * in one place, so that the query's own code never sees them.
+ *
+ * <p>Every source and sink gets a stable uid derived from its name: a later run's job maps its
+ * state back by uid, so a changed filter or a changed parallelism keeps the checkpoint.
+ */
+public final class QueryContext {
+
+    private final String queryName;
+    private final StreamExecutionEnvironment env;
+    private final CheckpointDir checkpoint;
+    private final String runId;
+    private final Trigger trigger;
+    private final int maxFilesPerTrigger;
+    private final Warehouse warehouse;
+
+    private final List<String> sources = new ArrayList<>();
+    private final List<String> sourceNames = new ArrayList<>();
+    private final Map<String, String> sinks = new LinkedHashMap<>();
+    private final List<String> stateful = new ArrayList<>();
+    private final List<Runnable> beforeRun = new ArrayList<>();
+    private final List<String> tables = new ArrayList<>();
+
+    QueryContext(String queryName, StreamExecutionEnvironment env, CheckpointDir checkpoint, String runId,
+                 Trigger trigger, int maxFilesPerTrigger, Warehouse warehouse) {
+        this.queryName = queryName;
+        this.env = env;
+        this.checkpoint = checkpoint;
+        this.runId = runId;
+        this.trigger = trigger;
+        this.maxFilesPerTrigger = maxFilesPerTrigger;
+        this.warehouse = warehouse;
+    }
+
+    public StreamExecutionEnvironment env() {
+        return env;
+    }
+
+    public Warehouse warehouse() {
+        return warehouse;
+    }
+
+    public String queryName() {
+        return queryName;
+    }
+
+    /**
+     * JSON lines of events under {@code folder} (recursively, {@code *.json} only), read with the
+     * course's explicit schema; bad lines come out as {@link ParsedEvent#bad} records.
+     */
+    public DataStream<ParsedEvent> eventFiles(String name, java.nio.file.Path folder, @Nullable Duration watermarkDelay) {
+        FilePlanner planner = new FilePlanner(folder, ".json");
+        return source(name, "FileStreamSource[" + planner.root().toUri() + "*.json]", planner, new EventLinesFormat(), watermarkDelay);
+    }
+
+    /**
+     * A table of the warehouse as a stream, Spark's {@code readStream.table(name)}: each batch
+     * reads the part files committed since the last one.
+     *
+     * @param eventTimeColumn the TIMESTAMP column that carries event time, or null
+     */
+    public DataStream<RowData> tableStream(String table, @Nullable String eventTimeColumn, @Nullable Duration watermarkDelay) {
+        var rowType = warehouse.rowType(table);
+        int column = eventTimeColumn == null ? -1 : rowType.getFieldIndex(eventTimeColumn);
+        if (eventTimeColumn != null && column < 0) {
+            throw new QueryException("table '" + table + "' has no column '" + eventTimeColumn + "' (columns: " + rowType.getFieldNames() + ")");
+        }
+        FilePlanner planner = new FilePlanner(warehouse.tablePath(table), ParquetFiles.SUFFIX);
+        return source(table, "DeltaSource[" + warehouse.tablePath(table).toUri() + "]", planner,
+                new ParquetRowFormat(rowType, column), watermarkDelay);
+    }
+
+    /** Any micro-batch source: a planner says what each batch reads, a format how to read it. */
+    public <T, S extends WorkSplit> DataStream<T> source(
+            String name, String description, SplitPlanner<S> planner, RecordFormat<T, S> format, @Nullable Duration watermarkDelay) {
+        if (sourceNames.contains(name)) {
+            throw new IllegalArgumentException("query '" + queryName + "' has two sources named '" + name + "'");
+        }
+        sourceNames.add(name);
+        sources.add(description);
+        SourceSpec spec = new SourceSpec(name, checkpoint.path(), runId, trigger, maxFilesPerTrigger,
+                watermarkDelay == null ? SourceSpec.NO_WATERMARK : watermarkDelay.toMillis());
+        return env.fromSource(new MicroBatchSource<>(spec, planner, format), WatermarkStrategy.noWatermarks(), name)
+                .uid("source-" + name)
+                .returns(format.producedType());
+    }
+
+    /**
+     * Appends a stream to a table of the warehouse through Flink's exactly-once FileSink: part
+     * files stay hidden until the checkpoint that contains them completes, then appear whole.
+     */
+    public <T> void toTable(DataStream<T> stream, TableDef<T> table) {
+        String name = table.name();
+        tables.add(name);
+        beforeRun.add(() -> warehouse.declare(name, table.rowType(), queryName));
+        FileSink<RowData> sink = FileSink.forBulkFormat(new Path(warehouse.tablePath(name).toUri()), ParquetFiles.writerFactory(table.rowType()))
+                .withBucketAssigner(new BasePathBucketAssigner<>())
+                .withRollingPolicy(OnCheckpointRollingPolicy.build())
+                .withOutputFileConfig(OutputFileConfig.builder().withPartPrefix("part").withPartSuffix(ParquetFiles.SUFFIX).build())
+                .build();
+        SingleOutputStreamOperator<RowData> rows = stream
+                .map(new ProgressCounter<>(checkpoint.path(), runId, "sink", name, table.rowFunction()))
+                .returns(InternalTypeInfo.of(table.rowType()))
+                .name("to-" + name)
+                .uid("rows-" + name);
+        rows.sinkTo(sink).name(name).uid("sink-" + name);
+        sinks.put(name, "DeltaSink[" + warehouse.tablePath(name).toUri() + "]");
+    }
+
+    /** Any Sink V2 (console, collect, Kafka, JDBC), counted in progress under {@code name}. */
+    public <T> void toSink(DataStream<T> stream, String name, String description, Sink<T> sink) {
+        SingleOutputStreamOperator<T> counted = stream
+                .map(new ProgressCounter<>(checkpoint.path(), runId, "sink", name, x -> x))
+                .returns(stream.getType())
+                .name("count-" + name)
+                .uid("rows-" + name);
+        counted.sinkTo(sink).name(name).uid("sink-" + name);
+        sinks.put(name, description);
+    }
+
+    /** Declares a stateful operator: it is part of the query's identity for its checkpoint. */
+    public void stateful(String operatorName) {
+        stateful.add(operatorName);
+    }
+
+    QueryIdentity identity() {
+        return new QueryIdentity(queryName, sources, new ArrayList<>(sinks.keySet()), stateful);
+    }
+
+    List<String> sourceNames() {
+        return sourceNames;
+    }
+
+    Map<String, String> sinkDescriptions() {
+        return sinks;
+    }
+
+    List<String> tables() {
+        return tables;
+    }
+
+    void prepare() {
+        beforeRun.forEach(Runnable::run);
+    }
+}

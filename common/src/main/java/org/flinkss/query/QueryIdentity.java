@@ -1,0 +1,61 @@
+package org.flinkss.query;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.flinkss.progress.Fragments;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What makes a query the same query for its checkpoint (Spark's rule): its sources, its sinks and
+ * its stateful operators. Filters, rate limits and the trigger may change between runs.
+ */
+public final class QueryIdentity {
+
+    private final String name;
+    private final List<String> sources;
+    private final List<String> sinks;
+    private final List<String> stateful;
+
+    public QueryIdentity(String name, List<String> sources, List<String> sinks, List<String> stateful) {
+        this.name = name;
+        this.sources = List.copyOf(sources);
+        this.sinks = List.copyOf(sinks);
+        this.stateful = List.copyOf(stateful);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public boolean sameQuery(QueryIdentity other) {
+        return name.equals(other.name) && sources.equals(other.sources) && sinks.equals(other.sinks)
+                && stateful.equals(other.stateful);
+    }
+
+    public String describe() {
+        return "'" + name + "' (sources " + sources + ", sinks " + sinks + (stateful.isEmpty() ? "" : ", stateful " + stateful) + ")";
+    }
+
+    ObjectNode toJson() {
+        ObjectNode node = Fragments.JSON.createObjectNode();
+        node.put("name", name);
+        sources.forEach(node.putArray("sources")::add);
+        sinks.forEach(node.putArray("sinks")::add);
+        stateful.forEach(node.putArray("stateful")::add);
+        return node;
+    }
+
+    static QueryIdentity fromJson(JsonNode node) {
+        return new QueryIdentity(node.path("name").asText(), texts(node.path("sources")), texts(node.path("sinks")),
+                texts(node.path("stateful")));
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> list = new ArrayList<>();
+        array.forEach(n -> list.add(n.asText()));
+        return list;
+    }
+}

@@ -1,0 +1,313 @@
+package org.flinkss.query;
+
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.ExceptionUtils;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.flinkss.progress.ProgressListener;
+import org.flinkss.progress.ProgressTracker;
+import org.flinkss.progress.RunFiles;
+import org.flinkss.table.Warehouse;
+import org.flinkss.time.Watermarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a {@link Query} with its trigger on its checkpoint: Spark's {@code writeStream...start()}
+ * and {@code awaitTermination()} in one call.
+ *
+ * <p>An availableNow run (the default):
+ *
+ * <ol>
+ *   <li>refuses to start if another run of the query holds the checkpoint, or if the checkpoint
+ *       belongs to a different query (before any data moves);
+ *   <li>restores the query's newest complete checkpoint or savepoint;
+ *   <li>submits the job; its sources plan batches of what exists now and each batch is committed
+ *       by a checkpoint (sinks are two-phase-commit: nothing half-written is ever visible);
+ *   <li>once every source has read what it planned, stops the job with a savepoint <em>without
+ *       draining</em>, so open windows stay open in state and no {@code MAX_WATERMARK} is emitted;
+ *   <li>prints and keeps each batch's progress, prunes older checkpoints, and returns.
+ * </ol>
+ *
+ * <p>The same code runs on an embedded MiniCluster ({@code java -jar}), in tests, and under
+ * {@code flink run} on a cluster: it only uses {@link StreamExecutionEnvironment} and the
+ * {@link JobClient} it returns.
+ */
+public final class QueryRunner {
+
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final int STOP_ATTEMPTS = 50;
+
+    private QueryRunner() {}
+
+    /** The outcome of a run: the batches it committed and where its state now is. */
+    public static final class Result {
+        public final String queryId;
+        public final String runId;
+        public final List<ObjectNode> progress;
+        public final ObjectNode lastProgress;
+        public final Path savepoint;
+
+        Result(String queryId, String runId, List<ObjectNode> progress, ObjectNode lastProgress, Path savepoint) {
+            this.queryId = queryId;
+            this.runId = runId;
+            this.progress = progress;
+            this.lastProgress = lastProgress;
+            this.savepoint = savepoint;
+        }
+
+        public int batches() {
+            return progress.size();
+        }
+
+        public long numInputRows() {
+            return progress.stream().mapToLong(p -> p.path("numInputRows").asLong()).sum();
+        }
+    }
+
+    public static Result run(Query query, RunOptions options) {
+        String name = query.name();
+        CheckpointDir checkpoint = new CheckpointDir(options.checkpointOf(name));
+        if (options.trigger.isDeprecatedOnce()) {
+            options.out.println("warning: trigger 'once' is deprecated, as in Spark: use available-now (same behaviour, and it honours rate limits)");
+        }
+        try (CheckpointDir.Lock lock = checkpoint.lock(name)) {
+            String runId = UUID.randomUUID().toString();
+            Optional<Path> restore = checkpoint.newestRestorePoint();
+            Path tmp = options.base.resolve("_tmp").resolve(runId);
+            Configuration conf = configuration(options, checkpoint, restore, tmp);
+
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+            if (options.parallelism != null) {
+                env.setParallelism(options.parallelism);
+            }
+            Warehouse warehouse = new Warehouse(options.warehouse);
+            QueryContext context = new QueryContext(name, env, checkpoint, runId, options.trigger, options.maxFilesPerTrigger, warehouse);
+            query.build(context);
+            String queryId = checkpoint.checkIdentity(context.identity());
+            context.prepare();
+
+            List<ObjectNode> committed = new ArrayList<>();
+            List<ProgressListener> listeners = new ArrayList<>(options.listeners);
+            listeners.add(committed::add);
+            if (options.printProgress) {
+                listeners.add(p -> options.out.println(p.toPrettyString()));
+            }
+            ProgressTracker tracker = new ProgressTracker(checkpoint.path(), queryId, name, runId, context.sinkDescriptions(), listeners);
+            recoverKilledRuns(checkpoint, tracker);
+
+            try {
+                Path savepoint = execute(env, name, checkpoint, runId, context, options, tracker);
+                ObjectNode last;
+                List<ObjectNode> batches = List.copyOf(committed);
+                if (tracker.batchesThisRun() == 0) {
+                    last = tracker.noDataProgress(lastWatermark(checkpoint));
+                } else {
+                    last = committed.get(committed.size() - 1);
+                }
+                if (savepoint != null) {
+                    checkpoint.pruneExcept(savepoint);
+                    for (String table : context.tables()) {
+                        warehouse.deleteOrphans(table);
+                    }
+                }
+                return new Result(queryId, runId, batches, last, savepoint);
+            } finally {
+                CheckpointDir.deleteRecursively(tmp);
+            }
+        }
+    }
+
+    private static long lastWatermark(CheckpointDir checkpoint) {
+        List<ObjectNode> history = ProgressTracker.history(checkpoint.path());
+        if (history.isEmpty()) {
+            return Watermarks.NONE;
+        }
+        ObjectNode last = history.get(history.size() - 1);
+        return last.path("sources").path(0).path("watermarkAfter").asLong(Watermarks.NONE);
+    }
+
+    /** Progress that a killed driver could not merge: keep what its checkpoints committed. */
+    private static void recoverKilledRuns(CheckpointDir checkpoint, ProgressTracker tracker) {
+        for (String run : tracker.pendingRuns()) {
+            Optional<String> job = checkpoint.jobOf(run);
+            List<Long> completed = job.map(checkpoint::completedCheckpoints).orElse(List.of());
+            if (!completed.isEmpty()) {
+                tracker.commit(run, completed.get(completed.size() - 1));
+            }
+            tracker.discard(run);
+        }
+    }
+
+    static Configuration configuration(RunOptions options, CheckpointDir checkpoint, Optional<Path> restore, Path tmp) {
+        Path confDir = options.flinkConfDir;
+        if (confDir == null) {
+            String env = System.getenv("FLINK_CONF_DIR");
+            if (env != null && Files.exists(Paths.get(env, "config.yaml"))) {
+                confDir = Paths.get(env);
+            } else if (Files.exists(Paths.get("flink-conf", "config.yaml"))) {
+                confDir = Paths.get("flink-conf");
+            }
+        }
+        Configuration conf = confDir != null ? GlobalConfiguration.loadConfiguration(confDir.toString()) : new Configuration();
+        // An embedded cluster must not take the web UI port of a real one running beside it.
+        conf.set(RestOptions.BIND_PORT, "0");
+        conf.removeConfig(RestOptions.PORT);
+        conf.set(CoreOptions.TMP_DIRS, tmp.toString());
+
+        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
+        conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoint.checkpoints().toUri().toString());
+        conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, checkpoint.savepoints().toUri().toString());
+        conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                org.apache.flink.configuration.ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        Duration interval = options.checkpointInterval != null ? options.checkpointInterval : options.trigger.interval();
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval);
+        conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 2);
+        conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, Duration.ZERO);
+        restore.ifPresent(p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString()));
+        options.flinkOverrides.forEach(conf::setString);
+        return conf;
+    }
+
+    private static Path execute(StreamExecutionEnvironment env, String name, CheckpointDir checkpoint, String runId,
+                                QueryContext context, RunOptions options, ProgressTracker tracker) {
+        JobClient client;
+        try {
+            client = env.executeAsync(name);
+        } catch (Exception e) {
+            throw new QueryException("query '" + name + "' could not start: " + ExceptionUtils.stringifyException(e), e);
+        }
+        String jobId = client.getJobID().toString();
+        checkpoint.recordJob(runId, jobId);
+        Thread stopOnExit = null;
+        if (!options.trigger.isAvailableNow()) {
+            // An unbounded run ends on Ctrl-C: stop with a savepoint so that the next run resumes.
+            stopOnExit = new Thread(() -> stopWithSavepoint(client, name, checkpoint));
+            Runtime.getRuntime().addShutdownHook(stopOnExit);
+        }
+        long committedUpTo = -1;
+        while (true) {
+            JobStatus status = status(client, name);
+            if (status.isGloballyTerminalState()) {
+                if (status == JobStatus.FAILED || status == JobStatus.CANCELED) {
+                    throw new QueryException("query '" + name + "' " + status.name().toLowerCase() + ": " + failureCause(client)
+                            + "\nThe checkpoint " + checkpoint.path() + " keeps what was committed; fix the cause and run it again.");
+                }
+                tracker.commit(runId, Long.MAX_VALUE);
+                return null;
+            }
+            List<Long> completed = checkpoint.completedCheckpoints(jobId);
+            if (!completed.isEmpty() && completed.get(completed.size() - 1) > committedUpTo) {
+                committedUpTo = completed.get(completed.size() - 1);
+                tracker.commit(runId, committedUpTo);
+            }
+            if (options.trigger.isAvailableNow() && caughtUp(checkpoint, runId, context.sourceNames())) {
+                break;
+            }
+            sleep(POLL);
+        }
+        Path savepoint = stopWithSavepoint(client, name, checkpoint);
+        if (stopOnExit != null) {
+            Runtime.getRuntime().removeShutdownHook(stopOnExit);
+        }
+        // The savepoint is the last checkpoint of the run: everything reported up to it is committed.
+        tracker.commit(runId, Long.MAX_VALUE);
+        return savepoint;
+    }
+
+    private static boolean caughtUp(CheckpointDir checkpoint, String runId, List<String> sources) {
+        for (String source : sources) {
+            if (!Files.exists(RunFiles.caughtUpMarker(checkpoint.path(), runId, source))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Path stopWithSavepoint(JobClient client, String name, CheckpointDir checkpoint) {
+        Exception last = null;
+        for (int attempt = 1; attempt <= STOP_ATTEMPTS; attempt++) {
+            try {
+                // No drain: open windows stay in state and no MAX_WATERMARK closes them.
+                String path = client.stopWithSavepoint(false, checkpoint.savepoints().toUri().toString(), SavepointFormatType.CANONICAL)
+                        .get(5, TimeUnit.MINUTES);
+                client.getJobExecutionResult().get(5, TimeUnit.MINUTES);
+                return Paths.get(java.net.URI.create(path.startsWith("file:") ? path : "file://" + path));
+            } catch (Exception e) {
+                last = e;
+                JobStatus status = status(client, name);
+                if (status.isGloballyTerminalState()) {
+                    throw new QueryException("query '" + name + "' ended (" + status + ") while stopping with a savepoint: "
+                            + failureCause(client), e);
+                }
+                // "Not all required tasks are currently running" right after the catch-up: try again.
+                sleep(Duration.ofMillis(Math.min(2000, 100L * attempt)));
+            }
+        }
+        throw new QueryException("query '" + name + "' could not stop with a savepoint into " + checkpoint.savepoints()
+                + " after " + STOP_ATTEMPTS + " attempts: " + ExceptionUtils.stringifyException(last), last);
+    }
+
+    private static JobStatus status(JobClient client, String name) {
+        try {
+            return client.getJobStatus().get(1, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            // After a stop the MiniCluster may no longer know the job: it is over.
+            try {
+                client.getJobExecutionResult().get(10, TimeUnit.SECONDS);
+                return JobStatus.FINISHED;
+            } catch (Exception failed) {
+                return JobStatus.FAILED;
+            }
+        }
+    }
+
+    private static String failureCause(JobClient client) {
+        try {
+            client.getJobExecutionResult().get(30, TimeUnit.SECONDS);
+            return "no error reported";
+        } catch (ExecutionException e) {
+            Throwable root = e.getCause();
+            List<String> causes = new ArrayList<>();
+            for (Throwable t = root; t != null && causes.size() < 12; t = t.getCause()) {
+                String message = t.getClass().getSimpleName() + ": " + t.getMessage();
+                if (!causes.contains(message)) {
+                    causes.add(message);
+                }
+            }
+            return String.join("\n  caused by ", causes);
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new QueryException("interrupted");
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package org.flinkss.query;
+
+import org.flinkss.progress.ProgressListener;
+
+import javax.annotation.Nullable;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** How to run a query: where, with which trigger, and how to report. Built with {@link #builder()}. */
+public final class RunOptions {
+
+    final Path base;
+    final Path warehouse;
+    final Trigger trigger;
+    @Nullable final Integer parallelism;
+    final int maxFilesPerTrigger;
+    @Nullable final Duration checkpointInterval;
+    @Nullable final Path flinkConfDir;
+    final Map<String, String> flinkOverrides;
+    final List<ProgressListener> listeners;
+    final PrintStream out;
+    final boolean printProgress;
+
+    private RunOptions(Builder b) {
+        this.base = b.base.toAbsolutePath().normalize();
+        this.warehouse = (b.warehouse != null ? b.warehouse : b.base.resolve("warehouse")).toAbsolutePath().normalize();
+        this.trigger = b.trigger;
+        this.parallelism = b.parallelism;
+        this.maxFilesPerTrigger = b.maxFilesPerTrigger;
+        this.checkpointInterval = b.checkpointInterval;
+        this.flinkConfDir = b.flinkConfDir;
+        this.flinkOverrides = Map.copyOf(b.flinkOverrides);
+        this.listeners = List.copyOf(b.listeners);
+        this.out = b.out;
+        this.printProgress = b.printProgress;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Path base() {
+        return base;
+    }
+
+    public Path warehouse() {
+        return warehouse;
+    }
+
+    public Trigger trigger() {
+        return trigger;
+    }
+
+    /** The landing folder of the course's generator. */
+    public Path events() {
+        return base.resolve("events");
+    }
+
+    public Path checkpointOf(String query) {
+        return base.resolve("_cp").resolve(query);
+    }
+
+    /** Builds {@link RunOptions}; every setting has the course's default. */
+    public static final class Builder {
+        private Path base = Paths.get("data");
+        private Path warehouse;
+        private Trigger trigger = Trigger.availableNow();
+        private Integer parallelism;
+        private int maxFilesPerTrigger;
+        private Duration checkpointInterval;
+        private Path flinkConfDir;
+        private final Map<String, String> flinkOverrides = new LinkedHashMap<>();
+        private final List<ProgressListener> listeners = new ArrayList<>();
+        private PrintStream out = System.out;
+        private boolean printProgress = true;
+
+        /** Landing folder {@code <base>/events} and checkpoints {@code <base>/_cp/<query>}. */
+        public Builder base(Path base) {
+            this.base = base;
+            return this;
+        }
+
+        /** Tables; {@code <base>/warehouse} unless set. */
+        public Builder warehouse(Path warehouse) {
+            this.warehouse = warehouse;
+            return this;
+        }
+
+        public Builder trigger(Trigger trigger) {
+            this.trigger = trigger;
+            return this;
+        }
+
+        public Builder parallelism(Integer parallelism) {
+            this.parallelism = parallelism;
+            return this;
+        }
+
+        /** Spark's {@code maxFilesPerTrigger}: at most this many files (or partitions) per batch; 0 for no limit. */
+        public Builder maxFilesPerTrigger(int max) {
+            this.maxFilesPerTrigger = max;
+            return this;
+        }
+
+        public Builder checkpointInterval(Duration interval) {
+            this.checkpointInterval = interval;
+            return this;
+        }
+
+        /** A folder with Flink's {@code config.yaml}; by default $FLINK_CONF_DIR, else ./flink-conf if present. */
+        public Builder flinkConfDir(Path dir) {
+            this.flinkConfDir = dir;
+            return this;
+        }
+
+        public Builder flinkOption(String key, String value) {
+            this.flinkOverrides.put(key, value);
+            return this;
+        }
+
+        public Builder listener(ProgressListener listener) {
+            this.listeners.add(listener);
+            return this;
+        }
+
+        public Builder out(PrintStream out) {
+            this.out = out;
+            return this;
+        }
+
+        public Builder printProgress(boolean print) {
+            this.printProgress = print;
+            return this;
+        }
+
+        public RunOptions build() {
+            return new RunOptions(this);
+        }
+    }
+}

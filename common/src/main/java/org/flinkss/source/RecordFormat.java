@@ -1,0 +1,27 @@
+package org.flinkss.source;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+
+import java.io.IOException;
+import java.io.Serializable;
+
+/**
+ * Turns a split into records. Formats decide what a bad record becomes: they never throw for bad
+ * data (that would fail the run over and over); they return a record that says what was wrong, so
+ * that the query can quarantine it.
+ */
+public interface RecordFormat<T, S extends WorkSplit> extends Serializable {
+
+    /** Opens the split and skips the {@link WorkSplit#position()} records already emitted. */
+    SplitRecordReader<T> open(S split) throws IOException;
+
+    /** The event time of a record in epoch milliseconds, or {@link Long#MIN_VALUE} if it has none. */
+    long eventTime(T record);
+
+    /** True for a record that stands for bad input (to be quarantined); it still counts as read. */
+    default boolean isBad(T record) {
+        return false;
+    }
+
+    TypeInformation<T> producedType();
+}

@@ -1,0 +1,77 @@
+package org.flinkss.table;
+
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+
+import org.flinkss.event.Event;
+import org.flinkss.source.files.ParsedEvent;
+
+import java.util.List;
+
+/** The tables of events: bronze and its quarantine. */
+public final class EventTables {
+
+    public static final String BRONZE = "events_bronze";
+    public static final String QUARANTINE_SUFFIX = "_quarantine";
+
+    /** {@code event_id LONG, user_id INT, event_type STRING, event_ts TIMESTAMP, amount DOUBLE}. */
+    public static final RowType EVENT_ROW = TableDef.columns(
+            Event.COLUMNS,
+            new BigIntType(),
+            new IntType(),
+            VarCharType.STRING_TYPE,
+            new LocalZonedTimestampType(3),
+            new DoubleType());
+
+    /** Where a bad line was, what it said, and why it was refused. */
+    public static final RowType QUARANTINE_ROW = TableDef.columns(
+            List.of("file", "line", "raw", "reason"),
+            VarCharType.STRING_TYPE,
+            new BigIntType(),
+            VarCharType.STRING_TYPE,
+            VarCharType.STRING_TYPE);
+
+    private EventTables() {}
+
+    public static TableDef<Event> events(String name) {
+        return new TableDef<>(name, EVENT_ROW, EventTables::toRow);
+    }
+
+    public static TableDef<ParsedEvent> quarantine(String name) {
+        return new TableDef<>(name, QUARANTINE_ROW, EventTables::toQuarantineRow);
+    }
+
+    public static RowData toRow(Event e) {
+        return GenericRowData.of(
+                e.eventId,
+                e.userId,
+                e.eventType == null ? null : StringData.fromString(e.eventType),
+                e.eventTs == null ? null : TimestampData.fromInstant(e.eventTs),
+                e.amount);
+    }
+
+    public static Event fromRow(RowData row) {
+        return new Event(
+                row.isNullAt(0) ? null : row.getLong(0),
+                row.isNullAt(1) ? null : row.getInt(1),
+                row.isNullAt(2) ? null : row.getString(2).toString(),
+                row.isNullAt(3) ? null : row.getTimestamp(3, 3).toInstant(),
+                row.isNullAt(4) ? null : row.getDouble(4));
+    }
+
+    public static RowData toQuarantineRow(ParsedEvent bad) {
+        return GenericRowData.of(
+                StringData.fromString(bad.file),
+                bad.line,
+                StringData.fromString(bad.raw),
+                StringData.fromString(bad.reason));
+    }
+}
