@@ -13,10 +13,10 @@ import java.util.List;
 public final class EventGenerator {
 
     /** 2025-03-01T00:00:00Z, the event time of id 0. */
-    public static final long FIRST_EVENT_SECOND = 1740787200L;
+    private static final long FIRST_EVENT_SECOND = 1740787200L;
 
     /** Seconds between the event times of consecutive ids. */
-    public static final long SECONDS_APART = 10L;
+    private static final long SECONDS_APART = 10L;
 
     static final String[] EVENT_TYPES = {"view", "click", "buy"};
 

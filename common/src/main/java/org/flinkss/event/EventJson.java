@@ -22,8 +22,11 @@ import java.time.format.DateTimeFormatter;
  *
  * <p>Writing: fields in schema order, null fields left out (Spark's {@code ignoreNullFields}),
  * doubles as {@link Double#toString(double)}, timestamps as {@code yyyy-MM-dd'T'HH:mm:ss.SSSXXX}
- * in UTC, for example {@code
- * {"event_id":0,"user_id":4,"event_type":"view","event_ts":"2025-03-01T00:00:00.000Z","amount":95.94}}.
+ * in UTC, for example:
+ *
+ * <pre>{@code
+ * {"event_id":0,"user_id":4,"event_type":"view","event_ts":"2025-03-01T00:00:00.000Z","amount":95.94}
+ * }</pre>
  *
  * <p>Reading: a line must be one JSON object; unknown fields are skipped, missing fields and JSON
  * null are null, a repeated field keeps its last value. Each column converts its value as Spark's
@@ -337,7 +340,8 @@ public final class EventJson {
     }
 
     private static StringBuilder appendTimestamp(StringBuilder out, Instant ts) {
-        LocalDateTime t = LocalDateTime.ofEpochSecond(ts.getEpochSecond(), ts.getNano(), ZoneOffset.UTC);
+        LocalDateTime t =
+                LocalDateTime.ofEpochSecond(ts.getEpochSecond(), ts.getNano(), ZoneOffset.UTC);
         if (t.getYear() < 0 || t.getYear() > 9999) {
             return out.append(WIDE_YEAR_TIMESTAMP.format(ts));
         }

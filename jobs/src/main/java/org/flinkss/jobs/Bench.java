@@ -1,0 +1,96 @@
+package org.flinkss.jobs;
+
+import org.flinkss.event.EventFiles;
+import org.flinkss.event.EventGenerator;
+import org.flinkss.query.CheckpointDir;
+import org.flinkss.query.QueryRunner;
+import org.flinkss.query.RunOptions;
+import org.flinkss.table.Warehouse;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.concurrent.Callable;
+
+/**
+ * A timed harness: lands N of the course's events (in files of 5,000 by default; not timed), then
+ * times one availableNow run of the query from a fresh checkpoint, and prints events per second
+ * and peak memory. A benchmark, not a test: run it on a quiet machine.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Time one availableNow run of a query over N landed events; print events/s and peak memory.")
+public final class Bench implements Callable<Integer> {
+
+    @Parameters(paramLabel = "QUERY", description = "the query to time: bronze")
+    String query;
+
+    @Option(names = "--events", defaultValue = "1000000", description = "events to land (default: ${DEFAULT-VALUE})")
+    int events;
+
+    @Option(names = "--files-of", defaultValue = "5000", description = "events per landed file (default: ${DEFAULT-VALUE})")
+    int filesOf;
+
+    @Option(names = "--parallelism", defaultValue = "2", description = "parallelism (default: ${DEFAULT-VALUE})")
+    int parallelism;
+
+    @Option(names = "--base", paramLabel = "DIR", description = "work folder, emptied first (default: data/bench)")
+    Path base = Paths.get("data", "bench");
+
+    @Override
+    public Integer call() throws IOException {
+        if (!query.equals(BronzeQuery.NAME)) {
+            throw new IllegalArgumentException("bench knows the queries: bronze");
+        }
+        CheckpointDir.deleteRecursively(base);
+        RunOptions options = RunOptions.builder().base(base).parallelism(parallelism).printProgress(false).build();
+        long landStart = System.nanoTime();
+        int batch = 0;
+        for (long start = 0; start < events; start += filesOf) {
+            EventFiles.writeBatch(options.events(), ++batch, EventGenerator.events(start, (int) Math.min(filesOf, events - start)));
+        }
+        System.out.printf("landed %,d events in %d files in %.1f s%n", events, batch, (System.nanoTime() - landStart) / 1e9);
+
+        long started = System.nanoTime();
+        QueryRunner.Result result = QueryRunner.run(new BronzeQuery(options.events()), options);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        long rows = new Warehouse(options.warehouse()).count(BronzeQuery.TABLE);
+        if (rows != events) {
+            throw new IllegalStateException("bronze has " + rows + " rows, expected " + events);
+        }
+        System.out.printf("bronze: %,d events in %.2f s (run: restore, read, commit, stop with savepoint) = %,.0f events/s, %d batch(es)%n",
+                events, seconds, events / seconds, result.batches());
+        System.out.printf("peak heap %d MiB, peak process RSS %s%n", peakHeapMiB(), peakRss());
+        return 0;
+    }
+
+    static long peakHeapMiB() {
+        long peak = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+                peak += pool.getPeakUsage().getUsed();
+            }
+        }
+        return peak >> 20;
+    }
+
+    static String peakRss() {
+        try {
+            for (String line : Files.readAllLines(Paths.get("/proc/self/status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    long kb = Long.parseLong(line.replaceAll("[^0-9]", ""));
+                    return (kb >> 10) + " MiB";
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // not Linux
+        }
+        return "unknown";
+    }
+}

@@ -1,0 +1,304 @@
+package org.flinkss.jobs;
+
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.flinkss.event.LandEvents;
+import org.flinkss.progress.ProgressTracker;
+import org.flinkss.query.Query;
+import org.flinkss.query.QueryException;
+import org.flinkss.query.QueryRunner;
+import org.flinkss.query.RunOptions;
+import org.flinkss.query.Trigger;
+import org.flinkss.table.RowValues;
+import org.flinkss.table.Warehouse;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * The command line: {@code java -jar flinkss-jobs.jar <command>}, or the same arguments after
+ * {@code flink run flinkss-jobs-cluster.jar}. Every command takes {@code --help}.
+ */
+@Command(
+        name = "flinkss",
+        mixinStandardHelpOptions = true,
+        version = "flink-structured-streaming 0.1.0",
+        description = "Spark Structured Streaming's course module, as Apache Flink jobs.",
+        subcommands = {
+            Main.LandEventsCommand.class,
+            Main.RunCommand.class,
+            Main.TableCommand.class,
+            Main.ProgressCommand.class,
+            Demo.class,
+            Bench.class,
+        })
+public final class Main implements Callable<Integer> {
+
+    @Override
+    public Integer call() {
+        new CommandLine(this).usage(System.out);
+        return 0;
+    }
+
+    public static void main(String[] args) {
+        int code = execute(args);
+        // Flink's embedded cluster leaves non-daemon threads behind: exit explicitly. Under
+        // `flink run` the client owns the JVM and only a failure must end it with a code.
+        if (code != 0 || !underFlinkRun()) {
+            System.out.flush();
+            System.exit(code);
+        }
+    }
+
+    public static int execute(String... args) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            Throwable cause = e;
+            if (cause instanceof QueryException || cause instanceof IllegalArgumentException || cause instanceof IllegalStateException) {
+                commandLine.getErr().println("error: " + cause.getMessage());
+            } else {
+                commandLine.getErr().println("error: " + cause);
+                cause.printStackTrace(commandLine.getErr());
+            }
+            return 1;
+        });
+        return cli.execute(args);
+    }
+
+    private static boolean underFlinkRun() {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        return loader != null && loader.getClass().getName().contains("FlinkUserCodeClassLoader");
+    }
+
+    /** Options every command shares: where the data is. */
+    static final class Common {
+        @Option(names = "--base", paramLabel = "DIR", description = "landing folder <base>/events and checkpoints <base>/_cp/<query> (default: ${DEFAULT-VALUE})")
+        Path base = Paths.get("data");
+
+        @Option(names = "--warehouse", paramLabel = "DIR", description = "the tables (default: <base>/warehouse)")
+        Path warehouse;
+
+        Path warehouse() {
+            return warehouse != null ? warehouse : base.resolve("warehouse");
+        }
+
+        Path events() {
+            return base.resolve("events");
+        }
+    }
+
+    @Command(name = "land-events", mixinStandardHelpOptions = true,
+            description = "The course's land_events(batch, start, n): n events into <base>/events/batch_<batch>/ as JSON lines.")
+    static final class LandEventsCommand implements Callable<Integer> {
+        @Mixin Common common;
+
+        @Option(names = "--batch", required = true, description = "batch number: the folder batch_<N>")
+        int batch;
+
+        @Option(names = "--start", required = true, description = "first event id")
+        long start;
+
+        @Option(names = "--n", defaultValue = "500", description = "number of events (default: ${DEFAULT-VALUE})")
+        int n;
+
+        @Option(names = "--api", defaultValue = "datastream", description = "datastream or table (default: ${DEFAULT-VALUE})")
+        String api;
+
+        @Override
+        public Integer call() {
+            Path folder = land(common.events(), batch, start, n, api);
+            System.out.println("landed " + n + " events (ids " + start + ".." + (start + n - 1) + ") in " + folder);
+            return 0;
+        }
+
+        static Path land(Path events, int batch, long start, int n, String api) {
+            switch (api) {
+                case "datastream":
+                    return LandEvents.withDataStream(StreamExecutionEnvironment.getExecutionEnvironment(), events, batch, start, n);
+                case "table":
+                    return LandEvents.withTable(TableEnvironment.create(EnvironmentSettings.inBatchMode()), events, batch, start, n);
+                default:
+                    throw new IllegalArgumentException("unknown --api '" + api + "': use datastream or table");
+            }
+        }
+    }
+
+    @Command(name = "run", mixinStandardHelpOptions = true,
+            description = "One run of a query with its trigger (default available-now: process what is there, commit, stop).")
+    static final class RunCommand implements Callable<Integer> {
+        @Mixin Common common;
+
+        @Parameters(index = "0", paramLabel = "QUERY", description = "the query: ${COMPLETION-CANDIDATES}", completionCandidates = Queries.Names.class)
+        String query;
+
+        @Option(names = "--trigger", defaultValue = "available-now",
+                description = "available-now, processing-time=<interval>, continuous, or once (deprecated) (default: ${DEFAULT-VALUE})")
+        String trigger;
+
+        @Option(names = "--max-files-per-trigger", defaultValue = "0", paramLabel = "N",
+                description = "split a backlog into batches of at most N files, each committed on its own (default: no limit)")
+        int maxFilesPerTrigger;
+
+        @Option(names = "--parallelism", paramLabel = "N", description = "parallelism of the job (default: flink-conf)")
+        Integer parallelism;
+
+        @Option(names = "--checkpoint-interval", paramLabel = "DURATION",
+                description = "checkpoint cadence within a run (default: the trigger's interval, 1s for available-now)")
+        String checkpointInterval;
+
+        @Option(names = "--api", defaultValue = "datastream", description = "datastream or table, for queries that exist in both (default: ${DEFAULT-VALUE})")
+        String api;
+
+        @Option(names = "--quiet", description = "print only the summary, not each batch's progress")
+        boolean quiet;
+
+        @Override
+        public Integer call() {
+            RunOptions.Builder options = RunOptions.builder()
+                    .base(common.base)
+                    .warehouse(common.warehouse())
+                    .trigger(Trigger.parse(trigger))
+                    .parallelism(parallelism)
+                    .maxFilesPerTrigger(maxFilesPerTrigger)
+                    .printProgress(!quiet);
+            if (checkpointInterval != null) {
+                options.checkpointInterval(Trigger.parseDuration(checkpointInterval));
+            }
+            RunOptions run = options.build();
+            Query q = Queries.create(query, run, api);
+            QueryRunner.Result result = QueryRunner.run(q, run);
+            System.out.println(summary(q.name(), result));
+            return 0;
+        }
+    }
+
+    static String summary(String query, QueryRunner.Result result) {
+        if (result.batches() == 0) {
+            return query + ": nothing new (0 rows read, no new batch; next batch id " + result.lastProgress.path("batchId").asLong() + ")";
+        }
+        return query + ": " + result.batches() + (result.batches() == 1 ? " batch, " : " batches, ") + result.numInputRows()
+                + " rows read, last batch id " + result.lastProgress.path("batchId").asLong();
+    }
+
+    @Command(name = "table", mixinStandardHelpOptions = true, description = "Read a table of the warehouse.",
+            subcommands = {TableCommand.Count.class, TableCommand.Show.class, TableCommand.Export.class})
+    static final class TableCommand implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            new CommandLine(this).usage(System.out);
+            return 0;
+        }
+
+        @Command(name = "count", mixinStandardHelpOptions = true, description = "Number of rows.")
+        static final class Count implements Callable<Integer> {
+            @Mixin Common common;
+
+            @Parameters(paramLabel = "TABLE")
+            String table;
+
+            @Override
+            public Integer call() {
+                System.out.println(new Warehouse(common.warehouse()).count(table));
+                return 0;
+            }
+        }
+
+        @Command(name = "show", mixinStandardHelpOptions = true, description = "The first rows as a grid, like the course's display().")
+        static final class Show implements Callable<Integer> {
+            @Mixin Common common;
+
+            @Parameters(paramLabel = "TABLE")
+            String table;
+
+            @Option(names = "--limit", defaultValue = "20", description = "rows to show (default: ${DEFAULT-VALUE})")
+            int limit;
+
+            @Override
+            public Integer call() {
+                System.out.print(show(new Warehouse(common.warehouse()), table, limit));
+                return 0;
+            }
+        }
+
+        @Command(name = "export", mixinStandardHelpOptions = true, description = "All rows, sorted by every column, with one header line.")
+        static final class Export implements Callable<Integer> {
+            @Mixin Common common;
+
+            @Parameters(paramLabel = "TABLE")
+            String table;
+
+            @Option(names = "--csv", required = true, description = "as CSV (the only format so far)")
+            boolean csv;
+
+            @Override
+            public Integer call() {
+                export(new Warehouse(common.warehouse()), table, System.out);
+                return 0;
+            }
+        }
+    }
+
+    static String show(Warehouse warehouse, String table, int limit) {
+        List<List<Object>> rows = warehouse.sortedValues(table);
+        long total = rows.size();
+        String grid = RowValues.grid(warehouse.rowType(table).getFieldNames(), rows.subList(0, (int) Math.min(limit, total)));
+        return grid + (total > limit ? "only showing top " + limit + " of " + total + " rows\n" : "");
+    }
+
+    static void export(Warehouse warehouse, String table, PrintStream out) {
+        out.println(String.join(",", warehouse.rowType(table).getFieldNames()));
+        StringBuilder line = new StringBuilder();
+        for (List<Object> row : warehouse.sortedValues(table)) {
+            line.setLength(0);
+            for (int i = 0; i < row.size(); i++) {
+                if (i > 0) {
+                    line.append(',');
+                }
+                line.append(RowValues.csv(row.get(i)));
+            }
+            out.println(line);
+        }
+    }
+
+    @Command(name = "progress", mixinStandardHelpOptions = true,
+            description = "The last progress object of a query (Spark's lastProgress), or its history.")
+    static final class ProgressCommand implements Callable<Integer> {
+        @Mixin Common common;
+
+        @Parameters(paramLabel = "QUERY")
+        String query;
+
+        @Option(names = "--all", description = "every committed batch, oldest first (Spark's recentProgress, kept)")
+        boolean all;
+
+        @Override
+        public Integer call() {
+            Path checkpoint = common.base.resolve("_cp").resolve(query);
+            if (all) {
+                for (ObjectNode p : ProgressTracker.history(checkpoint)) {
+                    System.out.println(p.toString());
+                }
+                return 0;
+            }
+            ObjectNode last = ProgressTracker.last(checkpoint);
+            if (last == null) {
+                throw new IllegalArgumentException("query '" + query + "' has no progress under " + checkpoint + ": it has not run yet");
+            }
+            System.out.println(last.toPrettyString());
+            return 0;
+        }
+    }
+}

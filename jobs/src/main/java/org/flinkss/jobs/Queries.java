@@ -1,0 +1,35 @@
+package org.flinkss.jobs;
+
+import org.flinkss.query.Query;
+import org.flinkss.query.RunOptions;
+
+import java.util.Iterator;
+import java.util.List;
+
+/** The queries of the course, by the names the command line uses. */
+public final class Queries {
+
+    static final List<String> NAMES = List.of(BronzeQuery.NAME);
+
+    private Queries() {}
+
+    public static Query create(String name, RunOptions options, String api) {
+        if (!api.equals("datastream") && !api.equals("table")) {
+            throw new IllegalArgumentException("unknown --api '" + api + "': use datastream or table");
+        }
+        switch (name) {
+            case BronzeQuery.NAME:
+                return new BronzeQuery(options.events());
+            default:
+                throw new IllegalArgumentException("unknown query '" + name + "': the queries are " + String.join(", ", NAMES));
+        }
+    }
+
+    /** For picocli's help text. */
+    static final class Names implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return NAMES.iterator();
+        }
+    }
+}
