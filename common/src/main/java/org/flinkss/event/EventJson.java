@@ -46,7 +46,9 @@ import java.time.format.DateTimeFormatter;
  *
  * <p>Where Spark would null a value (PERMISSIVE mode) this parser throws an {@link
  * EventParseException} naming the reason, so the caller decides between quarantine and failure.
- * Spark also skips blank lines without a row; here they throw "empty line".
+ * One line is one event, which makes two cases stricter than Spark: text after the object (Spark
+ * ignores it) and a top-level array (Spark reads each object in it as a row) are errors. Spark
+ * skips blank lines without a row; here they throw "empty line", so readers should skip them.
  */
 public final class EventJson {
 
@@ -151,6 +153,7 @@ public final class EventJson {
         if (token == JsonToken.VALUE_NULL) {
             return null;
         }
+        // Spark's LONG and INT converters take JSON integers only: "12" and 12.0 are bad values.
         if (token != JsonToken.VALUE_NUMBER_INT) {
             throw mismatch(p, token, "event_id", "a whole number");
         }
@@ -202,9 +205,10 @@ public final class EventJson {
             }
             return ts;
         }
+        // A number is seconds since the epoch, whole ones only: Spark rejects 1.5.
         if (token == JsonToken.VALUE_NUMBER_INT) {
-            // Seconds since the epoch. Spark multiplies them into microseconds without an
-            // overflow check; out of that range it would store a wrapped-around time.
+            // Spark multiplies them into microseconds without an overflow check; out of that
+            // range it would store a wrapped-around time.
             if (p.getNumberType() == NumberType.BIG_INTEGER
                     || Math.abs(p.getLongValue()) > Long.MAX_VALUE / 1_000_000) {
                 throw new EventParseException(

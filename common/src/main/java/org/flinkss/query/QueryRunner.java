@@ -262,7 +262,7 @@ public final class QueryRunner {
                             + failureCause(client), e);
                 }
                 // "Not all required tasks are currently running" right after the catch-up: try again.
-                sleep(Duration.ofMillis(Math.min(2000, 100L * attempt)));
+                sleep(Duration.ofMillis(attempt < 30 ? 100 : 1000));
             }
         }
         throw new QueryException("query '" + name + "' could not stop with a savepoint into " + checkpoint.savepoints()
