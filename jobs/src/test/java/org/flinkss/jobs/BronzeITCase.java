@@ -1,10 +1,10 @@
 package org.flinkss.jobs;
 
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import org.flinkss.event.EventFiles;
 import org.flinkss.event.EventGenerator;
+import org.flinkss.progress.ProgressTracker;
 import org.flinkss.query.QueryRunner;
 import org.flinkss.query.RunOptions;
 import org.flinkss.table.Warehouse;
@@ -13,21 +13,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class BronzeITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
     @TempDir
     Path base;
 
     private RunOptions options() {
-        return RunOptions.builder().base(base).parallelism(2).printProgress(false).build();
+        return options(base, 2);
+    }
+
+    static RunOptions options(Path base, int parallelism) {
+        return RunOptions.builder().base(base).parallelism(parallelism).printProgress(false).build();
     }
 
     @Test
@@ -57,6 +62,53 @@ class BronzeITCase {
         assertThat(third.lastProgress.path("numInputRows").asLong()).isZero();
         assertThat(third.lastProgress.path("batchId").asLong()).isEqualTo(2);
         assertThat(warehouse.count(BronzeQuery.TABLE)).isEqualTo(1000);
-        assertThat(warehouse.sortedValues(BronzeQuery.TABLE)).hasSize(1000);
+        assertThat(warehouse.sortedValues(BronzeQuery.TABLE)).extracting(row -> row.get(0))
+                .containsExactlyElementsOf(java.util.stream.LongStream.range(0, 1000).boxed().toList());
+        assertThat(ProgressTracker.history(options.checkpointOf(BronzeQuery.NAME)))
+                .extracting(p -> p.path("batchId").asLong()).containsExactly(0L, 1L);
+    }
+
+    @Test
+    void aBacklogIsSplitIntoCommittedBatchesByMaxFilesPerTrigger() {
+        RunOptions options = RunOptions.builder().base(base).parallelism(2).printProgress(false)
+                .maxFilesPerTrigger(2).checkpointInterval(java.time.Duration.ofMillis(200)).build();
+        for (int batch = 1; batch <= 5; batch++) {
+            EventFiles.writeBatch(options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
+        }
+
+        QueryRunner.Result run = QueryRunner.run(new BronzeQuery(options.events()), options);
+
+        // Five files, two per trigger: three batches, each with its own id and its own commit.
+        assertThat(run.progress).extracting(p -> p.path("batchId").asLong()).containsExactly(0L, 1L, 2L);
+        assertThat(run.progress).extracting(p -> p.path("numInputRows").asLong()).containsExactly(1000L, 1000L, 500L);
+        assertThat(run.progress).extracting(p -> p.path("sink").path("numOutputRows").asLong()).containsExactly(1000L, 1000L, 500L);
+        assertThat(new Warehouse(options.warehouse()).count(BronzeQuery.TABLE)).isEqualTo(2500);
+    }
+
+    @Test
+    void parallelismOneAndTwoWriteIdenticalTables() {
+        List<List<List<Object>>> tables = new java.util.ArrayList<>();
+        for (int parallelism : new int[] {1, 2}) {
+            RunOptions options = options(base.resolve("p" + parallelism), parallelism);
+            for (int batch = 1; batch <= 3; batch++) {
+                EventFiles.writeBatch(options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
+                QueryRunner.run(new BronzeQuery(options.events()), options);
+            }
+            tables.add(new Warehouse(options.warehouse()).sortedValues(BronzeQuery.TABLE));
+        }
+        assertThat(tables.get(0)).hasSize(1500).containsExactlyElementsOf(tables.get(1));
+    }
+
+    @Test
+    void filesThatAreNotJsonAndHiddenFilesAreIgnored() throws Exception {
+        RunOptions options = options();
+        Path folder = EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
+        Files.writeString(folder.resolve("notes.txt"), "{\"event_id\": 12345}\n");
+        Files.writeString(folder.resolve(".part-0.json.crc"), "not data\n");
+
+        QueryRunner.Result run = QueryRunner.run(new BronzeQuery(options.events()), options);
+
+        assertThat(run.numInputRows()).isEqualTo(500);
+        assertThat(new Warehouse(options.warehouse()).count(BronzeQuery.TABLE)).isEqualTo(500);
     }
 }

@@ -1,0 +1,88 @@
+package org.flinkss.jobs;
+
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import org.flinkss.event.EventFiles;
+import org.flinkss.event.EventGenerator;
+import org.flinkss.query.CheckpointDir;
+import org.flinkss.query.Query;
+import org.flinkss.query.QueryContext;
+import org.flinkss.query.QueryException;
+import org.flinkss.query.QueryRunner;
+import org.flinkss.query.RunOptions;
+import org.flinkss.table.EventTables;
+import org.flinkss.table.Warehouse;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CheckpointMisuseITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+
+    @TempDir
+    Path base;
+
+    /** Another query that claims bronze's checkpoint: same name, another sink. */
+    private static Query impostor(Path events) {
+        return new Query() {
+            @Override
+            public String name() {
+                return BronzeQuery.NAME;
+            }
+
+            @Override
+            public void build(QueryContext context) {
+                context.toTable(BronzeQuery.splitBad(context.eventFiles("events", events, null)), EventTables.events("other_table"));
+            }
+        };
+    }
+
+    @Test
+    void aDifferentQueryOnAnExistingCheckpointIsRefusedBeforeAnyDataMoves() {
+        RunOptions options = BronzeITCase.options(base, 2);
+        EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
+        QueryRunner.run(new BronzeQuery(options.events()), options);
+        EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
+
+        assertThatThrownBy(() -> QueryRunner.run(impostor(options.events()), options))
+                .isInstanceOf(QueryException.class)
+                .hasMessageContaining("belongs to query 'bronze' (sources")
+                .hasMessageContaining("events_bronze")
+                .hasMessageContaining("other_table")
+                .hasMessageContaining("new checkpoint");
+
+        Warehouse warehouse = new Warehouse(options.warehouse());
+        assertThat(warehouse.exists("other_table")).isFalse();
+        assertThat(Files.exists(warehouse.tablePath("other_table"))).isFalse();
+        // The rightful query still continues where it stopped.
+        QueryRunner.Result next = QueryRunner.run(new BronzeQuery(options.events()), options);
+        assertThat(next.lastProgress.path("batchId").asLong()).isEqualTo(1);
+        assertThat(warehouse.count(BronzeQuery.TABLE)).isEqualTo(1000);
+    }
+
+    @Test
+    void aSecondRunOfTheSameQueryAtOnceIsRefused() {
+        RunOptions options = BronzeITCase.options(base, 2);
+        EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
+        // Another process holds the checkpoint: its lock is an OS file lock on <cp>/.lock.
+        try (CheckpointDir.Lock running = new CheckpointDir(options.checkpointOf(BronzeQuery.NAME)).lock(BronzeQuery.NAME)) {
+            assertThatThrownBy(() -> QueryRunner.run(new BronzeQuery(options.events()), options))
+                    .isInstanceOf(QueryException.class)
+                    .hasMessageContaining("query 'bronze' is already running")
+                    .hasMessageContaining("pid " + ProcessHandle.current().pid());
+        }
+        assertThat(new Warehouse(options.warehouse()).exists(BronzeQuery.TABLE)).isFalse();
+        // Once the other run is over, the query runs.
+        QueryRunner.run(new BronzeQuery(options.events()), options);
+        assertThat(new Warehouse(options.warehouse()).count(BronzeQuery.TABLE)).isEqualTo(500);
+    }
+}
