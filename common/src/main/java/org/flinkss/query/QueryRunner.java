@@ -207,6 +207,7 @@ public final class QueryRunner {
             Runtime.getRuntime().addShutdownHook(stopOnExit);
         }
         long committedUpTo = -1;
+        long deadline = options.runFor == null ? Long.MAX_VALUE : System.nanoTime() + options.runFor.toNanos();
         while (true) {
             JobStatus status = status(client, name);
             if (status.isGloballyTerminalState()) {
@@ -223,6 +224,9 @@ public final class QueryRunner {
                 tracker.commit(runId, committedUpTo);
             }
             if (options.trigger.isAvailableNow() && caughtUp(checkpoint, runId, context.sourceNames())) {
+                break;
+            }
+            if (!options.trigger.isAvailableNow() && System.nanoTime() > deadline) {
                 break;
             }
             sleep(POLL);

@@ -27,6 +27,7 @@ public final class RunOptions {
     final List<ProgressListener> listeners;
     final PrintStream out;
     final boolean printProgress;
+    @Nullable final Duration runFor;
 
     private RunOptions(Builder b) {
         this.base = b.base.toAbsolutePath().normalize();
@@ -40,6 +41,7 @@ public final class RunOptions {
         this.listeners = List.copyOf(b.listeners);
         this.out = b.out;
         this.printProgress = b.printProgress;
+        this.runFor = b.runFor;
     }
 
     public static Builder builder() {
@@ -80,6 +82,7 @@ public final class RunOptions {
         private final List<ProgressListener> listeners = new ArrayList<>();
         private PrintStream out = System.out;
         private boolean printProgress = true;
+        private Duration runFor;
 
         /** Landing folder {@code <base>/events} and checkpoints {@code <base>/_cp/<query>}. */
         public Builder base(Path base) {
@@ -137,6 +140,16 @@ public final class RunOptions {
 
         public Builder printProgress(boolean print) {
             this.printProgress = print;
+            return this;
+        }
+
+        /**
+         * For processing-time and continuous triggers: stop with a savepoint after this long
+         * (Spark's {@code awaitTermination(timeout)} then {@code stop()}); without it they run
+         * until the process is interrupted.
+         */
+        public Builder runFor(Duration duration) {
+            this.runFor = duration;
             return this;
         }
 

@@ -165,6 +165,10 @@ public final class Main implements Callable<Integer> {
         @Option(names = "--quiet", description = "print only the summary, not each batch's progress")
         boolean quiet;
 
+        @Option(names = "--run-for", paramLabel = "DURATION",
+                description = "processing-time and continuous triggers: stop with a savepoint after this long (default: until Ctrl-C)")
+        String runFor;
+
         @Override
         public Integer call() {
             RunOptions.Builder options = RunOptions.builder()
@@ -176,6 +180,9 @@ public final class Main implements Callable<Integer> {
                     .printProgress(!quiet);
             if (checkpointInterval != null) {
                 options.checkpointInterval(Trigger.parseDuration(checkpointInterval));
+            }
+            if (runFor != null) {
+                options.runFor(Trigger.parseDuration(runFor));
             }
             RunOptions run = options.build();
             Query q = Queries.create(query, run, api);
