@@ -127,7 +127,7 @@ class BronzeKillRecoveryITCase {
                         kills++;
                         note("run " + attempt + ": kill -9 #" + kills + ", exit code " + code + ", " + committedAtKill
                                 + " batches in the log at the kill, " + new Warehouse(killed.warehouse()).count(BronzeQuery.TABLE)
-                                + " rows visible in the table");
+                                + " rows visible in the table; its last line: " + lastLine(child.outputText()));
                         assertThat(code).as("exit code of a process ended by SIGKILL").isEqualTo(ChildJvm.KILLED_EXIT_CODE);
                         assertThat(child.isAlive()).isFalse();
                         continue;

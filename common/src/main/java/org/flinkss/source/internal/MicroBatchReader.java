@@ -107,7 +107,7 @@ public final class MicroBatchReader<T, S extends WorkSplit> implements SourceRea
             return format.open(split);
         } catch (FileNotFoundException | NoSuchFileException e) {
             throw new IOException("source '" + sourceName + "': " + split.describe() + " was planned in batch " + split.batchId()
-                    + " but is gone before it was read. Restore it, or rerun with --skip-missing-files to record it as skipped.", e);
+                    + " but is gone before it was read. Put it back and run the query again.", e);
         }
     }
 
