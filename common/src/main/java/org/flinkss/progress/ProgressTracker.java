@@ -177,6 +177,10 @@ public final class ProgressTracker {
                     case "state":
                         mergeState(node);
                         break;
+                    case "dropped":
+                        ObjectNode op = operator(node.path("name").asText());
+                        op.put("numRowsDroppedByWatermark", op.path("numRowsDroppedByWatermark").asLong() + node.path("rows").asLong());
+                        break;
                     default:
                         break;
                 }
@@ -206,18 +210,20 @@ public final class ProgressTracker {
         return emitted;
     }
 
-    private void mergeState(JsonNode node) {
-        String name = node.path("name").asText();
-        ObjectNode op = stateOperators.computeIfAbsent(name, n -> {
+    private ObjectNode operator(String name) {
+        return stateOperators.computeIfAbsent(name, n -> {
             ObjectNode o = Fragments.JSON.createObjectNode();
-            o.put("operatorName", node.path("operatorName").asText(n));
+            o.put("operatorName", n);
             o.put("numRowsTotal", 0);
             o.put("numRowsUpdated", 0);
             o.put("numRowsDroppedByWatermark", 0);
-            o.put("memoryUsedBytes", 0);
             o.set("subtasks", Fragments.JSON.createObjectNode());
             return o;
         });
+    }
+
+    private void mergeState(JsonNode node) {
+        ObjectNode op = operator(node.path("name").asText());
         ObjectNode subtasks = (ObjectNode) op.get("subtasks");
         subtasks.put(node.path("subtask").asText(), node.path("numRowsTotal").asLong());
         long total = 0;
@@ -228,7 +234,6 @@ public final class ProgressTracker {
         op.put("numRowsUpdated", op.path("numRowsUpdated").asLong() + node.path("numRowsUpdated").asLong());
         op.put("numRowsDroppedByWatermark",
                 op.path("numRowsDroppedByWatermark").asLong() + node.path("numRowsDroppedByWatermark").asLong());
-        op.put("memoryUsedBytes", node.path("memoryUsedBytes").asLong(op.path("memoryUsedBytes").asLong()));
     }
 
     private ObjectNode build(String sourceName, JsonNode batch) {

@@ -232,6 +232,17 @@ public final class CheckpointDir {
         deleteRecursively(dir.resolve("runs"));
     }
 
+    /** Deletes what it can, ignoring files that vanish meanwhile (Flink cleaning its own temp files). */
+    public static void deleteQuietly(Path path) {
+        for (int attempt = 0; attempt < 3 && Files.exists(path); attempt++) {
+            try {
+                deleteRecursively(path);
+            } catch (UncheckedIOException e) {
+                // a file went away while we walked: walk again
+            }
+        }
+    }
+
     public static void deleteRecursively(Path path) {
         if (!Files.exists(path)) {
             return;

@@ -84,6 +84,15 @@ public final class QueryContext {
         return queryName;
     }
 
+    /** The query's checkpoint directory: operators leave their progress fragments there. */
+    public java.nio.file.Path checkpointPath() {
+        return checkpoint.path();
+    }
+
+    public String runId() {
+        return runId;
+    }
+
     /**
      * JSON lines of events under {@code folder} (recursively, {@code *.json} only), read with the
      * course's explicit schema; bad lines come out as {@link ParsedEvent#bad} records.

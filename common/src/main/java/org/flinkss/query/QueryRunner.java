@@ -133,7 +133,7 @@ public final class QueryRunner {
                 }
                 return new Result(queryId, runId, batches, last, savepoint);
             } finally {
-                CheckpointDir.deleteRecursively(tmp);
+                CheckpointDir.deleteQuietly(tmp);
             }
         }
     }
@@ -167,6 +167,8 @@ public final class QueryRunner {
                 confDir = Paths.get(env);
             } else if (Files.exists(Paths.get("flink-conf", "config.yaml"))) {
                 confDir = Paths.get("flink-conf");
+            } else if (Files.exists(Paths.get("..", "flink-conf", "config.yaml"))) {
+                confDir = Paths.get("..", "flink-conf");
             }
         }
         Configuration conf = confDir != null ? GlobalConfiguration.loadConfiguration(confDir.toString()) : new Configuration();
@@ -185,6 +187,13 @@ public final class QueryRunner {
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval);
         conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 2);
         conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, Duration.ZERO);
+        if (!conf.containsKey("restart-strategy.type")) {
+            // Flink's default with checkpoints restarts forever: a run that keeps failing must end.
+            conf.setString("restart-strategy.type", "exponential-delay");
+            conf.setString("restart-strategy.exponential-delay.initial-backoff", "1 s");
+            conf.setString("restart-strategy.exponential-delay.max-backoff", "10 s");
+            conf.setString("restart-strategy.exponential-delay.attempts-before-reset-backoff", "10");
+        }
         restore.ifPresent(p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString()));
         options.flinkOverrides.forEach(conf::setString);
         return conf;

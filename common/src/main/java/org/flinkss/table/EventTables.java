@@ -39,7 +39,50 @@ public final class EventTables {
             VarCharType.STRING_TYPE,
             VarCharType.STRING_TYPE);
 
+    /** A late row of a stateful query: the event, the watermark it missed, why, and the run. */
+    public static final RowType LATE_ROW = TableDef.columns(
+            List.of("event_id", "user_id", "event_type", "event_ts", "amount", "watermark", "reason", "run_id"),
+            new BigIntType(),
+            new IntType(),
+            VarCharType.STRING_TYPE,
+            new LocalZonedTimestampType(3),
+            new DoubleType(),
+            new LocalZonedTimestampType(3),
+            VarCharType.STRING_TYPE,
+            VarCharType.STRING_TYPE);
+
+    /** Windowed tables: {@code window_start, window_end, <key>, events, amount}. */
+    public static RowType windowRow(String keyColumn, org.apache.flink.table.types.logical.LogicalType keyType) {
+        return TableDef.columns(
+                List.of("window_start", "window_end", keyColumn, "events", "amount"),
+                new LocalZonedTimestampType(3),
+                new LocalZonedTimestampType(3),
+                keyType,
+                new BigIntType(),
+                new DoubleType());
+    }
+
     private EventTables() {}
+
+    public static TableDef<org.flinkss.time.LateRowRouter.LateEvent> late(String name, String runId) {
+        return new TableDef<>(name, LATE_ROW, late -> {
+            Event e = late.event;
+            return GenericRowData.of(
+                    e.eventId,
+                    e.userId,
+                    e.eventType == null ? null : StringData.fromString(e.eventType),
+                    e.eventTs == null ? null : TimestampData.fromInstant(e.eventTs),
+                    e.amount,
+                    late.watermark == Long.MIN_VALUE ? null : TimestampData.fromEpochMillis(late.watermark),
+                    StringData.fromString(late.reason),
+                    StringData.fromString(runId));
+        });
+    }
+
+    /** A table of rows that are already {@link RowData}. */
+    public static TableDef<RowData> rows(String name, RowType rowType) {
+        return new TableDef<>(name, rowType, row -> row);
+    }
 
     public static TableDef<Event> events(String name) {
         return new TableDef<>(name, EVENT_ROW, EventTables::toRow);

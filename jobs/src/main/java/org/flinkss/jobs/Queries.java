@@ -9,7 +9,7 @@ import java.util.List;
 /** The queries of the course, by the names the command line uses. */
 public final class Queries {
 
-    static final List<String> NAMES = List.of(BronzeQuery.NAME);
+    static final List<String> NAMES = List.of(BronzeQuery.NAME, "win5", "sliding", "sessions");
 
     private Queries() {}
 
@@ -20,6 +20,12 @@ public final class Queries {
         switch (name) {
             case BronzeQuery.NAME:
                 return new BronzeQuery(options.events());
+            case "win5":
+                return WindowQuery.win5(api);
+            case "sliding":
+                return WindowQuery.sliding(api);
+            case "sessions":
+                return WindowQuery.sessions(api);
             default:
                 throw new IllegalArgumentException("unknown query '" + name + "': the queries are " + String.join(", ", NAMES));
         }

@@ -1,6 +1,5 @@
 package org.flinkss.jobs;
 
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -42,8 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BronzeKillRecoveryITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
     private static final int FILES = 40;
     private static final int EVENTS_PER_FILE = 500;

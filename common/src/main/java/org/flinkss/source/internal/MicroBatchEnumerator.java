@@ -3,6 +3,7 @@ package org.flinkss.source.internal;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.util.FlinkRuntimeException;
 
 import org.flinkss.progress.Fragments;
 import org.flinkss.progress.RunFiles;
@@ -68,6 +69,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     private boolean waitingForCheckpoint;
     private boolean targetFixed;
     private boolean caughtUpSignalled;
+    private boolean restartRequested;
 
     public MicroBatchEnumerator(
             SplitEnumeratorContext<MicroBatchSplit<S>> context,
@@ -142,21 +144,15 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
 
     @Override
     public void addSplitsBack(List<MicroBatchSplit<S>> splits, int subtaskId) {
-        // Assigned after the last checkpoint to a reader that failed: read them again.
-        EnumeratorState.InFlight<S> batch = state.inFlight;
-        for (MicroBatchSplit<S> split : splits) {
-            if (split.work == null) {
-                continue;
-            }
-            if (batch == null || split.work.batchId() != batch.batchId) {
-                throw new IllegalStateException("source '" + spec.name() + "': split " + split.work.describe()
-                        + " of batch " + split.work.batchId() + " came back, but batch " + (batch == null ? "none" : batch.batchId)
-                        + " is in flight");
-            }
-            batch.unassigned.add(0, split.work);
+        // Flink restarted a reader from the last checkpoint (a regional failover) but kept this
+        // enumerator as it is: batches it sealed since then are ahead of the data, and their
+        // watermark was computed from rows that are now rolled back. Failing from here makes the
+        // failover global, which restores the enumerator from the same checkpoint as everyone.
+        if (!restartRequested) {
+            restartRequested = true;
+            throw new FlinkRuntimeException("source '" + spec.name() + "': reader " + subtaskId + " restarted from the last checkpoint;"
+                    + " restarting the whole query from that checkpoint so that its batches and watermark stay consistent");
         }
-        idle.remove(subtaskId);
-        statsByReader.remove(subtaskId);
     }
 
     @Override
