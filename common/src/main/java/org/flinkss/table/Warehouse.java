@@ -89,6 +89,12 @@ public final class Warehouse {
         }
     }
 
+    /** The query that writes a table. */
+    public String writer(String name) {
+        rowType(name);
+        return metadata(name).path("writer").asText();
+    }
+
     public RowType rowType(String name) {
         if (!Files.exists(tablePath(name).resolve(METADATA))) {
             throw new IllegalArgumentException("no table '" + name + "' in warehouse " + root

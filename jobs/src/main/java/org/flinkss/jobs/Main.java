@@ -42,6 +42,7 @@ import java.util.concurrent.Callable;
             Main.RunCommand.class,
             Main.TableCommand.class,
             Main.ProgressCommand.class,
+            Recompute.class,
             Demo.class,
             Bench.class,
         })

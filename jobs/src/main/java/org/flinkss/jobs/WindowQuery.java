@@ -162,21 +162,7 @@ public final class WindowQuery implements Query {
                 .build());
         String view = "events_for_" + name;
         tEnv.createTemporaryView(view, events);
-        String key = keyColumn.equals("user_id") ? "userId" : "eventType";
-        String window;
-        switch (kind) {
-            case SLIDING:
-                window = "HOP(TABLE " + view + ", DESCRIPTOR(rowtime), " + interval(slide) + ", " + interval(size) + ")";
-                break;
-            case SESSION:
-                window = "SESSION(TABLE " + view + " PARTITION BY " + key + ", DESCRIPTOR(rowtime), " + interval(size) + ")";
-                break;
-            default:
-                window = "TUMBLE(TABLE " + view + ", DESCRIPTOR(rowtime), " + interval(size) + ")";
-        }
-        Table result = tEnv.sqlQuery("SELECT window_start, window_end, " + key + " AS " + keyColumn
-                + ", COUNT(*) AS events, ROUND(SUM(amount), 2) AS amount FROM TABLE(" + window + ")"
-                + " GROUP BY window_start, window_end, " + key);
+        Table result = tEnv.sqlQuery(windowSql(view, "rowtime", "userId", "eventType", null));
         boolean byUser = keyColumn.equals("user_id");
         return tEnv.toDataStream(result)
                 .map(row -> toRowData(row, byUser))
@@ -184,7 +170,37 @@ public final class WindowQuery implements Query {
                 .name("window-rows").uid("window-rows-" + name);
     }
 
-    private static RowData toRowData(Row row, boolean byUser) {
+    /**
+     * The course's aggregation as one SQL query over a window TVF; the stream and the batch
+     * recompute run the same text.
+     *
+     * @param where an extra condition on the input rows, or null
+     */
+    String windowSql(String view, String timeColumn, String userColumn, String typeColumn, String where) {
+        String key = keyColumn.equals("user_id") ? userColumn : typeColumn;
+        String input = where == null ? "TABLE " + view : "(SELECT * FROM " + view + " WHERE " + where + ")";
+        String window;
+        switch (kind) {
+            case SLIDING:
+                window = "HOP(" + input + ", DESCRIPTOR(" + timeColumn + "), " + interval(slide) + ", " + interval(size) + ")";
+                break;
+            case SESSION:
+                window = "SESSION(" + input + " PARTITION BY " + key + ", DESCRIPTOR(" + timeColumn + "), " + interval(size) + ")";
+                break;
+            default:
+                window = "TUMBLE(" + input + ", DESCRIPTOR(" + timeColumn + "), " + interval(size) + ")";
+        }
+        return "SELECT window_start, window_end, " + key + " AS " + keyColumn
+                + ", COUNT(*) AS events, ROUND(SUM(amount), 2) AS amount FROM TABLE(" + window + ")"
+                + " GROUP BY window_start, window_end, " + key;
+    }
+
+    /** How far before a window's start its rows can lie: sessions chain, so read generously. */
+    long lookBackMillis() {
+        return kind == Kind.SESSION ? Duration.ofHours(6).toMillis() : size.toMillis();
+    }
+
+    static RowData toRowData(Row row, boolean byUser) {
         Object key = row.getField(2);
         return GenericRowData.of(
                 TimestampData.fromInstant(((LocalDateTime) row.getField(0)).toInstant(ZoneOffset.UTC)),

@@ -94,6 +94,46 @@ class WindowITCase {
     }
 
     @Test
+    void recomputeFromBronzeRebuildsClosedWindowsWithTheLateEventAndLeavesTheStreamAlone() {
+        RunOptions options = options(base, 2);
+        Warehouse warehouse = new Warehouse(options.warehouse());
+        EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
+        EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
+        run(WindowQuery.win5("datastream"), options);
+        EventFiles.writeBatch(options.events(), 3, List.of(LATE));
+        run(WindowQuery.win5("datastream"), options);
+        List<List<Object>> streamed = warehouse.sortedValues("events_5min");
+
+        // Step 1: rebuild 00:00 to 00:30 from bronze, as a batch job: the late buy counts now.
+        Recompute.Result result = Recompute.recompute(warehouse, options.base(), "events_5min",
+                Recompute.parseTime("2025-03-01T00:00:00Z"), Recompute.parseTime("2025-03-01 00:30:00"));
+
+        List<Event> withLate = new ArrayList<>(EventGenerator.events(0, 1000));
+        withLate.add(LATE);
+        long watermark = Expected.maxEventTime(EventGenerator.events(0, 1000)) - DELAY;
+        List<List<Object>> exact = Expected.windows(withLate, 5 * MINUTE, 5 * MINUTE, false, watermark);
+        assertThat(result.removed).isEqualTo(6 * 3);
+        assertThat(result.written).isEqualTo(6 * 3);
+        assertThat(warehouse.sortedValues("events_5min")).containsExactlyElementsOf(exact);
+        assertThat(exact).isNotEqualTo(streamed);
+
+        // Step 2: the stream goes on from its own checkpoint: nothing written twice.
+        EventFiles.writeBatch(options.events(), 4, EventGenerator.events(1000, 500));
+        run(WindowQuery.win5("datastream"), options);
+        List<Event> all = new ArrayList<>(EventGenerator.events(0, 1500));
+        List<List<Object>> expected = new ArrayList<>(Expected.windows(all, 5 * MINUTE, 5 * MINUTE, false, Expected.maxEventTime(all) - DELAY));
+        all.add(LATE);
+        List<List<Object>> rebuilt = Expected.windows(all, 5 * MINUTE, 5 * MINUTE, false, Expected.maxEventTime(all) - DELAY);
+        // Windows up to 00:30 as recomputed (with the late buy), later ones as the stream wrote them.
+        long cut = Recompute.parseTime("2025-03-01T00:30:00Z");
+        List<List<Object>> expectedAfter = new ArrayList<>();
+        rebuilt.stream().filter(r -> ((Instant) r.get(1)).toEpochMilli() <= cut).forEach(expectedAfter::add);
+        expected.stream().filter(r -> ((Instant) r.get(1)).toEpochMilli() > cut).forEach(expectedAfter::add);
+        expectedAfter.sort(org.flinkss.table.RowValues.ORDER);
+        assertThat(warehouse.sortedValues("events_5min")).containsExactlyElementsOf(expectedAfter);
+    }
+
+    @Test
     void theWatermarkSurvivesARestartSoALateEventAloneInItsRunIsDropped() {
         RunOptions options = options(base, 2);
         Warehouse warehouse = new Warehouse(options.warehouse());
