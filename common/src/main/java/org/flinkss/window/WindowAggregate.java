@@ -2,8 +2,6 @@ package org.flinkss.window;
 
 import org.apache.flink.api.common.functions.AggregateFunction;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -18,18 +16,13 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.Collector;
 
 import org.flinkss.event.Event;
-import org.flinkss.progress.Fragments;
-import org.flinkss.progress.RunFiles;
+import org.flinkss.state.StateMetrics;
 
 import java.io.Serializable;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * An event-time window aggregation in append mode, as Spark's {@code groupBy(window(...), key)}:
@@ -68,13 +61,9 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
     private final AggregateFunction<Event, A, A> aggregate;
     private final Class<A> accumulatorClass;
     private final Emitter<K, A> emitter;
-    private final String checkpointDir;
-    private final String runId;
+    private final StateMetrics metrics;
 
     private transient MapState<Long, A> windows;
-    private transient ListState<Long> totalState;
-    private transient long total;
-    private transient Set<String> updated;
     private transient WindowAssigner.WindowAssignerContext assignerContext;
 
     @SuppressWarnings("unchecked")
@@ -85,14 +74,12 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
         this.aggregate = aggregate;
         this.accumulatorClass = accumulatorClass;
         this.emitter = emitter;
-        this.checkpointDir = checkpointDir.toAbsolutePath().toString();
-        this.runId = runId;
+        this.metrics = new StateMetrics(operatorName, checkpointDir, runId);
     }
 
     @Override
     public void open(OpenContext openContext) {
         windows = getRuntimeContext().getMapState(new MapStateDescriptor<>("windows", Types.LONG, Types.POJO(accumulatorClass)));
-        updated = new HashSet<>();
     }
 
     @Override
@@ -118,10 +105,10 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
             if (acc == null) {
                 acc = aggregate.createAccumulator();
                 acc.end(window.getEnd());
-                total++;
+                metrics.added(1);
             }
             windows.put(window.getStart(), aggregate.add(event, acc));
-            updated.add(ctx.getCurrentKey() + "/" + window.getStart());
+            metrics.updated(ctx.getCurrentKey() + "/" + window.getStart());
             ctx.timerService().registerEventTimeTimer(window.maxTimestamp());
         }
     }
@@ -145,10 +132,10 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
         for (Long s : swallowed) {
             windows.remove(s);
         }
-        total += 1 - swallowed.size();
+        metrics.added(1 - swallowed.size());
         merged.end(end);
         windows.put(start, merged);
-        updated.add(ctx.getCurrentKey() + "/" + start);
+        metrics.updated(ctx.getCurrentKey() + "/" + start);
         ctx.timerService().registerEventTimeTimer(end - 1);
     }
 
@@ -166,33 +153,16 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
         for (Long start : closed) {
             windows.remove(start);
         }
-        total -= closed.size();
+        metrics.removed(closed.size());
     }
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
-        totalState.update(List.of(total));
-        Map<String, Object> fragment = new LinkedHashMap<>();
-        int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        fragment.put("kind", "state");
-        fragment.put("name", operatorName);
-        fragment.put("operatorName", operatorName);
-        fragment.put("subtask", subtask);
-        fragment.put("numRowsTotal", total);
-        fragment.put("numRowsUpdated", (long) updated.size());
-        Fragments.write(RunFiles.fragmentDir(Paths.get(checkpointDir), runId, context.getCheckpointId())
-                .resolve("state-" + operatorName + "-" + subtask + ".json"), fragment);
-        updated.clear();
+        metrics.snapshot(context, getRuntimeContext());
     }
 
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
-        // Rows held per subtask. Split list state hands every old count to exactly one subtask,
-        // so the sum over subtasks stays exact even when the parallelism changes.
-        totalState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>("rows-held", Types.LONG));
-        total = 0;
-        for (Long v : totalState.get()) {
-            total += v;
-        }
+        metrics.initialize(context);
     }
 }

@@ -9,7 +9,7 @@ import java.util.List;
 /** The queries of the course, by the names the command line uses. */
 public final class Queries {
 
-    static final List<String> NAMES = List.of(BronzeQuery.NAME, "win5", "sliding", "sessions");
+    static final List<String> NAMES = List.of(BronzeQuery.NAME, "win5", "sliding", "sessions", "dedup", "silver");
 
     private Queries() {}
 
@@ -26,6 +26,10 @@ public final class Queries {
                 return WindowQuery.sliding(api);
             case "sessions":
                 return WindowQuery.sessions(api);
+            case "dedup":
+                return DedupQuery.dedup(api);
+            case "silver":
+                return DedupQuery.silver(api);
             default:
                 throw new IllegalArgumentException("unknown query '" + name + "': the queries are " + String.join(", ", NAMES));
         }

@@ -1,0 +1,72 @@
+package org.flinkss.state;
+
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+import org.flinkss.event.Event;
+
+/**
+ * Spark's {@code dropDuplicatesWithinWatermark}: the first row of a key passes, later rows of the
+ * key are dropped while the key is remembered. A key is remembered until the watermark reaches
+ * the first row's event time plus the watermark delay; after that, a duplicate (with a newer event
+ * time, since older rows are late anyway) passes again. That is Spark's documented trade-off for
+ * bounded state.
+ */
+public final class DedupWithinWatermark<K> extends KeyedProcessFunction<K, Event, Event> implements CheckpointedFunction {
+
+    private static final long serialVersionUID = 1L;
+
+    private final long delayMillis;
+    private final StateMetrics metrics;
+
+    private transient ValueState<Long> expiresAt;
+
+    public DedupWithinWatermark(long delayMillis, java.nio.file.Path checkpointDir, String runId) {
+        this.delayMillis = delayMillis;
+        this.metrics = new StateMetrics("dedupe", checkpointDir, runId);
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        expiresAt = getRuntimeContext().getState(new ValueStateDescriptor<>("expires-at", Types.LONG));
+    }
+
+    @Override
+    public void processElement(Event event, Context ctx, Collector<Event> out) throws Exception {
+        if (expiresAt.value() != null) {
+            return;
+        }
+        long expiry = ctx.timestamp() + delayMillis;
+        expiresAt.update(expiry);
+        metrics.added(1);
+        metrics.updated(ctx.getCurrentKey());
+        // Spark evicts when watermark >= expiry; Flink's watermark is Spark's minus one.
+        ctx.timerService().registerEventTimeTimer(expiry - 1);
+        out.collect(event);
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
+        if (expiresAt.value() != null) {
+            expiresAt.clear();
+            metrics.removed(1);
+        }
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        metrics.snapshot(context, getRuntimeContext());
+    }
+
+    @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        metrics.initialize(context);
+    }
+}

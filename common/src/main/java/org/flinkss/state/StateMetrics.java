@@ -1,0 +1,79 @@
+package org.flinkss.state;
+
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+
+import org.flinkss.progress.Fragments;
+import org.flinkss.progress.RunFiles;
+
+import java.io.Serializable;
+import java.nio.file.Paths;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Spark's {@code stateOperators[]} entry for one stateful operator: {@code numRowsTotal} (state
+ * rows held), {@code numRowsUpdated} (distinct rows changed since the last commit). The operator
+ * calls {@link #added}, {@link #removed} and {@link #updated}; at every checkpoint the counts go
+ * into a progress fragment. The count of rows held is itself checkpointed, as split list state:
+ * each old count goes to exactly one subtask, so the sum stays exact when the parallelism changes.
+ */
+public final class StateMetrics implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String operatorName;
+    private final String checkpointDir;
+    private final String runId;
+
+    private transient ListState<Long> heldState;
+    private transient long held;
+    private transient Set<Object> updated;
+
+    public StateMetrics(String operatorName, java.nio.file.Path checkpointDir, String runId) {
+        this.operatorName = operatorName;
+        this.checkpointDir = checkpointDir.toAbsolutePath().toString();
+        this.runId = runId;
+    }
+
+    public void initialize(FunctionInitializationContext context) throws Exception {
+        heldState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(operatorName + "-rows-held", Types.LONG));
+        held = 0;
+        for (Long v : heldState.get()) {
+            held += v;
+        }
+        updated = new HashSet<>();
+    }
+
+    public void added(int rows) {
+        held += rows;
+    }
+
+    public void removed(int rows) {
+        held -= rows;
+    }
+
+    public void updated(Object stateRow) {
+        updated.add(stateRow);
+    }
+
+    public void snapshot(FunctionSnapshotContext context, RuntimeContext runtime) throws Exception {
+        heldState.update(java.util.List.of(held));
+        int subtask = runtime.getTaskInfo().getIndexOfThisSubtask();
+        Map<String, Object> fragment = new LinkedHashMap<>();
+        fragment.put("kind", "state");
+        fragment.put("name", operatorName);
+        fragment.put("subtask", subtask);
+        fragment.put("numRowsTotal", held);
+        fragment.put("numRowsUpdated", (long) updated.size());
+        Fragments.write(RunFiles.fragmentDir(Paths.get(checkpointDir), runId, context.getCheckpointId())
+                .resolve("state-" + operatorName + "-" + subtask + ".json"), fragment);
+        updated.clear();
+    }
+}

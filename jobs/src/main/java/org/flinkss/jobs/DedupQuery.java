@@ -1,0 +1,109 @@
+package org.flinkss.jobs;
+
+import org.apache.flink.api.common.functions.FilterFunction;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.types.Row;
+
+import org.flinkss.event.Event;
+import org.flinkss.query.Query;
+import org.flinkss.query.QueryContext;
+import org.flinkss.state.DedupWithinWatermark;
+import org.flinkss.state.DedupWithinWatermarkFunction;
+import org.flinkss.table.EventTables;
+import org.flinkss.time.LateRowRouter;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+/**
+ * Topic 11.08's {@code dropDuplicatesWithinWatermark(["event_id"])} with a 10-minute watermark:
+ * {@code events_bronze} to {@code events_dedup} (query {@code dedup}); with the filter
+ * {@code amount IS NOT NULL AND amount >= 0} before it, the pipeline's silver layer
+ * ({@code silver}: {@code events_bronze} to {@code events_silver}). In the DataStream API a keyed
+ * process function; in the Table API a process table function over the same stream and
+ * watermark. Late rows go to {@code <table>_late}.
+ */
+public final class DedupQuery implements Query {
+
+    public static final Duration WATERMARK_DELAY = Duration.ofMinutes(10);
+
+    private final String name;
+    private final String source;
+    private final String table;
+    private final boolean validAmountsOnly;
+    private final String api;
+
+    private DedupQuery(String name, String source, String table, boolean validAmountsOnly, String api) {
+        this.name = name;
+        this.source = source;
+        this.table = table;
+        this.validAmountsOnly = validAmountsOnly;
+        this.api = api;
+    }
+
+    public static DedupQuery dedup(String api) {
+        return new DedupQuery("dedup", EventTables.BRONZE, "events_dedup", false, api);
+    }
+
+    /** The course's silver layer: valid amounts, deduplicated within the watermark. */
+    public static DedupQuery silver(String api) {
+        return new DedupQuery("silver", EventTables.BRONZE, "events_silver", true, api);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    public String table() {
+        return table;
+    }
+
+    @Override
+    public void build(QueryContext context) {
+        context.stateful("dedupe[" + api + "]: event_id within watermark " + WATERMARK_DELAY.toMinutes() + " min");
+        DataStream<Event> events = context.tableStream(source, "event_ts", WATERMARK_DELAY)
+                .map(EventTables::fromRow).returns(Event.class).name("events").uid("events-" + name);
+        if (validAmountsOnly) {
+            events = events.filter((FilterFunction<Event>) e -> e.amount != null && e.amount >= 0)
+                    .name("amount IS NOT NULL AND amount >= 0").uid("valid-amounts-" + name);
+        }
+        SingleOutputStreamOperator<Event> onTime = events
+                .process(new LateRowRouter("dedupe", LateRowRouter.rowRule(), context.checkpointPath(), context.runId()))
+                .name("drop-late-rows").uid("late-rows-" + name);
+        DataStream<Event> deduplicated = api.equals("table") ? withTable(context, onTime) : onTime
+                .keyBy(e -> e.eventId == null ? "null" : e.eventId.toString())
+                .process(new DedupWithinWatermark<String>(WATERMARK_DELAY.toMillis(), context.checkpointPath(), context.runId()))
+                .name("dedupe").uid("dedupe-" + name);
+        context.toTable(deduplicated, EventTables.events(table));
+        context.toTable(onTime.getSideOutput(LateRowRouter.LATE), EventTables.late(table + "_late", context.runId()));
+    }
+
+    private DataStream<Event> withTable(QueryContext context, DataStream<Event> onTime) {
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(context.env());
+        tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
+        tEnv.createTemporarySystemFunction("dedup_within_watermark", DedupWithinWatermarkFunction.class);
+        Table events = tEnv.fromDataStream(onTime, Schema.newBuilder()
+                .columnByMetadata("rowtime", DataTypes.TIMESTAMP_LTZ(3))
+                .watermark("rowtime", "SOURCE_WATERMARK()")
+                .build());
+        tEnv.createTemporaryView("events_for_" + name, events);
+        Table deduplicated = tEnv.sqlQuery("SELECT eventId, userId, eventType, rowtime, amount FROM TABLE(dedup_within_watermark("
+                + "input => TABLE events_for_" + name + " PARTITION BY eventId, delayMillis => CAST(" + WATERMARK_DELAY.toMillis() + " AS BIGINT)"
+                + ", on_time => DESCRIPTOR(rowtime)))");
+        return tEnv.toDataStream(deduplicated)
+                .map(DedupQuery::toEvent).returns(Event.class)
+                .name("deduplicated").uid("deduplicated-" + name);
+    }
+
+    private static Event toEvent(Row row) {
+        return new Event((Long) row.getField(0), (Integer) row.getField(1), (String) row.getField(2),
+                (Instant) row.getField(3), (Double) row.getField(4));
+    }
+}
