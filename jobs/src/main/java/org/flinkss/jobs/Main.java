@@ -163,6 +163,9 @@ public final class Main implements Callable<Integer> {
         @Option(names = "--api", defaultValue = "datastream", description = "datastream or table, for queries that exist in both (default: ${DEFAULT-VALUE})")
         String api;
 
+        @Option(names = "--outer", description = "view-then-buy: the left outer join, into view_then_buy_left")
+        boolean outer;
+
         @Option(names = "--quiet", description = "print only the summary, not each batch's progress")
         boolean quiet;
 
@@ -186,7 +189,7 @@ public final class Main implements Callable<Integer> {
                 options.runFor(Trigger.parseDuration(runFor));
             }
             RunOptions run = options.build();
-            Query q = Queries.create(query, run, api);
+            Query q = Queries.create(query, run, api, outer);
             QueryRunner.Result result = QueryRunner.run(q, run);
             System.out.println(summary(q.name(), result));
             return 0;

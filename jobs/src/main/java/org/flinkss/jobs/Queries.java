@@ -9,11 +9,16 @@ import java.util.List;
 /** The queries of the course, by the names the command line uses. */
 public final class Queries {
 
-    static final List<String> NAMES = List.of(BronzeQuery.NAME, "win5", "sliding", "sessions", "dedup", "silver");
+    static final List<String> NAMES = List.of(BronzeQuery.NAME, "win5", "sliding", "sessions", "dedup", "silver", "view-then-buy");
 
     private Queries() {}
 
     public static Query create(String name, RunOptions options, String api) {
+        return create(name, options, api, false);
+    }
+
+    /** @param outer the left outer variant of view-then-buy */
+    public static Query create(String name, RunOptions options, String api, boolean outer) {
         if (!api.equals("datastream") && !api.equals("table")) {
             throw new IllegalArgumentException("unknown --api '" + api + "': use datastream or table");
         }
@@ -30,6 +35,8 @@ public final class Queries {
                 return DedupQuery.dedup(api);
             case "silver":
                 return DedupQuery.silver(api);
+            case "view-then-buy":
+                return new ViewThenBuyQuery(outer, api);
             default:
                 throw new IllegalArgumentException("unknown query '" + name + "': the queries are " + String.join(", ", NAMES));
         }
