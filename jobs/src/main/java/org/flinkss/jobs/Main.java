@@ -39,6 +39,7 @@ import java.util.concurrent.Callable;
         description = "Spark Structured Streaming's course module, as Apache Flink jobs.",
         subcommands = {
             Main.LandEventsCommand.class,
+            Customers.class,
             Main.RunCommand.class,
             Main.TableCommand.class,
             Main.ProgressCommand.class,
