@@ -28,8 +28,14 @@ import java.util.concurrent.Callable;
         description = "Time one availableNow run of a query over N landed events; print events/s and peak memory.")
 public final class Bench implements Callable<Integer> {
 
-    @Parameters(paramLabel = "QUERY", description = "the query to time: bronze")
+    @Parameters(paramLabel = "QUERY", description = "the query to time: bronze, or one that reads bronze (win5, sliding, sessions, dedup, view-then-buy, enriched ...)")
     String query;
+
+    @Option(names = "--api", defaultValue = "datastream", description = "datastream or table (default: ${DEFAULT-VALUE})")
+    String api;
+
+    @Option(names = "--outer", description = "view-then-buy: the left outer join")
+    boolean outer;
 
     @Option(names = "--events", defaultValue = "1000000", description = "events to land (default: ${DEFAULT-VALUE})")
     int events;
@@ -45,9 +51,6 @@ public final class Bench implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (!query.equals(BronzeQuery.NAME)) {
-            throw new IllegalArgumentException("bench knows the queries: bronze");
-        }
         CheckpointDir.deleteRecursively(base);
         RunOptions options = RunOptions.builder().base(base).parallelism(parallelism).printProgress(false).build();
         long landStart = System.nanoTime();
@@ -66,6 +69,20 @@ public final class Bench implements Callable<Integer> {
         }
         System.out.printf("bronze: %,d events in %.2f s (run: restore, read, commit, stop with savepoint) = %,.0f events/s, %d batch(es)%n",
                 events, seconds, events / seconds, result.batches());
+        if (!query.equals(BronzeQuery.NAME)) {
+            if (query.equals("enriched")) {
+                Customers.land(new Warehouse(options.warehouse()), java.util.List.of("US", "DE", "FR"));
+            }
+            org.flinkss.query.Query q = Queries.create(query, options, api, outer);
+            long queryStart = System.nanoTime();
+            QueryRunner.Result timed = QueryRunner.run(q, options);
+            double querySeconds = (System.nanoTime() - queryStart) / 1e9;
+            if (timed.numInputRows() != events) {
+                throw new IllegalStateException(query + " read " + timed.numInputRows() + " rows, expected " + events);
+            }
+            System.out.printf("%s [%s]: %,d events from events_bronze in %.2f s = %,.0f events/s%n",
+                    query, api, events, querySeconds, events / querySeconds);
+        }
         System.out.printf("peak heap %d MiB, peak process RSS %s%n", peakHeapMiB(), peakRss());
         return 0;
     }
