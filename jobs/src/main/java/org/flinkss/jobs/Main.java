@@ -190,6 +190,14 @@ public final class Main implements Callable<Integer> {
                 options.runFor(Trigger.parseDuration(runFor));
             }
             RunOptions run = options.build();
+            if (query.equals(Pipeline.NAME)) {
+                List<QueryRunner.Result> results = Pipeline.run(run, api);
+                List<Query> layers = Pipeline.layers(run, api);
+                for (int i = 0; i < results.size(); i++) {
+                    System.out.println(summary(layers.get(i).name(), results.get(i)));
+                }
+                return 0;
+            }
             Query q = Queries.create(query, run, api, outer);
             QueryRunner.Result result = QueryRunner.run(q, run);
             System.out.println(summary(q.name(), result));

@@ -9,7 +9,7 @@ import java.util.List;
 /** The queries of the course, by the names the command line uses. */
 public final class Queries {
 
-    static final List<String> NAMES = List.of(BronzeQuery.NAME, "win5", "sliding", "sessions", "dedup", "silver", "view-then-buy", "enriched");
+    static final List<String> NAMES = List.of(BronzeQuery.NAME, "win5", "sliding", "sessions", "dedup", "silver", "view-then-buy", "enriched", "gold", "pipeline");
 
     private Queries() {}
 
@@ -35,6 +35,10 @@ public final class Queries {
                 return DedupQuery.dedup(api);
             case "silver":
                 return DedupQuery.silver(api);
+            case "gold":
+                return WindowQuery.gold(api);
+            case "pipeline":
+                throw new IllegalArgumentException("'pipeline' is three queries (bronze, silver, gold): use 'run pipeline' or Pipeline.run");
             case "enriched":
                 return new EnrichedQuery(options.warehouse(), api);
             case "view-then-buy":

@@ -32,7 +32,8 @@ import java.util.concurrent.Callable;
 /**
  * The course's advice for exact results: "a periodic batch recompute from bronze". Rebuilds the
  * windows of a windowed table that lie within {@code [from, to)} and that the stream has already
- * closed, as a Flink SQL batch job over {@code events_bronze} (late rows included), and replaces
+ * closed, as a Flink SQL batch job over the table the query reads ({@code events_bronze}, or
+ * {@code events_silver} for gold; late rows included), and replaces
  * exactly those rows. The stream's checkpoint is left untouched; the query's lock is held so that
  * no run writes the table meanwhile.
  */
@@ -112,13 +113,13 @@ public final class Recompute implements Callable<Integer> {
         tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
         tEnv.executeSql("CREATE TEMPORARY TABLE bronze (event_id BIGINT, user_id INT, event_type STRING, "
                 + "event_ts TIMESTAMP_LTZ(3), amount DOUBLE) WITH ('connector' = 'filesystem', 'path' = '"
-                + warehouse.tablePath(EventTables.BRONZE).toUri() + "', 'format' = 'parquet')");
+                + warehouse.tablePath(query.source()).toUri() + "', 'format' = 'parquet')");
         String where = query.name().equals("sessions") ? null
                 : "event_ts >= TO_TIMESTAMP_LTZ(" + (from - query.lookBackMillis()) + ", 3) AND event_ts < TO_TIMESTAMP_LTZ("
                         + (to + query.lookBackMillis()) + ", 3)";
         TableResult result = tEnv.executeSql(query.windowSql("bronze", "event_ts", "user_id", "event_type", where));
         List<RowData> rows = new ArrayList<>();
-        boolean byUser = query.table().equals("events_sessions");
+        boolean byUser = query.name().equals("sessions");
         try (CloseableIterator<Row> it = result.collect()) {
             while (it.hasNext()) {
                 RowData row = WindowQuery.toRowData(it.next(), byUser);

@@ -56,6 +56,7 @@ public final class WindowQuery implements Query {
     enum Kind { TUMBLING, SLIDING, SESSION }
 
     private final String name;
+    private final String source;
     private final String table;
     private final Kind kind;
     private final Duration size;
@@ -64,7 +65,12 @@ public final class WindowQuery implements Query {
     private final String api;
 
     private WindowQuery(String name, String table, Kind kind, Duration size, Duration slide, String keyColumn, String api) {
+        this(name, EventTables.BRONZE, table, kind, size, slide, keyColumn, api);
+    }
+
+    private WindowQuery(String name, String source, String table, Kind kind, Duration size, Duration slide, String keyColumn, String api) {
         this.name = name;
+        this.source = source;
         this.table = table;
         this.kind = kind;
         this.size = size;
@@ -83,6 +89,17 @@ public final class WindowQuery implements Query {
 
     public static WindowQuery sessions(String api) {
         return new WindowQuery("sessions", "events_sessions", Kind.SESSION, Duration.ofMinutes(2), Duration.ofMinutes(2), "user_id", api);
+    }
+
+    /** The pipeline's gold layer: 30-minute windows by event_type over events_silver into events_by_type. */
+    public static WindowQuery gold(String api) {
+        return new WindowQuery("gold", "events_silver", "events_by_type", Kind.TUMBLING, Duration.ofMinutes(30), Duration.ofMinutes(30),
+                "event_type", api);
+    }
+
+    /** The table the query reads as a stream. */
+    public String source() {
+        return source;
     }
 
     public String table() {
@@ -107,7 +124,7 @@ public final class WindowQuery implements Query {
     @Override
     public void build(QueryContext context) {
         context.stateful(describe());
-        DataStream<Event> events = context.tableStream(EventTables.BRONZE, "event_ts", WATERMARK_DELAY)
+        DataStream<Event> events = context.tableStream(source, "event_ts", WATERMARK_DELAY)
                 .map(EventTables::fromRow).returns(Event.class).name("events").uid("events-" + name);
         SingleOutputStreamOperator<Event> onTime = events
                 .process(new LateRowRouter("window", lateRule(), context.checkpointPath(), context.runId()))
