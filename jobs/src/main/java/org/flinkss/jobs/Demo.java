@@ -76,7 +76,14 @@ public final class Demo implements Callable<Integer> {
         Map<String, Runnable> topics = new LinkedHashMap<>();
         topics.put("11.03", this::sourcesAndSinks);
         topics.put("11.04", this::microBatches);
+        topics.put("11.05", this::triggers);
         topics.put("11.06", this::checkpointing);
+        topics.put("11.07", this::watermarking);
+        topics.put("11.08", this::stateful);
+        topics.put("11.09", this::joins);
+        topics.put("11.10", this::windows);
+        topics.put("11.11", this::lateData);
+        topics.put("11.15", this::pipeline);
         return topics;
     }
 
@@ -107,6 +114,156 @@ public final class Demo implements Callable<Integer> {
             return warehouse.count(BronzeQuery.TABLE);
         });
         check("11.06", "numInputRows of the rerun (no new batch id)", 0L, () -> last.lastProgress.path("numInputRows").asLong());
+    }
+
+    private void triggers() {
+        header("11.05", "Streaming Triggers");
+        RunOptions once = RunOptions.builder().base(base).parallelism(parallelism).printProgress(false)
+                .trigger(org.flinkss.query.Trigger.parse("once")).out(loud ? System.out : new java.io.PrintStream(java.io.OutputStream.nullOutputStream())).build();
+        check("11.05", "trigger(once=True) on bronze's checkpoint: same checkpoint, nothing new", 0L,
+                () -> QueryRunner.run(new BronzeQuery(once.events()), once).numInputRows());
+    }
+
+    private QueryRunner.Result runQuery(org.flinkss.query.Query query) {
+        QueryRunner.Result result = QueryRunner.run(query, options);
+        if (loud) {
+            System.out.println(">>> run " + query.name() + " (availableNow): " + Main.summary(query.name(), result));
+        }
+        return result;
+    }
+
+    private static long watermarkAfter(QueryRunner.Result result) {
+        return result.lastProgress.path("sources").path(0).path("watermarkAfter").asLong();
+    }
+
+    private void watermarking() {
+        header("11.07", "Watermarking");
+        QueryRunner.Result win5 = runQuery(WindowQuery.win5("datastream"));
+        long watermark = watermarkAfter(win5);
+        check("11.07", "watermark = max(event_ts) - 10 minutes", "2025-03-01T02:36:30.000Z", () -> org.flinkss.time.Watermarks.format(watermark));
+        check("11.07", "windows that end before the watermark are final; the newest stay open", true,
+                () -> warehouse.sortedValues("events_5min").stream().allMatch(r -> ((java.time.Instant) r.get(1)).toEpochMilli() <= watermark)
+                        && warehouse.count("events_5min") == 31 * 3);
+    }
+
+    private void stateful() {
+        header("11.08", "Stateful vs Stateless Processing");
+        QueryRunner.Result dedup = runQuery(DedupQuery.dedup("datastream"));
+        check("11.08", "dropDuplicatesWithinWatermark([\"event_id\"]): every id once", 1000L, () -> warehouse.count("events_dedup"));
+        check("11.08", "stateOperators[0].numRowsTotal is bounded (keys within the watermark)", true,
+                () -> dedup.lastProgress.path("stateOperators").path(0).path("numRowsTotal").asLong() < 200);
+    }
+
+    private void joins() {
+        header("11.09", "Streaming Joins");
+        Customers.land(warehouse, List.of("US", "DE", "FR", "IN", "BR"));
+        if (loud) {
+            System.out.println(">>> customers = spark.table(\"customers\")   # 50 customers");
+        }
+        runQuery(new EnrichedQuery(options.warehouse(), "datastream"));
+        check("11.09", "stream-static left join: every event with its country", 1000L,
+                () -> warehouse.sortedValues("events_enriched").stream().filter(r -> r.get(5) != null).count());
+        runQuery(new ViewThenBuyQuery(false, "datastream"));
+        check("11.09", "view_then_buy: each buy within 5 minutes after a view of the same user", true, this::viewThenBuyHolds);
+        if (loud) {
+            System.out.println("    view_then_buy has " + warehouse.count("view_then_buy") + " rows");
+        }
+    }
+
+    private boolean viewThenBuyHolds() {
+        java.util.Map<Long, List<Object>> bronze = new java.util.HashMap<>();
+        for (List<Object> row : warehouse.sortedValues(BronzeQuery.TABLE)) {
+            bronze.put((Long) row.get(0), row);
+        }
+        List<List<Object>> pairs = warehouse.sortedValues("view_then_buy");
+        return !pairs.isEmpty() && pairs.stream().allMatch(p -> {
+            List<Object> v = bronze.get((Long) p.get(1));
+            List<Object> b = bronze.get((Long) p.get(2));
+            long vt = ((java.time.Instant) v.get(3)).toEpochMilli();
+            long bt = ((java.time.Instant) b.get(3)).toEpochMilli();
+            return "view".equals(v.get(2)) && "buy".equals(b.get(2)) && v.get(1).equals(p.get(0)) && b.get(1).equals(p.get(0))
+                    && bt >= vt && bt <= vt + 5 * 60_000;
+        });
+    }
+
+    private void windows() {
+        header("11.10", "Windowed Aggregations");
+        if (loud) {
+            System.out.println(">>> display(spark.table(\"events_5min\").orderBy(\"window\").limit(10))");
+            System.out.print(Main.show(warehouse, "events_5min", 10));
+        }
+        runQuery(WindowQuery.sliding("datastream"));
+        runQuery(WindowQuery.sessions("datastream"));
+        check("11.10", "each sliding window = the two 5-minute windows it spans", true, this::slidingMatchesTumbling);
+        check("11.10", "sessions last >= 2 minutes and never touch another of the same user", true, this::sessionsAreApart);
+    }
+
+    private boolean slidingMatchesTumbling() {
+        Map<String, Long> tumbling = new java.util.HashMap<>();
+        for (List<Object> r : warehouse.sortedValues("events_5min")) {
+            tumbling.put(r.get(0) + "/" + r.get(2), (Long) r.get(3));
+        }
+        int compared = 0;
+        for (List<Object> r : warehouse.sortedValues("events_sliding")) {
+            java.time.Instant start = (java.time.Instant) r.get(0);
+            Long first = tumbling.get(start + "/" + r.get(2));
+            Long second = tumbling.get(start.plusSeconds(300) + "/" + r.get(2));
+            if (first != null && second != null) {
+                compared++;
+                if (first + second != (Long) r.get(3)) {
+                    return false;
+                }
+            }
+        }
+        return compared > 50;
+    }
+
+    private boolean sessionsAreApart() {
+        List<List<Object>> sessions = new ArrayList<>(warehouse.sortedValues("events_sessions"));
+        sessions.sort(java.util.Comparator.<List<Object>, Integer>comparing(r -> (Integer) r.get(2)).thenComparing(r -> (java.time.Instant) r.get(0)));
+        for (int i = 0; i < sessions.size(); i++) {
+            List<Object> r = sessions.get(i);
+            if (((java.time.Instant) r.get(1)).toEpochMilli() - ((java.time.Instant) r.get(0)).toEpochMilli() < 120_000) {
+                return false;
+            }
+            if (i > 0 && sessions.get(i - 1).get(2).equals(r.get(2))
+                    && !((java.time.Instant) r.get(0)).isAfter((java.time.Instant) sessions.get(i - 1).get(1))) {
+                return false;
+            }
+        }
+        return !sessions.isEmpty();
+    }
+
+    private void lateData() {
+        header("11.11", "Late and Out-of-Order Events");
+        org.flinkss.event.Event late = new org.flinkss.event.Event(99999L, 7, "buy", java.time.Instant.parse("2025-03-01T00:01:00Z"), 12.5);
+        org.flinkss.event.EventFiles.writeBatch(options.events(), 3, List.of(late));
+        land(4, 1000);
+        if (loud) {
+            System.out.println(">>> the late event (00:01, event_id 99999) as batch 3; land_events(4, 1000)");
+        }
+        runBronze();
+        check("11.11", "run_bronze(): bronze keeps all rows", 1501L, () -> warehouse.count(BronzeQuery.TABLE));
+        QueryRunner.Result win5 = runQuery(WindowQuery.win5("datastream"));
+        check("11.11", "numRowsDroppedByWatermark", 1L,
+                () -> win5.lastProgress.path("stateOperators").path(0).path("numRowsDroppedByWatermark").asLong());
+        check("11.11", "the late event is kept in events_5min_late", 1L, () -> warehouse.count("events_5min_late"));
+    }
+
+    private void pipeline() {
+        header("11.15", "End-to-End Streaming Pipelines");
+        List<QueryRunner.Result> layers = Pipeline.run(options, "datastream");
+        if (loud) {
+            System.out.println(">>> run pipeline: " + layers.size() + " layers, silver read " + layers.get(1).numInputRows()
+                    + " rows, gold read " + layers.get(2).numInputRows());
+        }
+        // Silver's first run reads all of bronze in one batch, under no watermark yet: as in Spark,
+        // nothing is late, the event of 11.11 included.
+        check("11.15", "events_silver: valid, deduplicated (first run: one batch, nothing late)", 1501L,
+                () -> warehouse.count("events_silver"));
+        check("11.15", "events_by_type: 30-minute windows closed by the watermark", true,
+                () -> warehouse.count("events_by_type") > 0 && warehouse.sortedValues("events_by_type").stream()
+                        .allMatch(r -> ((java.time.Instant) r.get(1)).toEpochMilli() <= watermarkAfter(layers.get(2))));
     }
 
     private void header(String id, String title) {
