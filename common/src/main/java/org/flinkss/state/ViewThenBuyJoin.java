@@ -14,9 +14,6 @@ import org.apache.flink.util.Collector;
 
 import org.flinkss.event.Event;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 /**
  * A stream-stream interval join of views and buys of the same user, {@code buy.event_ts BETWEEN
@@ -37,9 +34,13 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
     private final boolean leftOuter;
     private final StateMetrics metrics;
 
-    /** View id -> [event time, matched 0/1]; buy id -> event time. */
+    /**
+     * Rows by time bucket (event time / bound): a row only ever meets rows of its own bucket and
+     * the next (or previous) one, so a lookup reads two small buckets whatever the state size.
+     * Views are stored as (id, time, matched 0/1) triples, buys as (id, time) pairs.
+     */
     private transient MapState<Long, long[]> views;
-    private transient MapState<Long, Long> buys;
+    private transient MapState<Long, long[]> buys;
 
     public ViewThenBuyJoin(long boundMillis, boolean leftOuter, java.nio.file.Path checkpointDir, String runId) {
         this.boundMillis = boundMillis;
@@ -49,25 +50,41 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
 
     @Override
     public void open(OpenContext openContext) {
-        views = getRuntimeContext().getMapState(new MapStateDescriptor<>("views", Types.LONG, org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
-        buys = getRuntimeContext().getMapState(new MapStateDescriptor<>("buys", Types.LONG, Types.LONG));
+        views = getRuntimeContext().getMapState(new MapStateDescriptor<>("views", Types.LONG, LONGS));
+        buys = getRuntimeContext().getMapState(new MapStateDescriptor<>("buys", Types.LONG, LONGS));
     }
+
+    private static final org.apache.flink.api.common.typeinfo.TypeInformation<long[]> LONGS =
+            org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO;
 
     private static long id(Event e) {
         return e.eventId == null ? Long.MIN_VALUE : e.eventId;
+    }
+
+    private long bucket(long ts) {
+        return Math.floorDiv(ts, boundMillis);
+    }
+
+    private static long[] append(long[] rows, long... row) {
+        long[] grown = rows == null ? new long[row.length] : java.util.Arrays.copyOf(rows, rows.length + row.length);
+        System.arraycopy(row, 0, grown, grown.length - row.length, row.length);
+        return grown;
     }
 
     @Override
     public void processElement1(Event view, Context ctx, Collector<RowData> out) throws Exception {
         long ts = ctx.timestamp();
         boolean matched = false;
-        for (Map.Entry<Long, Long> buy : buys.entries()) {
-            if (buy.getValue() >= ts && buy.getValue() <= ts + boundMillis) {
-                out.collect(GenericRowData.of(ctx.getCurrentKey(), id(view), buy.getKey()));
-                matched = true;
+        for (long b = bucket(ts); b <= bucket(ts + boundMillis); b++) {
+            long[] rows = buys.get(b);
+            for (int i = 0; rows != null && i < rows.length; i += 2) {
+                if (rows[i + 1] >= ts && rows[i + 1] <= ts + boundMillis) {
+                    out.collect(GenericRowData.of(ctx.getCurrentKey(), id(view), rows[i]));
+                    matched = true;
+                }
             }
         }
-        views.put(id(view), new long[] {ts, matched ? 1 : 0});
+        views.put(bucket(ts), append(views.get(bucket(ts)), id(view), ts, matched ? 1 : 0));
         metrics.added(1);
         metrics.updated("v" + id(view));
         // No buy can match once Spark's watermark >= ts + bound (Flink's is one less).
@@ -77,16 +94,23 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
     @Override
     public void processElement2(Event buy, Context ctx, Collector<RowData> out) throws Exception {
         long ts = ctx.timestamp();
-        for (Map.Entry<Long, long[]> view : views.entries()) {
-            long viewTs = view.getValue()[0];
-            if (ts >= viewTs && ts <= viewTs + boundMillis) {
-                out.collect(GenericRowData.of(ctx.getCurrentKey(), view.getKey(), id(buy)));
-                if (view.getValue()[1] == 0) {
-                    views.put(view.getKey(), new long[] {viewTs, 1});
+        for (long b = bucket(ts - boundMillis); b <= bucket(ts); b++) {
+            long[] rows = views.get(b);
+            boolean changed = false;
+            for (int i = 0; rows != null && i < rows.length; i += 3) {
+                if (ts >= rows[i + 1] && ts <= rows[i + 1] + boundMillis) {
+                    out.collect(GenericRowData.of(ctx.getCurrentKey(), rows[i], id(buy)));
+                    if (rows[i + 2] == 0) {
+                        rows[i + 2] = 1;
+                        changed = true;
+                    }
                 }
             }
+            if (changed) {
+                views.put(b, rows);
+            }
         }
-        buys.put(id(buy), ts);
+        buys.put(bucket(ts), append(buys.get(bucket(ts)), id(buy), ts));
         metrics.added(1);
         metrics.updated("b" + id(buy));
         // No view can match once Spark's watermark >= the buy's time.
@@ -95,29 +119,46 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<RowData> out) throws Exception {
-        long watermark = ctx.timerService().currentWatermark() + 1;
-        List<Long> expired = new ArrayList<>();
-        for (Map.Entry<Long, long[]> view : views.entries()) {
-            if (watermark >= view.getValue()[0] + boundMillis) {
-                expired.add(view.getKey());
-                if (leftOuter && view.getValue()[1] == 0) {
-                    out.collect(GenericRowData.of(ctx.getCurrentKey(), view.getKey(), null));
+        long watermark = timestamp + 1;
+        // Views whose range ended at this time: emit the unmatched ones (outer), forget them.
+        long viewBucket = bucket(watermark - boundMillis);
+        long[] rows = views.get(viewBucket);
+        if (rows != null) {
+            long[] kept = new long[0];
+            for (int i = 0; i < rows.length; i += 3) {
+                if (rows[i + 1] + boundMillis <= watermark) {
+                    if (leftOuter && rows[i + 2] == 0) {
+                        out.collect(GenericRowData.of(ctx.getCurrentKey(), rows[i], null));
+                    }
+                    metrics.removed(1);
+                } else {
+                    kept = append(kept, rows[i], rows[i + 1], rows[i + 2]);
                 }
             }
+            put(views, viewBucket, kept);
         }
-        for (Long id : expired) {
-            views.remove(id);
-        }
-        List<Long> gone = new ArrayList<>();
-        for (Map.Entry<Long, Long> buy : buys.entries()) {
-            if (watermark >= buy.getValue()) {
-                gone.add(buy.getKey());
+        // Buys at this time: no later view can match them.
+        long buyBucket = bucket(watermark);
+        long[] buyRows = buys.get(buyBucket);
+        if (buyRows != null) {
+            long[] kept = new long[0];
+            for (int i = 0; i < buyRows.length; i += 2) {
+                if (buyRows[i + 1] <= watermark) {
+                    metrics.removed(1);
+                } else {
+                    kept = append(kept, buyRows[i], buyRows[i + 1]);
+                }
             }
+            put(buys, buyBucket, kept);
         }
-        for (Long id : gone) {
-            buys.remove(id);
+    }
+
+    private static void put(MapState<Long, long[]> state, long bucket, long[] rows) throws Exception {
+        if (rows.length == 0) {
+            state.remove(bucket);
+        } else {
+            state.put(bucket, rows);
         }
-        metrics.removed(expired.size() + gone.size());
     }
 
     @Override

@@ -65,6 +65,7 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
 
     private transient MapState<Long, A> windows;
     private transient WindowAssigner.WindowAssignerContext assignerContext;
+    private transient long windowSize;
 
     @SuppressWarnings("unchecked")
     public WindowAggregate(String operatorName, WindowAssigner<?, TimeWindow> assigner, AggregateFunction<Event, A, A> aggregate,
@@ -80,20 +81,13 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
     @Override
     public void open(OpenContext openContext) {
         windows = getRuntimeContext().getMapState(new MapStateDescriptor<>("windows", Types.LONG, Types.POJO(accumulatorClass)));
+        windowSize = -1;
     }
 
     @Override
     public void processElement(Event event, Context ctx, Collector<RowData> out) throws Exception {
         long timestamp = ctx.timestamp();
-        if (assignerContext == null) {
-            assignerContext = new WindowAssigner.WindowAssignerContext() {
-                @Override
-                public long getCurrentProcessingTime() {
-                    return System.currentTimeMillis();
-                }
-            };
-        }
-        Collection<TimeWindow> assigned = assigner.assignWindows(event, timestamp, assignerContext);
+        Collection<TimeWindow> assigned = assigner.assignWindows(event, timestamp, assignerContext());
         if (assigner instanceof MergingWindowAssigner) {
             for (TimeWindow window : assigned) {
                 addToSession(window, event, ctx);
@@ -141,10 +135,21 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<RowData> out) throws Exception {
+        if (!(assigner instanceof MergingWindowAssigner)) {
+            // One timer per window, at its maxTimestamp (end - 1): with the watermark mapping
+            // that is Spark's end <= watermark. The window's start follows from its end.
+            long start = timestamp + 1 - sizeOf(timestamp);
+            A acc = windows.get(start);
+            if (acc != null && acc.end() == timestamp + 1) {
+                out.collect(emitter.row(start, acc.end(), ctx.getCurrentKey(), acc));
+                windows.remove(start);
+                metrics.removed(1);
+            }
+            return;
+        }
         long watermark = ctx.timerService().currentWatermark();
         List<Long> closed = new ArrayList<>();
         for (Map.Entry<Long, A> window : windows.entries()) {
-            // Flink fires at end - 1 (maxTimestamp); with the watermark mapping that is Spark's end <= watermark.
             if (window.getValue().end() - 1 <= watermark) {
                 closed.add(window.getKey());
                 out.collect(emitter.row(window.getKey(), window.getValue().end(), ctx.getCurrentKey(), window.getValue()));
@@ -154,6 +159,27 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
             windows.remove(start);
         }
         metrics.removed(closed.size());
+    }
+
+    /** The size of the (fixed-size) windows, from the assigner. */
+    private long sizeOf(long timestamp) {
+        if (windowSize < 0) {
+            TimeWindow any = assigner.assignWindows(null, timestamp, assignerContext()).iterator().next();
+            windowSize = any.getEnd() - any.getStart();
+        }
+        return windowSize;
+    }
+
+    private WindowAssigner.WindowAssignerContext assignerContext() {
+        if (assignerContext == null) {
+            assignerContext = new WindowAssigner.WindowAssignerContext() {
+                @Override
+                public long getCurrentProcessingTime() {
+                    return System.currentTimeMillis();
+                }
+            };
+        }
+        return assignerContext;
     }
 
     @Override
