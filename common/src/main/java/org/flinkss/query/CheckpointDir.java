@@ -153,8 +153,27 @@ public final class CheckpointDir {
             if (!Files.isDirectory(root)) {
                 continue;
             }
-            try (Stream<Path> s = Files.walk(root, 3)) {
-                s.filter(p -> p.getFileName().toString().equals("_metadata")).forEach(p -> found.add(p.getParent()));
+            try {
+                // Flink deletes a finished job's checkpoints in the background: tolerate files
+                // that vanish while we look.
+                Files.walkFileTree(root, java.util.EnumSet.noneOf(java.nio.file.FileVisitOption.class), 3,
+                        new java.nio.file.SimpleFileVisitor<>() {
+                            @Override
+                            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                                if (file.getFileName().toString().equals("_metadata")) {
+                                    found.add(file.getParent());
+                                }
+                                return java.nio.file.FileVisitResult.CONTINUE;
+                            }
+
+                            @Override
+                            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                                if (e instanceof java.nio.file.NoSuchFileException) {
+                                    return java.nio.file.FileVisitResult.CONTINUE;
+                                }
+                                throw e;
+                            }
+                        });
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot scan " + root + ": " + e.getMessage(), e);
             }
@@ -217,19 +236,19 @@ public final class CheckpointDir {
             if (!p.equals(keep)) {
                 Path owner = p.getParent().equals(savepoints()) ? p : p.getParent();
                 if (!keep.startsWith(owner)) {
-                    deleteRecursively(owner);
+                    deleteQuietly(owner);
                 }
             }
         }
         // Job folders whose checkpoints never completed (killed before the first one).
         if (Files.isDirectory(checkpoints())) {
             try (Stream<Path> s = Files.list(checkpoints())) {
-                s.filter(p -> !keep.startsWith(p)).forEach(CheckpointDir::deleteRecursively);
+                s.filter(p -> !keep.startsWith(p)).forEach(CheckpointDir::deleteQuietly);
             } catch (IOException ignored) {
                 // best effort
             }
         }
-        deleteRecursively(dir.resolve("runs"));
+        deleteQuietly(dir.resolve("runs"));
     }
 
     /** Deletes what it can, ignoring files that vanish meanwhile (Flink cleaning its own temp files). */

@@ -45,6 +45,7 @@ import java.util.concurrent.Callable;
             Main.ProgressCommand.class,
             Recompute.class,
             Demo.class,
+            Report.class,
             Bench.class,
         })
 public final class Main implements Callable<Integer> {
