@@ -69,7 +69,19 @@ public final class Bench implements Callable<Integer> {
         }
         System.out.printf("bronze: %,d events in %.2f s (run: restore, read, commit, stop with savepoint) = %,.0f events/s, %d batch(es)%n",
                 events, seconds, events / seconds, result.batches());
-        if (!query.equals(BronzeQuery.NAME)) {
+        if (query.equals(Pipeline.NAME)) {
+            double total = seconds;
+            for (org.flinkss.query.Query layer : Pipeline.layers(options, api).subList(1, 3)) {
+                long layerStart = System.nanoTime();
+                QueryRunner.Result r = QueryRunner.run(layer, options);
+                double layerSeconds = (System.nanoTime() - layerStart) / 1e9;
+                total += layerSeconds;
+                System.out.printf("%s [%s]: %,d rows in %.2f s = %,.0f events/s%n", layer.name(), api, r.numInputRows(), layerSeconds,
+                        r.numInputRows() / layerSeconds);
+            }
+            System.out.printf("pipeline: %,d events through bronze, silver and gold in %.2f s = %,.0f events/s end to end%n",
+                    events, total, events / total);
+        } else if (!query.equals(BronzeQuery.NAME)) {
             if (query.equals("enriched")) {
                 Customers.land(new Warehouse(options.warehouse()), java.util.List.of("US", "DE", "FR"));
             }
