@@ -64,6 +64,8 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
     private final StateMetrics metrics;
 
     private transient MapState<Long, A> windows;
+    /** Sessions only: gap-sized time bucket -> starts of the sessions that span it. */
+    private transient MapState<Long, long[]> sessionIndex;
     private transient WindowAssigner.WindowAssignerContext assignerContext;
     private transient long windowSize;
 
@@ -82,6 +84,8 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
     public void open(OpenContext openContext) {
         windows = getRuntimeContext().getMapState(new MapStateDescriptor<>("windows", Types.LONG, Types.POJO(accumulatorClass)));
         windowSize = -1;
+        sessionIndex = getRuntimeContext().getMapState(new MapStateDescriptor<>("session-index", Types.LONG,
+                org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
     }
 
     @Override
@@ -107,30 +111,67 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
         }
     }
 
-    /** Sessions: the new row's window swallows every session it touches (Spark merges at equality too). */
+    /**
+     * Sessions: the new row's window swallows every session it touches (Spark merges at equality
+     * too). Candidates come from an index of the gap-sized time buckets each session spans, so a
+     * row looks at a few sessions, not at every open session of its key.
+     */
     private void addToSession(TimeWindow window, Event event, Context ctx) throws Exception {
+        long gap = window.getEnd() - window.getStart();
         long start = window.getStart();
         long end = window.getEnd();
         A merged = aggregate.add(event, aggregate.createAccumulator());
         List<Long> swallowed = new ArrayList<>();
-        for (Map.Entry<Long, A> session : windows.entries()) {
-            long s = session.getKey();
-            long e = session.getValue().end();
-            if (s <= end && e >= start) {
+        for (long s : sessionsSpanning(start, end, gap)) {
+            A session = windows.get(s);
+            if (session != null && s <= end && session.end() >= start) {
                 swallowed.add(s);
-                merged = aggregate.merge(merged, session.getValue());
+                merged = aggregate.merge(merged, session);
                 start = Math.min(start, s);
-                end = Math.max(end, e);
+                end = Math.max(end, session.end());
             }
         }
         for (Long s : swallowed) {
+            index(s, windows.get(s).end(), gap, false);
             windows.remove(s);
         }
         metrics.added(1 - swallowed.size());
         merged.end(end);
         windows.put(start, merged);
+        index(start, end, gap, true);
         metrics.updated(ctx.getCurrentKey() + "/" + start);
         ctx.timerService().registerEventTimeTimer(end - 1);
+    }
+
+    private java.util.Set<Long> sessionsSpanning(long from, long to, long gap) throws Exception {
+        java.util.Set<Long> starts = new java.util.TreeSet<>();
+        for (long b = Math.floorDiv(from, gap); b <= Math.floorDiv(to, gap); b++) {
+            long[] inBucket = sessionIndex.get(b);
+            if (inBucket != null) {
+                for (long s : inBucket) {
+                    starts.add(s);
+                }
+            }
+        }
+        return starts;
+    }
+
+    private void index(long start, long end, long gap, boolean add) throws Exception {
+        for (long b = Math.floorDiv(start, gap); b <= Math.floorDiv(end, gap); b++) {
+            long[] inBucket = sessionIndex.get(b);
+            long[] updated;
+            if (add) {
+                updated = inBucket == null ? new long[] {start} : java.util.Arrays.copyOf(inBucket, inBucket.length + 1);
+                updated[updated.length - 1] = start;
+            } else {
+                updated = inBucket == null ? new long[0] : java.util.Arrays.stream(inBucket).filter(x -> x != start).toArray();
+            }
+            if (updated.length == 0) {
+                sessionIndex.remove(b);
+            } else {
+                sessionIndex.put(b, updated);
+            }
+        }
     }
 
     @Override
@@ -147,18 +188,18 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
             }
             return;
         }
-        long watermark = ctx.timerService().currentWatermark();
-        List<Long> closed = new ArrayList<>();
-        for (Map.Entry<Long, A> window : windows.entries()) {
-            if (window.getValue().end() - 1 <= watermark) {
-                closed.add(window.getKey());
-                out.collect(emitter.row(window.getKey(), window.getValue().end(), ctx.getCurrentKey(), window.getValue()));
+        // Sessions: the one that ends at this timer, if it has not grown since.
+        long end = timestamp + 1;
+        long gap = sizeOf(timestamp);
+        for (long start : sessionsSpanning(end, end, gap)) {
+            A session = windows.get(start);
+            if (session != null && session.end() == end) {
+                out.collect(emitter.row(start, end, ctx.getCurrentKey(), session));
+                index(start, end, gap, false);
+                windows.remove(start);
+                metrics.removed(1);
             }
         }
-        for (Long start : closed) {
-            windows.remove(start);
-        }
-        metrics.removed(closed.size());
     }
 
     /** The size of the (fixed-size) windows, from the assigner. */
