@@ -167,6 +167,34 @@ public final class QueryContext {
         sinks.put(name, description);
     }
 
+    /**
+     * Upserts a stream into a SQL table by key, exactly once: Spark's {@code foreachBatch} +
+     * {@code MERGE} of topic 11.13. Each batch is one transaction (the sink runs with parallelism
+     * 1), recorded with the query's id and the batch id, so a replayed batch changes nothing.
+     */
+    public void toUpsertTable(DataStream<RowData> rows, String table, org.apache.flink.table.types.logical.RowType rowType,
+                              String keyColumn, org.flinkss.jdbc.Database database) {
+        String metadata = checkpoint.path().resolve("metadata.json").toString();
+        org.flinkss.jdbc.JdbcUpsert upsert = new org.flinkss.jdbc.JdbcUpsert(database, table, rowType, keyColumn,
+                () -> QueryIdentity.idIn(java.nio.file.Paths.get(metadata)));
+        beforeRun.add(() -> {
+            try {
+                upsert.createTables();
+            } catch (java.sql.SQLException e) {
+                throw new QueryException("cannot create table '" + table + "' in " + database.describe() + ": " + e.getMessage(), e);
+            }
+        });
+        DataStream<RowData> counted = rows
+                .map(new ProgressCounter<>(checkpoint.path(), runId, "sink", table, (RowData r) -> r))
+                .returns(InternalTypeInfo.of(rowType))
+                .name("to-" + table).uid("rows-" + table);
+        counted.sinkTo(new org.flinkss.sink.ForEachBatchSink<>(InternalTypeInfo.of(rowType).createSerializer(
+                        new org.apache.flink.api.common.serialization.SerializerConfigImpl()), upsert))
+                .setParallelism(1)
+                .name(table).uid("sink-" + table);
+        sinks.put(table, "ForeachBatchSink[upsert into " + table + " at " + database.describe() + "]");
+    }
+
     /** Declares a stateful operator: it is part of the query's identity for its checkpoint. */
     public void stateful(String operatorName) {
         stateful.add(operatorName);

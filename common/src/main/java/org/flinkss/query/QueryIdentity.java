@@ -48,6 +48,19 @@ public final class QueryIdentity {
         return node;
     }
 
+    /** The query id kept in a checkpoint's {@code metadata.json}. */
+    static String idIn(java.nio.file.Path metadata) {
+        try {
+            String id = Fragments.JSON.readTree(metadata.toFile()).path("id").asText("");
+            if (id.isEmpty()) {
+                throw new IllegalStateException("no query id in " + metadata);
+            }
+            return id;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot read the query id in " + metadata + ": " + e.getMessage(), e);
+        }
+    }
+
     static QueryIdentity fromJson(JsonNode node) {
         return new QueryIdentity(node.path("name").asText(), texts(node.path("sources")), texts(node.path("sinks")),
                 texts(node.path("stateful")));

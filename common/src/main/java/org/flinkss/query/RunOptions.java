@@ -28,6 +28,7 @@ public final class RunOptions {
     final PrintStream out;
     final boolean printProgress;
     @Nullable final Duration runFor;
+    @Nullable final String jdbcUrl;
 
     private RunOptions(Builder b) {
         this.base = b.base.toAbsolutePath().normalize();
@@ -42,6 +43,12 @@ public final class RunOptions {
         this.out = b.out;
         this.printProgress = b.printProgress;
         this.runFor = b.runFor;
+        this.jdbcUrl = b.jdbcUrl;
+    }
+
+    /** The SQL database of upsert tables: --jdbc-url, else SQLite in {@code <warehouse>/warehouse.db}. */
+    public org.flinkss.jdbc.Database database() {
+        return jdbcUrl != null ? new org.flinkss.jdbc.Database(jdbcUrl) : org.flinkss.jdbc.Database.sqliteIn(warehouse);
     }
 
     public static Builder builder() {
@@ -83,6 +90,7 @@ public final class RunOptions {
         private PrintStream out = System.out;
         private boolean printProgress = true;
         private Duration runFor;
+        private String jdbcUrl;
 
         /** Landing folder {@code <base>/events} and checkpoints {@code <base>/_cp/<query>}. */
         public Builder base(Path base) {
@@ -150,6 +158,12 @@ public final class RunOptions {
          */
         public Builder runFor(Duration duration) {
             this.runFor = duration;
+            return this;
+        }
+
+        /** The database of upsert tables (jdbc:sqlite:... or jdbc:postgresql://...), credentials not included. */
+        public Builder jdbcUrl(String url) {
+            this.jdbcUrl = url;
             return this;
         }
 

@@ -94,8 +94,22 @@ public final class Main implements Callable<Integer> {
         @Option(names = "--warehouse", paramLabel = "DIR", description = "the tables (default: <base>/warehouse)")
         Path warehouse;
 
+        @Option(names = "--jdbc-url", paramLabel = "URL",
+                description = "the database of upsert tables: jdbc:sqlite:<file> or jdbc:postgresql://host:port/db (default: SQLite in <warehouse>/warehouse.db); "
+                        + "credentials from FLINKSS_JDBC_USER/FLINKSS_JDBC_PASSWORD or the file named by FLINKSS_JDBC_PROPERTIES")
+        String jdbcUrl;
+
         Path warehouse() {
             return warehouse != null ? warehouse : base.resolve("warehouse");
+        }
+
+        org.flinkss.jdbc.Database database() {
+            return jdbcUrl != null ? new org.flinkss.jdbc.Database(jdbcUrl) : org.flinkss.jdbc.Database.sqliteIn(warehouse());
+        }
+
+        /** A table by name: Parquet files in the warehouse, else a table of the SQL database. */
+        Tables tables() {
+            return new Tables(new Warehouse(warehouse()), database());
         }
 
         Path events() {
@@ -183,6 +197,7 @@ public final class Main implements Callable<Integer> {
                     .trigger(Trigger.parse(trigger))
                     .parallelism(parallelism)
                     .maxFilesPerTrigger(maxFilesPerTrigger)
+                    .jdbcUrl(common.jdbcUrl)
                     .printProgress(!quiet);
             if (checkpointInterval != null) {
                 options.checkpointInterval(Trigger.parseDuration(checkpointInterval));
@@ -232,7 +247,7 @@ public final class Main implements Callable<Integer> {
 
             @Override
             public Integer call() {
-                System.out.println(new Warehouse(common.warehouse()).count(table));
+                System.out.println(common.tables().count(table));
                 return 0;
             }
         }
@@ -249,7 +264,7 @@ public final class Main implements Callable<Integer> {
 
             @Override
             public Integer call() {
-                System.out.print(show(new Warehouse(common.warehouse()), table, limit));
+                System.out.print(show(common.tables(), table, limit));
                 return 0;
             }
         }
@@ -266,23 +281,27 @@ public final class Main implements Callable<Integer> {
 
             @Override
             public Integer call() {
-                export(new Warehouse(common.warehouse()), table, System.out);
+                export(common.tables(), table, System.out);
                 return 0;
             }
         }
     }
 
     static String show(Warehouse warehouse, String table, int limit) {
-        List<List<Object>> rows = warehouse.sortedValues(table);
+        return show(new Tables(warehouse, null), table, limit);
+    }
+
+    static String show(Tables tables, String table, int limit) {
+        List<List<Object>> rows = tables.sortedValues(table);
         long total = rows.size();
-        String grid = RowValues.grid(warehouse.rowType(table).getFieldNames(), rows.subList(0, (int) Math.min(limit, total)));
+        String grid = RowValues.grid(tables.columns(table), rows.subList(0, (int) Math.min(limit, total)));
         return grid + (total > limit ? "only showing top " + limit + " of " + total + " rows\n" : "");
     }
 
-    static void export(Warehouse warehouse, String table, PrintStream out) {
-        out.println(String.join(",", warehouse.rowType(table).getFieldNames()));
+    static void export(Tables tables, String table, PrintStream out) {
+        out.println(String.join(",", tables.columns(table)));
         StringBuilder line = new StringBuilder();
-        for (List<Object> row : warehouse.sortedValues(table)) {
+        for (List<Object> row : tables.sortedValues(table)) {
             line.setLength(0);
             for (int i = 0; i < row.size(); i++) {
                 if (i > 0) {

@@ -9,7 +9,7 @@ import java.util.List;
 /** The queries of the course, by the names the command line uses. */
 public final class Queries {
 
-    static final List<String> NAMES = List.of(BronzeQuery.NAME, "win5", "sliding", "sessions", "dedup", "silver", "view-then-buy", "enriched", "gold", "pipeline");
+    static final List<String> NAMES = List.of(BronzeQuery.NAME, "win5", "sliding", "sessions", "dedup", "silver", "view-then-buy", "enriched", "gold", "pipeline", "latest");
 
     private Queries() {}
 
@@ -35,6 +35,8 @@ public final class Queries {
                 return DedupQuery.dedup(api);
             case "silver":
                 return DedupQuery.silver(api);
+            case "latest":
+                return new LatestQuery(options.database());
             case "gold":
                 return WindowQuery.gold(api);
             case "pipeline":

@@ -1,0 +1,142 @@
+package org.flinkss.jdbc;
+
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+
+import org.flinkss.sink.BatchFunction;
+import org.flinkss.table.RowValues;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.StringJoiner;
+
+/**
+ * The course's {@code foreachBatch} + {@code MERGE} (topic 11.13) on a SQL database: each batch is
+ * applied in one transaction as {@code INSERT ... ON CONFLICT (key) DO UPDATE} (insert when not
+ * matched, update when matched), together with a row {@code (query id, batch id)} in
+ * {@code _flinkss_batches}. A batch handed again after a failure finds its row and changes nothing:
+ * with {@code ForEachBatchSink}'s at-least-once delivery, the table is exactly-once.
+ *
+ * <p>Rows of one batch with the same key: the last one wins, as MERGE with a deduplicated source.
+ */
+public final class JdbcUpsert implements BatchFunction<RowData> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final Database database;
+    private final String table;
+    private final RowType rowType;
+    private final String keyColumn;
+    private final QueryId queryId;
+
+    /** Where the query's id comes from: read when the first batch is applied, it is never in code. */
+    @FunctionalInterface
+    public interface QueryId extends java.io.Serializable {
+        String get();
+    }
+
+    public JdbcUpsert(Database database, String table, RowType rowType, String keyColumn, QueryId queryId) {
+        this.database = database;
+        this.table = table;
+        this.rowType = rowType;
+        this.keyColumn = keyColumn;
+        this.queryId = queryId;
+    }
+
+    /** Creates the table and the batch record if they do not exist. */
+    public void createTables() throws SQLException {
+        try (Connection c = database.connect(); Statement s = c.createStatement()) {
+            StringJoiner columns = new StringJoiner(", ");
+            for (RowType.RowField f : rowType.getFields()) {
+                columns.add(f.getName() + " " + database.sqlType(f.getType()) + (f.getName().equals(keyColumn) ? " PRIMARY KEY" : ""));
+            }
+            s.executeUpdate("CREATE TABLE IF NOT EXISTS " + table + " (" + columns + ")");
+            s.executeUpdate("CREATE TABLE IF NOT EXISTS _flinkss_batches (query_id VARCHAR(64) NOT NULL, batch_id BIGINT NOT NULL, "
+                    + "table_name VARCHAR(255) NOT NULL, num_rows BIGINT NOT NULL, committed_at VARCHAR(40) NOT NULL, "
+                    + "PRIMARY KEY (query_id, batch_id))");
+        }
+    }
+
+    @Override
+    public void apply(List<RowData> rows, long batchId) throws SQLException {
+        String query = queryId.get();
+        try (Connection c = database.connect()) {
+            c.setAutoCommit(false);
+            try {
+                if (alreadyApplied(c, query, batchId)) {
+                    c.rollback();
+                    return;
+                }
+                if (!rows.isEmpty()) {
+                    upsert(c, rows);
+                }
+                try (PreparedStatement record = c.prepareStatement(
+                        "INSERT INTO _flinkss_batches (query_id, batch_id, table_name, num_rows, committed_at) VALUES (?, ?, ?, ?, ?)")) {
+                    record.setString(1, query);
+                    record.setLong(2, batchId);
+                    record.setString(3, table);
+                    record.setLong(4, rows.size());
+                    record.setString(5, Instant.now().toString());
+                    record.executeUpdate();
+                }
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                throw new SQLException("upsert of batch " + batchId + " into " + table + " at " + database.describe() + " failed: "
+                        + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static boolean alreadyApplied(Connection c, String query, long batchId) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM _flinkss_batches WHERE query_id = ? AND batch_id = ?")) {
+            s.setString(1, query);
+            s.setLong(2, batchId);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next();
+            }
+        }
+    }
+
+    private void upsert(Connection c, List<RowData> rows) throws SQLException {
+        List<String> names = rowType.getFieldNames();
+        StringJoiner cols = new StringJoiner(", ");
+        StringJoiner marks = new StringJoiner(", ");
+        StringJoiner updates = new StringJoiner(", ");
+        for (String name : names) {
+            cols.add(name);
+            marks.add("?");
+            if (!name.equals(keyColumn)) {
+                updates.add(name + " = excluded." + name);
+            }
+        }
+        String sql = "INSERT INTO " + table + " (" + cols + ") VALUES (" + marks + ") ON CONFLICT (" + keyColumn + ") DO UPDATE SET " + updates;
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            for (RowData row : rows) {
+                for (int i = 0; i < names.size(); i++) {
+                    bind(s, i + 1, RowValues.get(row, i, rowType.getTypeAt(i)), rowType.getTypeAt(i));
+                }
+                s.addBatch();
+            }
+            s.executeBatch();
+        }
+    }
+
+    private void bind(PreparedStatement s, int index, Object value, LogicalType type) throws SQLException {
+        if (value == null) {
+            s.setNull(index, database.jdbcType(type));
+        } else if (value instanceof Instant) {
+            database.bindTimestamp(s, index, OffsetDateTime.ofInstant((Instant) value, ZoneOffset.UTC));
+        } else {
+            s.setObject(index, value);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package org.flinkss.jobs;
+
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+import org.flinkss.event.Event;
+import org.flinkss.event.EventFiles;
+import org.flinkss.event.EventGenerator;
+import org.flinkss.jdbc.Database;
+import org.flinkss.jdbc.JdbcUpsert;
+import org.flinkss.query.QueryRunner;
+import org.flinkss.query.RunOptions;
+import org.flinkss.table.EventTables;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Topic 11.13: foreachBatch + MERGE into a SQL table, exactly once, on SQLite and PostgreSQL. */
+class LatestITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+
+    private static EmbeddedPostgres postgres;
+
+    @TempDir
+    Path base;
+
+    @AfterAll
+    static void stopPostgres() throws Exception {
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    /** SQLite in the warehouse, or a real PostgreSQL server started here from Maven's binaries. */
+    private Database database(String kind, RunOptions options) throws Exception {
+        if (kind.equals("sqlite")) {
+            return options.database();
+        }
+        if (postgres == null) {
+            postgres = EmbeddedPostgres.builder().start();
+        }
+        String schema = "t" + Math.abs(System.nanoTime());
+        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE DATABASE " + schema);
+        }
+        return new Database("jdbc:postgresql://localhost:" + postgres.getPort() + "/" + schema + "?user=postgres");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void upsertsMergeOnTheKeyAndAReplayedBatchChangesNothing(String kind) throws Exception {
+        RunOptions base0 = BronzeITCase.options(base, 2);
+        Database db = database(kind, base0);
+        RunOptions options = RunOptions.builder().base(base).parallelism(2).printProgress(false)
+                .jdbcUrl(kind.equals("sqlite") ? null : dbUrl(db)).build();
+
+        // Step 1: batches 1 and 2 into bronze, then latest: 1000 rows, one per event_id.
+        EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
+        EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
+        QueryRunner.run(new BronzeQuery(options.events()), options);
+        QueryRunner.Result first = QueryRunner.run(new LatestQuery(db), options);
+        assertThat(first.lastProgress.path("sink").path("numOutputRows").asLong()).isEqualTo(1000);
+        assertThat(db.count(LatestQuery.TABLE)).isEqualTo(1000);
+
+        // Step 2: ids 0..99 again with new amounts: MERGE updates them, inserts nothing.
+        List<Event> changed = new ArrayList<>();
+        for (Event e : EventGenerator.events(0, 100)) {
+            e.amount = e.amount + 1000;
+            changed.add(e);
+        }
+        EventFiles.writeBatch(options.events(), 3, changed);
+        QueryRunner.run(new BronzeQuery(options.events()), options);
+        QueryRunner.run(new LatestQuery(db), options);
+        List<List<Object>> rows = db.rows(LatestQuery.TABLE);
+        assertThat(rows).extracting(r -> ((Number) r.get(0)).longValue()).containsExactlyElementsOf(LongStream.range(0, 1000).boxed().toList());
+        assertThat(rows.subList(0, 100)).allSatisfy(r -> assertThat((Double) r.get(4)).isGreaterThanOrEqualTo(1000.0));
+        assertThat(rows.subList(100, 1000)).allSatisfy(r -> assertThat((Double) r.get(4)).isLessThan(1000.0));
+
+        // Step 3: the same batch id handed again (as after a failure) changes nothing, even with other rows.
+        JdbcUpsert upsert = new JdbcUpsert(db, LatestQuery.TABLE, EventTables.EVENT_ROW, "event_id", () -> "replay-test");
+        List<RowData> batch = new ArrayList<>();
+        for (Event e : EventGenerator.events(5000, 10)) {
+            batch.add(EventTables.toRow(e));
+        }
+        upsert.apply(batch, 7);
+        List<List<Object>> afterFirst = db.rows(LatestQuery.TABLE);
+        batch.clear();
+        batch.add(EventTables.toRow(EventGenerator.event(6000)));
+        upsert.apply(batch, 7);
+        upsert.apply(List.of(), 8);
+        assertThat(db.rows(LatestQuery.TABLE)).isEqualTo(afterFirst).hasSize(1010);
+        assertThat(db.count("_flinkss_batches")).isGreaterThanOrEqualTo(4);
+    }
+
+    private static String dbUrl(Database db) {
+        return db.describe().replace("user=***", "user=postgres");
+    }
+}
