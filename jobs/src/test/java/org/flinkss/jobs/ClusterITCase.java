@@ -8,6 +8,7 @@ import org.flinkss.table.Warehouse;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -62,15 +63,16 @@ class ClusterITCase {
     private static volatile boolean clusterStarted;
     private static Thread stopOnExit;
     private static int commands;
+    private static String skipped;
 
     @BeforeAll
     static void startCluster() throws IOException {
         String taken = taken(REST_PORT, "the Flink REST API") + taken(RPC_PORT, "the JobManager RPC");
         if (!taken.isEmpty()) {
-            String message = "ClusterITCase skipped:" + taken + " Stop what holds them (scripts/cluster stop, if it is"
+            skipped = "ClusterITCase skipped:" + taken + " Stop what holds them (scripts/cluster stop, if it is"
                     + " a cluster of yours), or skip this test with -DexcludedGroups=ports.";
-            System.err.println(message);
-            assumeTrue(false, message);
+            System.err.println(skipped);
+            return;
         }
         assertTrue(Files.isRegularFile(CLUSTER_JAR) && Files.isRegularFile(RUNNABLE_JAR),
                 "the jars are missing: run 'mvn package' first (this test runs in failsafe, after package): " + CLUSTER_JAR);
@@ -84,6 +86,12 @@ class ClusterITCase {
                 "--data-dir", WORK.resolve("flink-data").toString());
         assertThat(start.code).as("scripts/cluster start\n%s", start.output).isZero();
         log("cluster up: " + start.output.lines().filter(l -> l.startsWith("Flink cluster up")).findFirst().orElse(""));
+    }
+
+    @BeforeEach
+    void skipWithoutPorts() {
+        // Here and not in @BeforeAll, so that each test is reported as skipped, with the reason.
+        assumeTrue(skipped == null, skipped);
     }
 
     @AfterAll
