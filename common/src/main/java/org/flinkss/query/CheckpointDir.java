@@ -13,6 +13,7 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
@@ -182,11 +183,45 @@ public final class CheckpointDir {
         return found;
     }
 
-    private static FileTime metadataTime(Path checkpoint) {
+    static FileTime metadataTime(Path checkpoint) {
         try {
             return Files.getLastModifiedTime(checkpoint.resolve("_metadata"));
         } catch (IOException e) {
             return FileTime.fromMillis(0);
+        }
+    }
+
+    /**
+     * Copies a savepoint taken outside this directory (a {@code flink stop --savepointPath}) into
+     * {@code savepoints/}, where it is the newest restore point; returns the copy. Canonical and
+     * native savepoints are self-contained, so the copy restores like the original.
+     */
+    public Path adoptSavepoint(Path external) {
+        Path target = savepoints().resolve(external.getFileName().toString());
+        if (external.toAbsolutePath().normalize().startsWith(savepoints())) {
+            return external;
+        }
+        Path staging = dir.resolve(".adopting-" + external.getFileName());
+        try {
+            deleteRecursively(staging);
+            try (Stream<Path> s = Files.walk(external)) {
+                for (Path p : (Iterable<Path>) s::iterator) {
+                    Path to = staging.resolve(external.relativize(p).toString());
+                    if (Files.isDirectory(p)) {
+                        Files.createDirectories(to);
+                    } else {
+                        Files.copy(p, to);
+                    }
+                }
+            }
+            Files.createDirectories(savepoints());
+            deleteRecursively(target);
+            // Whole or not at all: a half-copied folder must never be taken for a restore point.
+            Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
+            return target;
+        } catch (IOException e) {
+            deleteQuietly(staging);
+            throw new UncheckedIOException("cannot copy savepoint " + external + " into " + savepoints() + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,10 +1,12 @@
 package org.flinkss.query;
 
 import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.client.program.StreamContextEnvironment;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
@@ -13,14 +15,20 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import org.flinkss.progress.Fragments;
 import org.flinkss.progress.ProgressListener;
 import org.flinkss.progress.ProgressTracker;
 import org.flinkss.progress.RunFiles;
 import org.flinkss.table.Warehouse;
 import org.flinkss.time.Watermarks;
 
+import java.io.PrintStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -93,9 +101,13 @@ public final class QueryRunner {
         }
         try (CheckpointDir.Lock lock = checkpoint.lock(name)) {
             String runId = UUID.randomUUID().toString();
-            Optional<Path> restore = checkpoint.newestRestorePoint();
+            // Under `flink run` the environment is the client's: its configuration already holds
+            // the client's conf dir and command-line options (-m, -p, -s).
+            StreamExecutionEnvironment probe = StreamExecutionEnvironment.getExecutionEnvironment();
+            ReadableConfig client = probe instanceof StreamContextEnvironment ? probe.getConfiguration() : null;
+            Optional<Path> restore = restorePoint(checkpoint, client, options.out);
             Path tmp = options.base.resolve("_tmp").resolve(runId);
-            Configuration conf = configuration(options, checkpoint, restore, tmp);
+            Configuration conf = configuration(options, checkpoint, restore, tmp, client);
 
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
             if (options.parallelism != null) {
@@ -117,7 +129,7 @@ public final class QueryRunner {
             recoverKilledRuns(checkpoint, tracker);
 
             try {
-                Path savepoint = execute(env, name, checkpoint, runId, context, options, tracker);
+                Path savepoint = execute(env, name, checkpoint, runId, context, options, tracker, client);
                 ObjectNode last;
                 List<ObjectNode> batches = List.copyOf(committed);
                 if (tracker.batchesThisRun() == 0) {
@@ -159,9 +171,60 @@ public final class QueryRunner {
         }
     }
 
-    static Configuration configuration(RunOptions options, CheckpointDir checkpoint, Optional<Path> restore, Path tmp) {
+    /**
+     * The checkpoint directory's newest restore point. A savepoint given to {@code flink run -s}
+     * is taken instead only if it is newer (one the directory never saw, e.g. from a
+     * {@code flink stop --savepointPath} while no client watched the job); an older one would
+     * replay committed batches and is ignored.
+     */
+    static Optional<Path> restorePoint(CheckpointDir checkpoint, ReadableConfig client, PrintStream out) {
+        Optional<Path> newest = checkpoint.newestRestorePoint();
+        Optional<String> given = client == null ? Optional.empty() : client.getOptional(StateRecoveryOptions.SAVEPOINT_PATH);
+        if (given.isEmpty()) {
+            return newest;
+        }
+        Path path = localPath(given.get());
+        if (path != null && path.getFileName().toString().equals("_metadata")) {
+            path = path.getParent();
+        }
+        if (path == null || !Files.exists(path.resolve("_metadata"))) {
+            out.println("note: ignoring -s " + given.get() + ": not a local savepoint folder with a _metadata file; "
+                    + "restoring from the checkpoint " + newest.map(Path::toString).orElse("(none yet: a first run)"));
+            return newest;
+        }
+        if (newest.isPresent() && CheckpointDir.metadataTime(newest.get()).compareTo(CheckpointDir.metadataTime(path)) >= 0) {
+            if (newest.get().getFileName().equals(path.getFileName())) {
+                out.println("note: -s " + given.get() + " is already in the checkpoint as " + newest.get() + "; restoring from it");
+            } else {
+                out.println("note: ignoring -s " + given.get() + ": the checkpoint has a newer restore point, " + newest.get()
+                        + " (the older one would process committed batches again)");
+            }
+            return newest;
+        }
+        out.println("note: restoring from -s " + path + ", newer than everything in " + checkpoint.path());
+        return Optional.of(path);
+    }
+
+    private static Path localPath(String location) {
+        try {
+            java.net.URI uri = java.net.URI.create(location);
+            if (uri.getScheme() == null) {
+                return Paths.get(location).toAbsolutePath().normalize();
+            }
+            return "file".equals(uri.getScheme()) ? Paths.get(uri).normalize() : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    static Configuration configuration(RunOptions options, CheckpointDir checkpoint, Optional<Path> restore, Path tmp,
+                                       ReadableConfig client) {
         Path confDir = options.flinkConfDir;
-        if (confDir == null) {
+        if (client != null) {
+            // Under `flink run`: the client has read its conf dir and the command line. Loading a
+            // config.yaml again would override them, since the program's settings win (-p, -m).
+            confDir = null;
+        } else if (confDir == null) {
             String env = System.getenv("FLINK_CONF_DIR");
             if (env != null && Files.exists(Paths.get(env, "config.yaml"))) {
                 confDir = Paths.get(env);
@@ -187,7 +250,7 @@ public final class QueryRunner {
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval);
         conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 2);
         conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, Duration.ZERO);
-        if (!conf.containsKey("restart-strategy.type")) {
+        if (!conf.containsKey("restart-strategy.type") && (client == null || !client.toMap().containsKey("restart-strategy.type"))) {
             // Flink's default with checkpoints restarts forever: a run that keeps failing must end.
             conf.setString("restart-strategy.type", "exponential-delay");
             conf.setString("restart-strategy.exponential-delay.initial-backoff", "1 s");
@@ -200,7 +263,7 @@ public final class QueryRunner {
     }
 
     private static Path execute(StreamExecutionEnvironment env, String name, CheckpointDir checkpoint, String runId,
-                                QueryContext context, RunOptions options, ProgressTracker tracker) {
+                                QueryContext context, RunOptions options, ProgressTracker tracker, ReadableConfig flinkClient) {
         JobClient client;
         try {
             client = env.executeAsync(name);
@@ -215,6 +278,22 @@ public final class QueryRunner {
             stopOnExit = new Thread(() -> stopWithSavepoint(client, name, checkpoint));
             Runtime.getRuntime().addShutdownHook(stopOnExit);
         }
+        try {
+            return await(client, name, checkpoint, runId, context, options, tracker, flinkClient);
+        } finally {
+            if (stopOnExit != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(stopOnExit);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running: it does the stop
+                }
+            }
+        }
+    }
+
+    private static Path await(JobClient client, String name, CheckpointDir checkpoint, String runId, QueryContext context,
+                              RunOptions options, ProgressTracker tracker, ReadableConfig flinkClient) {
+        String jobId = client.getJobID().toString();
         long committedUpTo = -1;
         long deadline = options.runFor == null ? Long.MAX_VALUE : System.nanoTime() + options.runFor.toNanos();
         while (true) {
@@ -224,8 +303,10 @@ public final class QueryRunner {
                     throw new QueryException("query '" + name + "' " + status.name().toLowerCase() + ": " + failureCause(client)
                             + "\nThe checkpoint " + checkpoint.path() + " keeps what was committed; fix the cause and run it again.");
                 }
+                // FINISHED: the source never ends by itself, so someone stopped the job with a
+                // savepoint (`flink stop`). It committed everything; make it this query's.
                 tracker.commit(runId, Long.MAX_VALUE);
-                return null;
+                return adoptExternalSavepoint(flinkClient, jobId, name, checkpoint, options.out);
             }
             List<Long> completed = checkpoint.completedCheckpoints(jobId);
             if (!completed.isEmpty() && completed.get(completed.size() - 1) > committedUpTo) {
@@ -241,12 +322,47 @@ public final class QueryRunner {
             sleep(POLL);
         }
         Path savepoint = stopWithSavepoint(client, name, checkpoint);
-        if (stopOnExit != null) {
-            Runtime.getRuntime().removeShutdownHook(stopOnExit);
-        }
         // The savepoint is the last checkpoint of the run: everything reported up to it is committed.
         tracker.commit(runId, Long.MAX_VALUE);
         return savepoint;
+    }
+
+    /**
+     * A job stopped from outside ({@code flink stop [--savepointPath DIR]}) left its savepoint
+     * wherever that command said, and Flink deleted the job's checkpoints when it finished: the
+     * checkpoint directory would restore an older state and process committed batches again. So
+     * the savepoint (found through the REST API) is copied into {@code savepoints/}.
+     */
+    private static Path adoptExternalSavepoint(ReadableConfig flinkClient, String jobId, String name, CheckpointDir checkpoint,
+                                               PrintStream out) {
+        String where = null;
+        if (flinkClient != null) {
+            try {
+                String url = "http://" + flinkClient.get(RestOptions.ADDRESS) + ":" + flinkClient.get(RestOptions.PORT)
+                        + "/jobs/" + jobId + "/checkpoints";
+                HttpResponse<String> response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build().send(
+                        HttpRequest.newBuilder(java.net.URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                JsonNode savepoint = Fragments.JSON.readTree(response.body()).path("latest").path("savepoint");
+                if (response.statusCode() == 200 && "COMPLETED".equals(savepoint.path("status").asText())) {
+                    where = savepoint.path("external_path").asText(null);
+                }
+            } catch (Exception e) {
+                out.println("warning: could not ask the JobManager for the savepoint of job " + jobId + ": " + e);
+            }
+        }
+        Path path = where == null ? null : localPath(where);
+        if (path == null || !Files.exists(path.resolve("_metadata"))) {
+            out.println("warning: query '" + name + "' (job " + jobId + ") was stopped from outside and its savepoint"
+                    + (where == null ? " is unknown" : " " + where + " is not a local folder") + ". Pass it to the next run with"
+                    + " flink run -s <savepoint>; without it the run restores " + checkpoint.newestRestorePoint().map(Path::toString)
+                    .orElse("nothing") + " and may process committed batches again.");
+            return null;
+        }
+        Path adopted = checkpoint.adoptSavepoint(path);
+        out.println(name + ": stopped from outside with savepoint " + path + "; copied to " + adopted
+                + ", the next run continues from it");
+        return adopted;
     }
 
     private static boolean caughtUp(CheckpointDir checkpoint, String runId, List<String> sources) {

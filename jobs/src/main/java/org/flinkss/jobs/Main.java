@@ -57,6 +57,9 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        if (underFlinkRun()) {
+            startHadoopShutdownHooksOutsideUserCode();
+        }
         int code = execute(args);
         // Flink's embedded cluster leaves non-daemon threads behind: exit explicitly. Under
         // `flink run` the client owns the JVM and only a failure must end it with a code.
@@ -84,6 +87,26 @@ public final class Main implements Callable<Integer> {
     private static boolean underFlinkRun() {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         return loader != null && loader.getClass().getName().contains("FlinkUserCodeClassLoader");
+    }
+
+    /**
+     * Hadoop (Parquet reads in {@code table ...}) starts a JVM shutdown hook thread on first use,
+     * and a thread inherits the creator's context class loader: under {@code flink run} that is
+     * the user-code loader, which the client closes before the JVM exits, so the hook failed with
+     * "Trying to access closed classloader". Starting it under Hadoop's own loader avoids that.
+     */
+    private static void startHadoopShutdownHooksOutsideUserCode() {
+        Thread thread = Thread.currentThread();
+        ClassLoader user = thread.getContextClassLoader();
+        try {
+            Class<?> hooks = Class.forName("org.apache.hadoop.util.ShutdownHookManager", false, user);
+            thread.setContextClassLoader(hooks.getClassLoader());
+            Class.forName(hooks.getName(), true, hooks.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            // no Hadoop on this class path: nothing to do
+        } finally {
+            thread.setContextClassLoader(user);
+        }
     }
 
     /** Options every command shares: where the data is. */
