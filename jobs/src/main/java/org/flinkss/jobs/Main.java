@@ -44,6 +44,7 @@ import java.util.concurrent.Callable;
             Main.TableCommand.class,
             Main.ProgressCommand.class,
             Recompute.class,
+            Reset.class,
             Demo.class,
             Report.class,
             Bench.class,

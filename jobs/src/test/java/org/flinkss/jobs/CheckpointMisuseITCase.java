@@ -70,6 +70,25 @@ class CheckpointMisuseITCase {
     }
 
     @Test
+    void resetStartsTheQueryOverWithoutDuplicatingARow() throws Exception {
+        RunOptions options = BronzeITCase.options(base, 2);
+        EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
+        EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
+        QueryRunner.run(new BronzeQuery(options.events()), options);
+        Warehouse warehouse = new Warehouse(options.warehouse());
+
+        // The impostor could not run on bronze's checkpoint; after a reset, bronze reprocesses all.
+        java.util.List<String> emptied = Reset.reset(options.base(), warehouse, options.database(), BronzeQuery.NAME);
+        assertThat(emptied).contains(BronzeQuery.TABLE);
+        assertThat(warehouse.exists(BronzeQuery.TABLE)).isFalse();
+        QueryRunner.Result again = QueryRunner.run(new BronzeQuery(options.events()), options);
+        assertThat(again.numInputRows()).isEqualTo(1000);
+        assertThat(again.lastProgress.path("batchId").asLong()).isZero();
+        assertThat(warehouse.sortedValues(BronzeQuery.TABLE)).extracting(r -> r.get(0))
+                .containsExactlyElementsOf(java.util.stream.LongStream.range(0, 1000).boxed().toList());
+    }
+
+    @Test
     void aSecondRunOfTheSameQueryAtOnceIsRefused() {
         RunOptions options = BronzeITCase.options(base, 2);
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));

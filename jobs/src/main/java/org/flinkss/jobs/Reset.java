@@ -1,0 +1,77 @@
+package org.flinkss.jobs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.flinkss.jdbc.Database;
+import org.flinkss.progress.Fragments;
+import org.flinkss.query.CheckpointDir;
+import org.flinkss.table.Warehouse;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * Topic 11.14's "new checkpoint, reprocess": deletes a query's checkpoint and empties the tables it
+ * writes, so that its next run reprocesses its sources from the start without duplicating a row.
+ * Held under the query's lock; tables written by another query are left alone.
+ */
+@Command(name = "reset", mixinStandardHelpOptions = true,
+        description = "Start a query over: delete its checkpoint and the tables it writes; the next run reprocesses from the start.")
+public final class Reset implements Callable<Integer> {
+
+    @Mixin Main.Common common;
+
+    @Parameters(paramLabel = "QUERY")
+    String query;
+
+    @Override
+    public Integer call() throws Exception {
+        List<String> emptied = reset(common.base, new Warehouse(common.warehouse()), common.database(), query);
+        System.out.println(query + ": checkpoint deleted" + (emptied.isEmpty() ? "" : ", tables emptied: " + String.join(", ", emptied))
+                + ". The next run reprocesses everything.");
+        return 0;
+    }
+
+    static List<String> reset(Path base, Warehouse warehouse, Database database, String query) throws Exception {
+        CheckpointDir checkpoint = new CheckpointDir(base.resolve("_cp").resolve(query));
+        Path metadata = checkpoint.path().resolve("metadata.json");
+        if (!Files.exists(metadata)) {
+            throw new IllegalArgumentException("query '" + query + "' has no checkpoint under " + checkpoint.path() + ": nothing to reset");
+        }
+        List<String> emptied = new ArrayList<>();
+        try (CheckpointDir.Lock lock = checkpoint.lock(query)) {
+            JsonNode identity = Fragments.JSON.readTree(metadata.toFile());
+            String queryId = identity.path("id").asText();
+            for (JsonNode sink : identity.path("sinks")) {
+                String table = sink.asText();
+                if (warehouse.exists(table) && warehouse.writer(table).equals(query)) {
+                    CheckpointDir.deleteRecursively(warehouse.tablePath(table));
+                    emptied.add(table);
+                } else if (database.hasTable(table)) {
+                    try (Connection c = database.connect(); Statement s = c.createStatement();
+                         PreparedStatement batches = c.prepareStatement("DELETE FROM _flinkss_batches WHERE query_id = ?")) {
+                        s.executeUpdate("DELETE FROM " + table);
+                        batches.setString(1, queryId);
+                        batches.executeUpdate();
+                    }
+                    emptied.add(table);
+                }
+            }
+            for (Path child : List.of(checkpoint.checkpoints(), checkpoint.savepoints(), checkpoint.path().resolve("progress"),
+                    checkpoint.path().resolve("runs"), metadata)) {
+                CheckpointDir.deleteQuietly(child);
+            }
+        }
+        return emptied;
+    }
+}
