@@ -83,6 +83,7 @@ public final class Demo implements Callable<Integer> {
         topics.put("11.09", this::joins);
         topics.put("11.10", this::windows);
         topics.put("11.11", this::lateData);
+        topics.put("11.13", this::exactlyOnce);
         topics.put("11.15", this::pipeline);
         return topics;
     }
@@ -248,6 +249,31 @@ public final class Demo implements Callable<Integer> {
         check("11.11", "numRowsDroppedByWatermark", 1L,
                 () -> win5.lastProgress.path("stateOperators").path(0).path("numRowsDroppedByWatermark").asLong());
         check("11.11", "the late event is kept in events_5min_late", 1L, () -> warehouse.count("events_5min_late"));
+    }
+
+    private void exactlyOnce() {
+        header("11.13", "Exactly-Once Processing Semantics");
+        QueryRunner.Result first = runQuery(new LatestQuery(options.database()));
+        check("11.13", "foreachBatch(upsert) MERGE INTO events_latest: one row per event_id", 1501L,
+                () -> call(() -> options.database().count(LatestQuery.TABLE)));
+        QueryRunner.Result again = runQuery(new LatestQuery(options.database()));
+        check("11.13", "rerun: no new batch, the table unchanged", "0 1501",
+                () -> again.batches() + " " + call(() -> options.database().count(LatestQuery.TABLE)));
+        if (loud) {
+            System.out.println("    batch " + first.lastProgress.path("batchId").asLong() + " recorded in _flinkss_batches with the query id");
+        }
+    }
+
+    private interface Sql<T> {
+        T get() throws Exception;
+    }
+
+    private static <T> T call(Sql<T> sql) {
+        try {
+            return sql.get();
+        } catch (Exception e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
     }
 
     private void pipeline() {
