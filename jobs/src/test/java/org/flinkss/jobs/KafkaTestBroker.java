@@ -91,11 +91,20 @@ final class KafkaTestBroker implements AutoCloseable {
      * the last stable offsets of now (records of open or aborted transactions are not included).
      */
     List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
+        return read(topic, "read_committed");
+    }
+
+    /** Every record up to the end of the topic, those of aborted transactions included. */
+    List<ConsumerRecord<byte[], byte[]>> readUncommitted(String topic) {
+        return read(topic, "read_uncommitted");
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> read(String topic, String isolation) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
