@@ -3,6 +3,8 @@ package org.flinkss.kafka;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.apache.kafka.common.utils.Utils;
+
 import javax.annotation.Nullable;
 
 import java.io.IOException;
@@ -125,6 +127,19 @@ public final class KafkaSourceOptions implements Serializable {
                 + KafkaClientProperties.describe(clientProperties);
     }
 
+    /**
+     * Refuses bootstrap servers that are not {@code host:port[,host:port]} before the job starts:
+     * Kafka's clients would only say so inside the job, where the restart strategy retries it.
+     */
+    public static void checkBootstrapServers(String servers) {
+        for (String server : servers.split(",")) {
+            String s = server.trim();
+            if (Utils.getHost(s) == null || Utils.getPort(s) == null) {
+                throw new IllegalArgumentException("bootstrap server '" + s + "' is not host:port (bootstrap servers: " + servers + ")");
+            }
+        }
+    }
+
     /** Builds {@link KafkaSourceOptions}; {@link #build()} checks them all. */
     public static final class Builder {
         private String bootstrapServers;
@@ -202,6 +217,7 @@ public final class KafkaSourceOptions implements Serializable {
                 throw new IllegalArgumentException("a Kafka source needs bootstrap servers: --bootstrap-servers H:P"
                         + " (or bootstrap.servers in the Kafka properties file)");
             }
+            checkBootstrapServers(servers);
             if (maxOffsetsPerTrigger < 0) {
                 throw new IllegalArgumentException("maxOffsetsPerTrigger must be positive (or 0 for no limit), got " + maxOffsetsPerTrigger);
             }

@@ -33,6 +33,8 @@ class KafkaSourceOptionsTest {
                 .hasMessageContaining("got subscribe (--subscribe) and assign (--assign)");
         assertThatThrownBy(() -> servers().subscribePattern("(").build()).hasMessageContaining("is not a Java regex");
         assertThatThrownBy(() -> KafkaSourceOptions.builder().subscribe("a").build()).hasMessageContaining("needs bootstrap servers");
+        assertThatThrownBy(() -> KafkaSourceOptions.builder().bootstrapServers("<namespace>.servicebus.windows.net:9093").subscribe("a").build())
+                .hasMessageContaining("is not host:port");
     }
 
     @Test

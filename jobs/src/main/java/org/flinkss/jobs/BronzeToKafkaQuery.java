@@ -4,6 +4,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 
 import org.flinkss.event.Event;
 import org.flinkss.kafka.EventKafkaSink;
+import org.flinkss.kafka.KafkaSourceOptions;
 import org.flinkss.query.Query;
 import org.flinkss.query.QueryContext;
 import org.flinkss.table.EventTables;
@@ -32,6 +33,7 @@ public final class BronzeToKafkaQuery implements Query {
         if (topic == null || topic.isBlank()) {
             throw new IllegalArgumentException("query '" + NAME + "' needs --topic T: the topic to write to");
         }
+        KafkaSourceOptions.checkBootstrapServers(bootstrapServers);
         this.bootstrapServers = bootstrapServers;
         this.topic = topic;
         this.clientProperties = new HashMap<>(clientProperties);
