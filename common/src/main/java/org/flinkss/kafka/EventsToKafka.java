@@ -3,10 +3,12 @@ package org.flinkss.kafka;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -15,6 +17,7 @@ import org.flinkss.event.EventJson;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,11 +83,23 @@ public final class EventsToKafka {
         props.putAll(clientProperties);
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         try (Admin admin = Admin.create(props)) {
-            admin.createTopics(List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty()))).all().get(2, TimeUnit.MINUTES);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("cannot create topic '" + topic + "' at " + bootstrapServers + ": " + e.getCause(), e.getCause());
+            try {
+                admin.createTopics(List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty()))).all().get(2, TimeUnit.MINUTES);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw new IllegalStateException("cannot create topic '" + topic + "' at " + bootstrapServers + ": " + e.getCause(), e.getCause());
+                }
             }
+            // A new topic's partitions take a moment to get their leader. A produce request that
+            // arrives before was seen to be refused (NOT_LEADER_OR_FOLLOWER) and its idempotent
+            // retry rejected as out of sequence until the delivery timeout; asking every leader
+            // for its end offset (the admin client retries until they answer) avoids that.
+            Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
+            admin.describeTopics(List.of(topic)).allTopicNames().get(2, TimeUnit.MINUTES).get(topic).partitions()
+                    .forEach(p -> ends.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+            admin.listOffsets(ends).all().get(2, TimeUnit.MINUTES);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("topic '" + topic + "' at " + bootstrapServers + " is not ready: " + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topic " + topic, e);

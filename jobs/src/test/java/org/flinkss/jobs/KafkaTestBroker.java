@@ -1,8 +1,5 @@
 package org.flinkss.jobs;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -64,10 +61,9 @@ final class KafkaTestBroker implements AutoCloseable {
         return cluster.bootstrapServers();
     }
 
-    void createTopic(String topic, int partitions) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty()))).all().get(1, TimeUnit.MINUTES);
-        }
+    /** Creates a topic and waits until every partition has its leader. */
+    void createTopic(String topic, int partitions) {
+        EventsToKafka.createTopic(bootstrapServers(), topic, partitions, Map.of());
     }
 
     /** The course's events {@code start .. start + n - 1} into a topic; records per partition. */
