@@ -6,7 +6,10 @@ import org.apache.flink.table.api.TableEnvironment;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import org.flinkss.event.EventGenerator;
 import org.flinkss.event.LandEvents;
+import org.flinkss.kafka.EventsToKafka;
+import org.flinkss.kafka.KafkaClientProperties;
 import org.flinkss.progress.ProgressTracker;
 import org.flinkss.query.Query;
 import org.flinkss.query.QueryException;
@@ -26,6 +29,8 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -142,7 +147,8 @@ public final class Main implements Callable<Integer> {
     }
 
     @Command(name = "land-events", mixinStandardHelpOptions = true,
-            description = "The course's land_events(batch, start, n): n events into <base>/events/batch_<batch>/ as JSON lines.")
+            description = "The course's land_events(batch, start, n): n events into <base>/events/batch_<batch>/ as JSON lines,"
+                    + " or with --to-kafka into a topic.")
     static final class LandEventsCommand implements Callable<Integer> {
         @Mixin Common common;
 
@@ -158,8 +164,40 @@ public final class Main implements Callable<Integer> {
         @Option(names = "--api", defaultValue = "datastream", description = "datastream or table (default: ${DEFAULT-VALUE})")
         String api;
 
+        @Option(names = "--to-kafka", description = "write the events to a Kafka topic instead (key event_id, value the JSON line)")
+        boolean toKafka;
+
+        @Option(names = "--bootstrap-servers", paramLabel = "H:P[,H:P]", description = "--to-kafka: Kafka's bootstrap servers")
+        String bootstrapServers;
+
+        @Option(names = "--topic", paramLabel = "T", description = "--to-kafka: the topic")
+        String topic;
+
+        @Option(names = "--partitions", paramLabel = "N",
+                description = "--to-kafka: create the topic with N partitions if it does not exist (default: leave it to the broker)")
+        Integer partitions;
+
+        @Option(names = "--kafka-properties", paramLabel = "FILE",
+                description = "--to-kafka: Kafka client settings (security) as a properties file; FLINKSS_KAFKA_<NAME> variables override it")
+        Path kafkaProperties;
+
         @Override
         public Integer call() {
+            if (toKafka) {
+                Map<String, String> properties = KafkaClientProperties.load(kafkaProperties, System.getenv());
+                String servers = bootstrapServers != null ? bootstrapServers : properties.get("bootstrap.servers");
+                if (servers == null || topic == null) {
+                    throw new IllegalArgumentException("land-events --to-kafka needs --bootstrap-servers H:P and --topic T");
+                }
+                Map<Integer, Integer> written = EventsToKafka.write(servers, topic, Optional.ofNullable(partitions), properties,
+                        EventGenerator.events(start, n));
+                System.out.println("landed " + n + " events (ids " + start + ".." + (start + n - 1) + ", batch " + batch + ") in topic "
+                        + topic + " at " + servers + ", records per partition " + written);
+                return 0;
+            }
+            if (bootstrapServers != null || topic != null || partitions != null || kafkaProperties != null) {
+                throw new IllegalArgumentException("--bootstrap-servers, --topic, --partitions and --kafka-properties go with --to-kafka");
+            }
             Path folder = land(common.events(), batch, start, n, api);
             System.out.println("landed " + n + " events (ids " + start + ".." + (start + n - 1) + ") in " + folder);
             return 0;
@@ -213,6 +251,8 @@ public final class Main implements Callable<Integer> {
                 description = "processing-time and continuous triggers: stop with a savepoint after this long (default: until Ctrl-C)")
         String runFor;
 
+        @Mixin KafkaArgs kafka;
+
         @Override
         public Integer call() {
             RunOptions.Builder options = RunOptions.builder()
@@ -238,7 +278,7 @@ public final class Main implements Callable<Integer> {
                 }
                 return 0;
             }
-            Query q = Queries.create(query, run, api, outer);
+            Query q = Queries.create(query, run, api, outer, kafka);
             QueryRunner.Result result = QueryRunner.run(q, run);
             System.out.println(summary(q.name(), result));
             return 0;

@@ -9,16 +9,29 @@ import java.util.List;
 /** The queries of the course, by the names the command line uses. */
 public final class Queries {
 
-    static final List<String> NAMES = List.of(BronzeQuery.NAME, "win5", "sliding", "sessions", "dedup", "silver", "view-then-buy", "enriched", "gold", "pipeline", "latest");
+    static final List<String> NAMES = List.of(BronzeQuery.NAME, "win5", "sliding", "sessions", "dedup", "silver", "view-then-buy",
+            "enriched", "gold", "pipeline", "latest", KafkaBronzeQuery.NAME, KafkaEventsQuery.NAME, BronzeToKafkaQuery.NAME);
 
     private Queries() {}
 
     public static Query create(String name, RunOptions options, String api) {
-        return create(name, options, api, false);
+        return create(name, options, api, false, new KafkaArgs());
     }
 
     /** @param outer the left outer variant of view-then-buy */
     public static Query create(String name, RunOptions options, String api, boolean outer) {
+        return create(name, options, api, outer, new KafkaArgs());
+    }
+
+    static Query create(String name, RunOptions options, String api, boolean outer, KafkaArgs kafka) {
+        if (kafka.readsKafka() && !name.equals(KafkaBronzeQuery.NAME)) {
+            throw new IllegalArgumentException("--subscribe, --subscribe-pattern, --assign and --starting-offsets are options of "
+                    + KafkaBronzeQuery.NAME + ", not of '" + name + "'");
+        }
+        if (kafka.topic != null && !name.equals(BronzeToKafkaQuery.NAME)) {
+            throw new IllegalArgumentException("--topic is an option of " + BronzeToKafkaQuery.NAME + ", not of '" + name + "'"
+                    + (name.equals(KafkaBronzeQuery.NAME) ? ": use --subscribe T" : ""));
+        }
         if (!api.equals("datastream") && !api.equals("table")) {
             throw new IllegalArgumentException("unknown --api '" + api + "': use datastream or table");
         }
@@ -45,6 +58,14 @@ public final class Queries {
                 return new EnrichedQuery(options.warehouse(), api);
             case "view-then-buy":
                 return new ViewThenBuyQuery(outer, api);
+            case KafkaBronzeQuery.NAME:
+                return new KafkaBronzeQuery(kafka.sourceOptions());
+            case KafkaEventsQuery.NAME:
+                return new KafkaEventsQuery();
+            case BronzeToKafkaQuery.NAME: {
+                var properties = kafka.clientProperties();
+                return new BronzeToKafkaQuery(kafka.bootstrapServers(properties), kafka.topic, properties);
+            }
             default:
                 throw new IllegalArgumentException("unknown query '" + name + "': the queries are " + String.join(", ", NAMES));
         }
