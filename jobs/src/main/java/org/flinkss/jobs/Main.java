@@ -271,6 +271,10 @@ public final class Main implements Callable<Integer> {
             }
             RunOptions run = options.build();
             if (query.equals(Pipeline.NAME)) {
+                if (!run.trigger().isAvailableNow()) {
+                    throw new IllegalArgumentException("the pipeline runs its three layers one after the other, so it only takes the "
+                            + "available-now trigger; to keep layers running, run bronze, silver and gold each with --trigger " + trigger);
+                }
                 List<QueryRunner.Result> results = Pipeline.run(run, api);
                 List<Query> layers = Pipeline.layers(run, api);
                 for (int i = 0; i < results.size(); i++) {
