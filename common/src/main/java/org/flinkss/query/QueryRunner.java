@@ -249,6 +249,9 @@ public final class QueryRunner {
         Duration interval = options.checkpointInterval != null ? options.checkpointInterval : options.trigger.interval();
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval);
         conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 2);
+        // Every operator of the project makes new records or keeps them serialized in state, so
+        // chained operators may hand records on without Flink copying each one.
+        conf.set(org.apache.flink.configuration.PipelineOptions.OBJECT_REUSE, true);
         conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, Duration.ZERO);
         if (!conf.containsKey("restart-strategy.type") && (client == null || !client.toMap().containsKey("restart-strategy.type"))) {
             // Flink's default with checkpoints restarts forever: a run that keeps failing must end.
