@@ -74,6 +74,10 @@ public final class Demo implements Callable<Integer> {
 
     private Map<String, Runnable> topics() {
         Map<String, Runnable> topics = new LinkedHashMap<>();
+        topics.put("11.01", () -> concept("11.01", "Batch vs Stream Processing",
+                "Same code, different trigger: every query here runs as incremental batch (run <query>, available-now) or continuously (--trigger processing-time=10s)."));
+        topics.put("11.02", () -> concept("11.02", "Spark Structured Streaming Architecture",
+                "A query is a Flink graph from sources to sinks; each micro-batch is planned by the source and committed by a checkpoint in <base>/_cp/<query>."));
         topics.put("11.03", this::sourcesAndSinks);
         topics.put("11.04", this::microBatches);
         topics.put("11.05", this::triggers);
@@ -83,7 +87,11 @@ public final class Demo implements Callable<Integer> {
         topics.put("11.09", this::joins);
         topics.put("11.10", this::windows);
         topics.put("11.11", this::lateData);
+        topics.put("11.12", () -> concept("11.12", "Kafka and Event Hubs Integration",
+                "Runnable here with a real broker: scripts/kafka start; land-events --to-kafka; run kafka-bronze --subscribe events; run kafka-events (README, Kafka)."));
         topics.put("11.13", this::exactlyOnce);
+        topics.put("11.14", () -> concept("11.14", "Streaming Failure Recovery",
+                "A failed or killed run restarts from its last checkpoint: rerun it. Tests kill runs with SIGKILL and compare every table with an uninterrupted run."));
         topics.put("11.15", this::pipeline);
         return topics;
     }
@@ -290,6 +298,13 @@ public final class Demo implements Callable<Integer> {
         check("11.15", "events_by_type: 30-minute windows closed by the watermark", true,
                 () -> warehouse.count("events_by_type") > 0 && warehouse.sortedValues("events_by_type").stream()
                         .allMatch(r -> ((java.time.Instant) r.get(1)).toEpochMilli() <= watermarkAfter(layers.get(2))));
+    }
+
+    private void concept(String id, String title, String how) {
+        header(id, title + " (concept)");
+        if (loud) {
+            System.out.println("    " + how);
+        }
     }
 
     private void header(String id, String title) {
