@@ -358,19 +358,6 @@ public final class ProgressTracker {
     }
 
     static void deleteRecursively(Path path) {
-        if (!Files.exists(path)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(path)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException ignored) {
-                    // best effort: a leftover fragment is merged or discarded on the next run
-                }
-            });
-        } catch (IOException e) {
-            // best effort, as above
-        }
+        org.flinkss.query.CheckpointDir.deleteQuietly(path);
     }
 }

@@ -79,6 +79,21 @@ public final class EventTables {
         });
     }
 
+    /**
+     * A stream of events as a Table API table that keeps the stream's timestamps and watermarks:
+     * a {@code rowtime} column from each record's timestamp, with {@code SOURCE_WATERMARK()}.
+     * SQL windows, joins and process table functions then obey the micro-batch watermark.
+     */
+    public static org.apache.flink.table.api.Table withSourceWatermark(
+            org.apache.flink.table.api.bridge.java.StreamTableEnvironment tEnv,
+            org.apache.flink.streaming.api.datastream.DataStream<Event> events) {
+        tEnv.getConfig().setLocalTimeZone(java.time.ZoneOffset.UTC);
+        return tEnv.fromDataStream(events, org.apache.flink.table.api.Schema.newBuilder()
+                .columnByMetadata("rowtime", org.apache.flink.table.api.DataTypes.TIMESTAMP_LTZ(3))
+                .watermark("rowtime", "SOURCE_WATERMARK()")
+                .build());
+    }
+
     /** A table of rows that are already {@link RowData}. */
     public static TableDef<RowData> rows(String name, RowType rowType) {
         return new TableDef<>(name, rowType, row -> row);

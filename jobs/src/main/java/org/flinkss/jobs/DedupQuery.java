@@ -3,8 +3,6 @@ package org.flinkss.jobs;
 import org.apache.flink.api.common.functions.FilterFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
-import org.apache.flink.table.api.DataTypes;
-import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.types.Row;
@@ -89,10 +87,7 @@ public final class DedupQuery implements Query {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(context.env());
         tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
         tEnv.createTemporarySystemFunction("dedup_within_watermark", DedupWithinWatermarkFunction.class);
-        Table events = tEnv.fromDataStream(onTime, Schema.newBuilder()
-                .columnByMetadata("rowtime", DataTypes.TIMESTAMP_LTZ(3))
-                .watermark("rowtime", "SOURCE_WATERMARK()")
-                .build());
+        Table events = EventTables.withSourceWatermark(tEnv, onTime);
         tEnv.createTemporaryView("events_for_" + name, events);
         Table deduplicated = tEnv.sqlQuery("SELECT eventId, userId, eventType, rowtime, amount FROM TABLE(dedup_within_watermark("
                 + "input => TABLE events_for_" + name + " PARTITION BY eventId, delayMillis => CAST(" + WATERMARK_DELAY.toMillis() + " AS BIGINT)"

@@ -3,8 +3,6 @@ package org.flinkss.jobs;
 import org.apache.flink.api.common.functions.FilterFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
-import org.apache.flink.table.api.DataTypes;
-import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -91,10 +89,7 @@ public final class ViewThenBuyQuery implements Query {
     private DataStream<RowData> withTable(QueryContext context, DataStream<Event> onTime) {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(context.env());
         tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
-        Table events = tEnv.fromDataStream(onTime, Schema.newBuilder()
-                .columnByMetadata("rowtime", DataTypes.TIMESTAMP_LTZ(3))
-                .watermark("rowtime", "SOURCE_WATERMARK()")
-                .build());
+        Table events = EventTables.withSourceWatermark(tEnv, onTime);
         String view = "view_buy_" + (outer ? "outer" : "inner");
         tEnv.createTemporaryView(view, events);
         Table result;

@@ -8,8 +8,6 @@ import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindow
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.flink.streaming.api.windowing.assigners.WindowAssigner;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
-import org.apache.flink.table.api.DataTypes;
-import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -173,10 +171,7 @@ public final class WindowQuery implements Query {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(context.env());
         // window_start and window_end are TIMESTAMP(3) in the session time zone: make it UTC.
         tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
-        Table events = tEnv.fromDataStream(onTime, Schema.newBuilder()
-                .columnByMetadata("rowtime", DataTypes.TIMESTAMP_LTZ(3))
-                .watermark("rowtime", "SOURCE_WATERMARK()")
-                .build());
+        Table events = EventTables.withSourceWatermark(tEnv, onTime);
         String view = "events_for_" + name;
         tEnv.createTemporaryView(view, events);
         Table result = tEnv.sqlQuery(windowSql(view, "rowtime", "userId", "eventType", null));

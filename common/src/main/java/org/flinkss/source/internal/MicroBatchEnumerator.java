@@ -89,32 +89,21 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         } catch (IOException e) {
             throw new UncheckedIOException("source '" + spec.name() + "': cannot restore its position: " + e.getMessage(), e);
         }
-        long interval = spec.trigger().interval().toMillis();
+        java.util.concurrent.Callable<Boolean> refresh = () -> {
+            planner.refreshTarget();
+            return true;
+        };
+        java.util.function.BiConsumer<Boolean, Throwable> plan = (ok, error) -> {
+            failIf(error, "cannot list what is available");
+            targetFixed = true;
+            maybeStartBatch();
+        };
         if (spec.trigger().isAvailableNow()) {
             // availableNow reads what exists now, and nothing that arrives during the run.
-            context.callAsync(
-                    () -> {
-                        planner.refreshTarget();
-                        return true;
-                    },
-                    (ok, error) -> {
-                        failIf(error, "cannot list what is available");
-                        targetFixed = true;
-                        maybeStartBatch();
-                    });
+            context.callAsync(refresh, plan);
         } else {
-            context.callAsync(
-                    () -> {
-                        planner.refreshTarget();
-                        return true;
-                    },
-                    (ok, error) -> {
-                        failIf(error, "cannot list what is available");
-                        targetFixed = true;
-                        maybeStartBatch();
-                    },
-                    0,
-                    interval);
+            long interval = spec.trigger().interval().toMillis();
+            context.callAsync(refresh, plan, 0, interval);
         }
     }
 
