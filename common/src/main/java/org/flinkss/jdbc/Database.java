@@ -80,6 +80,9 @@ public final class Database implements Serializable {
                 throw new SQLException("cannot create the folder of " + db + ": " + e.getMessage(), e);
             }
             props.setProperty("busy_timeout", "30000");
+            // Take the write lock when the transaction begins: two writers that both read first
+            // and then upgrade would deadlock, which SQLite reports at once as SQLITE_BUSY.
+            props.setProperty("transaction_mode", "IMMEDIATE");
         }
         return DriverManager.getConnection(url, props);
     }

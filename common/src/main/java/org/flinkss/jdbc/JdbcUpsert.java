@@ -23,7 +23,8 @@ import java.util.StringJoiner;
  * applied in one transaction as {@code INSERT ... ON CONFLICT (key) DO UPDATE} (insert when not
  * matched, update when matched), together with a row {@code (query id, batch id)} in
  * {@code _flinkss_batches}. A batch handed again after a failure finds its row and changes nothing:
- * with {@code ForEachBatchSink}'s at-least-once delivery, the table is exactly-once.
+ * with {@code ForEachBatchSink}'s at-least-once delivery, the table is exactly-once. The record is
+ * keyed by writer too, for a sink that runs with more than one writer.
  *
  * <p>Rows of one batch with the same key: the last one wins, as MERGE with a deduplicated source.
  */
@@ -60,18 +61,23 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
             }
             s.executeUpdate("CREATE TABLE IF NOT EXISTS " + table + " (" + columns + ")");
             s.executeUpdate("CREATE TABLE IF NOT EXISTS _flinkss_batches (query_id VARCHAR(64) NOT NULL, batch_id BIGINT NOT NULL, "
-                    + "table_name VARCHAR(255) NOT NULL, num_rows BIGINT NOT NULL, committed_at VARCHAR(40) NOT NULL, "
-                    + "PRIMARY KEY (query_id, batch_id))");
+                    + "writer INTEGER NOT NULL, table_name VARCHAR(255) NOT NULL, num_rows BIGINT NOT NULL, committed_at VARCHAR(40) NOT NULL, "
+                    + "PRIMARY KEY (query_id, batch_id, writer))");
         }
     }
 
     @Override
     public void apply(List<RowData> rows, long batchId) throws SQLException {
+        apply(rows, batchId, 0);
+    }
+
+    @Override
+    public void apply(List<RowData> rows, long batchId, int writer) throws SQLException {
         String query = queryId.get();
         try (Connection c = database.connect()) {
             c.setAutoCommit(false);
             try {
-                if (alreadyApplied(c, query, batchId)) {
+                if (alreadyApplied(c, query, batchId, writer)) {
                     c.rollback();
                     return;
                 }
@@ -79,12 +85,13 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
                     upsert(c, rows);
                 }
                 try (PreparedStatement record = c.prepareStatement(
-                        "INSERT INTO _flinkss_batches (query_id, batch_id, table_name, num_rows, committed_at) VALUES (?, ?, ?, ?, ?)")) {
+                        "INSERT INTO _flinkss_batches (query_id, batch_id, writer, table_name, num_rows, committed_at) VALUES (?, ?, ?, ?, ?, ?)")) {
                     record.setString(1, query);
                     record.setLong(2, batchId);
-                    record.setString(3, table);
-                    record.setLong(4, rows.size());
-                    record.setString(5, Instant.now().toString());
+                    record.setInt(3, writer);
+                    record.setString(4, table);
+                    record.setLong(5, rows.size());
+                    record.setString(6, Instant.now().toString());
                     record.executeUpdate();
                 }
                 c.commit();
@@ -96,10 +103,11 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
         }
     }
 
-    private static boolean alreadyApplied(Connection c, String query, long batchId) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM _flinkss_batches WHERE query_id = ? AND batch_id = ?")) {
+    private static boolean alreadyApplied(Connection c, String query, long batchId, int writer) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM _flinkss_batches WHERE query_id = ? AND batch_id = ? AND writer = ?")) {
             s.setString(1, query);
             s.setLong(2, batchId);
+            s.setInt(3, writer);
             try (ResultSet r = s.executeQuery()) {
                 return r.next();
             }

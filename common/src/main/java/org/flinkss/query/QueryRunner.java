@@ -94,6 +94,26 @@ public final class QueryRunner {
     }
 
     public static Result run(Query query, RunOptions options) {
+        try {
+            return runOnce(query, options);
+        } catch (CommitAfterSavepointFailed e) {
+            // The savepoint holds the batch's committables: a run from it commits them again
+            // (sinks are idempotent or transactional), then finds nothing new and stops.
+            options.out.println("warning: " + e.getMessage() + "; running '" + query.name() + "' again to commit it");
+            return runOnce(query, options);
+        }
+    }
+
+    /** The stop's savepoint was taken, but committing the last batch failed. */
+    private static final class CommitAfterSavepointFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CommitAfterSavepointFailed(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private static Result runOnce(Query query, RunOptions options) {
         String name = query.name();
         CheckpointDir checkpoint = new CheckpointDir(options.checkpointOf(name));
         if (options.trigger.isDeprecatedOnce()) {
@@ -394,6 +414,10 @@ public final class QueryRunner {
             } catch (Exception e) {
                 last = e;
                 JobStatus status = status(client, name);
+                if (status.isGloballyTerminalState() && ExceptionUtils.findThrowableWithMessage(e, "A savepoint has been created at").isPresent()) {
+                    throw new CommitAfterSavepointFailed("query '" + name + "' took its savepoint but failed to commit its last batch ("
+                            + failureCause(client).split("\n")[0] + ")", e);
+                }
                 if (status.isGloballyTerminalState()) {
                     throw new QueryException("query '" + name + "' ended (" + status + ") while stopping with a savepoint: "
                             + failureCause(client), e);
@@ -433,7 +457,13 @@ public final class QueryRunner {
                     causes.add(message);
                 }
             }
-            return String.join("\n  caused by ", causes);
+            String chain = String.join("\n  caused by ", causes);
+            if (chain.contains("restarted from the last checkpoint")) {
+                // The last failure is the global restart a source asks for after a task failed;
+                // the task's own failure is the one to fix, and Flink logs it just before.
+                chain += "\n  (a task failed first: its exception is in the log, the line 'switched from RUNNING to FAILED')";
+            }
+            return chain;
         } catch (Exception e) {
             return e.toString();
         }

@@ -15,4 +15,13 @@ import java.util.List;
 public interface BatchFunction<T> extends Serializable {
 
     void apply(List<T> rows, long batchId) throws Exception;
+
+    /**
+     * The share of writer subtask {@code writer} of a batch. With a sink parallelism above one, a
+     * batch arrives in one share per writer, all with the same {@code batchId}: an idempotence
+     * record must then be keyed by both, as {@code JdbcUpsert} does.
+     */
+    default void apply(List<T> rows, long batchId, int writer) throws Exception {
+        apply(rows, batchId);
+    }
 }

@@ -106,7 +106,7 @@ public final class ForEachBatchSink<T> implements Sink<T>, SupportsCommitter<For
                         rows.add(rowSerializer.deserialize(in));
                     }
                     try {
-                        function.apply(rows, batch.batchId);
+                        function.apply(rows, batch.batchId, batch.subtask);
                     } catch (InterruptedException e) {
                         throw e;
                     } catch (Exception e) {
