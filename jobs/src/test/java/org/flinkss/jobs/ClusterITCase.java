@@ -68,6 +68,11 @@ class ClusterITCase {
     @BeforeAll
     static void startCluster() throws IOException {
         String taken = taken(REST_PORT, "the Flink REST API") + taken(RPC_PORT, "the JobManager RPC");
+        if (!onPath("curl")) {
+            skipped = "ClusterITCase skipped: scripts/cluster needs curl to poll Flink's REST API (apt-get install curl; .ci/run installs it).";
+            System.err.println(skipped);
+            return;
+        }
         if (!taken.isEmpty()) {
             skipped = "ClusterITCase skipped:" + taken + " Stop what holds them (scripts/cluster stop, if it is"
                     + " a cluster of yours), or skip this test with -DexcludedGroups=ports.";
@@ -86,6 +91,15 @@ class ClusterITCase {
                 "--data-dir", WORK.resolve("flink-data").toString());
         assertThat(start.code).as("scripts/cluster start\n%s", start.output).isZero();
         log("cluster up: " + start.output.lines().filter(l -> l.startsWith("Flink cluster up")).findFirst().orElse(""));
+    }
+
+    private static boolean onPath(String command) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            if (Files.isExecutable(java.nio.file.Paths.get(dir, command))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @BeforeEach
