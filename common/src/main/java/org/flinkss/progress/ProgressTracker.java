@@ -160,6 +160,7 @@ public final class ProgressTracker {
 
     private List<ObjectNode> mergeDir(Path dir) {
         List<JsonNode> sources = new ArrayList<>();
+        boolean operatorsSnapshotted = false;
         try (Stream<Path> s = Files.list(dir)) {
             for (Path f : (Iterable<Path>) s.sorted()::iterator) {
                 String name = f.getFileName().toString();
@@ -173,6 +174,7 @@ public final class ProgressTracker {
                         break;
                     case "sink":
                         sinkRows.merge(node.path("name").asText(), node.path("rows").asLong(), Long::sum);
+                        operatorsSnapshotted = true;
                         break;
                     case "state":
                         mergeState(node);
@@ -189,6 +191,12 @@ public final class ProgressTracker {
             throw new UncheckedIOException("cannot read progress fragments in " + dir + ": " + e.getMessage(), e);
         }
         List<ObjectNode> emitted = new ArrayList<>();
+        if (!operatorsSnapshotted) {
+            // A checkpoint aborted after the enumerator's snapshot and before the operators'
+            // (a stop with savepoint cuts in): its batches are carried into the next checkpoint,
+            // where their operators' counts are too.
+            sources.clear();
+        }
         for (JsonNode source : sources) {
             for (JsonNode batch : source.path("batches")) {
                 long batchId = batch.path("batchId").asLong();
