@@ -125,7 +125,7 @@ public final class ProgressTracker {
 
     /** Deletes the fragments of a run's checkpoints that never completed (a kill rolled them back). */
     public void discard(String run) {
-        deleteRecursively(RunFiles.fragments(checkpointDir, run));
+        org.flinkss.query.CheckpointDir.deleteQuietly(RunFiles.fragments(checkpointDir, run));
     }
 
     /** Old runs that left fragments: a killed driver could not merge them. */
@@ -214,7 +214,7 @@ public final class ProgressTracker {
                 });
             }
         }
-        deleteRecursively(dir);
+        org.flinkss.query.CheckpointDir.deleteQuietly(dir);
         return emitted;
     }
 
@@ -365,7 +365,4 @@ public final class ProgressTracker {
         return Double.isFinite(v) ? Math.round(v * 10.0) / 10.0 : 0.0;
     }
 
-    static void deleteRecursively(Path path) {
-        org.flinkss.query.CheckpointDir.deleteQuietly(path);
-    }
 }

@@ -63,6 +63,13 @@ public final class StateMetrics implements Serializable {
         updated.add(stateRow);
     }
 
+    /** A state row identified by its key and a number (a window start, an event id). */
+    public void updated(Object key, long part) {
+        updated.add(new Row(key, part));
+    }
+
+    private record Row(Object key, long part) {}
+
     public void snapshot(FunctionSnapshotContext context, RuntimeContext runtime) throws Exception {
         heldState.update(java.util.List.of(held));
         int subtask = runtime.getTaskInfo().getIndexOfThisSubtask();

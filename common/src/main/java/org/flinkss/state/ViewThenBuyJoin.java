@@ -86,7 +86,7 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
         }
         views.put(bucket(ts), append(views.get(bucket(ts)), id(view), ts, matched ? 1 : 0));
         metrics.added(1);
-        metrics.updated("v" + id(view));
+        metrics.updated(ctx.getCurrentKey(), id(view));
         // No buy can match once Spark's watermark >= ts + bound (Flink's is one less).
         ctx.timerService().registerEventTimeTimer(ts + boundMillis - 1);
     }
@@ -112,7 +112,7 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
         }
         buys.put(bucket(ts), append(buys.get(bucket(ts)), id(buy), ts));
         metrics.added(1);
-        metrics.updated("b" + id(buy));
+        metrics.updated(ctx.getCurrentKey(), id(buy));
         // No view can match once Spark's watermark >= the buy's time.
         ctx.timerService().registerEventTimeTimer(ts - 1);
     }

@@ -106,7 +106,7 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
                 metrics.added(1);
             }
             windows.put(window.getStart(), aggregate.add(event, acc));
-            metrics.updated(ctx.getCurrentKey() + "/" + window.getStart());
+            metrics.updated(ctx.getCurrentKey(), window.getStart());
             ctx.timerService().registerEventTimeTimer(window.maxTimestamp());
         }
     }
@@ -139,7 +139,7 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
         merged.end(end);
         windows.put(start, merged);
         index(start, end, gap, true);
-        metrics.updated(ctx.getCurrentKey() + "/" + start);
+        metrics.updated(ctx.getCurrentKey(), start);
         ctx.timerService().registerEventTimeTimer(end - 1);
     }
 

@@ -114,7 +114,7 @@ class BronzeKillRecoveryITCase {
             int batchesBefore = ProgressTracker.history(checkpoint).size();
             try (ChildJvm child = launcher.output(output).start(run)) {
                 note("run " + attempt + ": started pid " + child.pid() + " (" + batchesBefore + " batches committed so far)");
-                if (kills < KILLS && awaitNewBatch(child, checkpoint, batchesBefore, Duration.ofSeconds(60))) {
+                if (kills < KILLS && child.awaitNewBatch(checkpoint, batchesBefore, Duration.ofSeconds(60))) {
                     int extra = random.nextInt(MAX_EXTRA_MILLIS);
                     note("run " + attempt + ": batch committed (" + ProgressTracker.history(checkpoint).size()
                             + " in the log); killing in " + extra + " ms");
@@ -166,21 +166,6 @@ class BronzeKillRecoveryITCase {
         note("progress log: batch ids " + batchIds + ", numInputRows sum "
                 + history.stream().mapToLong(p -> p.path("numInputRows").asLong()).sum());
         assertThat(batchIds).isNotEmpty().isSorted().doesNotHaveDuplicates();
-    }
-
-    /** Waits until the progress log has a batch beyond {@code before}; false if the child exited first. */
-    private static boolean awaitNewBatch(ChildJvm child, Path checkpoint, int before, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (ProgressTracker.history(checkpoint).size() > before) {
-                return true;
-            }
-            if (!child.isAlive()) {
-                return false;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("no batch committed within " + timeout + " by " + child + "; its output:\n" + child.outputText());
     }
 
     private static List<Long> eventIds(List<List<Object>> rows) {

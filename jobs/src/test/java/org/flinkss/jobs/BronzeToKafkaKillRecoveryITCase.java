@@ -119,7 +119,7 @@ class BronzeToKafkaKillRecoveryITCase {
             int before = ProgressTracker.history(checkpoint).size();
             try (ChildJvm child = launcher.output(output).start(run)) {
                 note("run " + attempt + ": pid " + child.pid() + ", " + before + " batches committed so far");
-                if (kills < KILLS && awaitNewBatch(child, checkpoint, before, Duration.ofSeconds(90))) {
+                if (kills < KILLS && child.awaitNewBatch(checkpoint, before, Duration.ofSeconds(90))) {
                     int extra = random.nextInt(MAX_EXTRA_MILLIS);
                     Thread.sleep(extra);
                     if (child.isAlive()) {
@@ -159,20 +159,6 @@ class BronzeToKafkaKillRecoveryITCase {
         List<Long> batchIds = ProgressTracker.history(checkpoint).stream().map(p -> p.path("batchId").asLong()).collect(Collectors.toList());
         note("progress log: batch ids " + batchIds);
         assertThat(batchIds).isNotEmpty().isSorted().doesNotHaveDuplicates();
-    }
-
-    private static boolean awaitNewBatch(ChildJvm child, Path checkpoint, int before, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (ProgressTracker.history(checkpoint).size() > before) {
-                return true;
-            }
-            if (!child.isAlive()) {
-                return false;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("no batch committed within " + timeout + " by " + child + "; its output:\n" + child.outputText());
     }
 
     private void note(String event) {

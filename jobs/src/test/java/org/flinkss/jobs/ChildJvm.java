@@ -190,6 +190,24 @@ final class ChildJvm implements AutoCloseable {
         return process.exitValue();
     }
 
+    /**
+     * Waits until the query's progress log under {@code checkpoint} has more than {@code before}
+     * batches: false if this child exited first; fails the test if nothing comes within the timeout.
+     */
+    boolean awaitNewBatch(java.nio.file.Path checkpoint, int before, java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (org.flinkss.progress.ProgressTracker.history(checkpoint).size() > before) {
+                return true;
+            }
+            if (!isAlive()) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no batch committed within " + timeout + " by " + this + "; its output:\n" + outputText());
+    }
+
     /** Never leaves a child behind, whatever happened in the test. */
     @Override
     public void close() {

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -92,8 +91,4 @@ final class Expected {
         return events.stream().map(e -> e.eventTs.toEpochMilli()).max(Long::compare).orElseThrow();
     }
 
-    static List<List<Object>> withoutNulls(List<List<Object>> rows) {
-        rows.forEach(r -> r.forEach(Objects::requireNonNull));
-        return rows;
-    }
 }

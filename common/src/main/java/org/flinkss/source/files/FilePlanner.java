@@ -5,7 +5,6 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -18,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 import org.flinkss.source.SplitPlanner;
 
@@ -174,12 +172,4 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
         return new FileSplit.Serializer();
     }
 
-    /** The files this planner has not read yet, for tests and the command line. */
-    public static long countFiles(Path root, String suffix) {
-        try (Stream<Path> s = list(root, suffix).stream()) {
-            return s.count();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }
