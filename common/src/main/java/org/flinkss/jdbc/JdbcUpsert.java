@@ -3,6 +3,7 @@ package org.flinkss.jdbc;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
 
 import org.flinkss.sink.BatchFunction;
 import org.flinkss.table.RowValues;
@@ -27,6 +28,12 @@ import java.util.StringJoiner;
  * keyed by writer too, for a sink that runs with more than one writer.
  *
  * <p>Rows of one batch with the same key: the last one wins, as MERGE with a deduplicated source.
+ * A row of kind {@code DELETE} deletes its key ({@code WHEN MATCHED AND deleted THEN DELETE}).
+ *
+ * <p>One key column is the table's primary key. Several (a window's start, end and group key, for
+ * update mode) may hold nulls, as Spark groups nulls together, and a SQL primary key cannot: then
+ * the table has an index on them, and a row updates the row whose key is equal, nulls included
+ * ({@code IS NOT DISTINCT FROM}), or is inserted.
  */
 public final class JdbcUpsert implements BatchFunction<RowData> {
 
@@ -35,7 +42,7 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
     private final Database database;
     private final String table;
     private final RowType rowType;
-    private final String keyColumn;
+    private final List<String> keyColumns;
     private final QueryId queryId;
 
     /** Where the query's id comes from: read when the first batch is applied, it is never in code. */
@@ -45,11 +52,24 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
     }
 
     public JdbcUpsert(Database database, String table, RowType rowType, String keyColumn, QueryId queryId) {
+        this(database, table, rowType, List.of(keyColumn), queryId);
+    }
+
+    public JdbcUpsert(Database database, String table, RowType rowType, List<String> keyColumns, QueryId queryId) {
+        for (String k : keyColumns) {
+            if (rowType.getFieldIndex(k) < 0) {
+                throw new IllegalArgumentException("table " + table + " has no key column '" + k + "' (columns: " + rowType.getFieldNames() + ")");
+            }
+        }
         this.database = database;
         this.table = table;
         this.rowType = rowType;
-        this.keyColumn = keyColumn;
+        this.keyColumns = List.copyOf(keyColumns);
         this.queryId = queryId;
+    }
+
+    private boolean singleKey() {
+        return keyColumns.size() == 1;
     }
 
     /** Creates the table and the batch record if they do not exist. */
@@ -57,9 +77,12 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
         try (Connection c = database.connect(); Statement s = c.createStatement()) {
             StringJoiner columns = new StringJoiner(", ");
             for (RowType.RowField f : rowType.getFields()) {
-                columns.add(f.getName() + " " + database.sqlType(f.getType()) + (f.getName().equals(keyColumn) ? " PRIMARY KEY" : ""));
+                columns.add(f.getName() + " " + database.sqlType(f.getType()) + (singleKey() && f.getName().equals(keyColumns.get(0)) ? " PRIMARY KEY" : ""));
             }
             s.executeUpdate("CREATE TABLE IF NOT EXISTS " + table + " (" + columns + ")");
+            if (!singleKey()) {
+                s.executeUpdate("CREATE INDEX IF NOT EXISTS " + table + "_key ON " + table + " (" + String.join(", ", keyColumns) + ")");
+            }
             s.executeUpdate("CREATE TABLE IF NOT EXISTS _flinkss_batches (query_id VARCHAR(64) NOT NULL, batch_id BIGINT NOT NULL, "
                     + "writer INTEGER NOT NULL, table_name VARCHAR(255) NOT NULL, num_rows BIGINT NOT NULL, committed_at VARCHAR(40) NOT NULL, "
                     + "PRIMARY KEY (query_id, batch_id, writer))");
@@ -115,6 +138,63 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
     }
 
     private void upsert(Connection c, List<RowData> rows) throws SQLException {
+        if (singleKey() && rows.stream().noneMatch(r -> r.getRowKind() == RowKind.DELETE)) {
+            insertOnConflict(c, rows);
+        } else {
+            updateOrInsert(c, rows);
+        }
+    }
+
+    /** Any number of key columns, nulls in keys, deletes: one statement or two per row. */
+    private void updateOrInsert(Connection c, List<RowData> rows) throws SQLException {
+        List<String> names = rowType.getFieldNames();
+        String equal = database.isSqlite() ? " IS ?" : " IS NOT DISTINCT FROM ?";
+        StringJoiner where = new StringJoiner(" AND ");
+        for (String k : keyColumns) {
+            where.add(k + equal);
+        }
+        StringJoiner sets = new StringJoiner(", ");
+        StringJoiner cols = new StringJoiner(", ");
+        StringJoiner marks = new StringJoiner(", ");
+        List<Integer> valueFields = new java.util.ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            cols.add(names.get(i));
+            marks.add("?");
+            if (!keyColumns.contains(names.get(i))) {
+                sets.add(names.get(i) + " = ?");
+                valueFields.add(i);
+            }
+        }
+        int[] keyFields = keyColumns.stream().mapToInt(rowType::getFieldIndex).toArray();
+        try (PreparedStatement update = c.prepareStatement("UPDATE " + table + " SET " + sets + " WHERE " + where);
+             PreparedStatement insert = c.prepareStatement("INSERT INTO " + table + " (" + cols + ") VALUES (" + marks + ")");
+             PreparedStatement delete = c.prepareStatement("DELETE FROM " + table + " WHERE " + where)) {
+            for (RowData row : rows) {
+                if (row.getRowKind() == RowKind.DELETE) {
+                    bindFields(delete, 1, row, keyFields);
+                    delete.executeUpdate();
+                    continue;
+                }
+                int next = bindFields(update, 1, row, valueFields.stream().mapToInt(Integer::intValue).toArray());
+                bindFields(update, next, row, keyFields);
+                if (update.executeUpdate() == 0) {
+                    bindFields(insert, 1, row, java.util.stream.IntStream.range(0, names.size()).toArray());
+                    insert.executeUpdate();
+                }
+            }
+        }
+    }
+
+    private int bindFields(PreparedStatement s, int first, RowData row, int[] fields) throws SQLException {
+        int index = first;
+        for (int f : fields) {
+            bind(s, index++, RowValues.get(row, f, rowType.getTypeAt(f)), rowType.getTypeAt(f));
+        }
+        return index;
+    }
+
+    private void insertOnConflict(Connection c, List<RowData> rows) throws SQLException {
+        String keyColumn = keyColumns.get(0);
         List<String> names = rowType.getFieldNames();
         StringJoiner cols = new StringJoiner(", ");
         StringJoiner marks = new StringJoiner(", ");

@@ -110,6 +110,11 @@ public final class QueryContext {
      */
     public DataStream<RowData> tableStream(String table, @Nullable String eventTimeColumn, @Nullable Duration watermarkDelay) {
         var rowType = warehouse.rowType(table);
+        if (warehouse.writtenBy(table).equals(Warehouse.REPLACED)) {
+            throw new QueryException("table '" + table + "' is replaced whole at every batch (its writer, query '" + warehouse.writer(table)
+                    + "', runs in complete mode), so it has no new rows to read as a stream, as a Delta table overwritten in "
+                    + "complete mode. Read it with 'table show " + table + "', or run its writer in append or update mode.");
+        }
         int column = eventTimeColumn == null ? -1 : rowType.getFieldIndex(eventTimeColumn);
         if (eventTimeColumn != null && column < 0) {
             throw new QueryException("table '" + table + "' has no column '" + eventTimeColumn + "' (columns: " + rowType.getFieldNames() + ")");
@@ -174,8 +179,23 @@ public final class QueryContext {
      */
     public void toUpsertTable(DataStream<RowData> rows, String table, org.apache.flink.table.types.logical.RowType rowType,
                               String keyColumn, org.flinkss.jdbc.Database database) {
+        upsert(rows, table, rowType, List.of(keyColumn), database);
+    }
+
+    /**
+     * Update output mode: an aggregation's changelog by {@code keyColumns} upserted into a SQL
+     * table, the last change of each key once per batch, in the batch's transaction (see
+     * {@link #toUpsertTable}). Partial results are overwritten as their windows grow.
+     */
+    public void toUpdatedTable(DataStream<RowData> changes, String table, org.apache.flink.table.types.logical.RowType rowType,
+                               List<String> keyColumns, org.flinkss.jdbc.Database database) {
+        upsert(org.flinkss.sink.ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table), table, rowType, keyColumns, database);
+    }
+
+    private void upsert(DataStream<RowData> rows, String table, org.apache.flink.table.types.logical.RowType rowType,
+                        List<String> keyColumns, org.flinkss.jdbc.Database database) {
         String metadata = checkpoint.path().resolve("metadata.json").toString();
-        org.flinkss.jdbc.JdbcUpsert upsert = new org.flinkss.jdbc.JdbcUpsert(database, table, rowType, keyColumn,
+        org.flinkss.jdbc.JdbcUpsert upsert = new org.flinkss.jdbc.JdbcUpsert(database, table, rowType, keyColumns,
                 () -> QueryIdentity.idIn(java.nio.file.Paths.get(metadata)));
         beforeRun.add(() -> {
             try {
@@ -193,6 +213,27 @@ public final class QueryContext {
                 .setParallelism(1)
                 .name(table).uid("sink-" + table);
         sinks.put(table, "ForeachBatchSink[upsert into " + table + " at " + database.describe() + "]");
+    }
+
+    /**
+     * Complete output mode: the table of the warehouse is replaced, whole, at each commit by the
+     * result so far. {@code changes} is the aggregation's changelog by {@code keyColumns}; the last
+     * change of each key in a batch is merged into the table by {@link org.flinkss.table.CompleteTable}.
+     */
+    public void toCompleteTable(DataStream<RowData> changes, String table, org.apache.flink.table.types.logical.RowType rowType,
+                                List<String> keyColumns) {
+        tables.add(table);
+        beforeRun.add(() -> warehouse.declare(table, rowType, queryName, Warehouse.REPLACED));
+        DataStream<RowData> counted = org.flinkss.sink.ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table)
+                .map(new ProgressCounter<>(checkpoint.path(), runId, "sink", table, (RowData r) -> r))
+                .returns(InternalTypeInfo.of(rowType))
+                .name("to-" + table).uid("rows-" + table);
+        counted.sinkTo(new org.flinkss.sink.ForEachBatchSink<>(InternalTypeInfo.of(rowType).createSerializer(
+                        new org.apache.flink.api.common.serialization.SerializerConfigImpl()),
+                        new org.flinkss.table.CompleteTable(warehouse, table, rowType, keyColumns)))
+                .setParallelism(1)
+                .name(table).uid("sink-" + table);
+        sinks.put(table, "DeltaSink[" + warehouse.tablePath(table).toUri() + ", complete]");
     }
 
     /** Declares a stateful operator: it is part of the query's identity for its checkpoint. */

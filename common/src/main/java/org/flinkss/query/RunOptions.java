@@ -29,6 +29,7 @@ public final class RunOptions {
     final boolean printProgress;
     @Nullable final Duration runFor;
     @Nullable final String jdbcUrl;
+    final OutputMode outputMode;
 
     private RunOptions(Builder b) {
         this.base = b.base.toAbsolutePath().normalize();
@@ -44,6 +45,12 @@ public final class RunOptions {
         this.printProgress = b.printProgress;
         this.runFor = b.runFor;
         this.jdbcUrl = b.jdbcUrl;
+        this.outputMode = b.outputMode;
+    }
+
+    /** Spark's {@code outputMode}: append unless set. */
+    public OutputMode outputMode() {
+        return outputMode;
     }
 
     /** The SQL database of upsert tables: --jdbc-url, else SQLite in {@code <warehouse>/warehouse.db}. */
@@ -91,6 +98,7 @@ public final class RunOptions {
         private boolean printProgress = true;
         private Duration runFor;
         private String jdbcUrl;
+        private OutputMode outputMode = OutputMode.APPEND;
 
         /** Landing folder {@code <base>/events} and checkpoints {@code <base>/_cp/<query>}. */
         public Builder base(Path base) {
@@ -164,6 +172,12 @@ public final class RunOptions {
         /** The database of upsert tables (jdbc:sqlite:... or jdbc:postgresql://...), credentials not included. */
         public Builder jdbcUrl(String url) {
             this.jdbcUrl = url;
+            return this;
+        }
+
+        /** Append (the default), update or complete; each query accepts the modes that make sense for it. */
+        public Builder outputMode(OutputMode mode) {
+            this.outputMode = mode;
             return this;
         }
 

@@ -49,6 +49,19 @@ public final class ParquetFiles {
         return ParquetRowDataBuilder.createWriterFactory(rowType, conf, true);
     }
 
+    /** Writes rows to a new file (that must not exist), whole: for files renamed into a table afterwards. */
+    public static void write(Path file, RowType rowType, Iterable<RowData> rows) throws IOException {
+        org.apache.flink.core.fs.Path target = new org.apache.flink.core.fs.Path(file.toUri());
+        try (org.apache.flink.core.fs.FSDataOutputStream out = org.apache.flink.core.fs.FileSystem.getLocalFileSystem()
+                .create(target, org.apache.flink.core.fs.FileSystem.WriteMode.NO_OVERWRITE)) {
+            org.apache.flink.api.common.serialization.BulkWriter<RowData> writer = writerFactory(rowType).create(out);
+            for (RowData row : rows) {
+                writer.addElement(row);
+            }
+            writer.finish();
+        }
+    }
+
     /** Rows in a part file, from its footer (no data is read). */
     public static long rowCount(Path file) throws IOException {
         try (ParquetFileReader reader = ParquetFileReader.open(

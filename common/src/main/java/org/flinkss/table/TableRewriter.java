@@ -1,8 +1,5 @@
 package org.flinkss.table;
 
-import org.apache.flink.api.common.serialization.BulkWriter;
-import org.apache.flink.core.fs.FSDataOutputStream;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -87,14 +84,7 @@ public final class TableRewriter {
     private static Path[] stage(Path dir, RowType type, List<RowData> rows) throws IOException {
         String name = "part-rewrite-" + UUID.randomUUID() + ParquetFiles.SUFFIX;
         Path hidden = dir.resolve("." + name + ".inprogress");
-        org.apache.flink.core.fs.Path target = new org.apache.flink.core.fs.Path(hidden.toUri());
-        try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(target, FileSystem.WriteMode.NO_OVERWRITE)) {
-            BulkWriter<RowData> writer = ParquetFiles.writerFactory(type).create(out);
-            for (RowData row : rows) {
-                writer.addElement(row);
-            }
-            writer.finish();
-        }
+        ParquetFiles.write(hidden, type, rows);
         return new Path[] {hidden, dir.resolve(name)};
     }
 }

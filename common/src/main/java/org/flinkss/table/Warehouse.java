@@ -53,8 +53,27 @@ public final class Warehouse {
 
     /** Records a table's columns and writer, refusing a second writer query or other columns. */
     public void declare(String name, RowType rowType, String writerQuery) {
+        declare(name, rowType, writerQuery, APPENDED);
+    }
+
+    /** A table that grows by committed part files. */
+    public static final String APPENDED = "append";
+    /** A table replaced whole at each commit (complete output mode). */
+    public static final String REPLACED = "complete";
+
+    /**
+     * Records a table's columns, writer and how it is written ({@link #APPENDED} or
+     * {@link #REPLACED}), refusing a second writer query, other columns or another way.
+     */
+    public void declare(String name, RowType rowType, String writerQuery, String writtenBy) {
         Path meta = tablePath(name).resolve(METADATA);
         if (Files.exists(meta)) {
+            String existingWay = writtenBy(name);
+            if (!existingWay.equals(writtenBy)) {
+                throw new IllegalStateException("table '" + name + "' at " + tablePath(name) + " was written in " + existingWay
+                        + " mode, and query '" + writerQuery + "' now writes it in " + writtenBy + " mode. Reset the query (reset "
+                        + writerQuery + ") or write to another warehouse.");
+            }
             RowType existing = rowType(name);
             String writer = metadata(name).path("writer").asText();
             if (!existing.equals(rowType)) {
@@ -71,6 +90,9 @@ public final class Warehouse {
         ObjectNode node = Fragments.JSON.createObjectNode();
         node.put("name", name);
         node.put("writer", writerQuery);
+        if (!writtenBy.equals(APPENDED)) {
+            node.put("mode", writtenBy);
+        }
         ArrayNode cols = node.putArray("columns");
         for (RowType.RowField f : rowType.getFields()) {
             cols.addObject().put("name", f.getName()).put("type", f.getType().asSerializableString());
@@ -87,6 +109,12 @@ public final class Warehouse {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + meta + ": " + e.getMessage(), e);
         }
+    }
+
+    /** {@link #APPENDED} or {@link #REPLACED}. */
+    public String writtenBy(String name) {
+        rowType(name);
+        return metadata(name).path("mode").asText(APPENDED);
     }
 
     /** The query that writes a table. */
@@ -122,8 +150,22 @@ public final class Warehouse {
         return names;
     }
 
-    /** The committed part files of a table, oldest first. */
+    /**
+     * The committed part files of a table, oldest first; for a table replaced at each commit,
+     * the one file its {@value CompleteTable#CURRENT} pointer names.
+     */
     public List<Path> partFiles(String name) {
+        Path current = tablePath(name).resolve(CompleteTable.CURRENT);
+        if (Files.exists(current)) {
+            try {
+                return List.of(tablePath(name).resolve(Files.readString(current).trim()));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + current + ": " + e.getMessage(), e);
+            }
+        }
+        if (exists(name) && writtenBy(name).equals(REPLACED)) {
+            return List.of(); // before its first commit
+        }
         try {
             return FilePlanner.list(tablePath(name), ParquetFiles.SUFFIX);
         } catch (IOException e) {

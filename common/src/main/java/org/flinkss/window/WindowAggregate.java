@@ -15,7 +15,10 @@ import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.Collector;
 
+import org.apache.flink.types.RowKind;
+
 import org.flinkss.event.Event;
+import org.flinkss.query.OutputMode;
 import org.flinkss.state.StateMetrics;
 
 import java.io.Serializable;
@@ -25,10 +28,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An event-time window aggregation in append mode, as Spark's {@code groupBy(window(...), key)}:
- * Flink's window assigners say which windows a row belongs to (tumbling, sliding, or sessions,
- * which merge when they touch), an {@link AggregateFunction} accumulates, and a window is written
- * once, when the watermark passes its end, then its state is dropped.
+ * An event-time window aggregation, as Spark's {@code groupBy(window(...), key)}: Flink's window
+ * assigners say which windows a row belongs to (tumbling, sliding, or sessions, which merge when
+ * they touch), an {@link AggregateFunction} accumulates. What it writes follows the output mode:
+ *
+ * <ul>
+ *   <li>append: a window once, when the watermark passes its end, then its state is dropped;
+ *   <li>update: a window's new value at every change (a {@code ChangesPerBatch} after it keeps the
+ *       last one per batch); when the watermark passes its end, its state is dropped silently;
+ *   <li>complete: as update, but every window is kept for good; a session merged into another is
+ *       written as a {@code DELETE} of its old row. No late row is dropped before it (Spark's
+ *       complete mode cannot use the watermark to drop state).
+ * </ul>
  *
  * <p>It keeps its windows in keyed {@link MapState} (RocksDB) by window start, so that it can
  * report Spark's state metrics exactly: {@code numRowsTotal} is the number of (key, window) rows
@@ -62,6 +73,7 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
     private final Class<A> accumulatorClass;
     private final Emitter<K, A> emitter;
     private final StateMetrics metrics;
+    private final OutputMode mode;
 
     private transient MapState<Long, A> windows;
     /** Sessions only: gap-sized time bucket -> starts of the sessions that span it. */
@@ -72,6 +84,18 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
     @SuppressWarnings("unchecked")
     public WindowAggregate(String operatorName, WindowAssigner<?, TimeWindow> assigner, AggregateFunction<Event, A, A> aggregate,
                            Class<A> accumulatorClass, Emitter<K, A> emitter, java.nio.file.Path checkpointDir, String runId) {
+        this(operatorName, assigner, aggregate, accumulatorClass, emitter, checkpointDir, runId, OutputMode.APPEND);
+    }
+
+    @SuppressWarnings("unchecked")
+    public WindowAggregate(String operatorName, WindowAssigner<?, TimeWindow> assigner, AggregateFunction<Event, A, A> aggregate,
+                           Class<A> accumulatorClass, Emitter<K, A> emitter, java.nio.file.Path checkpointDir, String runId,
+                           OutputMode mode) {
+        if (mode == OutputMode.UPDATE && assigner instanceof MergingWindowAssigner) {
+            throw new IllegalArgumentException("session windows in update mode: a merged session's old row would stay (Spark "
+                    + "refuses it too); use append or complete");
+        }
+        this.mode = mode;
         this.operatorName = operatorName;
         this.assigner = (WindowAssigner<Object, TimeWindow>) assigner;
         this.aggregate = aggregate;
@@ -94,7 +118,7 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
         Collection<TimeWindow> assigned = assigner.assignWindows(event, timestamp, assignerContext());
         if (assigner instanceof MergingWindowAssigner) {
             for (TimeWindow window : assigned) {
-                addToSession(window, event, ctx);
+                addToSession(window, event, ctx, out);
             }
             return;
         }
@@ -105,9 +129,15 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
                 acc.end(window.getEnd());
                 metrics.added(1);
             }
-            windows.put(window.getStart(), aggregate.add(event, acc));
+            acc = aggregate.add(event, acc);
+            windows.put(window.getStart(), acc);
             metrics.updated(ctx.getCurrentKey(), window.getStart());
-            ctx.timerService().registerEventTimeTimer(window.maxTimestamp());
+            if (mode != OutputMode.COMPLETE) {
+                ctx.timerService().registerEventTimeTimer(window.maxTimestamp());
+            }
+            if (mode != OutputMode.APPEND) {
+                out.collect(emitter.row(window.getStart(), window.getEnd(), ctx.getCurrentKey(), acc));
+            }
         }
     }
 
@@ -116,7 +146,7 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
      * too). Candidates come from an index of the gap-sized time buckets each session spans, so a
      * row looks at a few sessions, not at every open session of its key.
      */
-    private void addToSession(TimeWindow window, Event event, Context ctx) throws Exception {
+    private void addToSession(TimeWindow window, Event event, Context ctx, Collector<RowData> out) throws Exception {
         long gap = window.getEnd() - window.getStart();
         long start = window.getStart();
         long end = window.getEnd();
@@ -132,15 +162,25 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
             }
         }
         for (Long s : swallowed) {
-            index(s, windows.get(s).end(), gap, false);
+            A old = windows.get(s);
+            index(s, old.end(), gap, false);
             windows.remove(s);
+            if (mode == OutputMode.COMPLETE) {
+                RowData gone = emitter.row(s, old.end(), ctx.getCurrentKey(), old);
+                gone.setRowKind(RowKind.DELETE);
+                out.collect(gone);
+            }
         }
         metrics.added(1 - swallowed.size());
         merged.end(end);
         windows.put(start, merged);
         index(start, end, gap, true);
         metrics.updated(ctx.getCurrentKey(), start);
-        ctx.timerService().registerEventTimeTimer(end - 1);
+        if (mode == OutputMode.COMPLETE) {
+            out.collect(emitter.row(start, end, ctx.getCurrentKey(), merged));
+        } else {
+            ctx.timerService().registerEventTimeTimer(end - 1);
+        }
     }
 
     private java.util.Set<Long> sessionsSpanning(long from, long to, long gap) throws Exception {
@@ -182,7 +222,9 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
             long start = timestamp + 1 - sizeOf(timestamp);
             A acc = windows.get(start);
             if (acc != null && acc.end() == timestamp + 1) {
-                out.collect(emitter.row(start, acc.end(), ctx.getCurrentKey(), acc));
+                if (mode == OutputMode.APPEND) {
+                    out.collect(emitter.row(start, acc.end(), ctx.getCurrentKey(), acc));
+                }
                 windows.remove(start);
                 metrics.removed(1);
             }

@@ -13,6 +13,7 @@ import org.flinkss.kafka.KafkaClientProperties;
 import org.flinkss.progress.ProgressTracker;
 import org.flinkss.query.Query;
 import org.flinkss.query.QueryException;
+import org.flinkss.query.OutputMode;
 import org.flinkss.query.QueryRunner;
 import org.flinkss.query.RunOptions;
 import org.flinkss.query.Trigger;
@@ -244,6 +245,11 @@ public final class Main implements Callable<Integer> {
         @Option(names = "--outer", description = "view-then-buy: the left outer join, into view_then_buy_left")
         boolean outer;
 
+        @Option(names = "--output-mode", defaultValue = "append", paramLabel = "MODE",
+                description = "append (final rows), update (changed rows, upserted into the SQL database) or complete (the whole "
+                        + "result, the table replaced at each commit); window queries take all three (default: ${DEFAULT-VALUE})")
+        String outputMode;
+
         @Option(names = "--quiet", description = "print only the summary, not each batch's progress")
         boolean quiet;
 
@@ -262,6 +268,7 @@ public final class Main implements Callable<Integer> {
                     .parallelism(parallelism)
                     .maxFilesPerTrigger(maxFilesPerTrigger)
                     .jdbcUrl(common.jdbcUrl)
+                    .outputMode(OutputMode.parse(outputMode))
                     .printProgress(!quiet);
             if (checkpointInterval != null) {
                 options.checkpointInterval(Trigger.parseDuration(checkpointInterval));
@@ -274,6 +281,10 @@ public final class Main implements Callable<Integer> {
                 if (!run.trigger().isAvailableNow()) {
                     throw new IllegalArgumentException("the pipeline runs its three layers one after the other, so it only takes the "
                             + "available-now trigger; to keep layers running, run bronze, silver and gold each with --trigger " + trigger);
+                }
+                if (run.outputMode() != OutputMode.APPEND) {
+                    throw new IllegalArgumentException("the pipeline writes its three layers in append mode, as the course's run_layer; "
+                            + "for gold in " + outputMode + " mode, run gold --output-mode " + outputMode);
                 }
                 List<QueryRunner.Result> results = Pipeline.run(run, api);
                 List<Query> layers = Pipeline.layers(run, api);

@@ -1,5 +1,6 @@
 package org.flinkss.jobs;
 
+import org.flinkss.query.OutputMode;
 import org.flinkss.query.Query;
 import org.flinkss.query.RunOptions;
 
@@ -35,39 +36,67 @@ public final class Queries {
         if (!api.equals("datastream") && !api.equals("table")) {
             throw new IllegalArgumentException("unknown --api '" + api + "': use datastream or table");
         }
+        OutputMode mode = options.outputMode();
         switch (name) {
             case BronzeQuery.NAME:
+                mode.requireAppendForTableSink(name, BronzeQuery.TABLE);
                 return new BronzeQuery(options.events());
             case "win5":
-                return WindowQuery.win5(api);
+                return WindowQuery.win5(api).outputMode(mode, database(mode, options));
             case "sliding":
-                return WindowQuery.sliding(api);
+                return WindowQuery.sliding(api).outputMode(mode, database(mode, options));
             case "sessions":
-                return WindowQuery.sessions(api);
+                return WindowQuery.sessions(api).outputMode(mode, database(mode, options));
             case "dedup":
+                mode.requireAppendForTableSink(name, "events_dedup");
                 return DedupQuery.dedup(api);
             case "silver":
+                mode.requireAppendForTableSink(name, "events_silver");
                 return DedupQuery.silver(api);
             case "latest":
+                // An upsert already: update writes the same rows as append; complete needs an aggregation.
+                refuseComplete(name, mode);
                 return new LatestQuery(options.database());
             case "gold":
-                return WindowQuery.gold(api);
+                return WindowQuery.gold(api).outputMode(mode, database(mode, options));
             case "pipeline":
                 throw new IllegalArgumentException("'pipeline' is three queries (bronze, silver, gold): use 'run pipeline' or Pipeline.run");
             case "enriched":
+                mode.requireAppendForTableSink(name, "events_enriched");
                 return new EnrichedQuery(options.warehouse(), api);
             case "view-then-buy":
+                if (mode == OutputMode.UPDATE) {
+                    throw new IllegalArgumentException("query 'view-then-buy' cannot run in update mode: a join of two streams "
+                            + "writes in append mode only, as in Spark (\"Join between two streaming DataFrames/Datasets is not "
+                            + "supported in Update output mode, only in Append output mode\"). Use --output-mode append");
+                }
+                refuseComplete(name, mode);
                 return new ViewThenBuyQuery(outer, api);
             case KafkaBronzeQuery.NAME:
+                mode.requireAppendForTableSink(name, "kafka_bronze");
                 return new KafkaBronzeQuery(kafka.sourceOptions());
             case KafkaEventsQuery.NAME:
+                mode.requireAppendForTableSink(name, "kafka_events");
                 return new KafkaEventsQuery();
             case BronzeToKafkaQuery.NAME: {
+                refuseComplete(name, mode);
                 var properties = kafka.clientProperties();
                 return new BronzeToKafkaQuery(kafka.bootstrapServers(properties), kafka.topic, properties);
             }
             default:
                 throw new IllegalArgumentException("unknown query '" + name + "': the queries are " + String.join(", ", NAMES));
+        }
+    }
+
+    private static org.flinkss.jdbc.Database database(OutputMode mode, RunOptions options) {
+        return mode == OutputMode.UPDATE ? options.database() : null;
+    }
+
+    private static void refuseComplete(String query, OutputMode mode) {
+        if (mode == OutputMode.COMPLETE) {
+            throw new IllegalArgumentException("query '" + query + "' cannot run in complete mode: complete output mode needs a "
+                    + "streaming aggregation (Spark: \"Complete output mode not supported when there are no streaming aggregations\"); "
+                    + "it has none. Use --output-mode append");
         }
     }
 

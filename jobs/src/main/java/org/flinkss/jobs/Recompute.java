@@ -78,6 +78,10 @@ public final class Recompute implements Callable<Integer> {
 
     public static Result recompute(Warehouse warehouse, java.nio.file.Path base, String table, long from, long to) {
         String writer = warehouse.writer(table);
+        if (warehouse.writtenBy(table).equals(Warehouse.REPLACED)) {
+            throw new QueryException("table '" + table + "' is written in complete mode: it holds every window, late rows included, "
+                    + "and is replaced at each commit; there is nothing to recompute");
+        }
         WindowQuery query;
         try {
             query = (WindowQuery) Queries.create(writer, RunOptions.builder().base(base).build(), "table");

@@ -20,7 +20,13 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.types.Row;
 
+import org.apache.flink.table.annotation.DataTypeHint;
+import org.apache.flink.table.functions.TableFunction;
+import org.apache.flink.types.RowKind;
+
 import org.flinkss.event.Event;
+import org.flinkss.jdbc.Database;
+import org.flinkss.query.OutputMode;
 import org.flinkss.query.Query;
 import org.flinkss.query.QueryContext;
 import org.flinkss.table.EventTables;
@@ -28,13 +34,18 @@ import org.flinkss.time.LateRowRouter;
 import org.flinkss.window.CountAndSum;
 import org.flinkss.window.WindowAggregate;
 
+import javax.annotation.Nullable;
+
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
 /**
  * The course's windowed aggregations (topics 11.07, 11.10, 11.11) over {@code events_bronze} as a
- * stream, with a 10-minute watermark on {@code event_ts}, in append mode:
+ * stream, with a 10-minute watermark on {@code event_ts}, in append mode unless
+ * {@link #outputMode} says otherwise:
  *
  * <ul>
  *   <li>{@code win5}: 5-minute tumbling windows by {@code event_type} into {@code events_5min};
@@ -61,9 +72,34 @@ public final class WindowQuery implements Query {
     private final Duration slide;
     private final String keyColumn;
     private final String api;
+    private OutputMode mode = OutputMode.APPEND;
+    @Nullable private Database database;
 
     private WindowQuery(String name, String table, Kind kind, Duration size, Duration slide, String keyColumn, String api) {
         this(name, EventTables.BRONZE, table, kind, size, slide, keyColumn, api);
+    }
+
+    /**
+     * Another output mode than append (topic 11.02): update upserts the changed windows of each
+     * batch into {@code database}; complete replaces the table of the warehouse with every window
+     * at each commit. Refused, with the reason, where Spark or Flink SQL cannot do it.
+     */
+    public WindowQuery outputMode(OutputMode mode, @Nullable Database database) {
+        if (mode == OutputMode.UPDATE && kind == Kind.SESSION) {
+            throw new IllegalArgumentException("query '" + name + "' cannot run in update mode: a session window grows and merges, "
+                    + "so its row's key (window_start, window_end) changes and update would leave the old rows behind; Spark refuses "
+                    + "update mode for session windows too. Use --output-mode append or complete");
+        }
+        if (mode == OutputMode.COMPLETE && kind == Kind.SESSION && api.equals("table")) {
+            throw new IllegalArgumentException("query '" + name + "' cannot run in complete mode with --api table: Flink SQL's "
+                    + "session windows write a session only when it closes. Use --api datastream for complete mode");
+        }
+        if (mode == OutputMode.UPDATE && database == null) {
+            throw new IllegalArgumentException("update mode writes through the upsert sink: it needs a database");
+        }
+        this.mode = mode;
+        this.database = database;
+        return this;
     }
 
     private WindowQuery(String name, String source, String table, Kind kind, Duration size, Duration slide, String keyColumn, String api) {
@@ -116,7 +152,14 @@ public final class WindowQuery implements Query {
     private String describe() {
         String window = kind == Kind.SLIDING ? "sliding " + size.toMinutes() + " min every " + slide.toMinutes() + " min"
                 : kind == Kind.SESSION ? "session gap " + size.toMinutes() + " min" : "tumbling " + size.toMinutes() + " min";
-        return "window[" + api + "]: " + window + " by " + keyColumn + ", watermark " + WATERMARK_DELAY.toMinutes() + " min";
+        // Append keeps the description it always had, so existing checkpoints stay valid.
+        return "window[" + api + "]: " + window + " by " + keyColumn + ", watermark " + WATERMARK_DELAY.toMinutes() + " min"
+                + (mode == OutputMode.APPEND ? "" : ", output mode " + mode.text());
+    }
+
+    /** The result's key: a window and its group. */
+    List<String> keyColumns() {
+        return List.of("window_start", "window_end", keyColumn);
     }
 
     @Override
@@ -124,11 +167,22 @@ public final class WindowQuery implements Query {
         context.stateful(describe());
         DataStream<Event> events = context.tableStream(source, "event_ts", WATERMARK_DELAY)
                 .map(EventTables::fromRow).returns(Event.class).name("events").uid("events-" + name);
+        if (mode == OutputMode.COMPLETE) {
+            // Complete mode keeps every window: the watermark drops nothing, so no late-row table.
+            DataStream<RowData> changes = api.equals("table") ? changesWithTable(context, events) : withDataStream(context, events);
+            context.toCompleteTable(changes, table, rowType(), keyColumns());
+            return;
+        }
         SingleOutputStreamOperator<Event> onTime = events
                 .process(new LateRowRouter("window", lateRule(), context.checkpointPath(), context.runId()))
                 .name("drop-late-rows").uid("late-rows-" + name);
-        DataStream<RowData> windows = api.equals("table") ? withTable(context, onTime) : withDataStream(context, onTime);
-        context.toTable(windows, EventTables.rows(table, rowType()));
+        if (mode == OutputMode.UPDATE) {
+            DataStream<RowData> changes = api.equals("table") ? changesWithTable(context, onTime) : withDataStream(context, onTime);
+            context.toUpdatedTable(changes, table, rowType(), keyColumns(), database);
+        } else {
+            DataStream<RowData> windows = api.equals("table") ? withTable(context, onTime) : withDataStream(context, onTime);
+            context.toTable(windows, EventTables.rows(table, rowType()));
+        }
         context.toTable(onTime.getSideOutput(LateRowRouter.LATE), EventTables.late(table + "_late", context.runId()));
     }
 
@@ -158,7 +212,7 @@ public final class WindowQuery implements Query {
                 acc.roundedAmount());
         return onTime.keyBy(key)
                 .process(new WindowAggregate<>("window", assigner(), new CountAndSum.Function(), CountAndSum.class, emitter,
-                        context.checkpointPath(), context.runId()))
+                        context.checkpointPath(), context.runId(), mode))
                 .returns(InternalTypeInfo.of(rowType()))
                 .name("window").uid("window-" + name);
     }
@@ -180,6 +234,60 @@ public final class WindowQuery implements Query {
                 .map(row -> toRowData(row, byUser))
                 .returns(InternalTypeInfo.of(rowType()))
                 .name("window-rows").uid("window-rows-" + name);
+    }
+
+    /**
+     * Table API, update and complete modes: a window TVF writes a window only when it closes, so
+     * the windows are a regular SQL aggregation, grouped by the window starts of each row (a table
+     * function) and the key; its changelog (each group's new value) goes to the sink. Flink SQL
+     * has no watermark-driven cleanup for a regular aggregation: this keeps every window's state,
+     * where the DataStream API drops a window's state when the watermark closes it.
+     */
+    private DataStream<RowData> changesWithTable(QueryContext context, DataStream<Event> events) {
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(context.env());
+        tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
+        String view = "events_for_" + name;
+        tEnv.createTemporaryView(view, EventTables.withSourceWatermark(tEnv, events));
+        String function = "window_starts_" + name;
+        tEnv.createTemporarySystemFunction(function, new WindowStarts(size.toMillis(), slide.toMillis()));
+        boolean byUser = keyColumn.equals("user_id");
+        String key = byUser ? "userId" : "eventType";
+        Table result = tEnv.sqlQuery("SELECT w.ws, " + key + ", COUNT(*) AS events, ROUND(SUM(amount), 2) AS amount FROM " + view
+                + ", LATERAL TABLE(" + function + "(rowtime)) AS w(ws) GROUP BY w.ws, " + key);
+        long sizeMillis = size.toMillis();
+        return tEnv.toChangelogStream(result)
+                .filter(row -> row.getKind() != RowKind.UPDATE_BEFORE)
+                .map(row -> {
+                    long start = (Long) row.getField(0);
+                    Object k = row.getField(1);
+                    GenericRowData out = GenericRowData.of(TimestampData.fromEpochMillis(start), TimestampData.fromEpochMillis(start + sizeMillis),
+                            k == null ? null : byUser ? k : StringData.fromString((String) k), row.getField(2), row.getField(3));
+                    out.setRowKind(row.getKind() == RowKind.DELETE ? RowKind.DELETE : RowKind.INSERT);
+                    return (RowData) out;
+                })
+                .returns(InternalTypeInfo.of(rowType()))
+                .name("window-changes").uid("window-changes-" + name);
+    }
+
+    /** The starts of the tumbling or sliding windows that contain a timestamp, as Spark's window(). */
+    public static final class WindowStarts extends TableFunction<Long> {
+        private final long size;
+        private final long slide;
+
+        public WindowStarts(long size, long slide) {
+            this.size = size;
+            this.slide = slide;
+        }
+
+        public void eval(@DataTypeHint("TIMESTAMP_LTZ(3)") Instant timestamp) {
+            if (timestamp == null) {
+                return;
+            }
+            long t = timestamp.toEpochMilli();
+            for (long start = Math.floorDiv(t, slide) * slide; start > t - size; start -= slide) {
+                collect(start);
+            }
+        }
     }
 
     /**

@@ -1,6 +1,12 @@
 package org.flinkss.jobs;
 
+import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.types.RowKind;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -23,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
@@ -106,6 +113,37 @@ class LatestITCase {
         upsert.apply(List.of(), 8);
         assertThat(db.rows(LatestQuery.TABLE)).isEqualTo(afterFirst).hasSize(1010);
         assertThat(db.count("_flinkss_batches")).isGreaterThanOrEqualTo(4);
+    }
+
+    /** Update mode's upserts: a window and its group as the key, nulls in it, deletes, and a replay. */
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void compositeKeysWithNullsUpsertDeleteAndReplayIdempotently(String kind) throws Exception {
+        Database db = database(kind, BronzeITCase.options(base, 1));
+        RowType type = EventTables.windowRow("event_type", VarCharType.STRING_TYPE);
+        JdbcUpsert upsert = new JdbcUpsert(db, "windows_updated", type, List.of("window_start", "window_end", "event_type"), () -> "composite");
+        upsert.createTables();
+        upsert.apply(List.of(window(0, "view", 1, 1.5), window(0, null, 2, 2.0), window(5, "buy", 1, 9.0)), 0);
+        // Batch 1: both keys grow (the null group too), one row is deleted, one is new.
+        RowData gone = window(5, "buy", 1, 9.0);
+        gone.setRowKind(RowKind.DELETE);
+        List<RowData> batch1 = List.of(window(0, "view", 3, 4.5), window(0, null, 5, 7.0), gone, window(10, "cart", 1, 1.0));
+        upsert.apply(batch1, 1);
+        List<List<Object>> expected = List.of(
+                List.of(Instant.ofEpochMilli(0), Instant.ofEpochMilli(5 * 60_000), "view", 3L, 4.5),
+                List.of(Instant.ofEpochMilli(10 * 60_000), Instant.ofEpochMilli(15 * 60_000), "cart", 1L, 1.0));
+        List<List<Object>> rows = db.rows("windows_updated");
+        assertThat(rows).hasSize(3).containsAll(expected);
+        assertThat(rows).filteredOn(r -> r.get(2) == null).containsExactly(
+                java.util.Arrays.asList(Instant.ofEpochMilli(0), Instant.ofEpochMilli(5 * 60_000), null, 5L, 7.0));
+        // Batch 1 handed again, even with other rows: nothing changes.
+        upsert.apply(List.of(window(0, "view", 99, 99.0)), 1);
+        assertThat(db.rows("windows_updated")).isEqualTo(rows);
+    }
+
+    private static RowData window(long startMinute, String type, long events, double amount) {
+        return GenericRowData.of(TimestampData.fromEpochMillis(startMinute * 60_000), TimestampData.fromEpochMillis((startMinute + 5) * 60_000),
+                type == null ? null : StringData.fromString(type), events, amount);
     }
 
     private static String dbUrl(Database db) {
