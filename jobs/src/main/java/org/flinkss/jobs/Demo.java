@@ -2,6 +2,7 @@ package org.flinkss.jobs;
 
 import org.flinkss.query.QueryRunner;
 import org.flinkss.query.RunOptions;
+import org.flinkss.table.RowValues;
 import org.flinkss.table.Warehouse;
 
 import picocli.CommandLine.Command;
@@ -205,6 +206,40 @@ public final class Demo implements Callable<Integer> {
         runQuery(WindowQuery.sessions("datastream"));
         check("11.10", "each sliding window = the two 5-minute windows it spans", true, this::slidingMatchesTumbling);
         check("11.10", "sessions last >= 2 minutes and never touch another of the same user", true, this::sessionsAreApart);
+        outputModes();
+    }
+
+    /**
+     * "Update mode writes partial results; use foreachBatch + MERGE for it": win5 again, in update
+     * mode (into the SQL database) and in complete mode, beside the append table, in a folder of
+     * their own so that each keeps its checkpoint.
+     */
+    private void outputModes() {
+        Path modes = base.resolve("output-modes");
+        RunOptions append = RunOptions.builder().base(modes).parallelism(parallelism).printProgress(false).build();
+        QueryRunner.run(new BronzeQuery(options.events()), append);
+        RunOptions update = RunOptions.builder().base(modes).parallelism(parallelism).printProgress(false)
+                .outputMode(org.flinkss.query.OutputMode.UPDATE).build();
+        RunOptions complete = RunOptions.builder().base(modes.resolve("complete")).warehouse(append.warehouse()).parallelism(parallelism)
+                .printProgress(false).outputMode(org.flinkss.query.OutputMode.COMPLETE).build();
+        QueryRunner.run(Queries.create("win5", update, "datastream"), update);
+        QueryRunner.run(Queries.create("sliding", complete, "datastream"), complete);
+        List<List<Object>> closed = warehouse.sortedValues("events_5min");
+        List<List<Object>> updated;
+        try {
+            updated = update.database().rows("events_5min");
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("reading the update-mode table failed: " + e.getMessage(), e);
+        }
+        if (loud) {
+            System.out.println(">>> win5 with outputMode(\"update\") through foreachBatch + MERGE (" + update.database().describe() + ")");
+            System.out.print(RowValues.grid(List.of("window_start", "window_end", "event_type", "events", "amount"),
+                    updated.subList(Math.max(0, updated.size() - 6), updated.size())));
+        }
+        check("11.10", "update mode: append's closed windows, plus the open ones, partial", true,
+                () -> updated.containsAll(closed) && updated.size() > closed.size());
+        check("11.10", "complete mode: every sliding window, the table replaced at each commit", true,
+                () -> new Warehouse(append.warehouse()).count("events_sliding") > warehouse.count("events_sliding"));
     }
 
     private boolean slidingMatchesTumbling() {
