@@ -53,6 +53,8 @@ public final class QueryContext {
     private final Trigger trigger;
     private final int maxFilesPerTrigger;
     private final Warehouse warehouse;
+    /** Spark's maxBytesPerTrigger for file sources; 0 for no limit. Set by the runner. */
+    long maxBytesPerTrigger;
 
     private final List<String> sources = new ArrayList<>();
     private final List<String> sourceNames = new ArrayList<>();
@@ -98,7 +100,7 @@ public final class QueryContext {
      * course's explicit schema; bad lines come out as {@link ParsedEvent#bad} records.
      */
     public DataStream<ParsedEvent> eventFiles(String name, java.nio.file.Path folder, @Nullable Duration watermarkDelay) {
-        FilePlanner planner = new FilePlanner(folder, ".json");
+        FilePlanner planner = new FilePlanner(folder, ".json", maxBytesPerTrigger);
         return source(name, "FileStreamSource[" + planner.root().toUri() + "*.json]", planner, new EventLinesFormat(), watermarkDelay);
     }
 
@@ -119,7 +121,7 @@ public final class QueryContext {
         if (eventTimeColumn != null && column < 0) {
             throw new QueryException("table '" + table + "' has no column '" + eventTimeColumn + "' (columns: " + rowType.getFieldNames() + ")");
         }
-        FilePlanner planner = new FilePlanner(warehouse.tablePath(table), ParquetFiles.SUFFIX);
+        FilePlanner planner = new FilePlanner(warehouse.tablePath(table), ParquetFiles.SUFFIX, maxBytesPerTrigger);
         return source(table, "DeltaSource[" + warehouse.tablePath(table).toUri() + "]", planner,
                 new ParquetRowFormat(rowType, column), watermarkDelay);
     }

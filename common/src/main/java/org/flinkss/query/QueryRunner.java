@@ -135,6 +135,7 @@ public final class QueryRunner {
             }
             Warehouse warehouse = new Warehouse(options.warehouse);
             QueryContext context = new QueryContext(name, env, checkpoint, runId, options.trigger, options.maxFilesPerTrigger, warehouse);
+            context.maxBytesPerTrigger = options.maxBytesPerTrigger;
             query.build(context);
             String queryId = checkpoint.checkIdentity(context.identity());
             context.prepare();

@@ -21,6 +21,7 @@ public final class RunOptions {
     final Trigger trigger;
     @Nullable final Integer parallelism;
     final int maxFilesPerTrigger;
+    final long maxBytesPerTrigger;
     @Nullable final Duration checkpointInterval;
     @Nullable final Path flinkConfDir;
     final Map<String, String> flinkOverrides;
@@ -37,6 +38,7 @@ public final class RunOptions {
         this.trigger = b.trigger;
         this.parallelism = b.parallelism;
         this.maxFilesPerTrigger = b.maxFilesPerTrigger;
+        this.maxBytesPerTrigger = b.maxBytesPerTrigger;
         this.checkpointInterval = b.checkpointInterval;
         this.flinkConfDir = b.flinkConfDir;
         this.flinkOverrides = Map.copyOf(b.flinkOverrides);
@@ -90,6 +92,7 @@ public final class RunOptions {
         private Trigger trigger = Trigger.availableNow();
         private Integer parallelism;
         private int maxFilesPerTrigger;
+        private long maxBytesPerTrigger;
         private Duration checkpointInterval;
         private Path flinkConfDir;
         private final Map<String, String> flinkOverrides = new LinkedHashMap<>();
@@ -125,6 +128,15 @@ public final class RunOptions {
         /** Spark's {@code maxFilesPerTrigger}: at most this many files (or partitions) per batch; 0 for no limit. */
         public Builder maxFilesPerTrigger(int max) {
             this.maxFilesPerTrigger = max;
+            return this;
+        }
+
+        /**
+         * Spark's {@code maxBytesPerTrigger} for file sources: a batch takes files while it stays
+         * within this many bytes, one file at least; 0 for no limit. Works with the file limit.
+         */
+        public Builder maxBytesPerTrigger(long max) {
+            this.maxBytesPerTrigger = max;
             return this;
         }
 

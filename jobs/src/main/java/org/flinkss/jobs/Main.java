@@ -232,6 +232,10 @@ public final class Main implements Callable<Integer> {
                 description = "split a backlog into batches of at most N files, each committed on its own (default: no limit)")
         int maxFilesPerTrigger;
 
+        @Option(names = "--max-bytes-per-trigger", paramLabel = "SIZE",
+                description = "file sources: batches of at most SIZE bytes of files (e.g. 64m, 1g), one file at least (default: no limit)")
+        String maxBytesPerTrigger;
+
         @Option(names = "--parallelism", paramLabel = "N", description = "parallelism of the job (default: flink-conf)")
         Integer parallelism;
 
@@ -267,6 +271,7 @@ public final class Main implements Callable<Integer> {
                     .trigger(Trigger.parse(trigger))
                     .parallelism(parallelism)
                     .maxFilesPerTrigger(maxFilesPerTrigger)
+                    .maxBytesPerTrigger(maxBytesPerTrigger == null ? 0 : parseBytes(maxBytesPerTrigger))
                     .jdbcUrl(common.jdbcUrl)
                     .outputMode(OutputMode.parse(outputMode))
                     .printProgress(!quiet);
@@ -298,6 +303,18 @@ public final class Main implements Callable<Integer> {
             System.out.println(summary(q.name(), result));
             return 0;
         }
+    }
+
+    /** 1048576, 512k, 64m, 1g (powers of 1024, as Spark's byte strings). */
+    static long parseBytes(String text) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)\\s*(\\d+)\\s*([kmgt]?)b?\\s*").matcher(text);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("cannot read '" + text + "' as a size: use bytes, or a number with k, m, g or t (e.g. 64m)");
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2).toLowerCase(java.util.Locale.ROOT);
+        int shift = unit.isEmpty() ? 0 : "kmgt".indexOf(unit) + 1;
+        return n << (10 * shift);
     }
 
     static String summary(String query, QueryRunner.Result result) {

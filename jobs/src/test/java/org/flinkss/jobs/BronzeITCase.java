@@ -86,6 +86,36 @@ class BronzeITCase {
     }
 
     @Test
+    void maxBytesPerTriggerSplitsABacklogByFileSizeWithOneFileAtLeast() throws Exception {
+        Path events = base.resolve("events");
+        for (int batch = 1; batch <= 5; batch++) {
+            EventFiles.writeBatch(events, batch, EventGenerator.events((batch - 1) * 500L, 500));
+        }
+        long fileSize;
+        try (var files = java.nio.file.Files.walk(events)) {
+            fileSize = files.filter(f -> f.toString().endsWith(".json") && !f.getFileName().toString().startsWith("."))
+                    .mapToLong(f -> f.toFile().length()).max().orElseThrow();
+        }
+        // Room for two files of about that size, not three: batches of 2, 2 and 1 files.
+        RunOptions options = RunOptions.builder().base(base).parallelism(2).printProgress(false)
+                .maxBytesPerTrigger(fileSize * 2 + fileSize / 2).build();
+        QueryRunner.Result run = QueryRunner.run(new BronzeQuery(options.events()), options);
+        assertThat(run.progress).extracting(p -> p.path("numInputRows").asLong()).containsExactly(1000L, 1000L, 500L);
+
+        // A limit below one file's size still moves: one file per batch.
+        EventFiles.writeBatch(events, 6, EventGenerator.events(2500, 500));
+        EventFiles.writeBatch(events, 7, EventGenerator.events(3000, 500));
+        QueryRunner.Result small = QueryRunner.run(new BronzeQuery(options.events()),
+                RunOptions.builder().base(base).parallelism(2).printProgress(false).maxBytesPerTrigger(1).build());
+        assertThat(small.progress).extracting(p -> p.path("numInputRows").asLong()).containsExactly(500L, 500L);
+        assertThat(new Warehouse(options.warehouse()).count(BronzeQuery.TABLE)).isEqualTo(3500);
+        assertThat(Main.parseBytes("64m")).isEqualTo(64L << 20);
+        assertThat(Main.parseBytes("1G")).isEqualTo(1L << 30);
+        assertThat(Main.parseBytes("4096")).isEqualTo(4096);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Main.parseBytes("lots")).hasMessageContaining("e.g. 64m");
+    }
+
+    @Test
     void parallelismOneAndTwoWriteIdenticalTables() {
         List<List<List<Object>>> tables = new java.util.ArrayList<>();
         for (int parallelism : new int[] {1, 2}) {

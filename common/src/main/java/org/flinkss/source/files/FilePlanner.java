@@ -28,6 +28,10 @@ import org.flinkss.source.SplitPlanner;
  *
  * <p>The committed position is the set of files already read, by their path relative to the
  * folder: a file that is rewritten under the same name is not read again, as in Spark.
+ *
+ * <p>Besides the runner's file limit ({@code maxFilesPerTrigger}), a batch can be limited in bytes,
+ * as Spark's {@code maxBytesPerTrigger}: a soft limit, files are added while the batch stays within
+ * it, and a batch always takes at least one file.
  */
 public final class FilePlanner implements SplitPlanner<FileSplit> {
 
@@ -35,14 +39,21 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
 
     private final String root;
     private final String suffix;
+    private final long maxBytesPerBatch;
 
     private transient Set<String> processed;
     private transient long commits;
     private transient List<Path> target;
 
     public FilePlanner(Path root, String suffix) {
+        this(root, suffix, 0);
+    }
+
+    /** @param maxBytesPerBatch at most this many bytes of files per batch (but one file at least); 0 for no limit */
+    public FilePlanner(Path root, String suffix, long maxBytesPerBatch) {
         this.root = root.toAbsolutePath().normalize().toString();
         this.suffix = suffix;
+        this.maxBytesPerBatch = maxBytesPerBatch <= 0 ? Long.MAX_VALUE : maxBytesPerBatch;
     }
 
     public Path root() {
@@ -129,16 +140,32 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
     @Override
     public List<FileSplit> nextBatch(long batchId, int maxUnits) {
         List<FileSplit> batch = new ArrayList<>();
+        long bytes = 0;
         for (Path file : target) {
             if (batch.size() >= maxUnits) {
                 break;
             }
             String key = key(file);
             if (!processed.contains(key)) {
+                if (maxBytesPerBatch != Long.MAX_VALUE) {
+                    long size = sizeOf(file);
+                    if (!batch.isEmpty() && bytes + size > maxBytesPerBatch) {
+                        break;
+                    }
+                    bytes += size;
+                }
                 batch.add(new FileSplit(file.toString(), key, batchId, 0));
             }
         }
         return batch;
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return 0; // gone: the reader says so, with the file's name
+        }
     }
 
     @Override
