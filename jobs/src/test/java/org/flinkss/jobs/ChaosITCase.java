@@ -4,6 +4,7 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import org.flinkss.event.EventFiles;
 import org.flinkss.event.EventGenerator;
+import org.flinkss.query.OutputMode;
 import org.flinkss.query.QueryRunner;
 import org.flinkss.query.RunOptions;
 import org.flinkss.table.Warehouse;
@@ -24,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Topic 11.14, proven by killing processes: the bronze -> latest and bronze -> win5 chain runs in
  * child JVMs that are killed with SIGKILL at seeded random moments (startup, mid-batch, mid-commit,
- * during the savepoint), 7 kills per query, then rerun until they finish. Every table must equal
+ * during the savepoint), 7 kills per query, then rerun until they finish; then sliding in update mode
+ * and sessions in complete mode, 3 kills each. Every table must equal
  * what uninterrupted runs make of the same files: no row lost, none duplicated.
  */
 class ChaosITCase {
@@ -34,6 +36,7 @@ class ChaosITCase {
 
     private static final long SEED = Long.getLong("flinkss.chaosSeed", 1129L);
     private static final int KILLS_PER_QUERY = 7;
+    private static final int KILLS_PER_MODE = 3;
     private static final int FILES = 20;
 
     @TempDir
@@ -64,6 +67,11 @@ class ChaosITCase {
         QueryRunner.run(new LatestQuery(reference.database()), reference);
         QueryRunner.run(WindowQuery.win5("datastream"), RunOptions.builder().base(reference.base()).parallelism(2)
                 .checkpointInterval(Duration.ofMillis(300)).printProgress(false).build());
+        for (OutputMode mode : List.of(OutputMode.UPDATE, OutputMode.COMPLETE)) {
+            RunOptions withMode = RunOptions.builder().base(reference.base()).parallelism(2).checkpointInterval(Duration.ofMillis(300))
+                    .printProgress(false).outputMode(mode).build();
+            QueryRunner.run(Queries.create(mode == OutputMode.UPDATE ? "sliding" : "sessions", withMode, "datastream"), withMode);
+        }
 
         // Step 2: the same chain in child JVMs, killed 7 times per query at seeded moments.
         Random random = new Random(SEED);
@@ -71,15 +79,20 @@ class ChaosITCase {
         ChildJvm.Launcher launcher = ChildJvm.of(Main.class).workDir(dir.resolve("child")).tmpDir(dir.resolve("child-tmp"));
         int kills = 0;
         List<String> timeline = new ArrayList<>();
-        for (String query : List.of("bronze", "latest", "win5")) {
-            String[] args = {"run", query, "--base", killed.base().toString(), "--max-files-per-trigger", query.equals("win5") ? "0" : "2",
-                    "--parallelism", "2", "--checkpoint-interval", "300ms", "--quiet"};
+        // The output modes' sinks too: sliding upserts into the database, sessions replace their table.
+        for (String query : List.of("bronze", "latest", "win5", "sliding --output-mode update", "sessions --output-mode complete")) {
+            List<String> args = new ArrayList<>(List.of("run"));
+            args.addAll(List.of(query.split(" ")));
+            boolean fromBronze = !query.equals("bronze") && !query.equals("latest");
+            args.addAll(List.of("--base", killed.base().toString(), "--max-files-per-trigger", fromBronze ? "0" : "2",
+                    "--parallelism", "2", "--checkpoint-interval", "300ms", "--quiet"));
+            int killsOfThisQuery = query.contains("--output-mode") ? KILLS_PER_MODE : KILLS_PER_QUERY;
             int killedThisQuery = 0;
             for (int attempt = 1; ; attempt++) {
-                assertThat(attempt).as("runs of %s", query).isLessThanOrEqualTo(KILLS_PER_QUERY + 3);
-                Path log = dir.resolve("logs").resolve(query + "-" + attempt + ".log");
-                try (ChildJvm child = launcher.output(log).start(args)) {
-                    if (killedThisQuery < KILLS_PER_QUERY) {
+                assertThat(attempt).as("runs of %s", query).isLessThanOrEqualTo(killsOfThisQuery + 3);
+                Path log = dir.resolve("logs").resolve(query.replace(' ', '_') + "-" + attempt + ".log");
+                try (ChildJvm child = launcher.output(log).start(args.toArray(new String[0]))) {
+                    if (killedThisQuery < killsOfThisQuery) {
                         // From JVM start-up to the savepoint: a run takes 4 to 10 s here.
                         long wait = 700 + random.nextInt(3000);
                         Thread.sleep(wait);
@@ -101,7 +114,7 @@ class ChaosITCase {
         timeline.forEach(System.out::println);
         // With the 3 kills of BronzeKillRecoveryITCase and the 2 of BronzeToKafkaKillRecoveryITCase,
         // the suite kills at least 20 runs.
-        assertThat(kills).isGreaterThanOrEqualTo(15);
+        assertThat(kills).isGreaterThanOrEqualTo(15 + 2 * KILLS_PER_MODE - 2);
 
         // Step 3: every table equals the uninterrupted chain's.
         Warehouse got = new Warehouse(killed.warehouse());
@@ -115,5 +128,7 @@ class ChaosITCase {
                 .containsExactlyElementsOf(want.sortedValues("events_5min_late").stream().map(r -> r.subList(0, 6)).toList());
         assertThat(killed.database().rows(LatestQuery.TABLE)).containsExactlyElementsOf(reference.database().rows(LatestQuery.TABLE))
                 .hasSize(FILES * 500 + 1);
+        assertThat(killed.database().rows("events_sliding")).isNotEmpty().containsExactlyElementsOf(reference.database().rows("events_sliding"));
+        assertThat(got.sortedValues("events_sessions")).isNotEmpty().containsExactlyElementsOf(want.sortedValues("events_sessions"));
     }
 }
