@@ -34,6 +34,7 @@ public final class ProgressTracker {
     private final List<ProgressListener> listeners;
     private final Map<String, Long> sinkRows = new LinkedHashMap<>();
     private final Map<String, ObjectNode> stateOperators = new LinkedHashMap<>();
+    private final Map<String, String> sourceDescriptions;
     private final Map<String, String> sinkDescriptions;
     private long lastBatchId;
     private long previousTriggerStart = -1;
@@ -41,6 +42,13 @@ public final class ProgressTracker {
 
     public ProgressTracker(Path checkpointDir, String queryId, String queryName, String runId,
                            Map<String, String> sinkDescriptions, List<ProgressListener> listeners) {
+        this(checkpointDir, queryId, queryName, runId, Map.of(), sinkDescriptions, listeners);
+    }
+
+    /** @param sourceDescriptions Spark's description of each source by its name, e.g. {@code KafkaV2[Subscribe[events]]} */
+    public ProgressTracker(Path checkpointDir, String queryId, String queryName, String runId, Map<String, String> sourceDescriptions,
+                           Map<String, String> sinkDescriptions, List<ProgressListener> listeners) {
+        this.sourceDescriptions = sourceDescriptions;
         this.checkpointDir = checkpointDir;
         this.queryId = queryId;
         this.queryName = queryName;
@@ -287,7 +295,7 @@ public final class ProgressTracker {
 
         ArrayNode sources = p.putArray("sources");
         ObjectNode src = sources.addObject();
-        src.put("description", sourceName);
+        src.put("description", sourceDescriptions.getOrDefault(sourceName, sourceName));
         src.set("startOffset", batch.path("startOffset"));
         src.set("endOffset", batch.path("endOffset"));
         src.set("latestOffset", batch.path("endOffset"));

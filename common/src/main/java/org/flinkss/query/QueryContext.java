@@ -251,6 +251,14 @@ public final class QueryContext {
         return sourceNames;
     }
 
+    Map<String, String> sourceDescriptions() {
+        Map<String, String> descriptions = new LinkedHashMap<>();
+        for (int i = 0; i < sourceNames.size(); i++) {
+            descriptions.put(sourceNames.get(i), sources.get(i));
+        }
+        return descriptions;
+    }
+
     Map<String, String> sinkDescriptions() {
         return sinks;
     }

@@ -146,7 +146,8 @@ public final class QueryRunner {
             if (options.printProgress) {
                 listeners.add(p -> options.out.println(p.toPrettyString()));
             }
-            ProgressTracker tracker = new ProgressTracker(checkpoint.path(), queryId, name, runId, context.sinkDescriptions(), listeners);
+            ProgressTracker tracker = new ProgressTracker(checkpoint.path(), queryId, name, runId, context.sourceDescriptions(),
+                    context.sinkDescriptions(), listeners);
             recoverKilledRuns(checkpoint, tracker);
 
             try {

@@ -48,6 +48,8 @@ class BronzeITCase {
         assertThat(first.lastProgress.path("batchId").asLong()).isEqualTo(0);
         assertThat(first.lastProgress.path("numInputRows").asLong()).isEqualTo(500);
         assertThat(first.lastProgress.path("sink").path("numOutputRows").asLong()).isEqualTo(500);
+        assertThat(first.lastProgress.path("sources").path(0).path("description").asText())
+                .isEqualTo("FileStreamSource[" + options.events().toUri() + "*.json]");
 
         // Step 2: land batch 2, run again: only the 500 new rows are read.
         EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));

@@ -87,6 +87,7 @@ class KafkaBronzeITCase {
         assertThat(first.lastProgress.path("batchId").asLong()).isEqualTo(0);
         assertThat(first.lastProgress.path("numInputRows").asLong()).isEqualTo(500);
         JsonNode source1 = first.lastProgress.path("sources").path(0);
+        assertThat(source1.path("description").asText()).isEqualTo("KafkaV2[Subscribe[events]]");
         assertThat(partitionOffsets(source1.path("startOffset"))).isEqualTo(Map.of("0", 0L, "1", 0L, "2", 0L));
         assertThat(partitionOffsets(source1.path("endOffset"))).isEqualTo(endOfRound1);
 
