@@ -16,10 +16,12 @@ import java.util.Map;
 
 /**
  * A changelog (rows upserted or deleted by key) made into what Spark's update mode writes: at the
- * end of each batch, the last change of every key that changed in it, once. A batch ends with a
- * checkpoint in this runtime, so the changes are written just before the barrier: nothing is
- * held in state when a checkpoint is taken, and every change belongs to the checkpoint, hence the
- * commit, of its batch.
+ * end of each batch, the last change of every key that changed in it, once. A batch ends with its
+ * watermark (when it moves) and is committed by the next checkpoint, so the changes are written
+ * when the watermark arrives, and in any case just before a checkpoint barrier: nothing is held in
+ * state when a checkpoint is taken, and every change belongs to the commit of its batch. A periodic
+ * checkpoint that falls inside a long batch splits it: a key changed on both sides of it is then
+ * written twice, with the same final value.
  *
  * <p>Rows keep their {@link org.apache.flink.types.RowKind}: a {@code DELETE} stays a delete (a
  * session merged into another), anything else is an upsert. Stands right after the keyed
@@ -77,6 +79,12 @@ public final class ChangesPerBatch extends AbstractStreamOperator<RowData> imple
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
         flush();
+    }
+
+    @Override
+    public void processWatermark(org.apache.flink.streaming.api.watermark.Watermark mark) throws Exception {
+        flush();
+        super.processWatermark(mark);
     }
 
     @Override
