@@ -50,6 +50,12 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
 
     private static final Logger LOG = LoggerFactory.getLogger(MicroBatchEnumerator.class);
 
+    /**
+     * In the message of the global failure that the enumerator asks for after a reader restarted:
+     * when a job's final cause says this, the exception to fix is the task failure just before.
+     */
+    public static final String RESTART_REQUEST = "restarted from the last checkpoint; restarting the whole query";
+
     private final SplitEnumeratorContext<MicroBatchSplit<S>> context;
     private final SourceSpec spec;
     private final SplitPlanner<S> planner;
@@ -139,8 +145,8 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         // failover global, which restores the enumerator from the same checkpoint as everyone.
         if (!restartRequested) {
             restartRequested = true;
-            throw new FlinkRuntimeException("source '" + spec.name() + "': reader " + subtaskId + " restarted from the last checkpoint;"
-                    + " restarting the whole query from that checkpoint so that its batches and watermark stay consistent");
+            throw new FlinkRuntimeException("source '" + spec.name() + "': reader " + subtaskId + " " + RESTART_REQUEST
+                    + " from that checkpoint so that its batches and watermark stay consistent");
         }
     }
 
