@@ -160,13 +160,12 @@ public final class ExceptionHistory {
         }
         StringBuilder text = new StringBuilder(String.join("\n  caused by ", own));
         if (where != null) {
-            text.append("\n  in task '").append(where).append('\'');
+            // Which attempt the history had last may lag behind the job's end: name the task only.
+            text.append("\n  in task '").append(where.replaceFirst(" - execution #\\d+$", "")).append('\'');
         }
         if (!flink.isEmpty()) {
-            text.append(failures.size() > 1
-                    ? "\n  Flink restarted the query from its last checkpoint after each failure, then gave up:\n  "
-                    : "\n  Flink gave up:\n  ");
-            text.append(String.join("\n  caused by ", flink));
+            // Flink's own words say how often it restarted (the restart strategy's attempts).
+            text.append("\n  Flink gave up:\n  ").append(String.join("\n  caused by ", flink));
         }
         if (restartRequest && task.isEmpty()) {
             // No history (the JobManager could not be asked): say where the task's exception is.
