@@ -29,6 +29,7 @@ import java.util.stream.Stream;
  * <pre>
  * metadata.json            the query's identity: id, name, sources, sinks, stateful operators
  * checkpoints/&lt;job&gt;/chk-N   Flink's retained checkpoints (RocksDB, incremental)
+ * offsets/&lt;source&gt;/N       the splits of the last batch planned, written before it is read (Spark's offset log)
  * savepoints/savepoint-... the savepoint each availableNow run ends with
  * runs/&lt;run&gt;/             one folder a run: its Flink job id, markers
  * progress/log.jsonl       one progress object per committed batch

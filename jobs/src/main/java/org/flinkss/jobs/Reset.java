@@ -68,7 +68,7 @@ public final class Reset implements Callable<Integer> {
                 }
             }
             for (Path child : List.of(checkpoint.checkpoints(), checkpoint.savepoints(), checkpoint.path().resolve("progress"),
-                    checkpoint.path().resolve("runs"), metadata)) {
+                    checkpoint.path().resolve("runs"), checkpoint.path().resolve("offsets"), metadata)) {
                 CheckpointDir.deleteQuietly(child);
             }
         }

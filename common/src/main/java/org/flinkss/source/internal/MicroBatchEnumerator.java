@@ -40,6 +40,10 @@ import java.util.TreeMap;
  * that the previous batch ended with, whatever the parallelism and the order files are read in
  * (Spark's micro-batch rule). It also makes every batch a commit of its own.
  *
+ * <p>A batch's splits are written to the source's offset log ({@link BatchPlans}) before any
+ * reader gets one, so that a job restarted before the batch reached a checkpoint reads the same
+ * batch again (Spark's offset log), instead of planning it anew from a fresh listing.
+ *
  * <p>State hand-off follows FLIP-27: a split assigned to a reader belongs to the reader (and its
  * checkpointed state) until it is read; readers report running totals, never deltas, and keep them
  * in their own state until they have emitted the batch's watermark. So no report can be lost or
@@ -60,6 +64,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     private final SourceSpec spec;
     private final SplitPlanner<S> planner;
     private final EnumeratorState<S> state;
+    private final BatchPlans<S> plans;
 
     /** Readers with nothing to read since their last report, and what they read of the batch. */
     private final Set<Integer> idle = new HashSet<>();
@@ -86,6 +91,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         this.spec = spec;
         this.planner = planner;
         this.state = restored != null ? restored : new EnumeratorState<>();
+        this.plans = new BatchPlans<>(spec.checkpointDir(), spec.name(), planner.splitSerializer());
     }
 
     @Override
@@ -264,7 +270,15 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         }
         List<S> splits;
         try {
-            splits = planner.nextBatch(state.nextBatchId, spec.maxUnitsPerTrigger());
+            splits = plans.read(state.nextBatchId);
+            if (splits != null) {
+                LOG.info("Source '{}' reads batch {} again as it was planned before the job restarted", spec.name(), state.nextBatchId);
+            } else {
+                splits = planner.nextBatch(state.nextBatchId, spec.maxUnitsPerTrigger());
+                if (!splits.isEmpty()) {
+                    plans.write(state.nextBatchId, splits);
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("source '" + spec.name() + "': cannot plan batch " + state.nextBatchId + ": " + e.getMessage(), e);
         }
