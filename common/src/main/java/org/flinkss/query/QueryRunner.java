@@ -136,7 +136,8 @@ public final class QueryRunner {
                 env.setParallelism(options.parallelism);
             }
             Warehouse warehouse = new Warehouse(options.warehouse);
-            QueryContext context = new QueryContext(name, env, checkpoint, runId, options.trigger, options.maxFilesPerTrigger, warehouse);
+            QueryContext context = new QueryContext(name, env, checkpoint, runId, options.trigger, options.maxFilesPerTrigger,
+                    options.skipMissingFiles, warehouse);
             query.build(context);
             String queryId = checkpoint.checkIdentity(context.identity());
             context.prepare();
@@ -147,6 +148,7 @@ public final class QueryRunner {
             if (options.printProgress) {
                 listeners.add(p -> options.out.println(p.toPrettyString()));
             }
+            listeners.add(p -> warnSkippedFiles(name, p, context.skippedFilesTables(), options.out));
             ProgressTracker tracker = new ProgressTracker(checkpoint.path(), queryId, name, runId, context.sinkDescriptions(), listeners);
             recoverKilledRuns(checkpoint, tracker);
 
@@ -168,6 +170,17 @@ public final class QueryRunner {
                 return new Result(queryId, runId, batches, last, savepoint);
             } finally {
                 CheckpointDir.deleteQuietly(tmp);
+            }
+        }
+    }
+
+    /** A skipped file is never a silent drop: one warning line each, when its batch commits. */
+    private static void warnSkippedFiles(String query, ObjectNode progress, List<String> tables, PrintStream out) {
+        for (JsonNode source : progress.path("sources")) {
+            for (JsonNode file : source.path("skippedFiles")) {
+                out.println("warning: " + query + ": skipped " + file.asText() + ", planned in batch " + progress.path("batchId").asLong()
+                        + ": it was gone when read (--skip-missing-files); recorded in the batch's progress"
+                        + (tables.isEmpty() ? "" : " and in " + String.join(", ", tables)));
             }
         }
     }

@@ -21,6 +21,7 @@ public final class RunOptions {
     final Trigger trigger;
     @Nullable final Integer parallelism;
     final int maxFilesPerTrigger;
+    final boolean skipMissingFiles;
     @Nullable final Duration checkpointInterval;
     @Nullable final Path flinkConfDir;
     final Map<String, String> flinkOverrides;
@@ -36,6 +37,7 @@ public final class RunOptions {
         this.trigger = b.trigger;
         this.parallelism = b.parallelism;
         this.maxFilesPerTrigger = b.maxFilesPerTrigger;
+        this.skipMissingFiles = b.skipMissingFiles;
         this.checkpointInterval = b.checkpointInterval;
         this.flinkConfDir = b.flinkConfDir;
         this.flinkOverrides = Map.copyOf(b.flinkOverrides);
@@ -83,6 +85,7 @@ public final class RunOptions {
         private Trigger trigger = Trigger.availableNow();
         private Integer parallelism;
         private int maxFilesPerTrigger;
+        private boolean skipMissingFiles;
         private Duration checkpointInterval;
         private Path flinkConfDir;
         private final Map<String, String> flinkOverrides = new LinkedHashMap<>();
@@ -117,6 +120,17 @@ public final class RunOptions {
         /** Spark's {@code maxFilesPerTrigger}: at most this many files (or partitions) per batch; 0 for no limit. */
         public Builder maxFilesPerTrigger(int max) {
             this.maxFilesPerTrigger = max;
+            return this;
+        }
+
+        /**
+         * Spark's {@code ignoreMissingFiles}, recorded: a landing file that a batch planned but that
+         * is gone when read is skipped instead of failing the run, and recorded once in the batch's
+         * progress ({@code sources[].skippedFiles}) and in the query's {@code <table>_skipped_files}
+         * table, with a warning. A skipped file is not read later, even if it comes back.
+         */
+        public Builder skipMissingFiles(boolean skip) {
+            this.skipMissingFiles = skip;
             return this;
         }
 

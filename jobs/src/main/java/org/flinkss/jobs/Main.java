@@ -231,6 +231,12 @@ public final class Main implements Callable<Integer> {
                 description = "split a backlog into batches of at most N files, each committed on its own (default: no limit)")
         int maxFilesPerTrigger;
 
+        @Option(names = "--skip-missing-files",
+                description = "bronze and the pipeline's bronze: a landing file that a batch planned but that is gone when read is skipped"
+                        + " instead of failing the run, with a warning, and recorded once in the batch's progress and in"
+                        + " events_bronze_skipped_files (default: the run fails, naming the file)")
+        boolean skipMissingFiles;
+
         @Option(names = "--parallelism", paramLabel = "N", description = "parallelism of the job (default: flink-conf)")
         Integer parallelism;
 
@@ -255,12 +261,17 @@ public final class Main implements Callable<Integer> {
 
         @Override
         public Integer call() {
+            if (skipMissingFiles && !query.equals(BronzeQuery.NAME) && !query.equals(Pipeline.NAME)) {
+                throw new IllegalArgumentException("--skip-missing-files is an option of the queries that read landing files ("
+                        + BronzeQuery.NAME + ", " + Pipeline.NAME + "), not of '" + query + "'");
+            }
             RunOptions.Builder options = RunOptions.builder()
                     .base(common.base)
                     .warehouse(common.warehouse())
                     .trigger(Trigger.parse(trigger))
                     .parallelism(parallelism)
                     .maxFilesPerTrigger(maxFilesPerTrigger)
+                    .skipMissingFiles(skipMissingFiles)
                     .jdbcUrl(common.jdbcUrl)
                     .printProgress(!quiet);
             if (checkpointInterval != null) {

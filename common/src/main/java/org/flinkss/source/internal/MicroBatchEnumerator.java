@@ -217,6 +217,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 ? Watermarks.advance(state.watermark, total.maxEventTime, spec.watermarkDelayMillis())
                 : Long.MIN_VALUE;
         summary.startOffset = new LinkedHashMap<>(planner.describeOffsets());
+        summary.skippedFiles = total.skipped.stream().sorted().collect(java.util.stream.Collectors.toList());
         batch.readDone = summary;
         statsByReader.clear();
         watermarkEmitted.clear();
@@ -248,8 +249,8 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         sealedNotSnapshotted.add(summary);
         waitingForCheckpoint = true;
         waitingForCheckpointAfter = -1;
-        LOG.info("Source '{}' sealed batch {}: {} rows, watermark {}", spec.name(), batchId, summary.numInputRows,
-                Watermarks.format(state.watermark));
+        LOG.info("Source '{}' sealed batch {}: {} rows, watermark {}{}", spec.name(), batchId, summary.numInputRows,
+                Watermarks.format(state.watermark), summary.skippedFiles.isEmpty() ? "" : ", skipped (gone) " + summary.skippedFiles);
         if (spec.trigger().isAvailableNow() && planner.nextBatchIsEmpty()) {
             signalCaughtUp();
         }
