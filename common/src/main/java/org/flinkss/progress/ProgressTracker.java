@@ -301,6 +301,12 @@ public final class ProgressTracker {
         src.set("latestOffset", batch.path("endOffset"));
         src.put("numInputRows", rows);
         src.put("numBadRows", batch.path("numBadRows").asLong());
+        JsonNode skipped = batch.path("skippedFiles");
+        if (skipped.size() > 0) {
+            // Files the batch planned but found gone, skipped with --skip-missing-files.
+            src.put("numSkippedFiles", skipped.size());
+            src.set("skippedFiles", skipped);
+        }
         src.put("watermarkAfter", batch.path("watermarkAfter").asLong());
         src.put("inputRowsPerSecond", round(rows / inputSeconds));
         src.put("processedRowsPerSecond", round(rows / (total / 1000.0)));

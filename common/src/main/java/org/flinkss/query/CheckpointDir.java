@@ -27,8 +27,9 @@ import java.util.stream.Stream;
  * A query's checkpoint directory, Spark's {@code checkpointLocation}:
  *
  * <pre>
- * metadata.json            the query's identity: id, name, sources, sinks, stateful operators
+ * metadata.json            the query's identity: id, name, sources, sinks, stateful operators (and record tables)
  * checkpoints/&lt;job&gt;/chk-N   Flink's retained checkpoints (RocksDB, incremental)
+ * offsets/&lt;source&gt;/N       the splits of the last batch planned, written before it is read (Spark's offset log)
  * savepoints/savepoint-... the savepoint each availableNow run ends with
  * runs/&lt;run&gt;/             one folder a run: its Flink job id, markers
  * progress/log.jsonl       one progress object per committed batch
@@ -124,6 +125,12 @@ public final class CheckpointDir {
                             + ". A checkpoint serves one query: changing sources, sinks or stateful operators needs a new checkpoint."
                             + " Start over with 'reset " + identity.name() + "' (a new checkpoint, the target rebuilt) or use another --base,"
                             + " and reprocess from bronze.");
+                }
+                if (!existing.records().equals(identity.records())) {
+                    // Same query, with record tables this version added: list them for reset.
+                    ObjectNode node = identity.toJson();
+                    node.put("id", stored.path("id").asText());
+                    Fragments.write(meta, node);
                 }
                 return stored.path("id").asText();
             }

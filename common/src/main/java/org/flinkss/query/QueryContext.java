@@ -52,6 +52,7 @@ public final class QueryContext {
     private final String runId;
     private final Trigger trigger;
     private final int maxFilesPerTrigger;
+    private final boolean skipMissingFiles;
     private final Warehouse warehouse;
     /** Spark's maxBytesPerTrigger for file sources; 0 for no limit. Set by the runner. */
     long maxBytesPerTrigger;
@@ -59,18 +60,20 @@ public final class QueryContext {
     private final List<String> sources = new ArrayList<>();
     private final List<String> sourceNames = new ArrayList<>();
     private final Map<String, String> sinks = new LinkedHashMap<>();
+    private final List<String> skippedFilesTables = new ArrayList<>();
     private final List<String> stateful = new ArrayList<>();
     private final List<Runnable> beforeRun = new ArrayList<>();
     private final List<String> tables = new ArrayList<>();
 
     QueryContext(String queryName, StreamExecutionEnvironment env, CheckpointDir checkpoint, String runId,
-                 Trigger trigger, int maxFilesPerTrigger, Warehouse warehouse) {
+                 Trigger trigger, int maxFilesPerTrigger, boolean skipMissingFiles, Warehouse warehouse) {
         this.queryName = queryName;
         this.env = env;
         this.checkpoint = checkpoint;
         this.runId = runId;
         this.trigger = trigger;
         this.maxFilesPerTrigger = maxFilesPerTrigger;
+        this.skipMissingFiles = skipMissingFiles;
         this.warehouse = warehouse;
     }
 
@@ -97,11 +100,15 @@ public final class QueryContext {
 
     /**
      * JSON lines of events under {@code folder} (recursively, {@code *.json} only), read with the
-     * course's explicit schema; bad lines come out as {@link ParsedEvent#bad} records.
+     * course's explicit schema; bad lines come out as {@link ParsedEvent#bad} records. With
+     * {@code --skip-missing-files}, a planned file that is gone when read comes out as one
+     * {@link ParsedEvent#skippedFile} record (write those with {@link #toSkippedFilesTable});
+     * without it, the run fails naming the file.
      */
     public DataStream<ParsedEvent> eventFiles(String name, java.nio.file.Path folder, @Nullable Duration watermarkDelay) {
         FilePlanner planner = new FilePlanner(folder, ".json", maxBytesPerTrigger);
-        return source(name, "FileStreamSource[" + planner.root().toUri() + "*.json]", planner, new EventLinesFormat(), watermarkDelay);
+        return source(name, "FileStreamSource[" + planner.root().toUri() + "*.json]", planner, new EventLinesFormat(), watermarkDelay,
+                skipMissingFiles);
     }
 
     /**
@@ -129,13 +136,18 @@ public final class QueryContext {
     /** Any micro-batch source: a planner says what each batch reads, a format how to read it. */
     public <T, S extends WorkSplit> DataStream<T> source(
             String name, String description, SplitPlanner<S> planner, RecordFormat<T, S> format, @Nullable Duration watermarkDelay) {
+        return source(name, description, planner, format, watermarkDelay, false);
+    }
+
+    private <T, S extends WorkSplit> DataStream<T> source(String name, String description, SplitPlanner<S> planner,
+            RecordFormat<T, S> format, @Nullable Duration watermarkDelay, boolean skipMissing) {
         if (sourceNames.contains(name)) {
             throw new IllegalArgumentException("query '" + queryName + "' has two sources named '" + name + "'");
         }
         sourceNames.add(name);
         sources.add(description);
         SourceSpec spec = new SourceSpec(name, checkpoint.path(), runId, trigger, maxFilesPerTrigger,
-                watermarkDelay == null ? SourceSpec.NO_WATERMARK : watermarkDelay.toMillis());
+                watermarkDelay == null ? SourceSpec.NO_WATERMARK : watermarkDelay.toMillis(), skipMissing);
         return env.fromSource(new MicroBatchSource<>(spec, planner, format), WatermarkStrategy.noWatermarks(), name)
                 .uid("source-" + name)
                 .returns(format.producedType());
@@ -161,6 +173,17 @@ public final class QueryContext {
                 .uid("rows-" + name);
         rows.sinkTo(sink).name(name).uid("sink-" + name);
         sinks.put(name, "DeltaSink[" + warehouse.tablePath(name).toUri() + "]");
+    }
+
+    /**
+     * Appends the files that a source skipped because they were gone ({@code --skip-missing-files})
+     * to a table, exactly once as {@link #toTable} does. The table is the source's bookkeeping,
+     * declared whether or not anything is skipped; it is not part of the query's identity, so a
+     * checkpoint made before it existed stays the query's (see {@link QueryIdentity}).
+     */
+    public <T> void toSkippedFilesTable(DataStream<T> skipped, TableDef<T> table) {
+        toTable(skipped, table);
+        skippedFilesTables.add(table.name());
     }
 
     /** Any Sink V2 (console, collect, Kafka, JDBC), counted in progress under {@code name}. */
@@ -244,7 +267,14 @@ public final class QueryContext {
     }
 
     QueryIdentity identity() {
-        return new QueryIdentity(queryName, sources, new ArrayList<>(sinks.keySet()), stateful);
+        List<String> outputs = new ArrayList<>(sinks.keySet());
+        outputs.removeAll(skippedFilesTables);
+        return new QueryIdentity(queryName, sources, outputs, stateful, skippedFilesTables);
+    }
+
+    /** The tables of {@link #toSkippedFilesTable}. */
+    List<String> skippedFilesTables() {
+        return skippedFilesTables;
     }
 
     List<String> sourceNames() {

@@ -22,6 +22,7 @@ import org.flinkss.progress.Fragments;
 import org.flinkss.progress.ProgressListener;
 import org.flinkss.progress.ProgressTracker;
 import org.flinkss.progress.RunFiles;
+import org.flinkss.query.internal.ExceptionHistory;
 import org.flinkss.table.Warehouse;
 import org.flinkss.time.Watermarks;
 
@@ -65,6 +66,7 @@ public final class QueryRunner {
 
     private static final Duration POLL = Duration.ofMillis(100);
     private static final int STOP_ATTEMPTS = 50;
+    private static final Duration HISTORY_REFRESH = Duration.ofMillis(200);
 
     private QueryRunner() {}
 
@@ -134,7 +136,8 @@ public final class QueryRunner {
                 env.setParallelism(options.parallelism);
             }
             Warehouse warehouse = new Warehouse(options.warehouse);
-            QueryContext context = new QueryContext(name, env, checkpoint, runId, options.trigger, options.maxFilesPerTrigger, warehouse);
+            QueryContext context = new QueryContext(name, env, checkpoint, runId, options.trigger, options.maxFilesPerTrigger,
+                    options.skipMissingFiles, warehouse);
             context.maxBytesPerTrigger = options.maxBytesPerTrigger;
             query.build(context);
             String queryId = checkpoint.checkIdentity(context.identity());
@@ -146,6 +149,7 @@ public final class QueryRunner {
             if (options.printProgress) {
                 listeners.add(p -> options.out.println(p.toPrettyString()));
             }
+            listeners.add(p -> warnSkippedFiles(name, p, context.skippedFilesTables(), options.out));
             ProgressTracker tracker = new ProgressTracker(checkpoint.path(), queryId, name, runId, context.sourceDescriptions(),
                     context.sinkDescriptions(), listeners);
             recoverKilledRuns(checkpoint, tracker);
@@ -168,6 +172,17 @@ public final class QueryRunner {
                 return new Result(queryId, runId, batches, last, savepoint);
             } finally {
                 CheckpointDir.deleteQuietly(tmp);
+            }
+        }
+    }
+
+    /** A skipped file is never a silent drop: one warning line each, when its batch commits. */
+    private static void warnSkippedFiles(String query, ObjectNode progress, List<String> tables, PrintStream out) {
+        for (JsonNode source : progress.path("sources")) {
+            for (JsonNode file : source.path("skippedFiles")) {
+                out.println("warning: " + query + ": skipped " + file.asText() + ", planned in batch " + progress.path("batchId").asLong()
+                        + ": it was gone when read (--skip-missing-files); recorded in the batch's progress"
+                        + (tables.isEmpty() ? "" : " and in " + String.join(", ", tables)));
             }
         }
     }
@@ -302,14 +317,15 @@ public final class QueryRunner {
         }
         String jobId = client.getJobID().toString();
         checkpoint.recordJob(runId, jobId);
+        ExceptionHistory failures = new ExceptionHistory(client, flinkClient);
         Thread stopOnExit = null;
         if (!options.trigger.isAvailableNow()) {
             // An unbounded run ends on Ctrl-C: stop with a savepoint so that the next run resumes.
-            stopOnExit = new Thread(() -> stopWithSavepoint(client, name, checkpoint));
+            stopOnExit = new Thread(() -> stopWithSavepoint(client, name, checkpoint, failures));
             Runtime.getRuntime().addShutdownHook(stopOnExit);
         }
         try {
-            return await(client, name, checkpoint, runId, context, options, tracker, flinkClient);
+            return await(client, name, checkpoint, runId, context, options, tracker, flinkClient, failures);
         } finally {
             if (stopOnExit != null) {
                 try {
@@ -322,15 +338,19 @@ public final class QueryRunner {
     }
 
     private static Path await(JobClient client, String name, CheckpointDir checkpoint, String runId, QueryContext context,
-                              RunOptions options, ProgressTracker tracker, ReadableConfig flinkClient) {
+                              RunOptions options, ProgressTracker tracker, ReadableConfig flinkClient, ExceptionHistory failures) {
         String jobId = client.getJobID().toString();
         long committedUpTo = -1;
         long deadline = options.runFor == null ? Long.MAX_VALUE : System.nanoTime() + options.runFor.toNanos();
         while (true) {
             JobStatus status = status(client, name);
+            if (status == JobStatus.RESTARTING || status == JobStatus.FAILING) {
+                // An embedded cluster shuts down as its job fails: read the failures while it runs.
+                failures.refreshAtMostEvery(HISTORY_REFRESH);
+            }
             if (status.isGloballyTerminalState()) {
                 if (status == JobStatus.FAILED || status == JobStatus.CANCELED) {
-                    throw new QueryException("query '" + name + "' " + status.name().toLowerCase() + ": " + failureCause(client)
+                    throw new QueryException("query '" + name + "' " + status.name().toLowerCase() + ": " + failureCause(client, failures)
                             + "\nThe checkpoint " + checkpoint.path() + " keeps what was committed; fix the cause and run it again.");
                 }
                 // FINISHED: the source never ends by itself, so someone stopped the job with a
@@ -351,7 +371,7 @@ public final class QueryRunner {
             }
             sleep(POLL);
         }
-        Path savepoint = stopWithSavepoint(client, name, checkpoint);
+        Path savepoint = stopWithSavepoint(client, name, checkpoint, failures);
         // The savepoint is the last checkpoint of the run: everything reported up to it is committed.
         tracker.commit(runId, Long.MAX_VALUE);
         return savepoint;
@@ -404,7 +424,7 @@ public final class QueryRunner {
         return true;
     }
 
-    private static Path stopWithSavepoint(JobClient client, String name, CheckpointDir checkpoint) {
+    private static Path stopWithSavepoint(JobClient client, String name, CheckpointDir checkpoint, ExceptionHistory failures) {
         Exception last = null;
         for (int attempt = 1; attempt <= STOP_ATTEMPTS; attempt++) {
             try {
@@ -418,11 +438,11 @@ public final class QueryRunner {
                 JobStatus status = status(client, name);
                 if (status.isGloballyTerminalState() && ExceptionUtils.findThrowableWithMessage(e, "A savepoint has been created at").isPresent()) {
                     throw new CommitAfterSavepointFailed("query '" + name + "' took its savepoint but failed to commit its last batch ("
-                            + failureCause(client).split("\n")[0] + ")", e);
+                            + failureCause(client, failures).split("\n")[0] + ")", e);
                 }
                 if (status.isGloballyTerminalState()) {
                     throw new QueryException("query '" + name + "' ended (" + status + ") while stopping with a savepoint: "
-                            + failureCause(client), e);
+                            + failureCause(client, failures), e);
                 }
                 // "Not all required tasks are currently running" right after the catch-up: try again.
                 sleep(Duration.ofMillis(attempt < 30 ? 100 : 1000));
@@ -446,26 +466,18 @@ public final class QueryRunner {
         }
     }
 
-    private static String failureCause(JobClient client) {
+    /**
+     * Why a job failed, the exception to fix first: when the final cause is the global restart
+     * that a source asks for after a task failed, the task's own exception comes from Flink's
+     * exception history (see {@link ExceptionHistory}).
+     */
+    private static String failureCause(JobClient client, ExceptionHistory failures) {
         try {
             client.getJobExecutionResult().get(30, TimeUnit.SECONDS);
             return "no error reported";
         } catch (ExecutionException e) {
-            Throwable root = e.getCause();
-            List<String> causes = new ArrayList<>();
-            for (Throwable t = root; t != null && causes.size() < 12; t = t.getCause()) {
-                String message = t.getClass().getSimpleName() + ": " + t.getMessage();
-                if (!causes.contains(message)) {
-                    causes.add(message);
-                }
-            }
-            String chain = String.join("\n  caused by ", causes);
-            if (chain.contains("restarted from the last checkpoint")) {
-                // The last failure is the global restart a source asks for after a task failed;
-                // the task's own failure is the one to fix, and Flink logs it just before.
-                chain += "\n  (a task failed first: its exception is in the log, the line 'switched from RUNNING to FAILED')";
-            }
-            return chain;
+            failures.refresh();
+            return failures.explain(e.getCause());
         } catch (Exception e) {
             return e.toString();
         }

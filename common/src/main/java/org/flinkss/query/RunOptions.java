@@ -22,6 +22,7 @@ public final class RunOptions {
     @Nullable final Integer parallelism;
     final int maxFilesPerTrigger;
     final long maxBytesPerTrigger;
+    final boolean skipMissingFiles;
     @Nullable final Duration checkpointInterval;
     @Nullable final Path flinkConfDir;
     final Map<String, String> flinkOverrides;
@@ -39,6 +40,7 @@ public final class RunOptions {
         this.parallelism = b.parallelism;
         this.maxFilesPerTrigger = b.maxFilesPerTrigger;
         this.maxBytesPerTrigger = b.maxBytesPerTrigger;
+        this.skipMissingFiles = b.skipMissingFiles;
         this.checkpointInterval = b.checkpointInterval;
         this.flinkConfDir = b.flinkConfDir;
         this.flinkOverrides = Map.copyOf(b.flinkOverrides);
@@ -93,6 +95,7 @@ public final class RunOptions {
         private Integer parallelism;
         private int maxFilesPerTrigger;
         private long maxBytesPerTrigger;
+        private boolean skipMissingFiles;
         private Duration checkpointInterval;
         private Path flinkConfDir;
         private final Map<String, String> flinkOverrides = new LinkedHashMap<>();
@@ -137,6 +140,17 @@ public final class RunOptions {
          */
         public Builder maxBytesPerTrigger(long max) {
             this.maxBytesPerTrigger = max;
+            return this;
+        }
+
+        /**
+         * Spark's {@code ignoreMissingFiles}, recorded: a landing file that a batch planned but that
+         * is gone when read is skipped instead of failing the run, and recorded once in the batch's
+         * progress ({@code sources[].skippedFiles}) and in the query's {@code <table>_skipped_files}
+         * table, with a warning. A skipped file is not read later, even if it comes back.
+         */
+        public Builder skipMissingFiles(boolean skip) {
+            this.skipMissingFiles = skip;
             return this;
         }
 

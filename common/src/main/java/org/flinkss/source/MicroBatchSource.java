@@ -80,7 +80,7 @@ public final class MicroBatchSource<T, S extends WorkSplit>
 
     @Override
     public SourceReader<T, MicroBatchSplit<S>> createReader(SourceReaderContext readerContext) {
-        return new MicroBatchReader<>(readerContext, format, spec.name());
+        return new MicroBatchReader<>(readerContext, format, spec.name(), spec.skipMissingFiles());
     }
 
     @Override

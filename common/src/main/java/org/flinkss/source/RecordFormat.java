@@ -2,6 +2,8 @@ package org.flinkss.source;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
 import java.io.Serializable;
 
@@ -21,6 +23,17 @@ public interface RecordFormat<T, S extends WorkSplit> extends Serializable {
     /** True for a record that stands for bad input (to be quarantined); it still counts as read. */
     default boolean isBad(T record) {
         return false;
+    }
+
+    /**
+     * A record that stands for a split skipped because its data is gone (a run with
+     * {@code --skip-missing-files}), so that the query can keep it in a table; null if the format
+     * has none (the skip is then only in the batch's progress and the logs). It is not input: it
+     * does not count in {@code numInputRows}.
+     */
+    @Nullable
+    default T skipped(S split, String reason) {
+        return null;
     }
 
     TypeInformation<T> producedType();

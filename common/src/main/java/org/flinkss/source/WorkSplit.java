@@ -20,4 +20,9 @@ public interface WorkSplit extends SourceSplit {
 
     /** A short text for progress and errors (a path, topic-partition and offsets). */
     String describe();
+
+    /** Where the split's data is (a file's path): what progress and skip records name. */
+    default String location() {
+        return describe();
+    }
 }

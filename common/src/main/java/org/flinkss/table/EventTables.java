@@ -16,11 +16,12 @@ import org.flinkss.source.files.ParsedEvent;
 
 import java.util.List;
 
-/** The tables of events: bronze and its quarantine. */
+/** The tables of events: bronze, its quarantine and its record of skipped files. */
 public final class EventTables {
 
     public static final String BRONZE = "events_bronze";
     public static final String QUARANTINE_SUFFIX = "_quarantine";
+    public static final String SKIPPED_FILES_SUFFIX = "_skipped_files";
 
     /** {@code event_id LONG, user_id INT, event_type STRING, event_ts TIMESTAMP, amount DOUBLE}. */
     public static final RowType EVENT_ROW = TableDef.columns(
@@ -37,6 +38,15 @@ public final class EventTables {
             VarCharType.STRING_TYPE,
             new BigIntType(),
             VarCharType.STRING_TYPE,
+            VarCharType.STRING_TYPE);
+
+    /** A landing file that was gone when read, skipped ({@code --skip-missing-files}): which, in which batch, why, when, by which run. */
+    public static final RowType SKIPPED_FILE_ROW = TableDef.columns(
+            List.of("file", "batch_id", "reason", "skipped_at", "run_id"),
+            VarCharType.STRING_TYPE,
+            new BigIntType(),
+            VarCharType.STRING_TYPE,
+            new LocalZonedTimestampType(3),
             VarCharType.STRING_TYPE);
 
     /** A late row of a stateful query: the event, the watermark it missed, why, and the run. */
@@ -105,6 +115,20 @@ public final class EventTables {
 
     public static TableDef<ParsedEvent> quarantine(String name) {
         return new TableDef<>(name, QUARANTINE_ROW, EventTables::toQuarantineRow);
+    }
+
+    /** Skipped files; {@code skipped_at} is when the record is written, {@code run_id} the run that skipped it. */
+    public static TableDef<ParsedEvent> skippedFiles(String name, String runId) {
+        return new TableDef<>(name, SKIPPED_FILE_ROW, skipped -> toSkippedFileRow(skipped, runId, System.currentTimeMillis()));
+    }
+
+    public static RowData toSkippedFileRow(ParsedEvent skipped, String runId, long skippedAtMillis) {
+        return GenericRowData.of(
+                StringData.fromString(skipped.file),
+                skipped.skippedInBatch,
+                StringData.fromString(skipped.reason),
+                TimestampData.fromEpochMillis(skippedAtMillis),
+                StringData.fromString(runId));
     }
 
     public static RowData toRow(Event e) {

@@ -236,6 +236,12 @@ public final class Main implements Callable<Integer> {
                 description = "file sources: batches of at most SIZE bytes of files (e.g. 64m, 1g), one file at least (default: no limit)")
         String maxBytesPerTrigger;
 
+        @Option(names = "--skip-missing-files",
+                description = "bronze and the pipeline's bronze: a landing file that a batch planned but that is gone when read is skipped"
+                        + " instead of failing the run, with a warning, and recorded once in the batch's progress and in"
+                        + " events_bronze_skipped_files (default: the run fails, naming the file)")
+        boolean skipMissingFiles;
+
         @Option(names = "--parallelism", paramLabel = "N", description = "parallelism of the job (default: flink-conf)")
         Integer parallelism;
 
@@ -265,6 +271,10 @@ public final class Main implements Callable<Integer> {
 
         @Override
         public Integer call() {
+            if (skipMissingFiles && !query.equals(BronzeQuery.NAME) && !query.equals(Pipeline.NAME)) {
+                throw new IllegalArgumentException("--skip-missing-files is an option of the queries that read landing files ("
+                        + BronzeQuery.NAME + ", " + Pipeline.NAME + "), not of '" + query + "'");
+            }
             RunOptions.Builder options = RunOptions.builder()
                     .base(common.base)
                     .warehouse(common.warehouse())
@@ -272,6 +282,7 @@ public final class Main implements Callable<Integer> {
                     .parallelism(parallelism)
                     .maxFilesPerTrigger(maxFilesPerTrigger)
                     .maxBytesPerTrigger(maxBytesPerTrigger == null ? 0 : parseBytes(maxBytesPerTrigger))
+                    .skipMissingFiles(skipMissingFiles)
                     .jdbcUrl(common.jdbcUrl)
                     .outputMode(OutputMode.parse(outputMode))
                     .printProgress(!quiet);

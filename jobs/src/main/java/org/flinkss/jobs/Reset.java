@@ -52,8 +52,10 @@ public final class Reset implements Callable<Integer> {
         try (CheckpointDir.Lock lock = checkpoint.lock(query)) {
             JsonNode identity = Fragments.JSON.readTree(metadata.toFile());
             String queryId = identity.path("id").asText();
-            for (JsonNode sink : identity.path("sinks")) {
-                String table = sink.asText();
+            List<String> written = new ArrayList<>();
+            identity.path("sinks").forEach(sink -> written.add(sink.asText()));
+            identity.path("records").forEach(record -> written.add(record.asText()));
+            for (String table : written) {
                 if (warehouse.exists(table) && warehouse.writer(table).equals(query)) {
                     CheckpointDir.deleteRecursively(warehouse.tablePath(table));
                     emptied.add(table);
@@ -68,7 +70,7 @@ public final class Reset implements Callable<Integer> {
                 }
             }
             for (Path child : List.of(checkpoint.checkpoints(), checkpoint.savepoints(), checkpoint.path().resolve("progress"),
-                    checkpoint.path().resolve("runs"), metadata)) {
+                    checkpoint.path().resolve("runs"), checkpoint.path().resolve("offsets"), metadata)) {
                 CheckpointDir.deleteQuietly(child);
             }
         }

@@ -130,16 +130,21 @@ class FailureRecoveryITCase {
     }
 
     @Test
-    void aRunThatKeepsFailingEndsAfterTheConfiguredAttemptsWithTheCause() {
-        RunOptions options = options(2);
+    void aRunThatKeepsFailingEndsAfterTheConfiguredAttemptsWithTheOperatorsOwnExceptionFirst() {
+        // Three attempts: task failure, the source's global restart, task failure, global restart
+        // (suppressed). The job's final cause is then the source's restart request, not the
+        // operator's exception: the message must still lead with the operator's.
+        RunOptions options = options(3);
         land(options);
         SEEN.set(0);
         OPERATOR_FAILURES.set(Integer.MAX_VALUE);
         try {
             assertThatThrownBy(() -> QueryRunner.run(failingBronze(options.events()), options))
                     .isInstanceOf(QueryException.class)
-                    .hasMessageContaining("query 'failing-bronze' failed")
+                    .hasMessageStartingWith("query 'failing-bronze' failed: IllegalStateException: boom: injected operator failure\n")
+                    .hasMessageContaining("in task 'Source: events -> split-bad-lines -> may-fail")
                     .hasMessageContaining("Recovery is suppressed")
+                    .hasMessageContaining("restarted from the last checkpoint; restarting the whole query")
                     .hasMessageContaining("keeps what was committed");
         } finally {
             OPERATOR_FAILURES.set(0);

@@ -16,7 +16,8 @@ import java.nio.file.Files;
 /**
  * JSON lines read with the course's explicit event schema, as Spark's {@code readStream.json}.
  * A line that is not JSON or does not fit the schema becomes a {@link ParsedEvent#bad} record
- * naming the file and line; blank lines are not records (Spark skips them too).
+ * naming the file and line; blank lines are not records (Spark skips them too). A file skipped
+ * because it was gone ({@code --skip-missing-files}) becomes a {@link ParsedEvent#skippedFile}.
  */
 public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSplit> {
 
@@ -66,6 +67,11 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
                 in.close();
             }
         };
+    }
+
+    @Override
+    public ParsedEvent skipped(FileSplit split, String reason) {
+        return ParsedEvent.skippedFile(split.path().toString(), split.batchId(), reason);
     }
 
     @Override

@@ -60,6 +60,11 @@ public final class FileSplit implements WorkSplit {
     }
 
     @Override
+    public String location() {
+        return path;
+    }
+
+    @Override
     public String toString() {
         return "FileSplit{" + path + ", batch " + batchId + ", position " + position + '}';
     }

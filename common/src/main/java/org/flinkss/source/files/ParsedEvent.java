@@ -7,6 +7,8 @@ import java.util.Objects;
 /**
  * A line of a landing file, read with the event schema: the event, or, for a line that is not
  * JSON or does not fit the schema, where it was and why it was refused (the quarantine's row).
+ * A third kind stands for a whole file that was gone when read and was skipped
+ * ({@code --skip-missing-files}): the file, its batch and why (the skipped-files table's row).
  */
 public final class ParsedEvent {
 
@@ -17,6 +19,8 @@ public final class ParsedEvent {
     /** The raw text and the reason; null for a good line. */
     public String raw;
     public String reason;
+    /** For a skipped file: the batch it was planned in; null for a line. */
+    public Long skippedInBatch;
 
     public ParsedEvent() {}
 
@@ -35,8 +39,21 @@ public final class ParsedEvent {
         return p;
     }
 
+    /** A file gone before it was read, skipped: {@code file}, {@code skippedInBatch} and {@code reason} say which and why. */
+    public static ParsedEvent skippedFile(String file, long batchId, String reason) {
+        ParsedEvent p = new ParsedEvent();
+        p.file = file;
+        p.skippedInBatch = batchId;
+        p.reason = reason;
+        return p;
+    }
+
     public boolean isBad() {
-        return event == null;
+        return event == null && skippedInBatch == null;
+    }
+
+    public boolean isSkippedFile() {
+        return skippedInBatch != null;
     }
 
     @Override
@@ -46,16 +63,19 @@ public final class ParsedEvent {
         }
         ParsedEvent p = (ParsedEvent) o;
         return Objects.equals(event, p.event) && Objects.equals(file, p.file) && Objects.equals(line, p.line)
-                && Objects.equals(raw, p.raw) && Objects.equals(reason, p.reason);
+                && Objects.equals(raw, p.raw) && Objects.equals(reason, p.reason) && Objects.equals(skippedInBatch, p.skippedInBatch);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(event, file, line, raw, reason);
+        return Objects.hash(event, file, line, raw, reason, skippedInBatch);
     }
 
     @Override
     public String toString() {
+        if (isSkippedFile()) {
+            return "Skipped{" + file + ", batch " + skippedInBatch + ", " + reason + "}";
+        }
         return isBad() ? "Bad{" + file + ":" + line + " " + reason + "}" : String.valueOf(event);
     }
 }

@@ -5,10 +5,13 @@ import org.apache.flink.core.memory.DataOutputView;
 
 import java.io.IOException;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * What one reader read of one batch: counts and event-time extremes. Readers send their running
- * totals (never deltas), so a report that arrives twice, or again after a restore, is harmless.
+ * What one reader read of one batch: counts, event-time extremes, and the files it skipped
+ * because they were gone. Readers send their running totals (never deltas), so a report that
+ * arrives twice, or again after a restore, is harmless.
  */
 public final class BatchStats implements Serializable {
 
@@ -21,13 +24,21 @@ public final class BatchStats implements Serializable {
     public long maxEventTime = Long.MIN_VALUE;
     public double sumEventTime;
     public long eventTimeCount;
+    /** Where the splits are that this reader skipped because their data was gone. */
+    public List<String> skipped = new ArrayList<>();
 
     public static BatchStats empty() {
         return new BatchStats();
     }
 
     public boolean isEmpty() {
-        return rows == 0 && badRows == 0;
+        return rows == 0 && badRows == 0 && skipped.isEmpty();
+    }
+
+    /** A split of {@code batch} was skipped: its data at {@code location} was gone. */
+    public void skip(long batch, String location) {
+        batchId = batch;
+        skipped.add(location);
     }
 
     public void add(long batch, long eventTime, boolean bad) {
@@ -54,6 +65,7 @@ public final class BatchStats implements Serializable {
         maxEventTime = Math.max(maxEventTime, other.maxEventTime);
         sumEventTime += other.sumEventTime;
         eventTimeCount += other.eventTimeCount;
+        skipped.addAll(other.skipped);
     }
 
     public BatchStats copy() {
@@ -63,6 +75,7 @@ public final class BatchStats implements Serializable {
         return c;
     }
 
+    /** Writes the latest version ({@link MicroBatchSplit.Serializer}'s). */
     void write(DataOutputView out) throws IOException {
         out.writeLong(batchId);
         out.writeLong(rows);
@@ -71,9 +84,14 @@ public final class BatchStats implements Serializable {
         out.writeLong(maxEventTime);
         out.writeDouble(sumEventTime);
         out.writeLong(eventTimeCount);
+        out.writeInt(skipped.size());
+        for (String location : skipped) {
+            out.writeUTF(location);
+        }
     }
 
-    static BatchStats read(DataInputView in) throws IOException {
+    /** Reads what {@link #write} wrote; version 1 (before skipped files) has no list. */
+    static BatchStats read(DataInputView in, int version) throws IOException {
         BatchStats s = new BatchStats();
         s.batchId = in.readLong();
         s.rows = in.readLong();
@@ -82,11 +100,18 @@ public final class BatchStats implements Serializable {
         s.maxEventTime = in.readLong();
         s.sumEventTime = in.readDouble();
         s.eventTimeCount = in.readLong();
+        if (version >= 2) {
+            int n = in.readInt();
+            for (int i = 0; i < n; i++) {
+                s.skipped.add(in.readUTF());
+            }
+        }
         return s;
     }
 
     @Override
     public String toString() {
-        return "BatchStats{batch=" + batchId + ", rows=" + rows + ", bad=" + badRows + ", maxTs=" + maxEventTime + '}';
+        return "BatchStats{batch=" + batchId + ", rows=" + rows + ", bad=" + badRows + ", maxTs=" + maxEventTime
+                + (skipped.isEmpty() ? "" : ", skipped=" + skipped) + '}';
     }
 }

@@ -1,7 +1,9 @@
 package org.flinkss.source.internal;
 
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** One sealed batch of one source, as the enumerator saw it: what goes into progress. */
@@ -23,4 +25,6 @@ public final class BatchSummary implements Serializable {
     public long watermarkAfter = Long.MIN_VALUE;
     public Map<String, Object> startOffset = new LinkedHashMap<>();
     public Map<String, Object> endOffset = new LinkedHashMap<>();
+    /** Files of the batch that were gone when read, skipped with {@code --skip-missing-files}. */
+    public List<String> skippedFiles = new ArrayList<>();
 }

@@ -40,6 +40,10 @@ import java.util.TreeMap;
  * that the previous batch ended with, whatever the parallelism and the order files are read in
  * (Spark's micro-batch rule). It also makes every batch a commit of its own.
  *
+ * <p>A batch's splits are written to the source's offset log ({@link BatchPlans}) before any
+ * reader gets one, so that a job restarted before the batch reached a checkpoint reads the same
+ * batch again (Spark's offset log), instead of planning it anew from a fresh listing.
+ *
  * <p>State hand-off follows FLIP-27: a split assigned to a reader belongs to the reader (and its
  * checkpointed state) until it is read; readers report running totals, never deltas, and keep them
  * in their own state until they have emitted the batch's watermark. So no report can be lost or
@@ -50,10 +54,17 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
 
     private static final Logger LOG = LoggerFactory.getLogger(MicroBatchEnumerator.class);
 
+    /**
+     * In the message of the global failure that the enumerator asks for after a reader restarted:
+     * when a job's final cause says this, the exception to fix is the task failure just before.
+     */
+    public static final String RESTART_REQUEST = "restarted from the last checkpoint; restarting the whole query";
+
     private final SplitEnumeratorContext<MicroBatchSplit<S>> context;
     private final SourceSpec spec;
     private final SplitPlanner<S> planner;
     private final EnumeratorState<S> state;
+    private final BatchPlans<S> plans;
 
     /** Readers with nothing to read since their last report, and what they read of the batch. */
     private final Set<Integer> idle = new HashSet<>();
@@ -80,6 +91,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         this.spec = spec;
         this.planner = planner;
         this.state = restored != null ? restored : new EnumeratorState<>();
+        this.plans = new BatchPlans<>(spec.checkpointDir(), spec.name(), planner.splitSerializer());
     }
 
     @Override
@@ -139,8 +151,8 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         // failover global, which restores the enumerator from the same checkpoint as everyone.
         if (!restartRequested) {
             restartRequested = true;
-            throw new FlinkRuntimeException("source '" + spec.name() + "': reader " + subtaskId + " restarted from the last checkpoint;"
-                    + " restarting the whole query from that checkpoint so that its batches and watermark stay consistent");
+            throw new FlinkRuntimeException("source '" + spec.name() + "': reader " + subtaskId + " " + RESTART_REQUEST
+                    + " from that checkpoint so that its batches and watermark stay consistent");
         }
     }
 
@@ -205,6 +217,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 ? Watermarks.advance(state.watermark, total.maxEventTime, spec.watermarkDelayMillis())
                 : Long.MIN_VALUE;
         summary.startOffset = new LinkedHashMap<>(planner.describeOffsets());
+        summary.skippedFiles = total.skipped.stream().sorted().collect(java.util.stream.Collectors.toList());
         batch.readDone = summary;
         statsByReader.clear();
         watermarkEmitted.clear();
@@ -236,8 +249,8 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         sealedNotSnapshotted.add(summary);
         waitingForCheckpoint = true;
         waitingForCheckpointAfter = -1;
-        LOG.info("Source '{}' sealed batch {}: {} rows, watermark {}", spec.name(), batchId, summary.numInputRows,
-                Watermarks.format(state.watermark));
+        LOG.info("Source '{}' sealed batch {}: {} rows, watermark {}{}", spec.name(), batchId, summary.numInputRows,
+                Watermarks.format(state.watermark), summary.skippedFiles.isEmpty() ? "" : ", skipped (gone) " + summary.skippedFiles);
         if (spec.trigger().isAvailableNow() && planner.nextBatchIsEmpty()) {
             signalCaughtUp();
         }
@@ -258,7 +271,15 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         }
         List<S> splits;
         try {
-            splits = planner.nextBatch(state.nextBatchId, spec.maxUnitsPerTrigger());
+            splits = plans.read(state.nextBatchId);
+            if (splits != null) {
+                LOG.info("Source '{}' reads batch {} again as it was planned before the job restarted", spec.name(), state.nextBatchId);
+            } else {
+                splits = planner.nextBatch(state.nextBatchId, spec.maxUnitsPerTrigger());
+                if (!splits.isEmpty()) {
+                    plans.write(state.nextBatchId, splits);
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("source '" + spec.name() + "': cannot plan batch " + state.nextBatchId + ": " + e.getMessage(), e);
         }

@@ -12,6 +12,9 @@ import org.flinkss.source.SplitRecordReader;
 import org.flinkss.source.WorkSplit;
 import org.flinkss.time.Watermarks;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -25,15 +28,24 @@ import java.util.concurrent.CompletableFuture;
  * told to, after all of its records. Records carry their event time as their timestamp; the
  * source itself generates no watermark: per-split and periodic watermarks are what make Flink's
  * file source drop whole files or never move (see SEMANTICS.md).
+ *
+ * <p>A planned file that is gone when the reader opens it fails the task, naming the file, the
+ * batch and the two ways out; with {@code --skip-missing-files} it is skipped instead, and never
+ * silently: the skip goes into the reader's totals (the batch's progress) and, when the format has
+ * a record for it, into the stream (the query's {@code <table>_skipped_files}). Both are part of
+ * the checkpointed state or the checkpointed output, so a skip is recorded once across restores.
  */
 public final class MicroBatchReader<T, S extends WorkSplit> implements SourceReader<T, MicroBatchSplit<S>> {
 
     /** Records per {@link #pollNext} call: long enough to be cheap, short enough for checkpoints. */
     private static final int RECORDS_PER_POLL = 2048;
 
+    private static final Logger LOG = LoggerFactory.getLogger(MicroBatchReader.class);
+
     private final SourceReaderContext context;
     private final RecordFormat<T, S> format;
     private final String sourceName;
+    private final boolean skipMissingFiles;
 
     private final ArrayDeque<S> queue = new ArrayDeque<>();
     private S current;
@@ -46,10 +58,11 @@ public final class MicroBatchReader<T, S extends WorkSplit> implements SourceRea
     private boolean hasPendingWatermark;
     private CompletableFuture<Void> available = new CompletableFuture<>();
 
-    public MicroBatchReader(SourceReaderContext context, RecordFormat<T, S> format, String sourceName) {
+    public MicroBatchReader(SourceReaderContext context, RecordFormat<T, S> format, String sourceName, boolean skipMissingFiles) {
         this.context = context;
         this.format = format;
         this.sourceName = sourceName;
+        this.skipMissingFiles = skipMissingFiles;
     }
 
     @Override
@@ -81,6 +94,11 @@ public final class MicroBatchReader<T, S extends WorkSplit> implements SourceRea
                 return InputStatus.NOTHING_AVAILABLE;
             }
             currentReader = open(current);
+            if (currentReader == null) {
+                skip(current, output);
+                current = null;
+                return InputStatus.MORE_AVAILABLE;
+            }
         }
         long batch = current.batchId();
         for (int i = 0; i < RECORDS_PER_POLL; i++) {
@@ -102,12 +120,40 @@ public final class MicroBatchReader<T, S extends WorkSplit> implements SourceRea
         return InputStatus.MORE_AVAILABLE;
     }
 
+    /** The split's reader, or null if its data is gone and the run skips missing files. */
     private SplitRecordReader<T> open(S split) throws IOException {
         try {
             return format.open(split);
         } catch (FileNotFoundException | NoSuchFileException e) {
-            throw new IOException("source '" + sourceName + "': " + split.describe() + " was planned in batch " + split.batchId()
-                    + " but is gone before it was read. Put it back and run the query again.", e);
+            if (skipMissingFiles) {
+                return null;
+            }
+            throw new IOException(goneMessage(sourceName, split), e);
+        }
+    }
+
+    /** Why a run fails on a planned file that is gone, and the two ways out. */
+    static String goneMessage(String sourceName, WorkSplit split) {
+        return "source '" + sourceName + "': " + split.describe() + " was planned in batch " + split.batchId() + " but is gone"
+                + (split.position() > 0 ? " (after " + split.position() + " of its records were read)" : " before it was read")
+                + ". Either put it back and run the query again (batch " + split.batchId() + " is read again from the last checkpoint),"
+                + " or run it again with --skip-missing-files, which skips the files that are gone and records each one"
+                + " (in the batch's progress and in the query's *_skipped_files table).";
+    }
+
+    /** Why a split was skipped, as its record says. */
+    static String skipReason(WorkSplit split) {
+        return "gone " + (split.position() > 0 ? "after " + split.position() + " of its records were read; the rest was skipped"
+                : "before it was read") + " (--skip-missing-files)";
+    }
+
+    private void skip(S split, ReaderOutput<T> output) {
+        String reason = skipReason(split);
+        LOG.warn("Source '{}' skipped {} planned in batch {}: {}", sourceName, split.describe(), split.batchId(), reason);
+        stats.skip(split.batchId(), split.location());
+        T record = format.skipped(split, reason);
+        if (record != null) {
+            output.collect(record);
         }
     }
 

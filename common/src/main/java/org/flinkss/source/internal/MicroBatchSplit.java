@@ -45,9 +45,10 @@ public final class MicroBatchSplit<S extends WorkSplit> implements SourceSplit {
             this.workSerializer = workSerializer;
         }
 
+        /** 2: the totals list the files skipped ({@code --skip-missing-files}); 1 is still read. */
         @Override
         public int getVersion() {
-            return 1;
+            return 2;
         }
 
         @Override
@@ -75,7 +76,7 @@ public final class MicroBatchSplit<S extends WorkSplit> implements SourceSplit {
                 in.readFully(bytes);
                 return of(workSerializer.deserialize(workVersion, bytes));
             }
-            return ofStats(BatchStats.read(in));
+            return ofStats(BatchStats.read(in, version));
         }
     }
 }
