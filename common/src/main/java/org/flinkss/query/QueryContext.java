@@ -60,6 +60,8 @@ public final class QueryContext {
     private final List<String> stateful = new ArrayList<>();
     private final List<Runnable> beforeRun = new ArrayList<>();
     private final List<String> tables = new ArrayList<>();
+    /** The columns of every table written, warehouse and SQL: part of the query's identity. */
+    private final Map<String, org.apache.flink.table.types.logical.RowType> tableColumns = new LinkedHashMap<>();
 
     QueryContext(String queryName, StreamExecutionEnvironment env, CheckpointDir checkpoint, String runId,
                  Trigger trigger, int maxFilesPerTrigger, Warehouse warehouse) {
@@ -98,8 +100,19 @@ public final class QueryContext {
      * course's explicit schema; bad lines come out as {@link ParsedEvent#bad} records.
      */
     public DataStream<ParsedEvent> eventFiles(String name, java.nio.file.Path folder, @Nullable Duration watermarkDelay) {
+        return eventFiles(name, folder, watermarkDelay, false);
+    }
+
+    /**
+     * {@link #eventFiles(String, java.nio.file.Path, Duration)}, optionally with Auto Loader's
+     * rescued data column: fields that are not in the schema and values of the wrong type are
+     * kept in {@link ParsedEvent#rescuedData} instead of being skipped or making the line bad.
+     */
+    public DataStream<ParsedEvent> eventFiles(String name, java.nio.file.Path folder, @Nullable Duration watermarkDelay,
+                                              boolean rescuedData) {
         FilePlanner planner = new FilePlanner(folder, ".json");
-        return source(name, "FileStreamSource[" + planner.root().toUri() + "*.json]", planner, new EventLinesFormat(), watermarkDelay);
+        return source(name, "FileStreamSource[" + planner.root().toUri() + "*.json]", planner, new EventLinesFormat(rescuedData),
+                watermarkDelay);
     }
 
     /**
@@ -141,6 +154,7 @@ public final class QueryContext {
     public <T> void toTable(DataStream<T> stream, TableDef<T> table) {
         String name = table.name();
         tables.add(name);
+        tableColumns.put(name, table.rowType());
         beforeRun.add(() -> warehouse.declare(name, table.rowType(), queryName));
         FileSink<RowData> sink = FileSink.forBulkFormat(new Path(warehouse.tablePath(name).toUri()), ParquetFiles.writerFactory(table.rowType()))
                 .withBucketAssigner(new BasePathBucketAssigner<>())
@@ -193,6 +207,7 @@ public final class QueryContext {
                 .setParallelism(1)
                 .name(table).uid("sink-" + table);
         sinks.put(table, "ForeachBatchSink[upsert into " + table + " at " + database.describe() + "]");
+        tableColumns.put(table, rowType);
     }
 
     /** Declares a stateful operator: it is part of the query's identity for its checkpoint. */
@@ -201,7 +216,9 @@ public final class QueryContext {
     }
 
     QueryIdentity identity() {
-        return new QueryIdentity(queryName, sources, new ArrayList<>(sinks.keySet()), stateful);
+        Map<String, List<String>> columns = new LinkedHashMap<>();
+        tableColumns.forEach((table, rowType) -> columns.put(table, QueryIdentity.columns(rowType)));
+        return new QueryIdentity(queryName, sources, new ArrayList<>(sinks.keySet()), stateful, columns);
     }
 
     List<String> sourceNames() {
