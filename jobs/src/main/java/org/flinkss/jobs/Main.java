@@ -244,6 +244,12 @@ public final class Main implements Callable<Integer> {
         @Option(names = "--outer", description = "view-then-buy: the left outer join, into view_then_buy_left")
         boolean outer;
 
+        @Option(names = "--rescued-data",
+                description = "bronze and pipeline: keep JSON fields that are not in the schema, and values of the wrong type, in a column"
+                        + " _rescued_data of events_bronze with the file's path (Auto Loader's rescuedDataColumn), instead of skipping"
+                        + " them or quarantining the line. A checkpoint made with it only runs with it, and the reverse.")
+        boolean rescuedData;
+
         @Option(names = "--quiet", description = "print only the summary, not each batch's progress")
         boolean quiet;
 
@@ -275,14 +281,14 @@ public final class Main implements Callable<Integer> {
                     throw new IllegalArgumentException("the pipeline runs its three layers one after the other, so it only takes the "
                             + "available-now trigger; to keep layers running, run bronze, silver and gold each with --trigger " + trigger);
                 }
-                List<QueryRunner.Result> results = Pipeline.run(run, api);
-                List<Query> layers = Pipeline.layers(run, api);
+                List<QueryRunner.Result> results = Pipeline.run(run, api, rescuedData);
+                List<Query> layers = Pipeline.layers(run, api, rescuedData);
                 for (int i = 0; i < results.size(); i++) {
                     System.out.println(summary(layers.get(i).name(), results.get(i)));
                 }
                 return 0;
             }
-            Query q = Queries.create(query, run, api, outer, kafka);
+            Query q = Queries.create(query, run, api, outer, rescuedData, kafka);
             QueryRunner.Result result = QueryRunner.run(q, run);
             System.out.println(summary(q.name(), result));
             return 0;
