@@ -189,7 +189,7 @@ class RescuedDataITCase {
             land(options, 2, lines.subList(500, 1000));
         }
 
-        // Step 2: bronze without and with the rescued data column, then win5 (both APIs) and latest.
+        // Step 2: bronze without and with the rescued data column, then win5 (both APIs), recompute and latest.
         QueryRunner.run(new BronzeQuery(plain.events()), plain);
         QueryRunner.run(WindowQuery.win5("datastream"), plain);
         QueryRunner.run(new BronzeQuery(rescued.events(), true), rescued);
@@ -204,6 +204,12 @@ class RescuedDataITCase {
         QueryRunner.run(new BronzeQuery(rescuedTableApi.events(), true), rescuedTableApi);
         QueryRunner.run(WindowQuery.win5("table"), rescuedTableApi);
         assertThat(new Warehouse(rescuedTableApi.warehouse()).sortedValues("events_5min")).containsExactlyElementsOf(windows);
+
+        // The batch recompute from bronze (Flink SQL over its Parquet files) reads past the extra column.
+        Recompute.Result recomputed = Recompute.recompute(rescuedTables, rescued.base(), "events_5min",
+                Recompute.parseTime("2025-03-01T00:00:00Z"), Recompute.parseTime("2025-03-01T01:00:00Z"));
+        assertThat(recomputed.written).isEqualTo(recomputed.removed).isEqualTo(12 * 3);
+        assertThat(rescuedTables.sortedValues("events_5min")).containsExactlyElementsOf(windows);
 
         // latest upserts the event's columns into SQL, also from a bronze with the extra column.
         QueryRunner.run(new LatestQuery(rescued.database()), rescued);
