@@ -61,7 +61,7 @@ public final class QueryContext {
     private final List<Runnable> beforeRun = new ArrayList<>();
     private final List<String> tables = new ArrayList<>();
     /** The columns of every table written, warehouse and SQL: part of the query's identity. */
-    private final Map<String, org.apache.flink.table.types.logical.RowType> tableColumns = new LinkedHashMap<>();
+    private final Map<String, List<String>> tableColumns = new LinkedHashMap<>();
 
     QueryContext(String queryName, StreamExecutionEnvironment env, CheckpointDir checkpoint, String runId,
                  Trigger trigger, int maxFilesPerTrigger, Warehouse warehouse) {
@@ -154,7 +154,7 @@ public final class QueryContext {
     public <T> void toTable(DataStream<T> stream, TableDef<T> table) {
         String name = table.name();
         tables.add(name);
-        tableColumns.put(name, table.rowType());
+        tableColumns.put(name, QueryIdentity.columns(table.rowType()));
         beforeRun.add(() -> warehouse.declare(name, table.rowType(), queryName));
         FileSink<RowData> sink = FileSink.forBulkFormat(new Path(warehouse.tablePath(name).toUri()), ParquetFiles.writerFactory(table.rowType()))
                 .withBucketAssigner(new BasePathBucketAssigner<>())
@@ -207,7 +207,7 @@ public final class QueryContext {
                 .setParallelism(1)
                 .name(table).uid("sink-" + table);
         sinks.put(table, "ForeachBatchSink[upsert into " + table + " at " + database.describe() + "]");
-        tableColumns.put(table, rowType);
+        tableColumns.put(table, QueryIdentity.columns(rowType));
     }
 
     /** Declares a stateful operator: it is part of the query's identity for its checkpoint. */
@@ -216,9 +216,7 @@ public final class QueryContext {
     }
 
     QueryIdentity identity() {
-        Map<String, List<String>> columns = new LinkedHashMap<>();
-        tableColumns.forEach((table, rowType) -> columns.put(table, QueryIdentity.columns(rowType)));
-        return new QueryIdentity(queryName, sources, new ArrayList<>(sinks.keySet()), stateful, columns);
+        return new QueryIdentity(queryName, sources, new ArrayList<>(sinks.keySet()), stateful, tableColumns);
     }
 
     List<String> sourceNames() {
