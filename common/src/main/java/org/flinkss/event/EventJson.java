@@ -15,6 +15,8 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One JSON line per {@link Event}, as Spark writes and reads them with the schema {@link
@@ -49,6 +51,9 @@ import java.time.format.DateTimeFormatter;
  * One line is one event, which makes two cases stricter than Spark: text after the object (Spark
  * ignores it) and a top-level array (Spark reads each object in it as a row) are errors. Spark
  * skips blank lines without a row; here they throw "empty line", so readers should skip them.
+ *
+ * <p>{@link #parseRescued} reads like Databricks Auto Loader with its {@code rescuedDataColumn}
+ * option: what the schema cannot hold is kept instead of skipped or refused (see there).
  */
 public final class EventJson {
 
@@ -65,6 +70,9 @@ public final class EventJson {
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSXXX").withZone(ZoneOffset.UTC);
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    /** The key under which {@link #parseRescued} names the source file, as Auto Loader does. */
+    public static final String FILE_PATH = "_file_path";
 
     private EventJson() {}
 
@@ -107,6 +115,119 @@ public final class EventJson {
      *     convert to its type; the message says why
      */
     public static Event parse(String line) {
+        return parse(line, null);
+    }
+
+    /**
+     * Parses one JSON line as Auto Loader does with a rescued data column: whatever the schema
+     * cannot hold is kept as a JSON object, {@link Rescued#rescuedData}, instead of being skipped
+     * or refusing the line:
+     *
+     * <ul>
+     *   <li>fields that are not in the schema, including those whose name differs from a column's
+     *       only by case (Auto Loader's default, {@code readerCaseSensitive}), with their values;
+     *   <li>fields of the schema whose value does not convert to the column's type (those that
+     *       {@link #parse} refuses): the column is then null and the value is rescued;
+     *   <li>and then, only if something was rescued, {@code "_file_path"}: {@code filePath}
+     *       (left out when it is null).
+     * </ul>
+     *
+     * <p>For example {@code {"event_id":"7","user_id":4,"channel":{"app":"ios"}}} read from
+     * {@code /in/a.json} gives {@code event_id} null, {@code user_id} 4 and {@code
+     * {"event_id":"7","channel":{"app":"ios"},"_file_path":"/in/a.json"}}. A line with nothing to
+     * rescue gives null. Rescued values are compact JSON: numbers exactly as written ({@code 4.50}
+     * stays {@code 4.50}), strings and names escaped as {@link #toJson} escapes them, {@code NaN}
+     * and infinities as strings, as Jackson writes them. A repeated field keeps its last value,
+     * in its column or in the rescued object. A field of the line that is itself named {@code
+     * _file_path} is rescued like any other, and the object then has that name twice.
+     *
+     * <p>Lines that are not one JSON object (blank, malformed, cut short, text after the object)
+     * still throw {@link EventParseException}: Auto Loader does not rescue corrupt records
+     * (incomplete or malformed JSON) either; readers put them in quarantine.
+     *
+     * @param filePath the file the line comes from, for {@code "_file_path"}; null to leave it out
+     *     (Auto Loader's {@code spark.databricks.sql.rescuedDataColumn.filePath.enabled=false})
+     */
+    public static Rescued parseRescued(String line, String filePath) {
+        return rescuing(filePath).parse(line);
+    }
+
+    /**
+     * {@link #parseRescued} for the lines of one file: the file path is escaped once and the
+     * buffers are reused, so a reader should keep one per file it reads (it is not thread-safe).
+     */
+    public static RescuingParser rescuing(String filePath) {
+        return new RescuingParser(filePath);
+    }
+
+    /** Parses lines as {@link #parseRescued} does; made by {@link #rescuing}. */
+    public static final class RescuingParser {
+        /** {@code "_file_path":"..."}, or null to leave it out. */
+        private final String filePathField;
+        // The rescued fields of the current line, in the line's order.
+        private final List<String> names = new ArrayList<>(4);
+        private final List<String> values = new ArrayList<>(4);
+        private final StringBuilder buffer = new StringBuilder(128);
+
+        private RescuingParser(String filePath) {
+            this.filePathField = filePath == null ? null : appendString(appendString(new StringBuilder(), FILE_PATH).append(':'),
+                    filePath).toString();
+        }
+
+        public Rescued parse(String line) {
+            names.clear();
+            values.clear();
+            Event event = EventJson.parse(line, this);
+            return new Rescued(event, names.isEmpty() ? null : rescuedData());
+        }
+
+        void put(String name, JsonParser p, JsonToken value) throws IOException {
+            buffer.setLength(0);
+            appendValue(buffer, p, value);
+            int i = names.indexOf(name);
+            if (i >= 0) {
+                values.set(i, buffer.toString());
+            } else {
+                names.add(name);
+                values.add(buffer.toString());
+            }
+        }
+
+        void remove(String name) {
+            int i = names.indexOf(name);
+            if (i >= 0) {
+                names.remove(i);
+                values.remove(i);
+            }
+        }
+
+        private String rescuedData() {
+            buffer.setLength(0);
+            char separator = '{';
+            for (int i = 0; i < names.size(); i++) {
+                appendString(buffer.append(separator), names.get(i)).append(':').append(values.get(i));
+                separator = ',';
+            }
+            if (filePathField != null) {
+                buffer.append(',').append(filePathField);
+            }
+            return buffer.append('}').toString();
+        }
+    }
+
+    /** An event and what its line held that the schema could not, or null: {@link #parseRescued}. */
+    public static final class Rescued {
+        public final Event event;
+        public final String rescuedData;
+
+        Rescued(Event event, String rescuedData) {
+            this.event = event;
+            this.rescuedData = rescuedData;
+        }
+    }
+
+    /** Without {@code rescued}, unknown fields are skipped and bad values throw. */
+    private static Event parse(String line, RescuingParser rescued) {
         try (JsonParser p = FACTORY.createParser(line)) {
             JsonToken token = p.nextToken();
             if (token == null) {
@@ -119,24 +240,12 @@ public final class EventJson {
             String name;
             while ((name = p.nextFieldName()) != null) {
                 JsonToken value = p.nextToken();
-                switch (name) {
-                    case "event_id":
-                        event.eventId = readLong(p, value);
-                        break;
-                    case "user_id":
-                        event.userId = readInt(p, value);
-                        break;
-                    case "event_type":
-                        event.eventType = readString(p, value, line);
-                        break;
-                    case "event_ts":
-                        event.eventTs = readTimestamp(p, value);
-                        break;
-                    case "amount":
-                        event.amount = readDouble(p, value);
-                        break;
-                    default:
+                if (rescued == null) {
+                    if (!readColumn(event, name, p, value, line)) {
                         p.skipChildren();
+                    }
+                } else {
+                    readRescuing(event, name, p, value, line, rescued);
                 }
             }
             requireEnd(p);
@@ -146,6 +255,110 @@ public final class EventJson {
         } catch (IOException e) {
             // A parser over a String does no I/O.
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Reads a column's value into the event; false, reading nothing, if the field is no column. */
+    private static boolean readColumn(Event event, String name, JsonParser p, JsonToken value, String line)
+            throws IOException {
+        switch (name) {
+            case "event_id":
+                event.eventId = readLong(p, value);
+                return true;
+            case "user_id":
+                event.userId = readInt(p, value);
+                return true;
+            case "event_type":
+                event.eventType = readString(p, value, line);
+                return true;
+            case "event_ts":
+                event.eventTs = readTimestamp(p, value);
+                return true;
+            case "amount":
+                event.amount = readDouble(p, value);
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    private static void readRescuing(
+            Event event, String name, JsonParser p, JsonToken value, String line, RescuingParser rescued)
+            throws IOException {
+        try {
+            if (readColumn(event, name, p, value, line)) {
+                // The last value of a repeated field wins, in its column or in the rescued data.
+                rescued.remove(name);
+                return;
+            }
+        } catch (EventParseException e) {
+            // The readers throw before they move past the value: it can still be copied.
+            clearColumn(event, name);
+        }
+        rescued.put(name, p, value);
+    }
+
+    private static void clearColumn(Event event, String name) {
+        switch (name) {
+            case "event_id":
+                event.eventId = null;
+                break;
+            case "user_id":
+                event.userId = null;
+                break;
+            case "event_ts":
+                event.eventTs = null;
+                break;
+            case "amount":
+                event.amount = null;
+                break;
+            default:
+                // event_type reads any value as its text
+                break;
+        }
+    }
+
+    /** The current value as compact JSON, numbers as written, leaving the parser at its end. */
+    private static void appendValue(StringBuilder out, JsonParser p, JsonToken token) throws IOException {
+        switch (token) {
+            case START_OBJECT: {
+                char separator = '{';
+                String name;
+                while ((name = p.nextFieldName()) != null) {
+                    appendString(out.append(separator), name).append(':');
+                    appendValue(out, p, p.nextToken());
+                    separator = ',';
+                }
+                out.append(separator == '{' ? "{}" : "}");
+                break;
+            }
+            case START_ARRAY: {
+                char separator = '[';
+                JsonToken element;
+                while ((element = p.nextToken()) != JsonToken.END_ARRAY) {
+                    appendValue(out.append(separator), p, element);
+                    separator = ',';
+                }
+                out.append(separator == '[' ? "[]" : "]");
+                break;
+            }
+            case VALUE_STRING:
+                appendString(out, p.getText());
+                break;
+            case VALUE_NUMBER_FLOAT: {
+                // A number's text is its source text. NaN and the infinities (allowed, as Spark
+                // does) are not JSON numbers: strings, as Jackson's generator writes them.
+                String text = p.getText();
+                if (Character.isDigit(text.charAt(text.length() - 1))) {
+                    out.append(text);
+                } else {
+                    appendString(out, text);
+                }
+                break;
+            }
+            default:
+                // integers, true, false, null
+                out.append(p.getText());
         }
     }
 

@@ -126,9 +126,17 @@ public final class CheckpointDir {
                             + " Start over with 'reset " + identity.name() + "' (a new checkpoint, the target rebuilt) or use another --base,"
                             + " and reprocess from bronze.");
                 }
+                String change = existing.columnChange(identity);
+                if (change != null) {
+                    throw new QueryException("checkpoint " + dir + " of query '" + identity.name() + "' " + change
+                            + ". A table's columns are part of its query's checkpoint: the same checkpoint cannot go on with other columns."
+                            + " Start over with 'reset " + identity.name() + "' (a new checkpoint, the table rebuilt with the new columns)"
+                            + " or use another --base, or run the query as it was when the checkpoint was made.");
+                }
                 if (!existing.records().equals(identity.records())) {
-                    // Same query, with record tables this version added: list them for reset.
-                    ObjectNode node = identity.toJson();
+                    // Same query, with record tables this version added: list them for reset
+                    // (the columns stay as recorded; recordTables adds them once accepted).
+                    ObjectNode node = existing.withRecords(identity.records()).toJson();
                     node.put("id", stored.path("id").asText());
                     Fragments.write(meta, node);
                 }
@@ -139,6 +147,23 @@ public final class CheckpointDir {
             node.put("id", id);
             Fragments.write(meta, node);
             return id;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + meta + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Adds the tables' columns to an identity recorded before they were part of it, so that later
+     * runs check them. Call it once the tables have accepted the run's columns.
+     */
+    public void recordTables(QueryIdentity identity) {
+        Path meta = dir.resolve("metadata.json");
+        try {
+            ObjectNode stored = (ObjectNode) Fragments.JSON.readTree(meta.toFile());
+            if (!QueryIdentity.fromJson(stored).recordsTables() && identity.recordsTables()) {
+                stored.set("tables", identity.toJson().get("tables"));
+                Fragments.write(meta, stored);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + meta + ": " + e.getMessage(), e);
         }

@@ -64,6 +64,8 @@ public final class QueryContext {
     private final List<String> stateful = new ArrayList<>();
     private final List<Runnable> beforeRun = new ArrayList<>();
     private final List<String> tables = new ArrayList<>();
+    /** The columns of every table written, warehouse and SQL: part of the query's identity. */
+    private final Map<String, List<String>> tableColumns = new LinkedHashMap<>();
 
     QueryContext(String queryName, StreamExecutionEnvironment env, CheckpointDir checkpoint, String runId,
                  Trigger trigger, int maxFilesPerTrigger, boolean skipMissingFiles, Warehouse warehouse) {
@@ -106,9 +108,19 @@ public final class QueryContext {
      * without it, the run fails naming the file.
      */
     public DataStream<ParsedEvent> eventFiles(String name, java.nio.file.Path folder, @Nullable Duration watermarkDelay) {
+        return eventFiles(name, folder, watermarkDelay, false);
+    }
+
+    /**
+     * {@link #eventFiles(String, java.nio.file.Path, Duration)}, optionally with Auto Loader's
+     * rescued data column: fields that are not in the schema and values of the wrong type are
+     * kept in {@link ParsedEvent#rescuedData} instead of being skipped or making the line bad.
+     */
+    public DataStream<ParsedEvent> eventFiles(String name, java.nio.file.Path folder, @Nullable Duration watermarkDelay,
+                                              boolean rescuedData) {
         FilePlanner planner = new FilePlanner(folder, ".json", maxBytesPerTrigger);
-        return source(name, "FileStreamSource[" + planner.root().toUri() + "*.json]", planner, new EventLinesFormat(), watermarkDelay,
-                skipMissingFiles);
+        return source(name, "FileStreamSource[" + planner.root().toUri() + "*.json]", planner, new EventLinesFormat(rescuedData),
+                watermarkDelay, skipMissingFiles);
     }
 
     /**
@@ -160,6 +172,7 @@ public final class QueryContext {
     public <T> void toTable(DataStream<T> stream, TableDef<T> table) {
         String name = table.name();
         tables.add(name);
+        tableColumns.put(name, QueryIdentity.columns(table.rowType()));
         beforeRun.add(() -> warehouse.declare(name, table.rowType(), queryName));
         FileSink<RowData> sink = FileSink.forBulkFormat(new Path(warehouse.tablePath(name).toUri()), ParquetFiles.writerFactory(table.rowType()))
                 .withBucketAssigner(new BasePathBucketAssigner<>())
@@ -238,6 +251,7 @@ public final class QueryContext {
                 .setParallelism(1)
                 .name(table).uid("sink-" + table);
         sinks.put(table, "ForeachBatchSink[upsert into " + table + " at " + database.describe() + "]");
+        tableColumns.put(table, QueryIdentity.columns(rowType));
     }
 
     /**
@@ -248,6 +262,7 @@ public final class QueryContext {
     public void toCompleteTable(DataStream<RowData> changes, String table, org.apache.flink.table.types.logical.RowType rowType,
                                 List<String> keyColumns) {
         tables.add(table);
+        tableColumns.put(table, QueryIdentity.columns(rowType));
         beforeRun.add(() -> warehouse.declare(table, rowType, queryName, Warehouse.REPLACED));
         DataStream<RowData> counted = org.flinkss.sink.ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table)
                 .map(new ProgressCounter<>(checkpoint.path(), runId, "sink", table, (RowData r) -> r))
@@ -269,7 +284,7 @@ public final class QueryContext {
     QueryIdentity identity() {
         List<String> outputs = new ArrayList<>(sinks.keySet());
         outputs.removeAll(skippedFilesTables);
-        return new QueryIdentity(queryName, sources, outputs, stateful, skippedFilesTables);
+        return new QueryIdentity(queryName, sources, outputs, stateful, skippedFilesTables, tableColumns);
     }
 
     /** The tables of {@link #toSkippedFilesTable}. */

@@ -1,16 +1,25 @@
 package org.flinkss.query;
 
+import org.apache.flink.table.types.logical.RowType;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.flinkss.progress.Fragments;
 
+import javax.annotation.Nullable;
+
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What makes a query the same query for its checkpoint (Spark's rule): its sources, its sinks and
- * its stateful operators. Filters, rate limits and the trigger may change between runs.
+ * its stateful operators, and the columns of the tables it writes (a table with other columns
+ * needs a new checkpoint and a rebuilt table). Filters, rate limits and the trigger may change
+ * between runs.
  *
  * <p>Record tables (a source's {@code <table>_skipped_files}) are kept beside the identity, not in
  * it: they are the source's bookkeeping, written whether or not anything is skipped, and a
@@ -24,17 +33,31 @@ public final class QueryIdentity {
     private final List<String> sinks;
     private final List<String> stateful;
     private final List<String> records;
+    /** Table -> its columns, as {@code ["event_id BIGINT", ...]}; null if not recorded. */
+    @Nullable private final Map<String, List<String>> tables;
 
     public QueryIdentity(String name, List<String> sources, List<String> sinks, List<String> stateful) {
-        this(name, sources, sinks, stateful, List.of());
+        this(name, sources, sinks, stateful, List.of(), null);
     }
 
-    public QueryIdentity(String name, List<String> sources, List<String> sinks, List<String> stateful, List<String> records) {
+    /**
+     * @param records the record tables, which {@link #sameQuery} does not compare
+     * @param tables the columns of each table the query writes, by table name, as {@link
+     *     #columns}; null if unknown (a checkpoint's identity recorded before they were part of it)
+     */
+    public QueryIdentity(String name, List<String> sources, List<String> sinks, List<String> stateful, List<String> records,
+                         @Nullable Map<String, List<String>> tables) {
         this.name = name;
         this.sources = List.copyOf(sources);
         this.sinks = List.copyOf(sinks);
         this.stateful = List.copyOf(stateful);
         this.records = List.copyOf(records);
+        this.tables = tables == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(tables));
+    }
+
+    /** A table's columns as the identity records them: {@code ["event_id BIGINT", "user_id INT", ...]}. */
+    public static List<String> columns(RowType rowType) {
+        return rowType.getFields().stream().map(f -> f.getName() + " " + f.getType().asSummaryString()).toList();
     }
 
     public String name() {
@@ -46,9 +69,44 @@ public final class QueryIdentity {
         return records;
     }
 
+    /** This identity with other record tables. */
+    QueryIdentity withRecords(List<String> newRecords) {
+        return new QueryIdentity(name, sources, sinks, stateful, newRecords, tables);
+    }
+
+    /** Same name, sources, sinks and stateful operators; see {@link #columnChange} for the columns. */
     public boolean sameQuery(QueryIdentity other) {
         return name.equals(other.name) && sources.equals(other.sources) && sinks.equals(other.sinks)
                 && stateful.equals(other.stateful);
+    }
+
+    /** False for a checkpoint made before tables' columns were part of the identity. */
+    boolean recordsTables() {
+        return tables != null;
+    }
+
+    /**
+     * How a run of the same query ({@link #sameQuery}) changes the columns of a table this
+     * identity recorded, or null if it changes none (or either side recorded no columns).
+     */
+    @Nullable
+    String columnChange(QueryIdentity run) {
+        if (tables == null || run.tables == null) {
+            return null;
+        }
+        for (Map.Entry<String, List<String>> table : tables.entrySet()) {
+            List<String> before = table.getValue();
+            List<String> now = run.tables.get(table.getKey());
+            if (now != null && !now.equals(before)) {
+                List<String> added = now.stream().filter(c -> !before.contains(c)).toList();
+                List<String> dropped = before.stream().filter(c -> !now.contains(c)).toList();
+                return "writes table '" + table.getKey() + "' with columns (" + String.join(", ", before)
+                        + "), but this run writes it with (" + String.join(", ", now) + ")"
+                        + (added.isEmpty() ? "" : "; added: " + String.join(", ", added))
+                        + (dropped.isEmpty() ? "" : "; dropped: " + String.join(", ", dropped));
+            }
+        }
+        return null;
     }
 
     public String describe() {
@@ -63,6 +121,10 @@ public final class QueryIdentity {
         stateful.forEach(node.putArray("stateful")::add);
         if (!records.isEmpty()) {
             records.forEach(node.putArray("records")::add);
+        }
+        if (tables != null) {
+            ObjectNode recorded = node.putObject("tables");
+            tables.forEach((table, columns) -> columns.forEach(recorded.putArray(table)::add));
         }
         return node;
     }
@@ -81,8 +143,14 @@ public final class QueryIdentity {
     }
 
     static QueryIdentity fromJson(JsonNode node) {
+        Map<String, List<String>> tables = null;
+        if (node.has("tables")) {
+            Map<String, List<String>> recorded = new LinkedHashMap<>();
+            node.path("tables").fields().forEachRemaining(t -> recorded.put(t.getKey(), texts(t.getValue())));
+            tables = recorded;
+        }
         return new QueryIdentity(node.path("name").asText(), texts(node.path("sources")), texts(node.path("sinks")),
-                texts(node.path("stateful")), texts(node.path("records")));
+                texts(node.path("stateful")), texts(node.path("records")), tables);
     }
 
     private static List<String> texts(JsonNode array) {

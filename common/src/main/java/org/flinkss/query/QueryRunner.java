@@ -142,6 +142,7 @@ public final class QueryRunner {
             query.build(context);
             String queryId = checkpoint.checkIdentity(context.identity());
             context.prepare();
+            checkpoint.recordTables(context.identity());
 
             List<ObjectNode> committed = new ArrayList<>();
             List<ProgressListener> listeners = new ArrayList<>(options.listeners);

@@ -32,6 +32,22 @@ public final class EventTables {
             new LocalZonedTimestampType(3),
             new DoubleType());
 
+    /** The column of what a line held that the schema could not, Auto Loader's name for it. */
+    public static final String RESCUED_DATA = "_rescued_data";
+
+    /**
+     * {@link #EVENT_ROW} and {@code _rescued_data STRING}: bronze with a rescued data column. The
+     * event columns come first, so {@link #fromRow} reads both.
+     */
+    public static final RowType RESCUED_EVENT_ROW = TableDef.columns(
+            List.of("event_id", "user_id", "event_type", "event_ts", "amount", RESCUED_DATA),
+            new BigIntType(),
+            new IntType(),
+            VarCharType.STRING_TYPE,
+            new LocalZonedTimestampType(3),
+            new DoubleType(),
+            VarCharType.STRING_TYPE);
+
     /** Where a bad line was, what it said, and why it was refused. */
     public static final RowType QUARANTINE_ROW = TableDef.columns(
             List.of("file", "line", "raw", "reason"),
@@ -113,6 +129,11 @@ public final class EventTables {
         return new TableDef<>(name, EVENT_ROW, EventTables::toRow);
     }
 
+    /** Good lines with what was rescued from them: {@link #RESCUED_EVENT_ROW}. */
+    public static TableDef<ParsedEvent> rescuedEvents(String name) {
+        return new TableDef<>(name, RESCUED_EVENT_ROW, EventTables::toRescuedRow);
+    }
+
     public static TableDef<ParsedEvent> quarantine(String name) {
         return new TableDef<>(name, QUARANTINE_ROW, EventTables::toQuarantineRow);
     }
@@ -132,14 +153,30 @@ public final class EventTables {
     }
 
     public static RowData toRow(Event e) {
-        return GenericRowData.of(
-                e.eventId,
-                e.userId,
-                e.eventType == null ? null : StringData.fromString(e.eventType),
-                e.eventTs == null ? null : TimestampData.fromInstant(e.eventTs),
-                e.amount);
+        return eventRow(e, EVENT_ROW.getFieldCount());
     }
 
+    public static RowData toRescuedRow(ParsedEvent line) {
+        GenericRowData row = eventRow(line.event, RESCUED_EVENT_ROW.getFieldCount());
+        row.setField(5, line.rescuedData == null ? null : StringData.fromString(line.rescuedData));
+        return row;
+    }
+
+    /** A row of {@code arity} columns, the event's in the first five. */
+    private static GenericRowData eventRow(Event e, int arity) {
+        GenericRowData row = new GenericRowData(arity);
+        row.setField(0, e.eventId);
+        row.setField(1, e.userId);
+        row.setField(2, e.eventType == null ? null : StringData.fromString(e.eventType));
+        row.setField(3, e.eventTs == null ? null : TimestampData.fromInstant(e.eventTs));
+        row.setField(4, e.amount);
+        return row;
+    }
+
+    /**
+     * The event of a row whose first five columns are {@link #EVENT_ROW}'s: further columns, such
+     * as {@link #RESCUED_DATA}, are not read.
+     */
     public static Event fromRow(RowData row) {
         return new Event(
                 row.isNullAt(0) ? null : row.getLong(0),

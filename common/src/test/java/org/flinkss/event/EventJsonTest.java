@@ -3,6 +3,8 @@ package org.flinkss.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -222,6 +224,109 @@ class EventJsonTest {
         assertThatThrownBy(() -> EventJson.parse(line))
                 .isInstanceOf(EventParseException.class)
                 .hasMessage(reason);
+    }
+
+    // ---- reading with a rescued data column (Auto Loader's rescuedDataColumn) ----
+
+    static final String FILE = "/landing/batch_1/part-0.json";
+
+    @Test
+    void aLineThatFitsTheSchemaRescuesNothing() {
+        for (String line : SPARK_LINES) {
+            EventJson.Rescued read = EventJson.parseRescued(line, FILE);
+            assertThat(read.rescuedData).isNull();
+            assertThat(read.event).isEqualTo(EventJson.parse(line));
+        }
+        assertThat(EventJson.parseRescued("{\"event_id\":3,\"user_id\":null}", FILE).rescuedData).isNull();
+        assertThat(EventJson.parseRescued("{}", FILE).rescuedData).isNull();
+    }
+
+    @Test
+    void rescuesUnknownFieldsWithTheirValuesAndTheFilePath() {
+        String line = "{\"event_id\":5,\"channel\":\"web\",\"user_id\":4,\"score\":4.50,\"vip\":true,\"coupon\":null}";
+
+        EventJson.Rescued read = EventJson.parseRescued(line, FILE);
+
+        assertThat(read.event).isEqualTo(new Event(5L, 4, null, null, null));
+        assertThat(read.rescuedData).isEqualTo(
+                "{\"channel\":\"web\",\"score\":4.50,\"vip\":true,\"coupon\":null,\"_file_path\":\"" + FILE + "\"}");
+    }
+
+    @Test
+    void keepsNestedObjectsAndArraysAsCompactJsonText() {
+        String line = "{\"event_id\":1, \"device\" : { \"os\" : \"ios\", \"tags\": [1, 2.0, {\"a\": []}, {}] }, \"list\":[ ]}";
+
+        EventJson.Rescued read = EventJson.parseRescued(line, null);
+
+        assertThat(read.event.eventId).isEqualTo(1L);
+        assertThat(read.rescuedData)
+                .isEqualTo("{\"device\":{\"os\":\"ios\",\"tags\":[1,2.0,{\"a\":[]},{}]},\"list\":[]}");
+    }
+
+    @Test
+    void aValueOfTheWrongTypeIsNullInItsColumnAndKeptInTheRescuedData() {
+        String line = "{\"event_id\":\"12\",\"user_id\":4.0,\"event_type\":\"view\","
+                + "\"event_ts\":\"yesterday\",\"amount\":[1.5]}";
+
+        EventJson.Rescued read = EventJson.parseRescued(line, FILE);
+
+        assertThat(read.event).isEqualTo(new Event(null, null, "view", null, null));
+        assertThat(read.rescuedData).isEqualTo("{\"event_id\":\"12\",\"user_id\":4.0,"
+                + "\"event_ts\":\"yesterday\",\"amount\":[1.5],\"_file_path\":\"" + FILE + "\"}");
+        // Out of range is a mismatch too; a non-string event_type is not (Spark reads its text).
+        assertThat(EventJson.parseRescued("{\"event_id\":99999999999999999999,\"event_type\":7}", null))
+                .satisfies(r -> assertThat(r.event).isEqualTo(new Event(null, null, "7", null, null)))
+                .satisfies(r -> assertThat(r.rescuedData).isEqualTo("{\"event_id\":99999999999999999999}"));
+    }
+
+    @Test
+    void aFieldNamedInAnotherCaseIsRescuedAsAutoLoaderDoesByDefault() {
+        EventJson.Rescued read = EventJson.parseRescued("{\"Event_ID\":7,\"event_id\":8}", null);
+
+        assertThat(read.event.eventId).isEqualTo(8L);
+        assertThat(read.rescuedData).isEqualTo("{\"Event_ID\":7}");
+    }
+
+    @Test
+    void rescuedNamesAndValuesAreEscapedAsValidJson() throws Exception {
+        // Single quotes and NaN are Spark's defaults but not JSON: rescued as JSON strings.
+        String line = "{'we\"ird\\\\name\\u0001':'it\\'s',\"tab\":\"a\\tb\\u00e9\\/\",\"n\":NaN,\"m\":[-Infinity, 1e3]}";
+
+        EventJson.Rescued read = EventJson.parseRescued(line, "C:\\in\\\"x\".json");
+
+        assertThat(read.rescuedData).isEqualTo("{\"we\\\"ird\\\\name\\u0001\":\"it's\",\"tab\":\"a\\tbé/\","
+                + "\"n\":\"NaN\",\"m\":[\"-Infinity\",1e3],\"_file_path\":\"C:\\\\in\\\\\\\"x\\\".json\"}");
+        // A strict JSON reader (no single quotes, no NaN) reads it back.
+        JsonNode strict = new ObjectMapper().readTree(read.rescuedData);
+        assertThat(strict.path("we\"ird\\name\u0001").asText()).isEqualTo("it's");
+        assertThat(strict.path("_file_path").asText()).isEqualTo("C:\\in\\\"x\".json");
+    }
+
+    @Test
+    void aRepeatedFieldKeepsItsLastValueInItsColumnOrInTheRescuedData() {
+        assertThat(EventJson.parseRescued("{\"event_id\":\"x\",\"event_id\":2}", null))
+                .satisfies(r -> assertThat(r.event.eventId).isEqualTo(2L))
+                .satisfies(r -> assertThat(r.rescuedData).isNull());
+        assertThat(EventJson.parseRescued("{\"event_id\":2,\"event_id\":\"x\"}", null))
+                .satisfies(r -> assertThat(r.event.eventId).isNull())
+                .satisfies(r -> assertThat(r.rescuedData).isEqualTo("{\"event_id\":\"x\"}"));
+        assertThat(EventJson.parseRescued("{\"extra\":1,\"extra\":2}", null).rescuedData).isEqualTo("{\"extra\":2}");
+    }
+
+    @ParameterizedTest(name = "[{index}] {1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "''| empty line",
+                "not json| not JSON: Unrecognized token 'not'",
+                "{\"event_id\":1,\"extra\":[1,| not JSON: Unexpected end-of-input",
+                "[{\"event_id\":1}]| not a JSON object: an array",
+                "{\"event_id\":1} x| trailing content after the JSON object at column 15",
+            })
+    void aLineThatIsNotOneJsonObjectIsStillRefused(String line, String reason) {
+        assertThatThrownBy(() -> EventJson.parseRescued(line, FILE))
+                .isInstanceOf(EventParseException.class)
+                .hasMessageStartingWith(reason);
     }
 
     private static String amountJson(double amount) {

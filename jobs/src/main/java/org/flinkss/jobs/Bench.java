@@ -1,7 +1,9 @@
 package org.flinkss.jobs;
 
+import org.flinkss.event.Event;
 import org.flinkss.event.EventFiles;
 import org.flinkss.event.EventGenerator;
+import org.flinkss.event.EventJson;
 import org.flinkss.query.CheckpointDir;
 import org.flinkss.query.QueryRunner;
 import org.flinkss.query.RunOptions;
@@ -11,12 +13,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -37,6 +42,12 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--outer", description = "view-then-buy: the left outer join")
     boolean outer;
 
+    @Option(names = "--rescued-data", description = "run bronze with its rescued data column (_rescued_data)")
+    boolean rescuedData;
+
+    @Option(names = "--extra-field", description = "land each event with a field that is not in the schema, \"channel\":\"web\"")
+    boolean extraField;
+
     @Option(names = "--events", defaultValue = "1000000", description = "events to land (default: ${DEFAULT-VALUE})")
     int events;
 
@@ -56,12 +67,17 @@ public final class Bench implements Callable<Integer> {
         long landStart = System.nanoTime();
         int batch = 0;
         for (long start = 0; start < events; start += filesOf) {
-            EventFiles.writeBatch(options.events(), ++batch, EventGenerator.events(start, (int) Math.min(filesOf, events - start)));
+            List<Event> landed = EventGenerator.events(start, (int) Math.min(filesOf, events - start));
+            if (extraField) {
+                landWithExtraField(options.events(), ++batch, landed);
+            } else {
+                EventFiles.writeBatch(options.events(), ++batch, landed);
+            }
         }
         System.out.printf("landed %,d events in %d files in %.1f s%n", events, batch, (System.nanoTime() - landStart) / 1e9);
 
         long started = System.nanoTime();
-        QueryRunner.Result result = QueryRunner.run(new BronzeQuery(options.events()), options);
+        QueryRunner.Result result = QueryRunner.run(new BronzeQuery(options.events(), rescuedData), options);
         double seconds = (System.nanoTime() - started) / 1e9;
         long rows = new Warehouse(options.warehouse()).count(BronzeQuery.TABLE);
         if (rows != events) {
@@ -71,7 +87,7 @@ public final class Bench implements Callable<Integer> {
                 events, seconds, events / seconds, result.batches());
         if (query.equals(Pipeline.NAME)) {
             double total = seconds;
-            for (org.flinkss.query.Query layer : Pipeline.layers(options, api).subList(1, 3)) {
+            for (org.flinkss.query.Query layer : Pipeline.layers(options, api, rescuedData).subList(1, 3)) {
                 long layerStart = System.nanoTime();
                 QueryRunner.Result r = QueryRunner.run(layer, options);
                 double layerSeconds = (System.nanoTime() - layerStart) / 1e9;
@@ -97,6 +113,17 @@ public final class Bench implements Callable<Integer> {
         }
         System.out.printf("peak heap %d MiB, peak process RSS %s%n", peakHeapMiB(), peakRss());
         return 0;
+    }
+
+    /** A new source field that the schema does not know: skipped by it, or rescued. */
+    private static void landWithExtraField(Path eventsDir, int batch, List<Event> landed) throws IOException {
+        Path dir = Files.createDirectories(eventsDir.resolve("batch_" + batch));
+        try (BufferedWriter out = Files.newBufferedWriter(dir.resolve("part-00000-c000.json"), StandardCharsets.UTF_8)) {
+            for (Event event : landed) {
+                String json = EventJson.toJson(event);
+                out.append(json, 0, json.length() - 1).append(",\"channel\":\"web\"}\n");
+            }
+        }
     }
 
     static long peakHeapMiB() {

@@ -92,7 +92,9 @@ public final class Demo implements Callable<Integer> {
                 "Runnable here with a real broker: scripts/kafka start; land-events --to-kafka; run kafka-bronze --subscribe events; run kafka-events (README, Kafka)."));
         topics.put("11.13", this::exactlyOnce);
         topics.put("11.14", () -> concept("11.14", "Streaming Failure Recovery",
-                "A failed or killed run restarts from its last checkpoint: rerun it. Tests kill runs with SIGKILL and compare every table with an uninterrupted run."));
+                "A failed or killed run restarts from its last checkpoint: rerun it. Tests kill runs with SIGKILL and compare every table with an uninterrupted run."
+                        + " New source fields are skipped by the explicit schema, or kept in events_bronze._rescued_data by"
+                        + " run bronze --rescued-data (README, Schema change in the source)."));
         topics.put("11.15", this::pipeline);
         return topics;
     }

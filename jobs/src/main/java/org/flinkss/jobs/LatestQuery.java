@@ -2,6 +2,7 @@ package org.flinkss.jobs;
 
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 
 import org.flinkss.jdbc.Database;
 import org.flinkss.query.Query;
@@ -12,6 +13,7 @@ import org.flinkss.table.EventTables;
  * Topic 11.13's {@code foreachBatch(upsert)}: {@code events_bronze} as a stream, merged into the
  * SQL table {@code events_latest} on {@code event_id} (insert when new, update when matched), one
  * transaction per batch, recorded with the batch id so that a replayed batch changes nothing.
+ * The table has the event's columns, also when bronze has a rescued data column.
  */
 public final class LatestQuery implements Query {
 
@@ -31,6 +33,11 @@ public final class LatestQuery implements Query {
     @Override
     public void build(QueryContext context) {
         DataStream<RowData> rows = context.tableStream(EventTables.BRONZE, null, null);
+        if (!context.warehouse().rowType(EventTables.BRONZE).equals(EventTables.EVENT_ROW)) {
+            // A bronze with a rescued data column: the SQL table keeps the event's columns.
+            rows = rows.map(row -> EventTables.toRow(EventTables.fromRow(row))).returns(InternalTypeInfo.of(EventTables.EVENT_ROW))
+                    .name("event columns").uid("event-columns");
+        }
         context.toUpsertTable(rows, TABLE, EventTables.EVENT_ROW, "event_id", database);
     }
 }

@@ -260,6 +260,12 @@ public final class Main implements Callable<Integer> {
                         + "result, the table replaced at each commit); window queries take all three (default: ${DEFAULT-VALUE})")
         String outputMode;
 
+        @Option(names = "--rescued-data",
+                description = "bronze and pipeline: keep JSON fields that are not in the schema, and values of the wrong type, in a column"
+                        + " _rescued_data of events_bronze with the file's path (Auto Loader's rescuedDataColumn), instead of skipping"
+                        + " them or quarantining the line. A checkpoint made with it only runs with it, and the reverse.")
+        boolean rescuedData;
+
         @Option(names = "--quiet", description = "print only the summary, not each batch's progress")
         boolean quiet;
 
@@ -302,14 +308,14 @@ public final class Main implements Callable<Integer> {
                     throw new IllegalArgumentException("the pipeline writes its three layers in append mode, as the course's run_layer; "
                             + "for gold in " + outputMode + " mode, run gold --output-mode " + outputMode);
                 }
-                List<QueryRunner.Result> results = Pipeline.run(run, api);
-                List<Query> layers = Pipeline.layers(run, api);
+                List<QueryRunner.Result> results = Pipeline.run(run, api, rescuedData);
+                List<Query> layers = Pipeline.layers(run, api, rescuedData);
                 for (int i = 0; i < results.size(); i++) {
                     System.out.println(summary(layers.get(i).name(), results.get(i)));
                 }
                 return 0;
             }
-            Query q = Queries.create(query, run, api, outer, kafka);
+            Query q = Queries.create(query, run, api, outer, rescuedData, kafka);
             QueryRunner.Result result = QueryRunner.run(q, run);
             System.out.println(summary(q.name(), result));
             return 0;

@@ -23,14 +23,23 @@ public final class Pipeline {
     private Pipeline() {}
 
     public static List<Query> layers(RunOptions options, String api) {
-        return List.of(new BronzeQuery(options.events()), DedupQuery.silver(api), WindowQuery.gold(api));
+        return layers(options, api, false);
+    }
+
+    /** @param rescuedData bronze's rescued data column: {@code run pipeline --rescued-data} */
+    public static List<Query> layers(RunOptions options, String api, boolean rescuedData) {
+        return List.of(new BronzeQuery(options.events(), rescuedData), DedupQuery.silver(api), WindowQuery.gold(api));
     }
 
     public static List<QueryRunner.Result> run(RunOptions options, String api) {
+        return run(options, api, false);
+    }
+
+    public static List<QueryRunner.Result> run(RunOptions options, String api, boolean rescuedData) {
         CheckpointDir pipeline = new CheckpointDir(options.base().resolve("_cp").resolve("_" + NAME));
         try (CheckpointDir.Lock lock = pipeline.lock(NAME)) {
             List<QueryRunner.Result> results = new ArrayList<>();
-            for (Query layer : layers(options, api)) {
+            for (Query layer : layers(options, api, rescuedData)) {
                 results.add(QueryRunner.run(layer, options));
             }
             return results;

@@ -16,15 +16,21 @@ public final class Queries {
     private Queries() {}
 
     public static Query create(String name, RunOptions options, String api) {
-        return create(name, options, api, false, new KafkaArgs());
+        return create(name, options, api, false, false, new KafkaArgs());
     }
 
     /** @param outer the left outer variant of view-then-buy */
     public static Query create(String name, RunOptions options, String api, boolean outer) {
-        return create(name, options, api, outer, new KafkaArgs());
+        return create(name, options, api, outer, false, new KafkaArgs());
     }
 
-    static Query create(String name, RunOptions options, String api, boolean outer, KafkaArgs kafka) {
+    /** @param rescuedData bronze's rescued data column ({@code --rescued-data}) */
+    static Query create(String name, RunOptions options, String api, boolean outer, boolean rescuedData, KafkaArgs kafka) {
+        if (rescuedData && !name.equals(BronzeQuery.NAME)) {
+            throw new IllegalArgumentException("--rescued-data is an option of " + BronzeQuery.NAME + " (and of " + Pipeline.NAME
+                    + ", for its bronze layer), not of '" + name + "'"
+                    + (name.equals(KafkaBronzeQuery.NAME) ? ": kafka-bronze lands the raw records, with no schema to rescue from" : ""));
+        }
         if (kafka.readsKafka() && !name.equals(KafkaBronzeQuery.NAME)) {
             throw new IllegalArgumentException("--subscribe, --subscribe-pattern, --assign and --starting-offsets are options of "
                     + KafkaBronzeQuery.NAME + ", not of '" + name + "'");
@@ -40,7 +46,7 @@ public final class Queries {
         switch (name) {
             case BronzeQuery.NAME:
                 mode.requireAppendForTableSink(name, BronzeQuery.TABLE);
-                return new BronzeQuery(options.events());
+                return new BronzeQuery(options.events(), rescuedData);
             case "win5":
                 return WindowQuery.win5(api).outputMode(mode, database(mode, options));
             case "sliding":

@@ -18,6 +18,11 @@ import java.nio.file.Files;
  * A line that is not JSON or does not fit the schema becomes a {@link ParsedEvent#bad} record
  * naming the file and line; blank lines are not records (Spark skips them too). A file skipped
  * because it was gone ({@code --skip-missing-files}) becomes a {@link ParsedEvent#skippedFile}.
+ *
+ * <p>With a rescued data column (Auto Loader's {@code rescuedDataColumn}), fields that are not in
+ * the schema and values of the wrong type are kept in {@link ParsedEvent#rescuedData} with the
+ * file's path, as {@link EventJson#parseRescued} says; only lines that are not one JSON object are
+ * then bad.
  */
 public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSplit> {
 
@@ -25,6 +30,18 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
 
     /** Longest raw text kept in the quarantine for one line. */
     static final int MAX_RAW = 64 * 1024;
+
+    private final boolean rescuedData;
+
+    /** Unknown fields are skipped, and values of the wrong type make a line bad. */
+    public EventLinesFormat() {
+        this(false);
+    }
+
+    /** @param rescuedData keep what the schema cannot hold in {@link ParsedEvent#rescuedData} */
+    public EventLinesFormat(boolean rescuedData) {
+        this.rescuedData = rescuedData;
+    }
 
     @Override
     public SplitRecordReader<ParsedEvent> open(FileSplit split) throws IOException {
@@ -37,6 +54,7 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
             lineNo++;
         }
         long start = lineNo;
+        EventJson.RescuingParser rescuing = rescuedData ? EventJson.rescuing(file) : null;
         return new SplitRecordReader<>() {
             long line = start;
 
@@ -47,7 +65,11 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
                     line++;
                     if (!text.isBlank()) {
                         try {
-                            return ParsedEvent.good(EventJson.parse(text));
+                            if (rescuing == null) {
+                                return ParsedEvent.good(EventJson.parse(text));
+                            }
+                            EventJson.Rescued read = rescuing.parse(text);
+                            return ParsedEvent.good(read.event, read.rescuedData);
                         } catch (EventParseException e) {
                             String raw = text.length() > MAX_RAW ? text.substring(0, MAX_RAW) : text;
                             return ParsedEvent.bad(file, line, raw, e.getMessage());

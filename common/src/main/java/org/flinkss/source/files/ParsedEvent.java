@@ -14,6 +14,11 @@ public final class ParsedEvent {
 
     /** The event, or null for a bad line. */
     public Event event;
+    /**
+     * With a rescued data column, what the line held that the schema could not (a JSON object,
+     * see {@link org.flinkss.event.EventJson#parseRescued}); null if nothing, or without one.
+     */
+    public String rescuedData;
     public String file;
     public Long line;
     /** The raw text and the reason; null for a good line. */
@@ -27,6 +32,12 @@ public final class ParsedEvent {
     public static ParsedEvent good(Event event) {
         ParsedEvent p = new ParsedEvent();
         p.event = event;
+        return p;
+    }
+
+    public static ParsedEvent good(Event event, String rescuedData) {
+        ParsedEvent p = good(event);
+        p.rescuedData = rescuedData;
         return p;
     }
 
@@ -62,13 +73,14 @@ public final class ParsedEvent {
             return false;
         }
         ParsedEvent p = (ParsedEvent) o;
-        return Objects.equals(event, p.event) && Objects.equals(file, p.file) && Objects.equals(line, p.line)
+        return Objects.equals(event, p.event) && Objects.equals(rescuedData, p.rescuedData)
+                && Objects.equals(file, p.file) && Objects.equals(line, p.line)
                 && Objects.equals(raw, p.raw) && Objects.equals(reason, p.reason) && Objects.equals(skippedInBatch, p.skippedInBatch);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(event, file, line, raw, reason, skippedInBatch);
+        return Objects.hash(event, rescuedData, file, line, raw, reason, skippedInBatch);
     }
 
     @Override
@@ -76,6 +88,7 @@ public final class ParsedEvent {
         if (isSkippedFile()) {
             return "Skipped{" + file + ", batch " + skippedInBatch + ", " + reason + "}";
         }
-        return isBad() ? "Bad{" + file + ":" + line + " " + reason + "}" : String.valueOf(event);
+        return isBad() ? "Bad{" + file + ":" + line + " " + reason + "}"
+                : rescuedData == null ? String.valueOf(event) : event + " rescued " + rescuedData;
     }
 }
