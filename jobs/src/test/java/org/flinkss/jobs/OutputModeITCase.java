@@ -172,7 +172,6 @@ class OutputModeITCase {
         // Every read saw a whole result, empty before the first commit, never going back.
         List<Long> seen = new ArrayList<>(eventsSeen);
         assertThat(seen).isNotEmpty().isSorted().allSatisfy(n -> assertThat(n).isBetween(0L, 2000L));
-        assertThat(seen.get(seen.size() - 1)).isEqualTo(2000L);
         assertThat(warehouse.sortedValues("events_5min"))
                 .containsExactlyElementsOf(Expected.windows(EventGenerator.events(0, 2000), 5 * MINUTE, 5 * MINUTE, false, NO_WATERMARK));
         try (Stream<Path> files = Files.list(warehouse.tablePath("events_5min"))) {
