@@ -57,6 +57,9 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--parallelism", defaultValue = "2", description = "parallelism (default: ${DEFAULT-VALUE})")
     int parallelism;
 
+    @Option(names = "--output-mode", defaultValue = "append", description = "window queries: append, update or complete (default: ${DEFAULT-VALUE})")
+    String outputMode;
+
     @Option(names = "--base", paramLabel = "DIR", description = "work folder, emptied first (default: data/bench)")
     Path base = Paths.get("data", "bench");
 
@@ -101,15 +104,17 @@ public final class Bench implements Callable<Integer> {
             if (query.equals("enriched")) {
                 Customers.land(new Warehouse(options.warehouse()), java.util.List.of("US", "DE", "FR"));
             }
-            org.flinkss.query.Query q = Queries.create(query, options, api, outer);
+            RunOptions withMode = RunOptions.builder().base(base).parallelism(parallelism).printProgress(false)
+                    .outputMode(org.flinkss.query.OutputMode.parse(outputMode)).build();
+            org.flinkss.query.Query q = Queries.create(query, withMode, api, outer);
             long queryStart = System.nanoTime();
-            QueryRunner.Result timed = QueryRunner.run(q, options);
+            QueryRunner.Result timed = QueryRunner.run(q, withMode);
             double querySeconds = (System.nanoTime() - queryStart) / 1e9;
             if (timed.numInputRows() != events) {
                 throw new IllegalStateException(query + " read " + timed.numInputRows() + " rows, expected " + events);
             }
-            System.out.printf("%s [%s]: %,d events from events_bronze in %.2f s = %,.0f events/s%n",
-                    query, api, events, querySeconds, events / querySeconds);
+            System.out.printf("%s [%s, %s]: %,d events from events_bronze in %.2f s = %,.0f events/s%n",
+                    query, api, outputMode, events, querySeconds, events / querySeconds);
         }
         System.out.printf("peak heap %d MiB, peak process RSS %s%n", peakHeapMiB(), peakRss());
         return 0;
