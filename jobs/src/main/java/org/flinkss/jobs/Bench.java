@@ -57,6 +57,9 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--parallelism", defaultValue = "2", description = "parallelism (default: ${DEFAULT-VALUE})")
     int parallelism;
 
+    @Option(names = "--checkpoint-interval", paramLabel = "DURATION", description = "checkpoint cadence (default: the run's)")
+    String checkpointInterval;
+
     @Option(names = "--output-mode", defaultValue = "append", description = "window queries: append, update or complete (default: ${DEFAULT-VALUE})")
     String outputMode;
 
@@ -66,7 +69,7 @@ public final class Bench implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         CheckpointDir.deleteRecursively(base);
-        RunOptions options = RunOptions.builder().base(base).parallelism(parallelism).printProgress(false).build();
+        RunOptions options = builder().build();
         long landStart = System.nanoTime();
         int batch = 0;
         for (long start = 0; start < events; start += filesOf) {
@@ -104,8 +107,7 @@ public final class Bench implements Callable<Integer> {
             if (query.equals("enriched")) {
                 Customers.land(new Warehouse(options.warehouse()), java.util.List.of("US", "DE", "FR"));
             }
-            RunOptions withMode = RunOptions.builder().base(base).parallelism(parallelism).printProgress(false)
-                    .outputMode(org.flinkss.query.OutputMode.parse(outputMode)).build();
+            RunOptions withMode = builder().outputMode(org.flinkss.query.OutputMode.parse(outputMode)).build();
             org.flinkss.query.Query q = Queries.create(query, withMode, api, outer);
             long queryStart = System.nanoTime();
             QueryRunner.Result timed = QueryRunner.run(q, withMode);
@@ -118,6 +120,14 @@ public final class Bench implements Callable<Integer> {
         }
         System.out.printf("peak heap %d MiB, peak process RSS %s%n", peakHeapMiB(), peakRss());
         return 0;
+    }
+
+    private RunOptions.Builder builder() {
+        RunOptions.Builder b = RunOptions.builder().base(base).parallelism(parallelism).printProgress(false);
+        if (checkpointInterval != null) {
+            b.checkpointInterval(org.flinkss.query.Trigger.parseDuration(checkpointInterval));
+        }
+        return b;
     }
 
     /** A new source field that the schema does not know: skipped by it, or rescued. */
