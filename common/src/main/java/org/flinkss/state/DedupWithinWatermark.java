@@ -54,10 +54,10 @@ public final class DedupWithinWatermark<K> extends KeyedProcessFunction<K, Event
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
-        if (expiresAt.value() != null) {
-            expiresAt.clear();
-            metrics.removed(1);
-        }
+        // A key has a timer only while it is remembered (one, set with its state), so there is
+        // nothing to look up: forget it. Half the state accesses of the cleanup.
+        expiresAt.clear();
+        metrics.removed(1);
     }
 
     @Override
