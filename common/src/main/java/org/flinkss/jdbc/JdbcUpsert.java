@@ -156,16 +156,16 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
         StringJoiner sets = new StringJoiner(", ");
         StringJoiner cols = new StringJoiner(", ");
         StringJoiner marks = new StringJoiner(", ");
-        List<Integer> valueFields = new java.util.ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
             cols.add(names.get(i));
             marks.add("?");
             if (!keyColumns.contains(names.get(i))) {
                 sets.add(names.get(i) + " = ?");
-                valueFields.add(i);
             }
         }
         int[] keyFields = keyColumns.stream().mapToInt(rowType::getFieldIndex).toArray();
+        int[] valueFields = java.util.stream.IntStream.range(0, names.size()).filter(i -> !keyColumns.contains(names.get(i))).toArray();
+        int[] allFields = java.util.stream.IntStream.range(0, names.size()).toArray();
         try (PreparedStatement update = c.prepareStatement("UPDATE " + table + " SET " + sets + " WHERE " + where);
              PreparedStatement insert = c.prepareStatement("INSERT INTO " + table + " (" + cols + ") VALUES (" + marks + ")");
              PreparedStatement delete = c.prepareStatement("DELETE FROM " + table + " WHERE " + where)) {
@@ -175,10 +175,10 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
                     delete.executeUpdate();
                     continue;
                 }
-                int next = bindFields(update, 1, row, valueFields.stream().mapToInt(Integer::intValue).toArray());
+                int next = bindFields(update, 1, row, valueFields);
                 bindFields(update, next, row, keyFields);
                 if (update.executeUpdate() == 0) {
-                    bindFields(insert, 1, row, java.util.stream.IntStream.range(0, names.size()).toArray());
+                    bindFields(insert, 1, row, allFields);
                     insert.executeUpdate();
                 }
             }

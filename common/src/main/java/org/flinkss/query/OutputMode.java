@@ -31,16 +31,21 @@ public enum OutputMode {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /**
-     * Refuses {@code update} and {@code complete} for a query without aggregation whose sink is a
-     * table of the warehouse, with Spark's reasons.
-     */
-    public void requireAppendForTableSink(String query, String table) {
+    /** Refuses {@code complete} for a query without aggregation, with Spark's reason. */
+    public void refuseCompleteWithoutAggregation(String query) {
         if (this == COMPLETE) {
             throw new IllegalArgumentException("query '" + query + "' cannot run in complete mode: complete output mode needs a "
                     + "streaming aggregation (Spark: \"Complete output mode not supported when there are no streaming aggregations\"); "
                     + "it has none. Use --output-mode append");
         }
+    }
+
+    /**
+     * Refuses {@code update} and {@code complete} for a query without aggregation whose sink is a
+     * table of the warehouse, with Spark's reasons.
+     */
+    public void requireAppendForTableSink(String query, String table) {
+        refuseCompleteWithoutAggregation(query);
         if (this == UPDATE) {
             throw new IllegalArgumentException("query '" + query + "' cannot run in update mode: its sink, the table " + table
                     + ", takes appends only (as a Delta table sink: append or complete). Without an aggregation update writes the "

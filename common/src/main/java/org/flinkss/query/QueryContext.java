@@ -52,10 +52,10 @@ public final class QueryContext {
     private final String runId;
     private final Trigger trigger;
     private final int maxFilesPerTrigger;
+    /** Spark's maxBytesPerTrigger for file sources; 0 for no limit. */
+    private final long maxBytesPerTrigger;
     private final boolean skipMissingFiles;
     private final Warehouse warehouse;
-    /** Spark's maxBytesPerTrigger for file sources; 0 for no limit. Set by the runner. */
-    long maxBytesPerTrigger;
 
     private final List<String> sources = new ArrayList<>();
     private final List<String> sourceNames = new ArrayList<>();
@@ -67,15 +67,17 @@ public final class QueryContext {
     /** The columns of every table written, warehouse and SQL: part of the query's identity. */
     private final Map<String, List<String>> tableColumns = new LinkedHashMap<>();
 
-    QueryContext(String queryName, StreamExecutionEnvironment env, CheckpointDir checkpoint, String runId,
-                 Trigger trigger, int maxFilesPerTrigger, boolean skipMissingFiles, Warehouse warehouse) {
+    /** The run's trigger, rate limits and missing-file policy come from {@code options}. */
+    QueryContext(String queryName, StreamExecutionEnvironment env, CheckpointDir checkpoint, String runId, RunOptions options,
+                 Warehouse warehouse) {
         this.queryName = queryName;
         this.env = env;
         this.checkpoint = checkpoint;
         this.runId = runId;
-        this.trigger = trigger;
-        this.maxFilesPerTrigger = maxFilesPerTrigger;
-        this.skipMissingFiles = skipMissingFiles;
+        this.trigger = options.trigger;
+        this.maxFilesPerTrigger = options.maxFilesPerTrigger;
+        this.maxBytesPerTrigger = options.maxBytesPerTrigger;
+        this.skipMissingFiles = options.skipMissingFiles;
         this.warehouse = warehouse;
     }
 

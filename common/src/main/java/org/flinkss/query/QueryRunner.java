@@ -136,9 +136,7 @@ public final class QueryRunner {
                 env.setParallelism(options.parallelism);
             }
             Warehouse warehouse = new Warehouse(options.warehouse);
-            QueryContext context = new QueryContext(name, env, checkpoint, runId, options.trigger, options.maxFilesPerTrigger,
-                    options.skipMissingFiles, warehouse);
-            context.maxBytesPerTrigger = options.maxBytesPerTrigger;
+            QueryContext context = new QueryContext(name, env, checkpoint, runId, options, warehouse);
             query.build(context);
             String queryId = checkpoint.checkIdentity(context.identity());
             context.prepare();

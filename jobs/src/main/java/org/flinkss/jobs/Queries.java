@@ -61,7 +61,7 @@ public final class Queries {
                 return DedupQuery.silver(api);
             case "latest":
                 // An upsert already: update writes the same rows as append; complete needs an aggregation.
-                refuseComplete(name, mode);
+                mode.refuseCompleteWithoutAggregation(name);
                 return new LatestQuery(options.database());
             case "gold":
                 return WindowQuery.gold(api).outputMode(mode, database(mode, options));
@@ -76,7 +76,7 @@ public final class Queries {
                             + "writes in append mode only, as in Spark (\"Join between two streaming DataFrames/Datasets is not "
                             + "supported in Update output mode, only in Append output mode\"). Use --output-mode append");
                 }
-                refuseComplete(name, mode);
+                mode.refuseCompleteWithoutAggregation(name);
                 return new ViewThenBuyQuery(outer, api);
             case KafkaBronzeQuery.NAME:
                 mode.requireAppendForTableSink(name, "kafka_bronze");
@@ -85,7 +85,7 @@ public final class Queries {
                 mode.requireAppendForTableSink(name, "kafka_events");
                 return new KafkaEventsQuery();
             case BronzeToKafkaQuery.NAME: {
-                refuseComplete(name, mode);
+                mode.refuseCompleteWithoutAggregation(name);
                 var properties = kafka.clientProperties();
                 return new BronzeToKafkaQuery(kafka.bootstrapServers(properties), kafka.topic, properties);
             }
@@ -96,14 +96,6 @@ public final class Queries {
 
     private static org.flinkss.jdbc.Database database(OutputMode mode, RunOptions options) {
         return mode == OutputMode.UPDATE ? options.database() : null;
-    }
-
-    private static void refuseComplete(String query, OutputMode mode) {
-        if (mode == OutputMode.COMPLETE) {
-            throw new IllegalArgumentException("query '" + query + "' cannot run in complete mode: complete output mode needs a "
-                    + "streaming aggregation (Spark: \"Complete output mode not supported when there are no streaming aggregations\"); "
-                    + "it has none. Use --output-mode append");
-        }
     }
 
     /** For picocli's help text. */

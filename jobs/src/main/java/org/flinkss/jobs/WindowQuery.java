@@ -223,11 +223,7 @@ public final class WindowQuery implements Query {
     /** Table API: the rows and the watermark of the same stream, and a window TVF in SQL. */
     private DataStream<RowData> withTable(QueryContext context, DataStream<Event> onTime) {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(context.env());
-        // window_start and window_end are TIMESTAMP(3) in the session time zone: make it UTC.
-        tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
-        Table events = EventTables.withSourceWatermark(tEnv, onTime);
-        String view = "events_for_" + name;
-        tEnv.createTemporaryView(view, events);
+        String view = eventsView(tEnv, onTime);
         Table result = tEnv.sqlQuery(windowSql(view, "rowtime", "userId", "eventType", null));
         boolean byUser = keyColumn.equals("user_id");
         return tEnv.toDataStream(result)
@@ -245,9 +241,7 @@ public final class WindowQuery implements Query {
      */
     private DataStream<RowData> changesWithTable(QueryContext context, DataStream<Event> events) {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(context.env());
-        tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
-        String view = "events_for_" + name;
-        tEnv.createTemporaryView(view, EventTables.withSourceWatermark(tEnv, events));
+        String view = eventsView(tEnv, events);
         String function = "window_starts_" + name;
         tEnv.createTemporarySystemFunction(function, new WindowStarts(size.toMillis(), slide.toMillis()));
         boolean byUser = keyColumn.equals("user_id");
@@ -267,6 +261,17 @@ public final class WindowQuery implements Query {
                 })
                 .returns(InternalTypeInfo.of(rowType()))
                 .name("window-changes").uid("window-changes-" + name);
+    }
+
+    /**
+     * The stream as a temporary view with its rowtime and the source's watermark; returns its
+     * name. Window columns are TIMESTAMP(3) in the session time zone, which {@code
+     * withSourceWatermark} sets to UTC.
+     */
+    private String eventsView(StreamTableEnvironment tEnv, DataStream<Event> events) {
+        String view = "events_for_" + name;
+        tEnv.createTemporaryView(view, EventTables.withSourceWatermark(tEnv, events));
+        return view;
     }
 
     /** The starts of the tumbling or sliding windows that contain a timestamp, as Spark's window(). */

@@ -105,39 +105,9 @@ class BronzeKillRecoveryITCase {
         String[] run = {"run", BronzeQuery.NAME, "--base", killed.base().toString(), "--max-files-per-trigger", "2",
                 "--parallelism", "2", "--checkpoint-interval", "300ms", "--quiet"};
         ChildJvm.Launcher launcher = ChildJvm.of(Main.class).workDir(dir.resolve("child")).tmpDir(dir.resolve("child-tmp"));
-        int kills = 0;
-        boolean finished = false;
-        for (int attempt = 1; !finished; attempt++) {
-            assertThat(attempt).as("runs needed").isLessThanOrEqualTo(KILLS + 1);
-            Path output = dir.resolve("logs").resolve("run-" + attempt + ".log");
-            childOutputs.add(output);
-            int batchesBefore = ProgressTracker.history(checkpoint).size();
-            try (ChildJvm child = launcher.output(output).start(run)) {
-                note("run " + attempt + ": started pid " + child.pid() + " (" + batchesBefore + " batches committed so far)");
-                if (kills < KILLS && child.awaitNewBatch(checkpoint, batchesBefore, Duration.ofSeconds(60))) {
-                    int extra = random.nextInt(MAX_EXTRA_MILLIS);
-                    note("run " + attempt + ": batch committed (" + ProgressTracker.history(checkpoint).size()
-                            + " in the log); killing in " + extra + " ms");
-                    Thread.sleep(extra);
-                    if (child.isAlive()) {
-                        int committedAtKill = ProgressTracker.history(checkpoint).size();
-                        int code = child.kill9();
-                        kills++;
-                        note("run " + attempt + ": kill -9 #" + kills + ", exit code " + code + ", " + committedAtKill
-                                + " batches in the log at the kill, " + new Warehouse(killed.warehouse()).count(BronzeQuery.TABLE)
-                                + " rows visible in the table; its last line: " + lastLine(child.outputText()));
-                        assertThat(code).as("exit code of a process ended by SIGKILL").isEqualTo(ChildJvm.KILLED_EXIT_CODE);
-                        assertThat(child.isAlive()).isFalse();
-                        continue;
-                    }
-                    note("run " + attempt + ": finished before the kill");
-                }
-                int code = child.waitFor(Duration.ofSeconds(90));
-                note("run " + attempt + ": exited " + code + ": " + lastLine(child.outputText()));
-                assertThat(code).as("exit code of run %d; its output:%n%s", attempt, child.outputText()).isZero();
-                finished = true;
-            }
-        }
+        int kills = ChildJvm.runKilledAfterCommits(launcher, run, checkpoint, KILLS, random, MAX_EXTRA_MILLIS, Duration.ofSeconds(90),
+                dir.resolve("logs"), childOutputs, this::note,
+                () -> new Warehouse(killed.warehouse()).count(BronzeQuery.TABLE) + " rows visible in the table");
         assertThat(kills).as("kills that hit a running process").isPositive();
 
         Warehouse warehouse = new Warehouse(killed.warehouse());
@@ -203,11 +173,6 @@ class BronzeKillRecoveryITCase {
         try (Stream<Path> files = Files.list(warehouse.tablePath(BronzeQuery.TABLE))) {
             return files.map(f -> f.getFileName().toString()).filter(n -> n.contains(".inprogress.")).collect(Collectors.toList());
         }
-    }
-
-    private static String lastLine(String output) {
-        String[] lines = output.strip().split("\n");
-        return lines[lines.length - 1];
     }
 
     private static void copyTree(Path from, Path to) throws IOException {

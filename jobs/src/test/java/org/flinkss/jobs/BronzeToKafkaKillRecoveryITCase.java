@@ -110,34 +110,8 @@ class BronzeToKafkaKillRecoveryITCase {
         String[] run = {"run", BronzeToKafkaQuery.NAME, "--base", options.base().toString(), "--bootstrap-servers", kafka.bootstrapServers(),
                 "--topic", TOPIC, "--max-files-per-trigger", "2", "--parallelism", "2", "--checkpoint-interval", "300ms", "--quiet"};
         ChildJvm.Launcher launcher = ChildJvm.of(Main.class).workDir(dir.resolve("child")).tmpDir(dir.resolve("child-tmp"));
-        int kills = 0;
-        boolean finished = false;
-        for (int attempt = 1; !finished; attempt++) {
-            assertThat(attempt).as("runs needed").isLessThanOrEqualTo(KILLS + 1);
-            Path output = dir.resolve("logs").resolve("run-" + attempt + ".log");
-            childOutputs.add(output);
-            int before = ProgressTracker.history(checkpoint).size();
-            try (ChildJvm child = launcher.output(output).start(run)) {
-                note("run " + attempt + ": pid " + child.pid() + ", " + before + " batches committed so far");
-                if (kills < KILLS && child.awaitNewBatch(checkpoint, before, Duration.ofSeconds(90))) {
-                    int extra = random.nextInt(MAX_EXTRA_MILLIS);
-                    Thread.sleep(extra);
-                    if (child.isAlive()) {
-                        int code = child.kill9();
-                        kills++;
-                        note("run " + attempt + ": kill -9 #" + kills + " " + extra + " ms after a commit, exit code " + code + ", "
-                                + ProgressTracker.history(checkpoint).size() + " batches in the log");
-                        assertThat(code).isEqualTo(ChildJvm.KILLED_EXIT_CODE);
-                        continue;
-                    }
-                    note("run " + attempt + ": finished before the kill");
-                }
-                int code = child.waitFor(Duration.ofSeconds(120));
-                note("run " + attempt + ": exited " + code);
-                assertThat(code).as("exit code of run %d; its output:%n%s", attempt, child.outputText()).isZero();
-                finished = true;
-            }
-        }
+        int kills = ChildJvm.runKilledAfterCommits(launcher, run, checkpoint, KILLS, random, MAX_EXTRA_MILLIS, Duration.ofSeconds(120),
+                dir.resolve("logs"), childOutputs, this::note, () -> kafka.readUncommitted(TOPIC).size() + " records in the topic (read_uncommitted)");
         assertThat(kills).as("kills that hit a running process").isPositive();
 
         // Step 3: a read_committed consumer sees each event exactly once, as written by an uninterrupted run.

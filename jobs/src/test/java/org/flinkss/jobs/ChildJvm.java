@@ -191,6 +191,56 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /**
+     * Runs a command line in child JVMs until one run finishes by itself: each of the first
+     * {@code kills} runs that commits a new batch is killed with SIGKILL a seeded 0 to
+     * {@code maxExtraMillis} ms after that commit, and the next run restores. Each run's output
+     * goes to {@code logs/run-N.log}, listed in {@code outputs}; what happens goes to {@code note},
+     * with {@code atKill}'s description of the moment. The last run must exit 0, within
+     * {@code timeout}. Returns the kills that hit a running process.
+     */
+    static int runKilledAfterCommits(Launcher launcher, String[] args, Path checkpoint, int kills, java.util.Random random,
+                                     int maxExtraMillis, Duration timeout, Path logs, List<Path> outputs,
+                                     java.util.function.Consumer<String> note, java.util.function.Supplier<String> atKill)
+            throws InterruptedException {
+        int killed = 0;
+        for (int attempt = 1; ; attempt++) {
+            org.assertj.core.api.Assertions.assertThat(attempt).as("runs needed").isLessThanOrEqualTo(kills + 1);
+            Path output = logs.resolve("run-" + attempt + ".log");
+            outputs.add(output);
+            int before = org.flinkss.progress.ProgressTracker.history(checkpoint).size();
+            try (ChildJvm child = launcher.output(output).start(args)) {
+                note.accept("run " + attempt + ": pid " + child.pid() + ", " + before + " batches committed so far");
+                if (killed < kills && child.awaitNewBatch(checkpoint, before, timeout)) {
+                    int extra = random.nextInt(maxExtraMillis);
+                    Thread.sleep(extra);
+                    if (child.isAlive()) {
+                        int code = child.kill9();
+                        killed++;
+                        note.accept("run " + attempt + ": kill -9 #" + killed + " " + extra + " ms after a commit, exit code " + code + ", "
+                                + org.flinkss.progress.ProgressTracker.history(checkpoint).size() + " batches in the log, "
+                                + atKill.get() + "; its last line: " + lastLine(child.outputText()));
+                        org.assertj.core.api.Assertions.assertThat(code).as("exit code of a process ended by SIGKILL")
+                                .isEqualTo(KILLED_EXIT_CODE);
+                        org.assertj.core.api.Assertions.assertThat(child.isAlive()).isFalse();
+                        continue;
+                    }
+                    note.accept("run " + attempt + ": finished before the kill");
+                }
+                int code = child.waitFor(timeout);
+                note.accept("run " + attempt + ": exited " + code + ": " + lastLine(child.outputText()));
+                org.assertj.core.api.Assertions.assertThat(code).as("exit code of run %d; its output:%n%s", attempt, child.outputText())
+                        .isZero();
+                return killed;
+            }
+        }
+    }
+
+    private static String lastLine(String output) {
+        String[] lines = output.strip().split("\n");
+        return lines.length == 0 ? "" : lines[lines.length - 1];
+    }
+
+    /**
      * Waits until the query's progress log under {@code checkpoint} has more than {@code before}
      * batches: false if this child exited first; fails the test if nothing comes within the timeout.
      */
