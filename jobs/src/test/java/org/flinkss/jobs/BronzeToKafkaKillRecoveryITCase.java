@@ -11,8 +11,6 @@ import org.flinkss.progress.ProgressTracker;
 import org.flinkss.query.QueryRunner;
 import org.flinkss.query.RunOptions;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,7 +47,8 @@ class BronzeToKafkaKillRecoveryITCase {
     private static final long SEED = Long.getLong("flinkss.killSeed", 20250312L);
     private static final String TOPIC = "bronze-out";
 
-    static KafkaTestBroker kafka;
+    @RegisterExtension
+    static final KafkaTestBroker.PerClass KAFKA = new KafkaTestBroker.PerClass();
 
     @TempDir
     Path dir;
@@ -58,16 +57,8 @@ class BronzeToKafkaKillRecoveryITCase {
     private final List<String> timeline = new ArrayList<>();
     private final List<Path> childOutputs = new ArrayList<>();
 
-    @BeforeAll
-    static void startBroker() throws Exception {
-        kafka = KafkaTestBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        if (kafka != null) {
-            kafka.close();
-        }
+    private static KafkaTestBroker kafka() {
+        return KAFKA.broker();
     }
 
     @Test
@@ -100,23 +91,23 @@ class BronzeToKafkaKillRecoveryITCase {
         }
         QueryRunner.Result bronze = QueryRunner.run(new BronzeQuery(options.events()), options);
         note("bronze: " + bronze.batches() + " batches, " + bronze.numInputRows() + " rows");
-        kafka.createTopic(TOPIC, 3);
+        kafka().createTopic(TOPIC, 3);
 
         // Expected: every event once, as its JSON line, keyed by its id.
         Map<String, String> expected = new TreeMap<>();
         EventGenerator.events(0, EVENTS).forEach(e -> expected.put(Long.toString(e.eventId), EventJson.toJson(e)));
 
         // Step 2: bronze-to-kafka in a child JVM, killed with SIGKILL after a committed batch, KILLS times; then it must finish.
-        String[] run = {"run", BronzeToKafkaQuery.NAME, "--base", options.base().toString(), "--bootstrap-servers", kafka.bootstrapServers(),
+        String[] run = {"run", BronzeToKafkaQuery.NAME, "--base", options.base().toString(), "--bootstrap-servers", kafka().bootstrapServers(),
                 "--topic", TOPIC, "--max-files-per-trigger", "2", "--parallelism", "2", "--checkpoint-interval", "300ms", "--quiet"};
         ChildJvm.Launcher launcher = ChildJvm.of(Main.class).workDir(dir.resolve("child")).tmpDir(dir.resolve("child-tmp"));
         int kills = ChildJvm.runKilledAfterCommits(launcher, run, checkpoint, KILLS, random, MAX_EXTRA_MILLIS, Duration.ofSeconds(120),
-                dir.resolve("logs"), childOutputs, this::note, () -> kafka.readUncommitted(TOPIC).size() + " records in the topic (read_uncommitted)");
+                dir.resolve("logs"), childOutputs, this::note, () -> kafka().readUncommitted(TOPIC).size() + " records in the topic (read_uncommitted)");
         assertThat(kills).as("kills that hit a running process").isPositive();
 
         // Step 3: a read_committed consumer sees each event exactly once, as written by an uninterrupted run.
-        List<ConsumerRecord<byte[], byte[]>> records = kafka.readCommitted(TOPIC);
-        note("read_committed consumer: " + records.size() + " records; read_uncommitted: " + kafka.readUncommitted(TOPIC).size()
+        List<ConsumerRecord<byte[], byte[]>> records = kafka().readCommitted(TOPIC);
+        note("read_committed consumer: " + records.size() + " records; read_uncommitted: " + kafka().readUncommitted(TOPIC).size()
                 + " (the difference: records of transactions that the kills left open and the reruns aborted)");
         Map<String, Long> counts = records.stream()
                 .collect(Collectors.groupingBy(r -> new String(r.key(), StandardCharsets.UTF_8), TreeMap::new, Collectors.counting()));
@@ -127,9 +118,9 @@ class BronzeToKafkaKillRecoveryITCase {
         assertThat(seen).containsExactlyInAnyOrderEntriesOf(expected);
 
         // Step 4: a rerun finds nothing new and writes nothing.
-        QueryRunner.Result rerun = QueryRunner.run(new BronzeToKafkaQuery(kafka.bootstrapServers(), TOPIC, Map.of()), options);
+        QueryRunner.Result rerun = QueryRunner.run(new BronzeToKafkaQuery(kafka().bootstrapServers(), TOPIC, Map.of()), options);
         assertThat(rerun.batches()).isZero();
-        assertThat(kafka.readCommitted(TOPIC)).hasSize(EVENTS);
+        assertThat(kafka().readCommitted(TOPIC)).hasSize(EVENTS);
         List<Long> batchIds = ProgressTracker.history(checkpoint).stream().map(p -> p.path("batchId").asLong()).collect(Collectors.toList());
         note("progress log: batch ids " + batchIds);
         assertThat(batchIds).isNotEmpty().isSorted().doesNotHaveDuplicates();

@@ -15,8 +15,6 @@ import org.flinkss.query.RunOptions;
 import org.flinkss.query.Trigger;
 import org.flinkss.table.Warehouse;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,7 +48,8 @@ class KafkaBrokerRestartITCase {
     private static final String TOPIC = "restart-events";
     private static final Duration DOWN = Duration.ofSeconds(8);
 
-    static KafkaTestBroker kafka;
+    @RegisterExtension
+    static final KafkaTestBroker.PerClass KAFKA = new KafkaTestBroker.PerClass();
 
     @TempDir
     Path base;
@@ -58,16 +57,8 @@ class KafkaBrokerRestartITCase {
     private final long testStart = System.nanoTime();
     private final List<String> timeline = new ArrayList<>();
 
-    @BeforeAll
-    static void startBroker() throws Exception {
-        kafka = KafkaTestBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        if (kafka != null) {
-            kafka.close();
-        }
+    private static KafkaTestBroker kafka() {
+        return KAFKA.broker();
     }
 
     @Test
@@ -90,15 +81,15 @@ class KafkaBrokerRestartITCase {
                 .build();
         Warehouse warehouse = new Warehouse(options.warehouse());
         KafkaBronzeQuery query = new KafkaBronzeQuery(KafkaSourceOptions.builder()
-                .bootstrapServers(kafka.bootstrapServers())
+                .bootstrapServers(kafka().bootstrapServers())
                 .subscribe(TOPIC)
                 .startingOffsets("earliest")
                 .clientProperties(Map.of("default.api.timeout.ms", "3000", "request.timeout.ms", "2000"))
                 .build());
-        kafka.createTopic(TOPIC, 3);
+        kafka().createTopic(TOPIC, 3);
 
         // Step 1: 500 events, then the continuous run; it commits them within a few triggers.
-        kafka.produceEvents(TOPIC, 0, 500);
+        kafka().produceEvents(TOPIC, 0, 500);
         CompletableFuture<QueryRunner.Result> run = CompletableFuture.supplyAsync(() -> QueryRunner.run(query, options));
         awaitCount(warehouse, 500, Duration.ofSeconds(30), run);
         note("500 rows committed by the continuous run");
@@ -106,13 +97,13 @@ class KafkaBrokerRestartITCase {
         // Step 2: 1000 more events in chunks, while the broker goes down for 8 s and comes back on the same port.
         CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> {
             for (long start = 500; start < 1500; start += 100) {
-                kafka.produceEvents(TOPIC, start, 100);
+                kafka().produceEvents(TOPIC, start, 100);
                 sleep(Duration.ofMillis(300));
             }
         });
         sleep(Duration.ofMillis(700));
         note("broker down");
-        kafka.restartBroker(DOWN);
+        kafka().restartBroker(DOWN);
         note("broker up again");
         producing.get(2, TimeUnit.MINUTES);
         note("1500 events produced");

@@ -16,8 +16,6 @@ import org.flinkss.query.QueryRunner;
 import org.flinkss.query.RunOptions;
 import org.flinkss.table.Warehouse;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,21 +45,14 @@ class KafkaBronzeITCase {
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
-    static KafkaTestBroker kafka;
+    @RegisterExtension
+    static final KafkaTestBroker.PerClass KAFKA = new KafkaTestBroker.PerClass();
 
     @TempDir
     Path base;
 
-    @BeforeAll
-    static void startBroker() throws Exception {
-        kafka = KafkaTestBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        if (kafka != null) {
-            kafka.close();
-        }
+    private static KafkaTestBroker kafka() {
+        return KAFKA.broker();
     }
 
     private static RunOptions options(Path base) {
@@ -69,7 +60,7 @@ class KafkaBronzeITCase {
     }
 
     private static KafkaSourceOptions.Builder source() {
-        return KafkaSourceOptions.builder().bootstrapServers(kafka.bootstrapServers()).startingOffsets("earliest");
+        return KafkaSourceOptions.builder().bootstrapServers(kafka().bootstrapServers()).startingOffsets("earliest");
     }
 
     @Test
@@ -77,10 +68,10 @@ class KafkaBronzeITCase {
         RunOptions options = options(base);
         Warehouse warehouse = new Warehouse(options.warehouse());
         KafkaBronzeQuery bronze = new KafkaBronzeQuery(source().subscribe("events").build());
-        kafka.createTopic("events", 3);
+        kafka().createTopic("events", 3);
 
         // Step 1: the first 500 events into the topic; one run reads them all in batch 0, from offset 0 of every partition.
-        Map<Integer, Integer> round1 = kafka.produceEvents("events", 0, 500);
+        Map<Integer, Integer> round1 = kafka().produceEvents("events", 0, 500);
         Map<String, Long> endOfRound1 = offsets(round1, Map.of());
         QueryRunner.Result first = QueryRunner.run(bronze, options);
         assertThat(warehouse.count(KafkaBronzeQuery.TABLE)).isEqualTo(500);
@@ -92,7 +83,7 @@ class KafkaBronzeITCase {
         assertThat(partitionOffsets(source1.path("endOffset"))).isEqualTo(endOfRound1);
 
         // Step 2: 500 more; the next run reads only them, from where the first one ended.
-        Map<Integer, Integer> round2 = kafka.produceEvents("events", 500, 500);
+        Map<Integer, Integer> round2 = kafka().produceEvents("events", 500, 500);
         QueryRunner.Result second = QueryRunner.run(bronze, options);
         assertThat(warehouse.count(KafkaBronzeQuery.TABLE)).isEqualTo(1000);
         assertThat(second.lastProgress.path("batchId").asLong()).isEqualTo(1);
@@ -122,12 +113,12 @@ class KafkaBronzeITCase {
     void kafkaEventsParsesTheValuesOfBronzeAndQuarantinesTheRest() throws Exception {
         RunOptions options = options(base);
         Warehouse warehouse = new Warehouse(options.warehouse());
-        kafka.createTopic("events-to-parse", 3);
+        kafka().createTopic("events-to-parse", 3);
 
         // Step 1: 100 events, a value that is not JSON, and one that is not even UTF-8, all landed raw by kafka-bronze.
-        kafka.produceEvents("events-to-parse", 0, 100);
-        kafka.produce("events-to-parse", "x", "not json".getBytes(StandardCharsets.UTF_8));
-        kafka.produce("events-to-parse", "y", new byte[] {(byte) 0xC3, (byte) 0x28});
+        kafka().produceEvents("events-to-parse", 0, 100);
+        kafka().produce("events-to-parse", "x", "not json".getBytes(StandardCharsets.UTF_8));
+        kafka().produce("events-to-parse", "y", new byte[] {(byte) 0xC3, (byte) 0x28});
         QueryRunner.run(new KafkaBronzeQuery(source().subscribe("events-to-parse").build()), options);
         assertThat(warehouse.count(KafkaBronzeQuery.TABLE)).isEqualTo(102);
 
@@ -155,10 +146,10 @@ class KafkaBronzeITCase {
 
     @Test
     void subscribeSubscribePatternAndAssignEachReadTheirPartitions() throws Exception {
-        kafka.createTopic("alpha", 2);
-        kafka.createTopic("beta", 1);
-        Map<Integer, Integer> alpha = kafka.produceEvents("alpha", 0, 100);
-        kafka.produceEvents("beta", 100, 50);
+        kafka().createTopic("alpha", 2);
+        kafka().createTopic("beta", 1);
+        Map<Integer, Integer> alpha = kafka().produceEvents("alpha", 0, 100);
+        kafka().produceEvents("beta", 100, 50);
 
         // subscribe: one topic, both partitions.
         RunOptions subscribe = options(base.resolve("subscribe"));
@@ -173,7 +164,7 @@ class KafkaBronzeITCase {
         // assign: one partition, from offset 5 (Spark's per-partition startingOffsets).
         RunOptions assign = options(base.resolve("assign"));
         QueryRunner.Result assigned = QueryRunner.run(new KafkaBronzeQuery(KafkaSourceOptions.builder()
-                .bootstrapServers(kafka.bootstrapServers()).assign("{\"alpha\":[0]}").startingOffsets("{\"alpha\":{\"0\":5}}").build()), assign);
+                .bootstrapServers(kafka().bootstrapServers()).assign("{\"alpha\":[0]}").startingOffsets("{\"alpha\":{\"0\":5}}").build()), assign);
         assertThat(topicCounts(assign)).isEqualTo(Map.of("alpha", (long) alpha.get(0) - 5));
         assertThat(partitionOffsets(assigned.lastProgress.path("sources").path(0).path("startOffset"), "alpha")).isEqualTo(Map.of("0", 5L));
         assertThat(new Warehouse(assign.warehouse()).sortedValues(KafkaBronzeQuery.TABLE))
@@ -183,7 +174,7 @@ class KafkaBronzeITCase {
         RunOptions latest = options(base.resolve("latest"));
         KafkaBronzeQuery fromLatest = new KafkaBronzeQuery(source().subscribe("beta").startingOffsets("latest").build());
         assertThat(QueryRunner.run(fromLatest, latest).numInputRows()).isZero();
-        kafka.produceEvents("beta", 150, 10);
+        kafka().produceEvents("beta", 150, 10);
         assertThat(QueryRunner.run(fromLatest, latest).numInputRows()).isEqualTo(10);
         assertThat(topicCounts(latest)).isEqualTo(Map.of("beta", 10L));
 
@@ -196,7 +187,7 @@ class KafkaBronzeITCase {
 
     @Test
     void aBadCombinationOfOptionsIsRefusedBeforeAnyDataMoves() {
-        String servers = kafka.bootstrapServers();
+        String servers = kafka().bootstrapServers();
         String[][] refused = {
             {"--subscribe", "alpha", "--assign", "{\"alpha\":[0]}"},
             {"--subscribe", "alpha", "--subscribe-pattern", "al.*"},

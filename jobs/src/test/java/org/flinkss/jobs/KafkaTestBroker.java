@@ -38,6 +38,35 @@ final class KafkaTestBroker implements AutoCloseable {
         this.cluster = cluster;
     }
 
+    /**
+     * One broker for a test class: {@code @RegisterExtension static final KafkaTestBroker.PerClass
+     * KAFKA = new KafkaTestBroker.PerClass();}, started before its tests and closed after them.
+     */
+    static final class PerClass implements org.junit.jupiter.api.extension.BeforeAllCallback,
+            org.junit.jupiter.api.extension.AfterAllCallback {
+        private KafkaTestBroker broker;
+
+        @Override
+        public void beforeAll(org.junit.jupiter.api.extension.ExtensionContext context) throws Exception {
+            broker = start();
+        }
+
+        @Override
+        public void afterAll(org.junit.jupiter.api.extension.ExtensionContext context) throws Exception {
+            if (broker != null) {
+                broker.close();
+                broker = null;
+            }
+        }
+
+        KafkaTestBroker broker() {
+            if (broker == null) {
+                throw new IllegalStateException("the Kafka test broker is not running: register PerClass as a static extension");
+            }
+            return broker;
+        }
+    }
+
     static KafkaTestBroker start() throws Exception {
         TestKitNodes nodes = new TestKitNodes.Builder()
                 .setCombined(true)
