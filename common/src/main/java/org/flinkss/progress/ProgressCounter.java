@@ -29,6 +29,7 @@ public final class ProgressCounter<I, O> extends RichMapFunction<I, O> implement
 
     private transient long count;
     private transient int subtask;
+    private transient int subtasks;
 
     public ProgressCounter(Path checkpointDir, String runId, String kind, String name, SerializableFunction<I, O> convert) {
         this.checkpointDir = checkpointDir.toAbsolutePath().toString();
@@ -41,6 +42,7 @@ public final class ProgressCounter<I, O> extends RichMapFunction<I, O> implement
     @Override
     public void open(OpenContext openContext) {
         subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        subtasks = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
     }
 
     @Override
@@ -55,6 +57,8 @@ public final class ProgressCounter<I, O> extends RichMapFunction<I, O> implement
         fragment.put("kind", kind);
         fragment.put("name", name);
         fragment.put("rows", count);
+        // How many fragments of this name make a checkpoint whole (see ProgressTracker).
+        fragment.put("subtasks", subtasks);
         Fragments.write(
                 RunFiles.fragmentDir(Paths.get(checkpointDir), runId, context.getCheckpointId())
                         .resolve(kind + "-" + name + "-" + subtask + ".json"),

@@ -169,6 +169,8 @@ public final class ProgressTracker {
     private List<ObjectNode> mergeDir(Path dir) {
         List<JsonNode> sources = new ArrayList<>();
         boolean operatorsSnapshotted = false;
+        Map<String, Integer> sinkFragments = new LinkedHashMap<>();
+        Map<String, Integer> sinkSubtasks = new LinkedHashMap<>();
         try (Stream<Path> s = Files.list(dir)) {
             for (Path f : (Iterable<Path>) s.sorted()::iterator) {
                 String name = f.getFileName().toString();
@@ -182,6 +184,8 @@ public final class ProgressTracker {
                         break;
                     case "sink":
                         sinkRows.merge(node.path("name").asText(), node.path("rows").asLong(), Long::sum);
+                        sinkFragments.merge(node.path("name").asText(), 1, Integer::sum);
+                        sinkSubtasks.put(node.path("name").asText(), node.path("subtasks").asInt(0));
                         operatorsSnapshotted = true;
                         break;
                     case "state":
@@ -199,10 +203,11 @@ public final class ProgressTracker {
             throw new UncheckedIOException("cannot read progress fragments in " + dir + ": " + e.getMessage(), e);
         }
         List<ObjectNode> emitted = new ArrayList<>();
-        if (!operatorsSnapshotted) {
-            // A checkpoint aborted after the enumerator's snapshot and before the operators'
-            // (a stop with savepoint cuts in): its batches are carried into the next checkpoint,
-            // where their operators' counts are too.
+        if (!operatorsSnapshotted || !everySinkSnapshotted(sinkFragments, sinkSubtasks)) {
+            // A checkpoint aborted after the enumerator's snapshot and before (some of) the
+            // operators' (a stop with savepoint cuts in): its batches are carried into the next
+            // checkpoint, where the rest of their operators' counts are; the counts read here
+            // stay in sinkRows until then.
             sources.clear();
         }
         for (JsonNode source : sources) {
@@ -224,6 +229,20 @@ public final class ProgressTracker {
         }
         org.flinkss.query.CheckpointDir.deleteQuietly(dir);
         return emitted;
+    }
+
+    /**
+     * Whether every sink of the query left all its subtasks' fragments in a checkpoint. Fragments
+     * written before they said their number of subtasks count as whole, as they always did.
+     */
+    private boolean everySinkSnapshotted(Map<String, Integer> fragments, Map<String, Integer> subtasks) {
+        for (String sink : sinkDescriptions.keySet()) {
+            int expected = subtasks.getOrDefault(sink, -1);
+            if (expected == -1 || (expected > 0 && fragments.get(sink) < expected)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private ObjectNode operator(String name) {

@@ -68,6 +68,8 @@ final class KafkaTestBroker implements AutoCloseable {
     }
 
     static KafkaTestBroker start() throws Exception {
+        // The test kit makes its log folders under java.io.tmpdir (target/tmp), which may not exist yet.
+        java.nio.file.Files.createDirectories(java.nio.file.Paths.get(System.getProperty("java.io.tmpdir")));
         TestKitNodes nodes = new TestKitNodes.Builder()
                 .setCombined(true)
                 .setNumBrokerNodes(1)
