@@ -1,0 +1,71 @@
+package org.flinkss.progress;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** How per-checkpoint fragments become one progress object per batch. */
+class ProgressTrackerTest {
+
+    private static final String RUN = "run-1";
+
+    @TempDir
+    Path checkpoint;
+
+    private void source(long checkpointId, long batchId, long rows) {
+        Map<String, Object> batch = new LinkedHashMap<>();
+        batch.put("batchId", batchId);
+        batch.put("numInputRows", rows);
+        Map<String, Object> fragment = new LinkedHashMap<>();
+        fragment.put("kind", "source");
+        fragment.put("source", "events");
+        fragment.put("batches", List.of(batch));
+        Fragments.write(RunFiles.fragmentDir(checkpoint, RUN, checkpointId).resolve("source-events.json"), fragment);
+    }
+
+    private void sink(long checkpointId, String name, int subtask, long rows) {
+        Map<String, Object> fragment = new LinkedHashMap<>();
+        fragment.put("kind", "sink");
+        fragment.put("name", name);
+        fragment.put("rows", rows);
+        fragment.put("subtasks", 2);
+        Fragments.write(RunFiles.fragmentDir(checkpoint, RUN, checkpointId).resolve("sink-" + name + "-" + subtask + ".json"), fragment);
+    }
+
+    @Test
+    void aBatchWaitsForEverySinksFragmentsWhenACheckpointWasCutShort() {
+        Map<String, String> sinks = new LinkedHashMap<>();
+        sinks.put("events_5min", "upsert");
+        sinks.put("events_5min_late", "late rows");
+        ProgressTracker tracker = new ProgressTracker(checkpoint, "query-id", "win5", RUN, sinks, List.of());
+
+        // Checkpoint 1 was aborted by the stop: the enumerator reported batch 0, the late sink
+        // snapshotted both subtasks, the main sink only one of its two.
+        source(1, 0, 1000);
+        sink(1, "events_5min_late", 0, 0);
+        sink(1, "events_5min_late", 1, 0);
+        sink(1, "events_5min", 0, 40);
+        // The stop's savepoint (checkpoint 2) carries batch 0 again with the rest of the counts.
+        source(2, 0, 1000);
+        sink(2, "events_5min", 0, 0);
+        sink(2, "events_5min", 1, 62);
+        sink(2, "events_5min_late", 0, 1);
+        sink(2, "events_5min_late", 1, 0);
+
+        List<ObjectNode> emitted = tracker.commit(RUN, Long.MAX_VALUE);
+
+        assertThat(emitted).hasSize(1);
+        assertThat(emitted.get(0).path("batchId").asLong()).isZero();
+        assertThat(emitted.get(0).path("numInputRows").asLong()).isEqualTo(1000);
+        assertThat(emitted.get(0).path("sink").path("numOutputRows").asLong()).isEqualTo(102);
+        assertThat(emitted.get(0).path("sink").path("others").path("events_5min_late").asLong()).isEqualTo(1);
+    }
+}
