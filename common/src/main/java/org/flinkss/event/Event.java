@@ -9,9 +9,9 @@ import java.util.Objects;
  * One event of the course's feed: the row {@code event_id LONG, user_id INT, event_type STRING,
  * event_ts TIMESTAMP, amount DOUBLE}.
  *
- * <p>A Flink POJO (public no-arg constructor, public fields), so Flink serializes it field by
- * field and the Table API maps it to columns. Every field is nullable: bronze keeps a JSON line
- * with missing fields and stores them as nulls, as Spark's JSON reader does.
+ * <p>A Flink POJO (public no-arg constructor, public fields), so Flink serializes it field by field
+ * and the Table API maps it to columns. Every field is nullable: bronze keeps a JSON line with
+ * missing fields and stores them as nulls, as Spark's JSON reader does.
  */
 public final class Event implements Serializable {
 
@@ -64,11 +64,16 @@ public final class Event implements Serializable {
 
     @Override
     public String toString() {
-        return "Event{eventId=" + eventId
-                + ", userId=" + userId
-                + ", eventType=" + eventType
-                + ", eventTs=" + eventTs
-                + ", amount=" + amount
+        return "Event{eventId="
+                + eventId
+                + ", userId="
+                + userId
+                + ", eventType="
+                + eventType
+                + ", eventTs="
+                + eventTs
+                + ", amount="
+                + amount
                 + '}';
     }
 }

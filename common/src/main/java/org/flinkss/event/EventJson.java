@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -23,8 +24,8 @@ import java.util.List;
  * Event#SCHEMA_DDL}.
  *
  * <p>Writing: fields in schema order, null fields left out (Spark's {@code ignoreNullFields}),
- * doubles as {@link Double#toString(double)}, timestamps as {@code yyyy-MM-dd'T'HH:mm:ss.SSSXXX}
- * in UTC, for example:
+ * doubles as {@link Double#toString(double)}, timestamps as {@code yyyy-MM-dd'T'HH:mm:ss.SSSXXX} in
+ * UTC, for example:
  *
  * <pre>{@code
  * {"event_id":0,"user_id":4,"event_type":"view","event_ts":"2025-03-01T00:00:00.000Z","amount":95.94}
@@ -47,8 +48,8 @@ import java.util.List;
  * </ul>
  *
  * <p>Where Spark would null a value (PERMISSIVE mode) this parser throws an {@link
- * EventParseException} naming the reason, so the caller decides between quarantine and failure.
- * One line is one event, which makes two cases stricter than Spark: text after the object (Spark
+ * EventParseException} naming the reason, so the caller decides between quarantine and failure. One
+ * line is one event, which makes two cases stricter than Spark: text after the object (Spark
  * ignores it) and a top-level array (Spark reads each object in it as a row) are errors. Spark
  * skips blank lines without a row; here they throw "empty line", so readers should skip them.
  *
@@ -128,17 +129,17 @@ public final class EventJson {
      *       only by case (Auto Loader's default, {@code readerCaseSensitive}), with their values;
      *   <li>fields of the schema whose value does not convert to the column's type (those that
      *       {@link #parse} refuses): the column is then null and the value is rescued;
-     *   <li>and then, only if something was rescued, {@code "_file_path"}: {@code filePath}
-     *       (left out when it is null).
+     *   <li>and then, only if something was rescued, {@code "_file_path"}: {@code filePath} (left
+     *       out when it is null).
      * </ul>
      *
-     * <p>For example {@code {"event_id":"7","user_id":4,"channel":{"app":"ios"}}} read from
-     * {@code /in/a.json} gives {@code event_id} null, {@code user_id} 4 and {@code
+     * <p>For example {@code {"event_id":"7","user_id":4,"channel":{"app":"ios"}}} read from {@code
+     * /in/a.json} gives {@code event_id} null, {@code user_id} 4 and {@code
      * {"event_id":"7","channel":{"app":"ios"},"_file_path":"/in/a.json"}}. A line with nothing to
      * rescue gives null. Rescued values are compact JSON: numbers exactly as written ({@code 4.50}
      * stays {@code 4.50}), strings and names escaped as {@link #toJson} escapes them, {@code NaN}
-     * and infinities as strings, as Jackson writes them. A repeated field keeps its last value,
-     * in its column or in the rescued object. A field of the line that is itself named {@code
+     * and infinities as strings, as Jackson writes them. A repeated field keeps its last value, in
+     * its column or in the rescued object. A field of the line that is itself named {@code
      * _file_path} is rescued like any other, and the object then has that name twice.
      *
      * <p>Lines that are not one JSON object (blank, malformed, cut short, text after the object)
@@ -164,14 +165,21 @@ public final class EventJson {
     public static final class RescuingParser {
         /** {@code "_file_path":"..."}, or null to leave it out. */
         private final String filePathField;
+
         // The rescued fields of the current line, in the line's order.
         private final List<String> names = new ArrayList<>(4);
         private final List<String> values = new ArrayList<>(4);
         private final StringBuilder buffer = new StringBuilder(128);
 
         private RescuingParser(String filePath) {
-            this.filePathField = filePath == null ? null : appendString(appendString(new StringBuilder(), FILE_PATH).append(':'),
-                    filePath).toString();
+            this.filePathField =
+                    filePath == null
+                            ? null
+                            : appendString(
+                                            appendString(new StringBuilder(), FILE_PATH)
+                                                    .append(':'),
+                                            filePath)
+                                    .toString();
         }
 
         public Rescued parse(String line) {
@@ -205,7 +213,9 @@ public final class EventJson {
             buffer.setLength(0);
             char separator = '{';
             for (int i = 0; i < names.size(); i++) {
-                appendString(buffer.append(separator), names.get(i)).append(':').append(values.get(i));
+                appendString(buffer.append(separator), names.get(i))
+                        .append(':')
+                        .append(values.get(i));
                 separator = ',';
             }
             if (filePathField != null) {
@@ -215,7 +225,9 @@ public final class EventJson {
         }
     }
 
-    /** An event and what its line held that the schema could not, or null: {@link #parseRescued}. */
+    /**
+     * An event and what its line held that the schema could not, or null: {@link #parseRescued}.
+     */
     public static final class Rescued {
         public final Event event;
         public final String rescuedData;
@@ -259,7 +271,8 @@ public final class EventJson {
     }
 
     /** Reads a column's value into the event; false, reading nothing, if the field is no column. */
-    private static boolean readColumn(Event event, String name, JsonParser p, JsonToken value, String line)
+    private static boolean readColumn(
+            Event event, String name, JsonParser p, JsonToken value, String line)
             throws IOException {
         switch (name) {
             case "event_id":
@@ -283,7 +296,12 @@ public final class EventJson {
     }
 
     private static void readRescuing(
-            Event event, String name, JsonParser p, JsonToken value, String line, RescuingParser rescued)
+            Event event,
+            String name,
+            JsonParser p,
+            JsonToken value,
+            String line,
+            RescuingParser rescued)
             throws IOException {
         try {
             if (readColumn(event, name, p, value, line)) {
@@ -319,43 +337,47 @@ public final class EventJson {
     }
 
     /** The current value as compact JSON, numbers as written, leaving the parser at its end. */
-    private static void appendValue(StringBuilder out, JsonParser p, JsonToken token) throws IOException {
+    private static void appendValue(StringBuilder out, JsonParser p, JsonToken token)
+            throws IOException {
         switch (token) {
-            case START_OBJECT: {
-                char separator = '{';
-                String name;
-                while ((name = p.nextFieldName()) != null) {
-                    appendString(out.append(separator), name).append(':');
-                    appendValue(out, p, p.nextToken());
-                    separator = ',';
+            case START_OBJECT:
+                {
+                    char separator = '{';
+                    String name;
+                    while ((name = p.nextFieldName()) != null) {
+                        appendString(out.append(separator), name).append(':');
+                        appendValue(out, p, p.nextToken());
+                        separator = ',';
+                    }
+                    out.append(separator == '{' ? "{}" : "}");
+                    break;
                 }
-                out.append(separator == '{' ? "{}" : "}");
-                break;
-            }
-            case START_ARRAY: {
-                char separator = '[';
-                JsonToken element;
-                while ((element = p.nextToken()) != JsonToken.END_ARRAY) {
-                    appendValue(out.append(separator), p, element);
-                    separator = ',';
+            case START_ARRAY:
+                {
+                    char separator = '[';
+                    JsonToken element;
+                    while ((element = p.nextToken()) != JsonToken.END_ARRAY) {
+                        appendValue(out.append(separator), p, element);
+                        separator = ',';
+                    }
+                    out.append(separator == '[' ? "[]" : "]");
+                    break;
                 }
-                out.append(separator == '[' ? "[]" : "]");
-                break;
-            }
             case VALUE_STRING:
                 appendString(out, p.getText());
                 break;
-            case VALUE_NUMBER_FLOAT: {
-                // A number's text is its source text. NaN and the infinities (allowed, as Spark
-                // does) are not JSON numbers: strings, as Jackson's generator writes them.
-                String text = p.getText();
-                if (Character.isDigit(text.charAt(text.length() - 1))) {
-                    out.append(text);
-                } else {
-                    appendString(out, text);
+            case VALUE_NUMBER_FLOAT:
+                {
+                    // A number's text is its source text. NaN and the infinities (allowed, as Spark
+                    // does) are not JSON numbers: strings, as Jackson's generator writes them.
+                    String text = p.getText();
+                    if (Character.isDigit(text.charAt(text.length() - 1))) {
+                        out.append(text);
+                    } else {
+                        appendString(out, text);
+                    }
+                    break;
                 }
-                break;
-            }
             default:
                 // integers, true, false, null
                 out.append(p.getText());

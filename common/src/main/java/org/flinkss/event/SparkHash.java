@@ -2,8 +2,8 @@ package org.flinkss.event;
 
 /**
  * Spark's {@code hash()} SQL function for the column types the course's generator hashes: 32-bit
- * Murmur3 (x86 variant) with seed 42, folded over the columns so that the hash of one column is
- * the seed of the next.
+ * Murmur3 (x86 variant) with seed 42, folded over the columns so that the hash of one column is the
+ * seed of the next.
  *
  * <p>Bit for bit as Spark's {@code Murmur3_x86_32}: an int is one 4-byte block, a long is its low
  * int then its high int (which equals Murmur3 over the long's 8 little-endian bytes).

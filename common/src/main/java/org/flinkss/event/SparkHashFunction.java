@@ -3,8 +3,8 @@ package org.flinkss.event;
 import org.apache.flink.table.functions.ScalarFunction;
 
 /**
- * Spark's {@code hash(id, literal)} as a Flink SQL function: {@code spark_hash(BIGINT, INT)
- * RETURNS INT}. Register it with {@code tEnv.createTemporarySystemFunction("spark_hash",
+ * Spark's {@code hash(id, literal)} as a Flink SQL function: {@code spark_hash(BIGINT, INT) RETURNS
+ * INT}. Register it with {@code tEnv.createTemporarySystemFunction("spark_hash",
  * SparkHashFunction.class)}.
  */
 public class SparkHashFunction extends ScalarFunction {

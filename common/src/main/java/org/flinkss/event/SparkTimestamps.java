@@ -19,10 +19,10 @@ import java.util.regex.Pattern;
  * [+-]yyyy[yy]-[m]m-[d]d( |T)[h]h[:[m]m[:[s]s[.fraction]][zone]]
  * </pre>
  *
- * where the zone (allowed only after the seconds) is {@code Z}, an offset, {@code UTC},
- * {@code GMT+1} or a region such as {@code Europe/Paris}; without one the time is UTC, the
- * course's session time zone. Fractions are kept to the microsecond, like Spark's TIMESTAMP.
- * Spark's time-only forms ({@code 10:00:00}, meaning today) are not accepted.
+ * where the zone (allowed only after the seconds) is {@code Z}, an offset, {@code UTC}, {@code
+ * GMT+1} or a region such as {@code Europe/Paris}; without one the time is UTC, the course's
+ * session time zone. Fractions are kept to the microsecond, like Spark's TIMESTAMP. Spark's
+ * time-only forms ({@code 10:00:00}, meaning today) are not accepted.
  */
 final class SparkTimestamps {
 

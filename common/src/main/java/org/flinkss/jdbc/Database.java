@@ -24,10 +24,10 @@ import java.util.Properties;
 
 /**
  * A SQL database for upsert tables: SQLite, embedded (a file in the warehouse, the default), or
- * PostgreSQL. Credentials never live in code or in the job: they come from the environment
- * ({@code FLINKSS_JDBC_USER}, {@code FLINKSS_JDBC_PASSWORD}) or from a properties file named by
- * {@code FLINKSS_JDBC_PROPERTIES} ({@code user=}, {@code password=}), read where the connection is
- * made; {@link #describe()} never shows them.
+ * PostgreSQL. Credentials never live in code or in the job: they come from the environment ({@code
+ * FLINKSS_JDBC_USER}, {@code FLINKSS_JDBC_PASSWORD}) or from a properties file named by {@code
+ * FLINKSS_JDBC_PROPERTIES} ({@code user=}, {@code password=}), read where the connection is made;
+ * {@link #describe()} never shows them.
  */
 public final class Database implements Serializable {
 
@@ -37,7 +37,10 @@ public final class Database implements Serializable {
 
     public Database(String url) {
         if (!url.startsWith("jdbc:sqlite:") && !url.startsWith("jdbc:postgresql:")) {
-            throw new IllegalArgumentException("unsupported JDBC URL '" + url + "': use jdbc:sqlite:<file> or jdbc:postgresql://host:port/db");
+            throw new IllegalArgumentException(
+                    "unsupported JDBC URL '"
+                            + url
+                            + "': use jdbc:sqlite:<file> or jdbc:postgresql://host:port/db");
         }
         this.url = url;
     }
@@ -63,7 +66,12 @@ public final class Database implements Serializable {
             try (InputStream in = Files.newInputStream(Paths.get(file))) {
                 props.load(in);
             } catch (IOException e) {
-                throw new SQLException("cannot read the JDBC properties file named by FLINKSS_JDBC_PROPERTIES (" + file + "): " + e.getMessage(), e);
+                throw new SQLException(
+                        "cannot read the JDBC properties file named by FLINKSS_JDBC_PROPERTIES ("
+                                + file
+                                + "): "
+                                + e.getMessage(),
+                        e);
             }
         }
         if (System.getenv("FLINKSS_JDBC_USER") != null) {
@@ -77,7 +85,8 @@ public final class Database implements Serializable {
             try {
                 Files.createDirectories(db.toAbsolutePath().getParent());
             } catch (IOException e) {
-                throw new SQLException("cannot create the folder of " + db + ": " + e.getMessage(), e);
+                throw new SQLException(
+                        "cannot create the folder of " + db + ": " + e.getMessage(), e);
             }
             props.setProperty("busy_timeout", "30000");
             // Take the write lock when the transaction begins: two writers that both read first
@@ -94,31 +103,46 @@ public final class Database implements Serializable {
 
     String sqlType(LogicalType type) {
         switch (type.getTypeRoot()) {
-            case BIGINT: return "BIGINT";
-            case INTEGER: return "INTEGER";
-            case DOUBLE: return isSqlite() ? "REAL" : "DOUBLE PRECISION";
+            case BIGINT:
+                return "BIGINT";
+            case INTEGER:
+                return "INTEGER";
+            case DOUBLE:
+                return isSqlite() ? "REAL" : "DOUBLE PRECISION";
             case VARCHAR:
-            case CHAR: return "TEXT";
-            case BOOLEAN: return "BOOLEAN";
+            case CHAR:
+                return "TEXT";
+            case BOOLEAN:
+                return "BOOLEAN";
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-            case TIMESTAMP_WITHOUT_TIME_ZONE: return isSqlite() ? "TEXT" : "TIMESTAMPTZ";
-            default: throw new IllegalArgumentException("no SQL type for " + type);
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return isSqlite() ? "TEXT" : "TIMESTAMPTZ";
+            default:
+                throw new IllegalArgumentException("no SQL type for " + type);
         }
     }
 
     int jdbcType(LogicalType type) {
         switch (type.getTypeRoot()) {
-            case BIGINT: return Types.BIGINT;
-            case INTEGER: return Types.INTEGER;
-            case DOUBLE: return Types.DOUBLE;
-            case BOOLEAN: return Types.BOOLEAN;
+            case BIGINT:
+                return Types.BIGINT;
+            case INTEGER:
+                return Types.INTEGER;
+            case DOUBLE:
+                return Types.DOUBLE;
+            case BOOLEAN:
+                return Types.BOOLEAN;
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-            case TIMESTAMP_WITHOUT_TIME_ZONE: return isSqlite() ? Types.VARCHAR : Types.TIMESTAMP_WITH_TIMEZONE;
-            default: return Types.VARCHAR;
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return isSqlite() ? Types.VARCHAR : Types.TIMESTAMP_WITH_TIMEZONE;
+            default:
+                return Types.VARCHAR;
         }
     }
 
-    /** SQLite keeps timestamps as ISO-8601 text (which sorts like time); PostgreSQL as timestamptz. */
+    /**
+     * SQLite keeps timestamps as ISO-8601 text (which sorts like time); PostgreSQL as timestamptz.
+     */
     void bindTimestamp(PreparedStatement s, int index, OffsetDateTime value) throws SQLException {
         if (isSqlite()) {
             s.setString(index, value.toInstant().toString());
@@ -128,14 +152,23 @@ public final class Database implements Serializable {
     }
 
     public boolean hasTable(String table) throws SQLException {
-        try (Connection c = connect(); ResultSet r = c.getMetaData().getTables(null, null, isSqlite() ? table : table.toLowerCase(), null)) {
+        try (Connection c = connect();
+                ResultSet r =
+                        c.getMetaData()
+                                .getTables(
+                                        null,
+                                        null,
+                                        isSqlite() ? table : table.toLowerCase(),
+                                        null)) {
             return r.next();
         }
     }
 
     /** Every row of a table as Java values (timestamps as Instant), sorted by every column. */
     public List<String> columns(String table) throws SQLException {
-        try (Connection c = connect(); Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
+        try (Connection c = connect();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
             ResultSetMetaData meta = r.getMetaData();
             List<String> names = new ArrayList<>();
             for (int i = 1; i <= meta.getColumnCount(); i++) {
@@ -147,7 +180,9 @@ public final class Database implements Serializable {
 
     public List<List<Object>> rows(String table) throws SQLException {
         List<List<Object>> rows = new ArrayList<>();
-        try (Connection c = connect(); Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT * FROM " + table)) {
+        try (Connection c = connect();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT * FROM " + table)) {
             ResultSetMetaData meta = r.getMetaData();
             while (r.next()) {
                 List<Object> row = new ArrayList<>();
@@ -183,7 +218,9 @@ public final class Database implements Serializable {
     }
 
     public long count(String table) throws SQLException {
-        try (Connection c = connect(); Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+        try (Connection c = connect();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
             r.next();
             return r.getLong(1);
         }

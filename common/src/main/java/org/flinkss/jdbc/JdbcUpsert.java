@@ -22,13 +22,13 @@ import java.util.StringJoiner;
 /**
  * The course's {@code foreachBatch} + {@code MERGE} (topic 11.13) on a SQL database: each batch is
  * applied in one transaction as {@code INSERT ... ON CONFLICT (key) DO UPDATE} (insert when not
- * matched, update when matched), together with a row {@code (query id, batch id)} in
- * {@code _flinkss_batches}. A batch handed again after a failure finds its row and changes nothing:
- * with {@code ForEachBatchSink}'s at-least-once delivery, the table is exactly-once. The record is
- * keyed by writer too, for a sink that runs with more than one writer.
+ * matched, update when matched), together with a row {@code (query id, batch id)} in {@code
+ * _flinkss_batches}. A batch handed again after a failure finds its row and changes nothing: with
+ * {@code ForEachBatchSink}'s at-least-once delivery, the table is exactly-once. The record is keyed
+ * by writer too, for a sink that runs with more than one writer.
  *
- * <p>Rows of one batch with the same key: the last one wins, as MERGE with a deduplicated source.
- * A row of kind {@code DELETE} deletes its key ({@code WHEN MATCHED AND deleted THEN DELETE}).
+ * <p>Rows of one batch with the same key: the last one wins, as MERGE with a deduplicated source. A
+ * row of kind {@code DELETE} deletes its key ({@code WHEN MATCHED AND deleted THEN DELETE}).
  *
  * <p>One key column is the table's primary key. Several (a window's start, end and group key, for
  * update mode) may hold nulls, as Spark groups nulls together, and a SQL primary key cannot: then
@@ -45,20 +45,35 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
     private final List<String> keyColumns;
     private final QueryId queryId;
 
-    /** Where the query's id comes from: read when the first batch is applied, it is never in code. */
+    /**
+     * Where the query's id comes from: read when the first batch is applied, it is never in code.
+     */
     @FunctionalInterface
     public interface QueryId extends java.io.Serializable {
         String get();
     }
 
-    public JdbcUpsert(Database database, String table, RowType rowType, String keyColumn, QueryId queryId) {
+    public JdbcUpsert(
+            Database database, String table, RowType rowType, String keyColumn, QueryId queryId) {
         this(database, table, rowType, List.of(keyColumn), queryId);
     }
 
-    public JdbcUpsert(Database database, String table, RowType rowType, List<String> keyColumns, QueryId queryId) {
+    public JdbcUpsert(
+            Database database,
+            String table,
+            RowType rowType,
+            List<String> keyColumns,
+            QueryId queryId) {
         for (String k : keyColumns) {
             if (rowType.getFieldIndex(k) < 0) {
-                throw new IllegalArgumentException("table " + table + " has no key column '" + k + "' (columns: " + rowType.getFieldNames() + ")");
+                throw new IllegalArgumentException(
+                        "table "
+                                + table
+                                + " has no key column '"
+                                + k
+                                + "' (columns: "
+                                + rowType.getFieldNames()
+                                + ")");
             }
         }
         this.database = database;
@@ -74,18 +89,34 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
 
     /** Creates the table and the batch record if they do not exist. */
     public void createTables() throws SQLException {
-        try (Connection c = database.connect(); Statement s = c.createStatement()) {
+        try (Connection c = database.connect();
+                Statement s = c.createStatement()) {
             StringJoiner columns = new StringJoiner(", ");
             for (RowType.RowField f : rowType.getFields()) {
-                columns.add(f.getName() + " " + database.sqlType(f.getType()) + (singleKey() && f.getName().equals(keyColumns.get(0)) ? " PRIMARY KEY" : ""));
+                columns.add(
+                        f.getName()
+                                + " "
+                                + database.sqlType(f.getType())
+                                + (singleKey() && f.getName().equals(keyColumns.get(0))
+                                        ? " PRIMARY KEY"
+                                        : ""));
             }
             s.executeUpdate("CREATE TABLE IF NOT EXISTS " + table + " (" + columns + ")");
             if (!singleKey()) {
-                s.executeUpdate("CREATE INDEX IF NOT EXISTS " + table + "_key ON " + table + " (" + String.join(", ", keyColumns) + ")");
+                s.executeUpdate(
+                        "CREATE INDEX IF NOT EXISTS "
+                                + table
+                                + "_key ON "
+                                + table
+                                + " ("
+                                + String.join(", ", keyColumns)
+                                + ")");
             }
-            s.executeUpdate("CREATE TABLE IF NOT EXISTS _flinkss_batches (query_id VARCHAR(64) NOT NULL, batch_id BIGINT NOT NULL, "
-                    + "writer INTEGER NOT NULL, table_name VARCHAR(255) NOT NULL, num_rows BIGINT NOT NULL, committed_at VARCHAR(40) NOT NULL, "
-                    + "PRIMARY KEY (query_id, batch_id, writer))");
+            s.executeUpdate(
+                    "CREATE TABLE IF NOT EXISTS _flinkss_batches (query_id VARCHAR(64) NOT NULL,"
+                            + " batch_id BIGINT NOT NULL, writer INTEGER NOT NULL, table_name"
+                            + " VARCHAR(255) NOT NULL, num_rows BIGINT NOT NULL, committed_at"
+                            + " VARCHAR(40) NOT NULL, PRIMARY KEY (query_id, batch_id, writer))");
         }
     }
 
@@ -107,8 +138,11 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
                 if (!rows.isEmpty()) {
                     upsert(c, rows);
                 }
-                try (PreparedStatement record = c.prepareStatement(
-                        "INSERT INTO _flinkss_batches (query_id, batch_id, writer, table_name, num_rows, committed_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+                try (PreparedStatement record =
+                        c.prepareStatement(
+                                "INSERT INTO _flinkss_batches (query_id, batch_id, writer,"
+                                    + " table_name, num_rows, committed_at) VALUES (?, ?, ?, ?, ?,"
+                                    + " ?)")) {
                     record.setString(1, query);
                     record.setLong(2, batchId);
                     record.setInt(3, writer);
@@ -120,14 +154,26 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
                 c.commit();
             } catch (SQLException e) {
                 c.rollback();
-                throw new SQLException("upsert of batch " + batchId + " into " + table + " at " + database.describe() + " failed: "
-                        + e.getMessage(), e);
+                throw new SQLException(
+                        "upsert of batch "
+                                + batchId
+                                + " into "
+                                + table
+                                + " at "
+                                + database.describe()
+                                + " failed: "
+                                + e.getMessage(),
+                        e);
             }
         }
     }
 
-    private static boolean alreadyApplied(Connection c, String query, long batchId, int writer) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM _flinkss_batches WHERE query_id = ? AND batch_id = ? AND writer = ?")) {
+    private static boolean alreadyApplied(Connection c, String query, long batchId, int writer)
+            throws SQLException {
+        try (PreparedStatement s =
+                c.prepareStatement(
+                        "SELECT 1 FROM _flinkss_batches WHERE query_id = ? AND batch_id = ? AND"
+                                + " writer = ?")) {
             s.setString(1, query);
             s.setLong(2, batchId);
             s.setInt(3, writer);
@@ -164,11 +210,18 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
             }
         }
         int[] keyFields = keyColumns.stream().mapToInt(rowType::getFieldIndex).toArray();
-        int[] valueFields = java.util.stream.IntStream.range(0, names.size()).filter(i -> !keyColumns.contains(names.get(i))).toArray();
+        int[] valueFields =
+                java.util.stream.IntStream.range(0, names.size())
+                        .filter(i -> !keyColumns.contains(names.get(i)))
+                        .toArray();
         int[] allFields = java.util.stream.IntStream.range(0, names.size()).toArray();
-        try (PreparedStatement update = c.prepareStatement("UPDATE " + table + " SET " + sets + " WHERE " + where);
-             PreparedStatement insert = c.prepareStatement("INSERT INTO " + table + " (" + cols + ") VALUES (" + marks + ")");
-             PreparedStatement delete = c.prepareStatement("DELETE FROM " + table + " WHERE " + where)) {
+        try (PreparedStatement update =
+                        c.prepareStatement("UPDATE " + table + " SET " + sets + " WHERE " + where);
+                PreparedStatement insert =
+                        c.prepareStatement(
+                                "INSERT INTO " + table + " (" + cols + ") VALUES (" + marks + ")");
+                PreparedStatement delete =
+                        c.prepareStatement("DELETE FROM " + table + " WHERE " + where)) {
             for (RowData row : rows) {
                 if (row.getRowKind() == RowKind.DELETE) {
                     bindFields(delete, 1, row, keyFields);
@@ -185,7 +238,8 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
         }
     }
 
-    private int bindFields(PreparedStatement s, int first, RowData row, int[] fields) throws SQLException {
+    private int bindFields(PreparedStatement s, int first, RowData row, int[] fields)
+            throws SQLException {
         int index = first;
         for (int f : fields) {
             bind(s, index++, RowValues.get(row, f, rowType.getTypeAt(f)), rowType.getTypeAt(f));
@@ -206,11 +260,25 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
                 updates.add(name + " = excluded." + name);
             }
         }
-        String sql = "INSERT INTO " + table + " (" + cols + ") VALUES (" + marks + ") ON CONFLICT (" + keyColumn + ") DO UPDATE SET " + updates;
+        String sql =
+                "INSERT INTO "
+                        + table
+                        + " ("
+                        + cols
+                        + ") VALUES ("
+                        + marks
+                        + ") ON CONFLICT ("
+                        + keyColumn
+                        + ") DO UPDATE SET "
+                        + updates;
         try (PreparedStatement s = c.prepareStatement(sql)) {
             for (RowData row : rows) {
                 for (int i = 0; i < names.size(); i++) {
-                    bind(s, i + 1, RowValues.get(row, i, rowType.getTypeAt(i)), rowType.getTypeAt(i));
+                    bind(
+                            s,
+                            i + 1,
+                            RowValues.get(row, i, rowType.getTypeAt(i)),
+                            rowType.getTypeAt(i));
                 }
                 s.addBatch();
             }
@@ -218,11 +286,13 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
         }
     }
 
-    private void bind(PreparedStatement s, int index, Object value, LogicalType type) throws SQLException {
+    private void bind(PreparedStatement s, int index, Object value, LogicalType type)
+            throws SQLException {
         if (value == null) {
             s.setNull(index, database.jdbcType(type));
         } else if (value instanceof Instant) {
-            database.bindTimestamp(s, index, OffsetDateTime.ofInstant((Instant) value, ZoneOffset.UTC));
+            database.bindTimestamp(
+                    s, index, OffsetDateTime.ofInstant((Instant) value, ZoneOffset.UTC));
         } else {
             s.setObject(index, value);
         }

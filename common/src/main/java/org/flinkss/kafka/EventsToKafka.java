@@ -38,13 +38,17 @@ public final class EventsToKafka {
     private EventsToKafka() {}
 
     /**
-     * Creates the topic with {@code partitions} partitions if it does not exist (empty: leave it
-     * to the broker), writes the events and waits for every acknowledgement.
+     * Creates the topic with {@code partitions} partitions if it does not exist (empty: leave it to
+     * the broker), writes the events and waits for every acknowledgement.
      *
      * @return the number of records written to each partition
      */
-    public static Map<Integer, Integer> write(String bootstrapServers, String topic, Optional<Integer> partitions,
-                                              Map<String, String> clientProperties, List<Event> events) {
+    public static Map<Integer, Integer> write(
+            String bootstrapServers,
+            String topic,
+            Optional<Integer> partitions,
+            Map<String, String> clientProperties,
+            List<Event> events) {
         if (partitions.isPresent()) {
             createTopic(bootstrapServers, topic, partitions.get(), clientProperties);
         }
@@ -72,22 +76,45 @@ public final class EventsToKafka {
             throw new IllegalStateException("interrupted while writing to topic " + topic, e);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new IllegalStateException("writing events to topic '" + topic + "' at " + bootstrapServers + " failed: " + cause, cause);
+            throw new IllegalStateException(
+                    "writing events to topic '"
+                            + topic
+                            + "' at "
+                            + bootstrapServers
+                            + " failed: "
+                            + cause,
+                    cause);
         }
         return perPartition;
     }
 
     /** Creates a topic unless it exists (one replica unless the broker says otherwise). */
-    public static void createTopic(String bootstrapServers, String topic, int partitions, Map<String, String> clientProperties) {
+    public static void createTopic(
+            String bootstrapServers,
+            String topic,
+            int partitions,
+            Map<String, String> clientProperties) {
         Properties props = new Properties();
         props.putAll(clientProperties);
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         try (Admin admin = Admin.create(props)) {
             try {
-                admin.createTopics(List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty()))).all().get(2, TimeUnit.MINUTES);
+                admin.createTopics(
+                                List.of(
+                                        new NewTopic(
+                                                topic, Optional.of(partitions), Optional.empty())))
+                        .all()
+                        .get(2, TimeUnit.MINUTES);
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw new IllegalStateException("cannot create topic '" + topic + "' at " + bootstrapServers + ": " + e.getCause(), e.getCause());
+                    throw new IllegalStateException(
+                            "cannot create topic '"
+                                    + topic
+                                    + "' at "
+                                    + bootstrapServers
+                                    + ": "
+                                    + e.getCause(),
+                            e.getCause());
                 }
             }
             // A new topic's partitions take a moment to get their leader. A produce request that
@@ -95,17 +122,39 @@ public final class EventsToKafka {
             // retry rejected as out of sequence until the delivery timeout; asking every leader
             // for its end offset (the admin client retries until they answer) avoids that.
             Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
-            admin.describeTopics(List.of(topic)).allTopicNames().get(2, TimeUnit.MINUTES).get(topic).partitions()
-                    .forEach(p -> ends.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+            admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(2, TimeUnit.MINUTES)
+                    .get(topic)
+                    .partitions()
+                    .forEach(
+                            p ->
+                                    ends.put(
+                                            new TopicPartition(topic, p.partition()),
+                                            OffsetSpec.latest()));
             admin.listOffsets(ends).all().get(2, TimeUnit.MINUTES);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("topic '" + topic + "' at " + bootstrapServers + " is not ready: " + e.getCause(), e.getCause());
+            throw new IllegalStateException(
+                    "topic '"
+                            + topic
+                            + "' at "
+                            + bootstrapServers
+                            + " is not ready: "
+                            + e.getCause(),
+                    e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topic " + topic, e);
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("Kafka at " + bootstrapServers + " did not create topic '" + topic + "' within "
-                    + Duration.ofMinutes(2) + "; is the broker up?", e);
+            throw new IllegalStateException(
+                    "Kafka at "
+                            + bootstrapServers
+                            + " did not create topic '"
+                            + topic
+                            + "' within "
+                            + Duration.ofMinutes(2)
+                            + "; is the broker up?",
+                    e);
         }
     }
 }

@@ -5,12 +5,11 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.flinkss.kafka.internal.KafkaAdmin;
 import org.flinkss.source.SplitPlanner;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -34,17 +33,18 @@ import java.util.TreeSet;
  *       read with {@code read_committed}: the last stable offset, so a batch never waits for an
  *       open transaction. An availableNow run refreshes once, at its start.
  *   <li>{@code startingOffsets} apply to the query's first batch only. That batch includes every
- *       partition, even with nothing to read, so that {@code latest} is pinned in the checkpoint
- *       as in Spark's offset log (the batch may have 0 rows). Partitions that appear later start
- *       at their earliest offset.
+ *       partition, even with nothing to read, so that {@code latest} is pinned in the checkpoint as
+ *       in Spark's offset log (the batch may have 0 rows). Partitions that appear later start at
+ *       their earliest offset.
  *   <li>{@code maxOffsetsPerTrigger} splits a backlog into batches, pro rata by partition, as in
  *       Spark; the runner's {@code maxFilesPerTrigger} limits the partitions of a batch.
- *   <li>Offsets that are gone (retention, a deleted and recreated topic) fail the query with
- *       {@code failOnDataLoss} (the default); without it the batch starts at the earliest offset.
+ *   <li>Offsets that are gone (retention, a deleted and recreated topic) fail the query with {@code
+ *       failOnDataLoss} (the default); without it the batch starts at the earliest offset.
  * </ul>
  *
  * <p>{@link #refreshTarget()} runs in a worker thread of the enumerator, everything else in its
- * coordinator thread: the target is replaced whole, and the committed offsets are read under a lock.
+ * coordinator thread: the target is replaced whole, and the committed offsets are read under a
+ * lock.
  */
 public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
 
@@ -69,7 +69,10 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
         return options;
     }
 
-    /** What exists at a refresh: for each partition its earliest offset, its end, and where it starts if not committed yet. */
+    /**
+     * What exists at a refresh: for each partition its earliest offset, its end, and where it
+     * starts if not committed yet.
+     */
     static final class Target {
         final TreeMap<TopicPartition, Long> earliest = new TreeMap<>(ORDER);
         final TreeMap<TopicPartition, Long> end = new TreeMap<>(ORDER);
@@ -121,7 +124,8 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
             known.addAll(committed.keySet());
         }
         Target next = new Target();
-        try (KafkaAdmin admin = new KafkaAdmin(options.bootstrapServers, options.clientProperties)) {
+        try (KafkaAdmin admin =
+                new KafkaAdmin(options.bootstrapServers, options.clientProperties)) {
             List<TopicPartition> partitions = admin.partitions(options);
             next.end.putAll(admin.endOffsets(partitions));
             next.earliest.putAll(admin.earliestOffsets(partitions));
@@ -135,7 +139,11 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
                 next.start.putAll(startingOffsets(fresh, next));
             } else {
                 for (TopicPartition tp : fresh) {
-                    LOG.info("Kafka source {}: new partition {}, read from its earliest offset {}", options.description(), tp, next.earliest.get(tp));
+                    LOG.info(
+                            "Kafka source {}: new partition {}, read from its earliest offset {}",
+                            options.description(),
+                            tp,
+                            next.earliest.get(tp));
                     next.start.put(tp, next.earliest.get(tp));
                 }
             }
@@ -149,24 +157,39 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
         Map<TopicPartition, Long> start = new HashMap<>();
         if (starting.isSpecific()) {
             TreeSet<TopicPartition> named = new TreeSet<>(ORDER);
-            starting.specific().forEach((topic, ps) -> ps.keySet().forEach(p -> named.add(new TopicPartition(topic, p))));
+            starting.specific()
+                    .forEach(
+                            (topic, ps) ->
+                                    ps.keySet()
+                                            .forEach(p -> named.add(new TopicPartition(topic, p))));
             TreeSet<TopicPartition> found = new TreeSet<>(ORDER);
             found.addAll(partitions);
             if (!named.equals(found)) {
                 // Spark's rule: the JSON must name every partition that the source reads.
-                throw new IllegalArgumentException("startingOffsets " + starting + " must name every partition that "
-                        + options.description() + " reads, with -2 for earliest and -1 for latest. Named: " + named + ", found: " + found);
+                throw new IllegalArgumentException(
+                        "startingOffsets "
+                                + starting
+                                + " must name every partition that "
+                                + options.description()
+                                + " reads, with -2 for earliest and -1 for latest. Named: "
+                                + named
+                                + ", found: "
+                                + found);
             }
         }
         for (TopicPartition tp : partitions) {
-            long wanted = starting.isSpecific() ? starting.specific().get(tp.topic()).get(tp.partition()) : starting.forAll();
+            long wanted =
+                    starting.isSpecific()
+                            ? starting.specific().get(tp.topic()).get(tp.partition())
+                            : starting.forAll();
             long offset;
             if (wanted == StartingOffsets.EARLIEST) {
                 offset = t.earliest.get(tp);
             } else if (wanted == StartingOffsets.LATEST) {
                 offset = t.end.get(tp);
             } else {
-                // An offset beyond the end waits for data to reach it; one before the start is handled as lost data.
+                // An offset beyond the end waits for data to reach it; one before the start is
+                // handled as lost data.
                 offset = wanted;
             }
             start.put(tp, offset);
@@ -189,18 +212,24 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
             long from = e.getValue()[0];
             long to = e.getValue()[1];
             if (to > from || !initialized) {
-                batch.add(new KafkaSplit(e.getKey().topic(), e.getKey().partition(), from, to, batchId, 0));
+                batch.add(
+                        new KafkaSplit(
+                                e.getKey().topic(), e.getKey().partition(), from, to, batchId, 0));
             }
         }
         if (batch.size() > maxUnits) {
-            // The rest waits for the next batch: pending partitions first, empty ones of a first batch after.
+            // The rest waits for the next batch: pending partitions first, empty ones of a first
+            // batch after.
             batch.sort(Comparator.comparing((KafkaSplit s) -> s.to() == s.from()));
             batch = new ArrayList<>(batch.subList(0, maxUnits));
         }
         return batch;
     }
 
-    /** From where to where each known partition would read now: {from, to}, sorted by topic and partition. */
+    /**
+     * From where to where each known partition would read now: {from, to}, sorted by topic and
+     * partition.
+     */
     private Map<TopicPartition, long[]> ranges(Target t) throws IOException {
         Map<TopicPartition, long[]> ranges = new LinkedHashMap<>();
         for (Map.Entry<TopicPartition, Long> e : t.end.entrySet()) {
@@ -213,15 +242,28 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
             }
             long earliest = t.earliest.get(tp);
             if (from > end) {
-                lost(tp, "the checkpoint is at offset " + from + " but the partition ends at " + end
-                        + ": the topic was deleted and recreated, or the offsets are beyond its end");
+                lost(
+                        tp,
+                        "the checkpoint is at offset "
+                                + from
+                                + " but the partition ends at "
+                                + end
+                                + ": the topic was deleted and recreated, or the offsets are beyond"
+                                + " its end");
                 if (!committed.containsKey(tp)) {
                     // A startingOffsets JSON beyond the end: wait until data reaches it.
                     continue;
                 }
                 from = earliest;
             } else if (from < earliest) {
-                lost(tp, "offsets " + from + " to " + (earliest - 1) + " are gone (retention or deletion); the partition now starts at " + earliest);
+                lost(
+                        tp,
+                        "offsets "
+                                + from
+                                + " to "
+                                + (earliest - 1)
+                                + " are gone (retention or deletion); the partition now starts at "
+                                + earliest);
                 from = earliest;
             }
             ranges.put(tp, new long[] {from, end});
@@ -230,15 +272,22 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
     }
 
     private void lost(TopicPartition tp, String what) throws IOException {
-        String message = "Kafka source " + options.description() + ", partition " + tp + ": " + what + ".";
+        String message =
+                "Kafka source " + options.description() + ", partition " + tp + ": " + what + ".";
         if (options.failOnDataLoss) {
-            throw new IOException(message + " Some data may have been lost. If that is expected, run with failOnDataLoss false"
-                    + " (--fail-on-data-loss=false) to go on from the earliest offset.");
+            throw new IOException(
+                    message
+                            + " Some data may have been lost. If that is expected, run with"
+                            + " failOnDataLoss false (--fail-on-data-loss=false) to go on from the"
+                            + " earliest offset.");
         }
         LOG.warn("{} Going on from the earliest offset (failOnDataLoss is false).", message);
     }
 
-    /** Spark's pro-rata split of {@code limit} offsets over partitions with data (KafkaMicroBatchStream.rateLimit). */
+    /**
+     * Spark's pro-rata split of {@code limit} offsets over partitions with data
+     * (KafkaMicroBatchStream.rateLimit).
+     */
     static void rateLimit(Map<TopicPartition, long[]> ranges, long limit) {
         double total = 0;
         for (long[] r : ranges.values()) {
@@ -306,7 +355,10 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
         Map<String, Object> json = new LinkedHashMap<>();
         for (Map.Entry<TopicPartition, Long> e : offsets.entrySet()) {
             @SuppressWarnings("unchecked")
-            Map<String, Object> partitions = (Map<String, Object>) json.computeIfAbsent(e.getKey().topic(), k -> new LinkedHashMap<String, Object>());
+            Map<String, Object> partitions =
+                    (Map<String, Object>)
+                            json.computeIfAbsent(
+                                    e.getKey().topic(), k -> new LinkedHashMap<String, Object>());
             partitions.put(Integer.toString(e.getKey().partition()), e.getValue());
         }
         return json;

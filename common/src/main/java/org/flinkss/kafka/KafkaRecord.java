@@ -6,8 +6,8 @@ import java.util.Objects;
 /**
  * One Kafka record as Spark's Kafka source shows it: {@code key}, {@code value} (bytes, either may
  * be null), {@code topic}, {@code partition}, {@code offset}, {@code timestamp} (epoch
- * milliseconds) and {@code timestampType} (0 create time, 1 log append time, -1 none). A Flink
- * POJO (public fields, no-arg constructor).
+ * milliseconds) and {@code timestampType} (0 create time, 1 log append time, -1 none). A Flink POJO
+ * (public fields, no-arg constructor).
  */
 public final class KafkaRecord {
 
@@ -21,7 +21,14 @@ public final class KafkaRecord {
 
     public KafkaRecord() {}
 
-    public KafkaRecord(byte[] key, byte[] value, String topic, int partition, long offset, long timestamp, int timestampType) {
+    public KafkaRecord(
+            byte[] key,
+            byte[] value,
+            String topic,
+            int partition,
+            long offset,
+            long timestamp,
+            int timestampType) {
         this.key = key;
         this.value = value;
         this.topic = topic;
@@ -37,8 +44,13 @@ public final class KafkaRecord {
             return false;
         }
         KafkaRecord r = (KafkaRecord) o;
-        return partition == r.partition && offset == r.offset && timestamp == r.timestamp && timestampType == r.timestampType
-                && Arrays.equals(key, r.key) && Arrays.equals(value, r.value) && Objects.equals(topic, r.topic);
+        return partition == r.partition
+                && offset == r.offset
+                && timestamp == r.timestamp
+                && timestampType == r.timestampType
+                && Arrays.equals(key, r.key)
+                && Arrays.equals(value, r.value)
+                && Objects.equals(topic, r.topic);
     }
 
     @Override

@@ -19,7 +19,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -28,8 +27,8 @@ import java.util.Properties;
  * {@code to} offset; records at or beyond it belong to a later batch and are left alone.
  *
  * <p>Isolation is {@code read_committed}: records of aborted transactions are skipped (their
- * offsets still count towards the split's end), and the planner's ends are last stable offsets,
- * so a split never waits for an open transaction. No consumer group is joined and no offset is
+ * offsets still count towards the split's end), and the planner's ends are last stable offsets, so
+ * a split never waits for an open transaction. No consumer group is joined and no offset is
  * committed to Kafka: the offsets of record are those in the query's checkpoint.
  *
  * <p>A split whose offsets cannot be read for {@code default.api.timeout.ms} (60 s unless set in
@@ -63,14 +62,22 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
         Properties props = new Properties();
         props.putAll(clientProperties);
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString().toLowerCase(Locale.ROOT));
+        props.put(
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class.getName());
+        props.put(
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class.getName());
+        props.put(
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                IsolationLevel.READ_COMMITTED.toString().toLowerCase(Locale.ROOT));
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         // Offsets come from the checkpoint; one that is gone must fail, not silently jump.
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientIdPrefix + "-" + split.topic() + "-" + split.partition());
+        props.put(
+                ConsumerConfig.CLIENT_ID_CONFIG,
+                clientIdPrefix + "-" + split.topic() + "-" + split.partition());
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props);
         TopicPartition tp = split.topicPartition();
         consumer.assign(List.of(tp));
@@ -80,7 +87,8 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
 
     @Override
     public long eventTime(KafkaRecord record) {
-        // The Kafka source has no event time of its own; queries that need one parse it from the value.
+        // The Kafka source has no event time of its own; queries that need one parse it from the
+        // value.
         return Long.MIN_VALUE;
     }
 
@@ -89,7 +97,10 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
         return TypeInformation.of(KafkaRecord.class);
     }
 
-    /** A split with nothing (left) to read, such as a partition without new data in a query's first batch. */
+    /**
+     * A split with nothing (left) to read, such as a partition without new data in a query's first
+     * batch.
+     */
     private static final class Done implements SplitRecordReader<KafkaRecord> {
         private final KafkaSplit split;
 
@@ -116,7 +127,8 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
         private final KafkaConsumer<byte[], byte[]> consumer;
         private final TopicPartition tp;
         private final long timeoutMillis;
-        private Iterator<ConsumerRecord<byte[], byte[]>> fetched = java.util.Collections.emptyIterator();
+        private Iterator<ConsumerRecord<byte[], byte[]>> fetched =
+                java.util.Collections.emptyIterator();
         private long next;
         private boolean done;
         private long lastProgressNanos = System.nanoTime();
@@ -142,7 +154,14 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
                         continue;
                     }
                     next = r.offset() + 1;
-                    return new KafkaRecord(r.key(), r.value(), r.topic(), r.partition(), r.offset(), r.timestamp(), r.timestampType().id);
+                    return new KafkaRecord(
+                            r.key(),
+                            r.value(),
+                            r.topic(),
+                            r.partition(),
+                            r.offset(),
+                            r.timestamp(),
+                            r.timestampType().id);
                 }
                 // Transaction markers and aborted records move the position without a record.
                 long position = consumer.position(tp, Duration.ofMillis(timeoutMillis));
@@ -151,11 +170,20 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
                     break;
                 }
                 var records = consumer.poll(POLL);
-                if (!records.isEmpty() || consumer.position(tp, Duration.ofMillis(timeoutMillis)) > position) {
+                if (!records.isEmpty()
+                        || consumer.position(tp, Duration.ofMillis(timeoutMillis)) > position) {
                     lastProgressNanos = System.nanoTime();
                 } else if (System.nanoTime() - lastProgressNanos > timeoutMillis * 1_000_000) {
-                    throw new IOException("cannot read " + split.describe() + " (batch " + split.batchId() + "): no progress at offset "
-                            + position + " for " + Duration.ofMillis(timeoutMillis) + " (default.api.timeout.ms); is the broker up?");
+                    throw new IOException(
+                            "cannot read "
+                                    + split.describe()
+                                    + " (batch "
+                                    + split.batchId()
+                                    + "): no progress at offset "
+                                    + position
+                                    + " for "
+                                    + Duration.ofMillis(timeoutMillis)
+                                    + " (default.api.timeout.ms); is the broker up?");
                 }
                 fetched = records.records(tp).iterator();
             }

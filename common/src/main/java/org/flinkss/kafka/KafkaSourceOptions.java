@@ -2,7 +2,6 @@ package org.flinkss.kafka;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import org.apache.kafka.common.utils.Utils;
 
 import javax.annotation.Nullable;
@@ -21,11 +20,10 @@ import java.util.regex.PatternSyntaxException;
 
 /**
  * What a Kafka micro-batch source reads, with Spark's option names: bootstrap servers, exactly one
- * of {@code subscribe} (topics, comma-separated), {@code subscribePattern} (a Java regex that
- * whole topic names match) or {@code assign} (JSON {@code {"topic":[0,1]}}), {@code startingOffsets},
- * {@code maxOffsetsPerTrigger}, {@code failOnDataLoss}, and the client settings of
- * {@link KafkaClientProperties}. {@link Builder#build()} refuses a bad combination before any data
- * moves.
+ * of {@code subscribe} (topics, comma-separated), {@code subscribePattern} (a Java regex that whole
+ * topic names match) or {@code assign} (JSON {@code {"topic":[0,1]}}), {@code startingOffsets},
+ * {@code maxOffsetsPerTrigger}, {@code failOnDataLoss}, and the client settings of {@link
+ * KafkaClientProperties}. {@link Builder#build()} refuses a bad combination before any data moves.
  */
 public final class KafkaSourceOptions implements Serializable {
 
@@ -54,8 +52,13 @@ public final class KafkaSourceOptions implements Serializable {
     final boolean failOnDataLoss;
     final HashMap<String, String> clientProperties;
 
-    private KafkaSourceOptions(Builder b, Strategy strategy, List<String> topics, TreeMap<String, TreeSet<Integer>> assigned,
-                               StartingOffsets startingOffsets, String bootstrapServers) {
+    private KafkaSourceOptions(
+            Builder b,
+            Strategy strategy,
+            List<String> topics,
+            TreeMap<String, TreeSet<Integer>> assigned,
+            StartingOffsets startingOffsets,
+            String bootstrapServers) {
         this.bootstrapServers = bootstrapServers;
         this.strategy = strategy;
         this.topics = topics;
@@ -123,7 +126,12 @@ public final class KafkaSourceOptions implements Serializable {
 
     @Override
     public String toString() {
-        return description() + " at " + bootstrapServers + ", startingOffsets " + startingOffsets + ", "
+        return description()
+                + " at "
+                + bootstrapServers
+                + ", startingOffsets "
+                + startingOffsets
+                + ", "
                 + KafkaClientProperties.describe(clientProperties);
     }
 
@@ -135,7 +143,12 @@ public final class KafkaSourceOptions implements Serializable {
         for (String server : servers.split(",")) {
             String s = server.trim();
             if (Utils.getHost(s) == null || Utils.getPort(s) == null) {
-                throw new IllegalArgumentException("bootstrap server '" + s + "' is not host:port (bootstrap servers: " + servers + ")");
+                throw new IllegalArgumentException(
+                        "bootstrap server '"
+                                + s
+                                + "' is not host:port (bootstrap servers: "
+                                + servers
+                                + ")");
             }
         }
     }
@@ -151,7 +164,10 @@ public final class KafkaSourceOptions implements Serializable {
         private boolean failOnDataLoss = true;
         private Map<String, String> clientProperties = new HashMap<>();
 
-        /** {@code host:port[,host:port]}; if not set, {@code bootstrap.servers} of the client settings. */
+        /**
+         * {@code host:port[,host:port]}; if not set, {@code bootstrap.servers} of the client
+         * settings.
+         */
         public Builder bootstrapServers(@Nullable String servers) {
             this.bootstrapServers = servers;
             return this;
@@ -178,13 +194,19 @@ public final class KafkaSourceOptions implements Serializable {
             return this;
         }
 
-        /** Spark's {@code maxOffsetsPerTrigger}: at most this many offsets per batch, split over partitions; 0 for no limit. */
+        /**
+         * Spark's {@code maxOffsetsPerTrigger}: at most this many offsets per batch, split over
+         * partitions; 0 for no limit.
+         */
         public Builder maxOffsetsPerTrigger(long max) {
             this.maxOffsetsPerTrigger = max;
             return this;
         }
 
-        /** Spark's {@code failOnDataLoss}: fail when offsets to read are gone (retention, a recreated topic). */
+        /**
+         * Spark's {@code failOnDataLoss}: fail when offsets to read are gone (retention, a
+         * recreated topic).
+         */
         public Builder failOnDataLoss(boolean fail) {
             this.failOnDataLoss = fail;
             return this;
@@ -208,18 +230,28 @@ public final class KafkaSourceOptions implements Serializable {
                 given.add("assign (--assign)");
             }
             if (given.size() != 1) {
-                throw new IllegalArgumentException("a Kafka source takes exactly one of subscribe (--subscribe T), subscribePattern"
-                        + " (--subscribe-pattern P) or assign (--assign JSON); "
-                        + (given.isEmpty() ? "none was given" : "got " + String.join(" and ", given)));
+                throw new IllegalArgumentException(
+                        "a Kafka source takes exactly one of subscribe (--subscribe T),"
+                            + " subscribePattern (--subscribe-pattern P) or assign (--assign JSON);"
+                            + " "
+                                + (given.isEmpty()
+                                        ? "none was given"
+                                        : "got " + String.join(" and ", given)));
             }
-            String servers = bootstrapServers != null ? bootstrapServers : clientProperties.get("bootstrap.servers");
+            String servers =
+                    bootstrapServers != null
+                            ? bootstrapServers
+                            : clientProperties.get("bootstrap.servers");
             if (servers == null || servers.isBlank()) {
-                throw new IllegalArgumentException("a Kafka source needs bootstrap servers: --bootstrap-servers H:P"
-                        + " (or bootstrap.servers in the Kafka properties file)");
+                throw new IllegalArgumentException(
+                        "a Kafka source needs bootstrap servers: --bootstrap-servers H:P"
+                                + " (or bootstrap.servers in the Kafka properties file)");
             }
             checkBootstrapServers(servers);
             if (maxOffsetsPerTrigger < 0) {
-                throw new IllegalArgumentException("maxOffsetsPerTrigger must be positive (or 0 for no limit), got " + maxOffsetsPerTrigger);
+                throw new IllegalArgumentException(
+                        "maxOffsetsPerTrigger must be positive (or 0 for no limit), got "
+                                + maxOffsetsPerTrigger);
             }
             Strategy strategy;
             List<String> topics = List.of();
@@ -233,7 +265,8 @@ public final class KafkaSourceOptions implements Serializable {
                     }
                 }
                 if (topics.isEmpty()) {
-                    throw new IllegalArgumentException("subscribe '" + subscribe + "' names no topic");
+                    throw new IllegalArgumentException(
+                            "subscribe '" + subscribe + "' names no topic");
                 }
                 topics = List.copyOf(topics);
             } else if (subscribePattern != null) {
@@ -244,23 +277,44 @@ public final class KafkaSourceOptions implements Serializable {
                 try {
                     Pattern.compile(subscribePattern);
                 } catch (PatternSyntaxException e) {
-                    throw new IllegalArgumentException("subscribePattern '" + subscribePattern + "' is not a Java regex: " + e.getDescription());
+                    throw new IllegalArgumentException(
+                            "subscribePattern '"
+                                    + subscribePattern
+                                    + "' is not a Java regex: "
+                                    + e.getDescription());
                 }
             } else {
                 strategy = Strategy.ASSIGN;
                 assigned = parseAssign(assign);
             }
-            StartingOffsets starting = startingOffsets == null ? StartingOffsets.latest() : StartingOffsets.parse(startingOffsets);
-            KafkaSourceOptions options = new KafkaSourceOptions(this, strategy, topics, assigned, starting, servers.trim());
+            StartingOffsets starting =
+                    startingOffsets == null
+                            ? StartingOffsets.latest()
+                            : StartingOffsets.parse(startingOffsets);
+            KafkaSourceOptions options =
+                    new KafkaSourceOptions(
+                            this, strategy, topics, assigned, starting, servers.trim());
             if (starting.isSpecific()) {
-                for (Map.Entry<String, TreeMap<Integer, Long>> topic : starting.specific().entrySet()) {
+                for (Map.Entry<String, TreeMap<Integer, Long>> topic :
+                        starting.specific().entrySet()) {
                     if (!options.subscribes(topic.getKey())) {
-                        throw new IllegalArgumentException("startingOffsets names topic '" + topic.getKey() + "', which "
-                                + options.description() + " does not read");
+                        throw new IllegalArgumentException(
+                                "startingOffsets names topic '"
+                                        + topic.getKey()
+                                        + "', which "
+                                        + options.description()
+                                        + " does not read");
                     }
-                    if (strategy == Strategy.ASSIGN && !assigned.get(topic.getKey()).containsAll(topic.getValue().keySet())) {
-                        throw new IllegalArgumentException("startingOffsets names partitions " + topic.getValue().keySet() + " of '"
-                                + topic.getKey() + "', but assign has " + assigned.get(topic.getKey()));
+                    if (strategy == Strategy.ASSIGN
+                            && !assigned.get(topic.getKey())
+                                    .containsAll(topic.getValue().keySet())) {
+                        throw new IllegalArgumentException(
+                                "startingOffsets names partitions "
+                                        + topic.getValue().keySet()
+                                        + " of '"
+                                        + topic.getKey()
+                                        + "', but assign has "
+                                        + assigned.get(topic.getKey()));
                     }
                 }
             }
@@ -277,17 +331,28 @@ public final class KafkaSourceOptions implements Serializable {
                 throw new IllegalArgumentException("assign is not valid JSON: " + json + example);
             }
             if (root == null || !root.isObject() || root.isEmpty()) {
-                throw new IllegalArgumentException("assign must be a JSON object of topic -> [partitions]: " + json + example);
+                throw new IllegalArgumentException(
+                        "assign must be a JSON object of topic -> [partitions]: " + json + example);
             }
             for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> topic = it.next();
                 if (!topic.getValue().isArray() || topic.getValue().isEmpty()) {
-                    throw new IllegalArgumentException("assign: topic '" + topic.getKey() + "' needs a non-empty array of partitions" + example);
+                    throw new IllegalArgumentException(
+                            "assign: topic '"
+                                    + topic.getKey()
+                                    + "' needs a non-empty array of partitions"
+                                    + example);
                 }
                 TreeSet<Integer> partitions = new TreeSet<>();
                 for (JsonNode p : topic.getValue()) {
                     if (!p.canConvertToInt() || !p.isIntegralNumber() || p.asInt() < 0) {
-                        throw new IllegalArgumentException("assign: partition " + p + " of '" + topic.getKey() + "' is not a partition number" + example);
+                        throw new IllegalArgumentException(
+                                "assign: partition "
+                                        + p
+                                        + " of '"
+                                        + topic.getKey()
+                                        + "' is not a partition number"
+                                        + example);
                     }
                     partitions.add(p.asInt());
                 }

@@ -11,10 +11,10 @@ import org.flinkss.source.WorkSplit;
 import java.io.IOException;
 
 /**
- * The offsets {@code [from, to)} of one topic-partition that one micro-batch reads. Its
- * {@link #position()} counts the offsets already consumed past {@code from}: a restored reader
- * seeks to {@code from + position}. Offsets are not records one for one (transaction markers and
- * aborted records take offsets too), so the position is an offset distance, not a row count.
+ * The offsets {@code [from, to)} of one topic-partition that one micro-batch reads. Its {@link
+ * #position()} counts the offsets already consumed past {@code from}: a restored reader seeks to
+ * {@code from + position}. Offsets are not records one for one (transaction markers and aborted
+ * records take offsets too), so the position is an offset distance, not a row count.
  */
 public final class KafkaSplit implements WorkSplit {
 
@@ -25,9 +25,11 @@ public final class KafkaSplit implements WorkSplit {
     private final long batchId;
     private final long position;
 
-    public KafkaSplit(String topic, int partition, long from, long to, long batchId, long position) {
+    public KafkaSplit(
+            String topic, int partition, long from, long to, long batchId, long position) {
         if (to < from) {
-            throw new IllegalArgumentException("split " + topic + "-" + partition + ": to " + to + " < from " + from);
+            throw new IllegalArgumentException(
+                    "split " + topic + "-" + partition + ": to " + to + " < from " + from);
         }
         this.topic = topic;
         this.partition = partition;
@@ -91,7 +93,19 @@ public final class KafkaSplit implements WorkSplit {
 
     @Override
     public String toString() {
-        return "KafkaSplit{" + topic + "-" + partition + " [" + from + ", " + to + "), batch " + batchId + ", position " + position + '}';
+        return "KafkaSplit{"
+                + topic
+                + "-"
+                + partition
+                + " ["
+                + from
+                + ", "
+                + to
+                + "), batch "
+                + batchId
+                + ", position "
+                + position
+                + '}';
     }
 
     /** Serializes Kafka splits in checkpoints. */
@@ -116,7 +130,13 @@ public final class KafkaSplit implements WorkSplit {
         @Override
         public KafkaSplit deserialize(int version, byte[] serialized) throws IOException {
             DataInputDeserializer in = new DataInputDeserializer(serialized);
-            return new KafkaSplit(in.readUTF(), in.readInt(), in.readLong(), in.readLong(), in.readLong(), in.readLong());
+            return new KafkaSplit(
+                    in.readUTF(),
+                    in.readInt(),
+                    in.readLong(),
+                    in.readLong(),
+                    in.readLong(),
+                    in.readLong());
         }
     }
 }

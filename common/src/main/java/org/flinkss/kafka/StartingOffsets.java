@@ -23,10 +23,12 @@ public final class StartingOffsets implements Serializable {
 
     private final String text;
     private final long all;
+
     /** topic -> partition -> offset, for the JSON form; null otherwise. */
     private final TreeMap<String, TreeMap<Integer, Long>> specific;
 
-    private StartingOffsets(String text, long all, TreeMap<String, TreeMap<Integer, Long>> specific) {
+    private StartingOffsets(
+            String text, long all, TreeMap<String, TreeMap<Integer, Long>> specific) {
         this.text = text;
         this.all = all;
         this.specific = specific;
@@ -40,7 +42,10 @@ public final class StartingOffsets implements Serializable {
         return new StartingOffsets("latest", LATEST, null);
     }
 
-    /** Parses {@code earliest}, {@code latest} or Spark's JSON; refuses anything else with a clear message. */
+    /**
+     * Parses {@code earliest}, {@code latest} or Spark's JSON; refuses anything else with a clear
+     * message.
+     */
     public static StartingOffsets parse(String text) {
         String t = text.trim();
         if (t.equalsIgnoreCase("earliest")) {
@@ -50,7 +55,11 @@ public final class StartingOffsets implements Serializable {
             return latest();
         }
         if (!t.startsWith("{")) {
-            throw new IllegalArgumentException("startingOffsets '" + text + "': use earliest, latest, or JSON such as {\"events\":{\"0\":23,\"1\":-2}}");
+            throw new IllegalArgumentException(
+                    "startingOffsets '"
+                            + text
+                            + "': use earliest, latest, or JSON such as"
+                            + " {\"events\":{\"0\":23,\"1\":-2}}");
         }
         TreeMap<String, TreeMap<Integer, Long>> offsets = new TreeMap<>();
         try {
@@ -58,28 +67,45 @@ public final class StartingOffsets implements Serializable {
             for (Iterator<Map.Entry<String, JsonNode>> topics = root.fields(); topics.hasNext(); ) {
                 Map.Entry<String, JsonNode> topic = topics.next();
                 if (!topic.getValue().isObject()) {
-                    throw new IllegalArgumentException("startingOffsets: topic '" + topic.getKey() + "' needs an object of partition -> offset");
+                    throw new IllegalArgumentException(
+                            "startingOffsets: topic '"
+                                    + topic.getKey()
+                                    + "' needs an object of partition -> offset");
                 }
                 TreeMap<Integer, Long> partitions = new TreeMap<>();
-                for (Iterator<Map.Entry<String, JsonNode>> ps = topic.getValue().fields(); ps.hasNext(); ) {
+                for (Iterator<Map.Entry<String, JsonNode>> ps = topic.getValue().fields();
+                        ps.hasNext(); ) {
                     Map.Entry<String, JsonNode> p = ps.next();
                     int partition;
                     try {
                         partition = Integer.parseInt(p.getKey());
                     } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException("startingOffsets: partition '" + p.getKey() + "' of topic '" + topic.getKey() + "' is not a number");
+                        throw new IllegalArgumentException(
+                                "startingOffsets: partition '"
+                                        + p.getKey()
+                                        + "' of topic '"
+                                        + topic.getKey()
+                                        + "' is not a number");
                     }
                     if (!p.getValue().canConvertToLong() || p.getValue().asLong() < EARLIEST) {
-                        throw new IllegalArgumentException("startingOffsets: offset " + p.getValue() + " of " + topic.getKey() + "-" + partition
-                                + " must be an offset >= 0, -2 (earliest) or -1 (latest)");
+                        throw new IllegalArgumentException(
+                                "startingOffsets: offset "
+                                        + p.getValue()
+                                        + " of "
+                                        + topic.getKey()
+                                        + "-"
+                                        + partition
+                                        + " must be an offset >= 0, -2 (earliest) or -1 (latest)");
                     }
                     partitions.put(partition, p.getValue().asLong());
                 }
                 offsets.put(topic.getKey(), partitions);
             }
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalArgumentException("startingOffsets is not valid JSON: " + e.getOriginalMessage()
-                    + " (expected e.g. {\"events\":{\"0\":23,\"1\":-2}})");
+            throw new IllegalArgumentException(
+                    "startingOffsets is not valid JSON: "
+                            + e.getOriginalMessage()
+                            + " (expected e.g. {\"events\":{\"0\":23,\"1\":-2}})");
         }
         if (offsets.isEmpty()) {
             throw new IllegalArgumentException("startingOffsets {} names no partition");

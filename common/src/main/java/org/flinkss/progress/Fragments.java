@@ -22,7 +22,8 @@ public final class Fragments {
             Files.createDirectories(file.getParent());
             Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
             JSON.writeValue(tmp.toFile(), value);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(
+                    tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }

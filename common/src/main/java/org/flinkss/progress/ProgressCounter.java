@@ -13,11 +13,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Converts records on their way to a sink and counts them; at every checkpoint it leaves the
- * count as a progress fragment, which the driver adds into the batch's {@code sink.numOutputRows}
- * once the checkpoint has completed.
+ * Converts records on their way to a sink and counts them; at every checkpoint it leaves the count
+ * as a progress fragment, which the driver adds into the batch's {@code sink.numOutputRows} once
+ * the checkpoint has completed.
  */
-public final class ProgressCounter<I, O> extends RichMapFunction<I, O> implements CheckpointedFunction {
+public final class ProgressCounter<I, O> extends RichMapFunction<I, O>
+        implements CheckpointedFunction {
 
     private static final long serialVersionUID = 1L;
 
@@ -31,7 +32,12 @@ public final class ProgressCounter<I, O> extends RichMapFunction<I, O> implement
     private transient int subtask;
     private transient int subtasks;
 
-    public ProgressCounter(Path checkpointDir, String runId, String kind, String name, SerializableFunction<I, O> convert) {
+    public ProgressCounter(
+            Path checkpointDir,
+            String runId,
+            String kind,
+            String name,
+            SerializableFunction<I, O> convert) {
         this.checkpointDir = checkpointDir.toAbsolutePath().toString();
         this.runId = runId;
         this.kind = kind;

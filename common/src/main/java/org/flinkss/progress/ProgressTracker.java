@@ -40,14 +40,28 @@ public final class ProgressTracker {
     private long previousTriggerStart = -1;
     private int batchesThisRun;
 
-    public ProgressTracker(Path checkpointDir, String queryId, String queryName, String runId,
-                           Map<String, String> sinkDescriptions, List<ProgressListener> listeners) {
+    public ProgressTracker(
+            Path checkpointDir,
+            String queryId,
+            String queryName,
+            String runId,
+            Map<String, String> sinkDescriptions,
+            List<ProgressListener> listeners) {
         this(checkpointDir, queryId, queryName, runId, Map.of(), sinkDescriptions, listeners);
     }
 
-    /** @param sourceDescriptions Spark's description of each source by its name, e.g. {@code KafkaV2[Subscribe[events]]} */
-    public ProgressTracker(Path checkpointDir, String queryId, String queryName, String runId, Map<String, String> sourceDescriptions,
-                           Map<String, String> sinkDescriptions, List<ProgressListener> listeners) {
+    /**
+     * @param sourceDescriptions Spark's description of each source by its name, e.g. {@code
+     *     KafkaV2[Subscribe[events]]}
+     */
+    public ProgressTracker(
+            Path checkpointDir,
+            String queryId,
+            String queryName,
+            String runId,
+            Map<String, String> sourceDescriptions,
+            Map<String, String> sinkDescriptions,
+            List<ProgressListener> listeners) {
         this.sourceDescriptions = sourceDescriptions;
         this.checkpointDir = checkpointDir;
         this.queryId = queryId;
@@ -79,7 +93,8 @@ public final class ProgressTracker {
                     try {
                         all.add((ObjectNode) Fragments.JSON.readTree(line));
                     } catch (IOException torn) {
-                        // A line cut by a kill while it was written: the batch is in the checkpoint anyway.
+                        // A line cut by a kill while it was written: the batch is in the checkpoint
+                        // anyway.
                     }
                 }
             }
@@ -131,7 +146,9 @@ public final class ProgressTracker {
         return emitted;
     }
 
-    /** Deletes the fragments of a run's checkpoints that never completed (a kill rolled them back). */
+    /**
+     * Deletes the fragments of a run's checkpoints that never completed (a kill rolled them back).
+     */
     public void discard(String run) {
         org.flinkss.query.CheckpointDir.deleteQuietly(RunFiles.fragments(checkpointDir, run));
     }
@@ -183,9 +200,11 @@ public final class ProgressTracker {
                         sources.add(node);
                         break;
                     case "sink":
-                        sinkRows.merge(node.path("name").asText(), node.path("rows").asLong(), Long::sum);
+                        sinkRows.merge(
+                                node.path("name").asText(), node.path("rows").asLong(), Long::sum);
                         sinkFragments.merge(node.path("name").asText(), 1, Integer::sum);
-                        sinkSubtasks.put(node.path("name").asText(), node.path("subtasks").asInt(0));
+                        sinkSubtasks.put(
+                                node.path("name").asText(), node.path("subtasks").asInt(0));
                         operatorsSnapshotted = true;
                         break;
                     case "state":
@@ -193,14 +212,18 @@ public final class ProgressTracker {
                         break;
                     case "dropped":
                         ObjectNode op = operator(node.path("name").asText());
-                        op.put("numRowsDroppedByWatermark", op.path("numRowsDroppedByWatermark").asLong() + node.path("rows").asLong());
+                        op.put(
+                                "numRowsDroppedByWatermark",
+                                op.path("numRowsDroppedByWatermark").asLong()
+                                        + node.path("rows").asLong());
                         break;
                     default:
                         break;
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read progress fragments in " + dir + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot read progress fragments in " + dir + ": " + e.getMessage(), e);
         }
         List<ObjectNode> emitted = new ArrayList<>();
         if (!operatorsSnapshotted || !everySinkSnapshotted(sinkFragments, sinkSubtasks)) {
@@ -221,10 +244,13 @@ public final class ProgressTracker {
                 emitted.add(progress);
                 lastBatchId = batchId;
                 sinkRows.clear();
-                stateOperators.values().forEach(op -> {
-                    op.put("numRowsUpdated", 0);
-                    op.put("numRowsDroppedByWatermark", 0);
-                });
+                stateOperators
+                        .values()
+                        .forEach(
+                                op -> {
+                                    op.put("numRowsUpdated", 0);
+                                    op.put("numRowsDroppedByWatermark", 0);
+                                });
             }
         }
         org.flinkss.query.CheckpointDir.deleteQuietly(dir);
@@ -235,7 +261,8 @@ public final class ProgressTracker {
      * Whether every sink of the query left all its subtasks' fragments in a checkpoint. Fragments
      * written before they said their number of subtasks count as whole, as they always did.
      */
-    private boolean everySinkSnapshotted(Map<String, Integer> fragments, Map<String, Integer> subtasks) {
+    private boolean everySinkSnapshotted(
+            Map<String, Integer> fragments, Map<String, Integer> subtasks) {
         for (String sink : sinkDescriptions.keySet()) {
             int expected = subtasks.getOrDefault(sink, -1);
             if (expected == -1 || (expected > 0 && fragments.get(sink) < expected)) {
@@ -246,15 +273,17 @@ public final class ProgressTracker {
     }
 
     private ObjectNode operator(String name) {
-        return stateOperators.computeIfAbsent(name, n -> {
-            ObjectNode o = Fragments.JSON.createObjectNode();
-            o.put("operatorName", n);
-            o.put("numRowsTotal", 0);
-            o.put("numRowsUpdated", 0);
-            o.put("numRowsDroppedByWatermark", 0);
-            o.set("subtasks", Fragments.JSON.createObjectNode());
-            return o;
-        });
+        return stateOperators.computeIfAbsent(
+                name,
+                n -> {
+                    ObjectNode o = Fragments.JSON.createObjectNode();
+                    o.put("operatorName", n);
+                    o.put("numRowsTotal", 0);
+                    o.put("numRowsUpdated", 0);
+                    o.put("numRowsDroppedByWatermark", 0);
+                    o.set("subtasks", Fragments.JSON.createObjectNode());
+                    return o;
+                });
     }
 
     private void mergeState(JsonNode node) {
@@ -266,9 +295,13 @@ public final class ProgressTracker {
             total += v.asLong();
         }
         op.put("numRowsTotal", total);
-        op.put("numRowsUpdated", op.path("numRowsUpdated").asLong() + node.path("numRowsUpdated").asLong());
-        op.put("numRowsDroppedByWatermark",
-                op.path("numRowsDroppedByWatermark").asLong() + node.path("numRowsDroppedByWatermark").asLong());
+        op.put(
+                "numRowsUpdated",
+                op.path("numRowsUpdated").asLong() + node.path("numRowsUpdated").asLong());
+        op.put(
+                "numRowsDroppedByWatermark",
+                op.path("numRowsDroppedByWatermark").asLong()
+                        + node.path("numRowsDroppedByWatermark").asLong());
     }
 
     private ObjectNode build(String sourceName, JsonNode batch) {
@@ -277,7 +310,10 @@ public final class ProgressTracker {
         long started = batch.path("startedAtMillis").asLong();
         long read = batch.path("readAtMillis").asLong();
         long total = Math.max(1, now - started);
-        double inputSeconds = previousTriggerStart < 0 ? total / 1000.0 : Math.max(1, started - previousTriggerStart) / 1000.0;
+        double inputSeconds =
+                previousTriggerStart < 0
+                        ? total / 1000.0
+                        : Math.max(1, started - previousTriggerStart) / 1000.0;
         previousTriggerStart = started;
 
         ObjectNode p = Fragments.JSON.createObjectNode();
@@ -298,8 +334,11 @@ public final class ProgressTracker {
 
         ObjectNode eventTime = p.putObject("eventTime");
         long max = batch.path("maxEventTime").asLong();
-        if (max != Long.MIN_VALUE && rows > 0 && batch.path("minEventTime").asLong() != Long.MAX_VALUE) {
-            eventTime.put("avg", Watermarks.formatInstant((long) batch.path("avgEventTime").asDouble()));
+        if (max != Long.MIN_VALUE
+                && rows > 0
+                && batch.path("minEventTime").asLong() != Long.MAX_VALUE) {
+            eventTime.put(
+                    "avg", Watermarks.formatInstant((long) batch.path("avgEventTime").asDouble()));
             eventTime.put("max", Watermarks.formatInstant(max));
             eventTime.put("min", Watermarks.formatInstant(batch.path("minEventTime").asLong()));
         }
@@ -336,16 +375,19 @@ public final class ProgressTracker {
         sink.put("numOutputRows", sinkRows.getOrDefault(main, 0L));
         if (sinkDescriptions.size() > 1) {
             ObjectNode others = sink.putObject("others");
-            sinkDescriptions.forEach((name, description) -> {
-                if (!name.equals(main)) {
-                    others.put(name, sinkRows.getOrDefault(name, 0L));
-                }
-            });
+            sinkDescriptions.forEach(
+                    (name, description) -> {
+                        if (!name.equals(main)) {
+                            others.put(name, sinkRows.getOrDefault(name, 0L));
+                        }
+                    });
         }
         return p;
     }
 
-    /** Spark's lastProgress after a run that found nothing new: the next, unused batch id, 0 rows. */
+    /**
+     * Spark's lastProgress after a run that found nothing new: the next, unused batch id, 0 rows.
+     */
     public ObjectNode noDataProgress(long watermark) {
         long now = System.currentTimeMillis();
         ObjectNode p = Fragments.JSON.createObjectNode();
@@ -361,11 +403,14 @@ public final class ProgressTracker {
         p.putObject("durationMs").put("latestOffset", 0).put("triggerExecution", 0);
         p.putObject("eventTime").put("watermark", Watermarks.format(watermark));
         ArrayNode ops = p.putArray("stateOperators");
-        stateOperators.values().forEach(op -> {
-            ObjectNode copy = op.deepCopy();
-            copy.remove("subtasks");
-            ops.add(copy);
-        });
+        stateOperators
+                .values()
+                .forEach(
+                        op -> {
+                            ObjectNode copy = op.deepCopy();
+                            copy.remove("subtasks");
+                            ops.add(copy);
+                        });
         p.putArray("sources");
         ObjectNode sink = p.putObject("sink");
         String main = sinkDescriptions.isEmpty() ? "" : sinkDescriptions.keySet().iterator().next();
@@ -381,10 +426,15 @@ public final class ProgressTracker {
         try {
             Path log = logFile(checkpointDir);
             Files.createDirectories(log.getParent());
-            Files.writeString(log, Fragments.JSON.writeValueAsString(progress) + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.writeString(
+                    log,
+                    Fragments.JSON.writeValueAsString(progress) + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to the progress log: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot append to the progress log: " + e.getMessage(), e);
         }
         writeLast(progress);
         listeners.forEach(l -> l.onProgress(progress));
@@ -397,5 +447,4 @@ public final class ProgressTracker {
     private static double round(double v) {
         return Double.isFinite(v) ? Math.round(v * 10.0) / 10.0 : 0.0;
     }
-
 }

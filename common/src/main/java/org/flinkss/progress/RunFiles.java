@@ -3,9 +3,9 @@ package org.flinkss.progress;
 import java.nio.file.Path;
 
 /**
- * Where a query's run leaves what its operators report, inside the query's checkpoint
- * directory: the checkpoint directory is the one place that the driver, the JobManager and the
- * TaskManagers all reach, on one machine as on a cluster with a shared volume.
+ * Where a query's run leaves what its operators report, inside the query's checkpoint directory:
+ * the checkpoint directory is the one place that the driver, the JobManager and the TaskManagers
+ * all reach, on one machine as on a cluster with a shared volume.
  */
 public final class RunFiles {
 
@@ -16,7 +16,10 @@ public final class RunFiles {
         return checkpointDir.resolve("runs").resolve(runId).resolve("caught-up-" + source);
     }
 
-    /** Per-checkpoint progress fragments of one run, merged by the driver once the checkpoint completes. */
+    /**
+     * Per-checkpoint progress fragments of one run, merged by the driver once the checkpoint
+     * completes.
+     */
     public static Path fragments(Path checkpointDir, String runId) {
         return checkpointDir.resolve("progress").resolve("pending").resolve(runId);
     }

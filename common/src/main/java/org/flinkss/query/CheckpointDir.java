@@ -65,7 +65,12 @@ public final class CheckpointDir {
         try {
             Files.createDirectories(dir);
             Path lockFile = dir.resolve(".lock");
-            FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
+            FileChannel channel =
+                    FileChannel.open(
+                            lockFile,
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.WRITE,
+                            StandardOpenOption.READ);
             FileLock lock;
             try {
                 lock = channel.tryLock();
@@ -74,17 +79,30 @@ public final class CheckpointDir {
             }
             if (lock == null) {
                 channel.close();
-                String holder = Files.exists(dir.resolve(".lock.owner"))
-                        ? Files.readString(dir.resolve(".lock.owner"), StandardCharsets.UTF_8).trim()
-                        : "another process";
-                throw new QueryException("query '" + queryName + "' is already running on checkpoint " + dir + " (" + holder
-                        + "). Wait for that run to finish, or stop it, before starting another.");
+                String holder =
+                        Files.exists(dir.resolve(".lock.owner"))
+                                ? Files.readString(
+                                                dir.resolve(".lock.owner"), StandardCharsets.UTF_8)
+                                        .trim()
+                                : "another process";
+                throw new QueryException(
+                        "query '"
+                                + queryName
+                                + "' is already running on checkpoint "
+                                + dir
+                                + " ("
+                                + holder
+                                + "). Wait for that run to finish, or stop it, before starting"
+                                + " another.");
             }
-            Files.writeString(dir.resolve(".lock.owner"), "pid " + ProcessHandle.current().pid() + ", started " + java.time.Instant.now(),
+            Files.writeString(
+                    dir.resolve(".lock.owner"),
+                    "pid " + ProcessHandle.current().pid() + ", started " + java.time.Instant.now(),
                     StandardCharsets.UTF_8);
             return new Lock(channel, lock);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot lock checkpoint " + dir + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot lock checkpoint " + dir + ": " + e.getMessage(), e);
         }
     }
 
@@ -120,18 +138,36 @@ public final class CheckpointDir {
                 JsonNode stored = Fragments.JSON.readTree(meta.toFile());
                 QueryIdentity existing = QueryIdentity.fromJson(stored);
                 if (!existing.sameQuery(identity)) {
-                    throw new QueryException("checkpoint " + dir + " belongs to query " + existing.describe()
-                            + ", but this is query " + identity.describe()
-                            + ". A checkpoint serves one query: changing sources, sinks or stateful operators needs a new checkpoint."
-                            + " Start over with 'reset " + identity.name() + "' (a new checkpoint, the target rebuilt) or use another --base,"
-                            + " and reprocess from bronze.");
+                    throw new QueryException(
+                            "checkpoint "
+                                    + dir
+                                    + " belongs to query "
+                                    + existing.describe()
+                                    + ", but this is query "
+                                    + identity.describe()
+                                    + ". A checkpoint serves one query: changing sources, sinks or"
+                                    + " stateful operators needs a new checkpoint. Start over with"
+                                    + " 'reset "
+                                    + identity.name()
+                                    + "' (a new checkpoint, the target rebuilt) or use another"
+                                    + " --base, and reprocess from bronze.");
                 }
                 String change = existing.columnChange(identity);
                 if (change != null) {
-                    throw new QueryException("checkpoint " + dir + " of query '" + identity.name() + "' " + change
-                            + ". A table's columns are part of its query's checkpoint: the same checkpoint cannot go on with other columns."
-                            + " Start over with 'reset " + identity.name() + "' (a new checkpoint, the table rebuilt with the new columns)"
-                            + " or use another --base, or run the query as it was when the checkpoint was made.");
+                    throw new QueryException(
+                            "checkpoint "
+                                    + dir
+                                    + " of query '"
+                                    + identity.name()
+                                    + "' "
+                                    + change
+                                    + ". A table's columns are part of its query's checkpoint: the"
+                                    + " same checkpoint cannot go on with other columns. Start over"
+                                    + " with 'reset "
+                                    + identity.name()
+                                    + "' (a new checkpoint, the table rebuilt with the new columns)"
+                                    + " or use another --base, or run the query as it was when the"
+                                    + " checkpoint was made.");
                 }
                 if (!existing.records().equals(identity.records())) {
                     // Same query, with record tables this version added: list them for reset
@@ -176,7 +212,9 @@ public final class CheckpointDir {
      */
     public Optional<Path> newestRestorePoint() {
         List<Path> candidates = restorePoints();
-        return candidates.isEmpty() ? Optional.empty() : Optional.of(candidates.get(candidates.size() - 1));
+        return candidates.isEmpty()
+                ? Optional.empty()
+                : Optional.of(candidates.get(candidates.size() - 1));
     }
 
     /** Every complete checkpoint and savepoint, oldest first. */
@@ -189,10 +227,14 @@ public final class CheckpointDir {
             try {
                 // Flink deletes a finished job's checkpoints in the background: tolerate files
                 // that vanish while we look.
-                Files.walkFileTree(root, java.util.EnumSet.noneOf(java.nio.file.FileVisitOption.class), 3,
+                Files.walkFileTree(
+                        root,
+                        java.util.EnumSet.noneOf(java.nio.file.FileVisitOption.class),
+                        3,
                         new java.nio.file.SimpleFileVisitor<>() {
                             @Override
-                            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                            public java.nio.file.FileVisitResult visitFile(
+                                    Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
                                 if (file.getFileName().toString().equals("_metadata")) {
                                     found.add(file.getParent());
                                 }
@@ -200,7 +242,8 @@ public final class CheckpointDir {
                             }
 
                             @Override
-                            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                            public java.nio.file.FileVisitResult visitFileFailed(
+                                    Path file, IOException e) throws IOException {
                                 if (e instanceof java.nio.file.NoSuchFileException) {
                                     return java.nio.file.FileVisitResult.CONTINUE;
                                 }
@@ -253,7 +296,14 @@ public final class CheckpointDir {
             return target;
         } catch (IOException e) {
             deleteQuietly(staging);
-            throw new UncheckedIOException("cannot copy savepoint " + external + " into " + savepoints() + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot copy savepoint "
+                            + external
+                            + " into "
+                            + savepoints()
+                            + ": "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -265,7 +315,10 @@ public final class CheckpointDir {
             return ids;
         }
         try (Stream<Path> s = Files.list(jobDir)) {
-            s.filter(p -> p.getFileName().toString().startsWith("chk-") && Files.exists(p.resolve("_metadata")))
+            s.filter(
+                            p ->
+                                    p.getFileName().toString().startsWith("chk-")
+                                            && Files.exists(p.resolve("_metadata")))
                     .forEach(p -> ids.add(Long.parseLong(p.getFileName().toString().substring(4))));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -318,7 +371,10 @@ public final class CheckpointDir {
         deleteQuietly(dir.resolve("runs"));
     }
 
-    /** Deletes what it can, ignoring files that vanish meanwhile (Flink cleaning its own temp files). */
+    /**
+     * Deletes what it can, ignoring files that vanish meanwhile (Flink cleaning its own temp
+     * files).
+     */
     public static void deleteQuietly(Path path) {
         for (int attempt = 0; attempt < 3 && Files.exists(path); attempt++) {
             try {
@@ -334,13 +390,15 @@ public final class CheckpointDir {
             return;
         }
         try (Stream<Path> s = Files.walk(path)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
+            s.sorted(Comparator.reverseOrder())
+                    .forEach(
+                            p -> {
+                                try {
+                                    Files.deleteIfExists(p);
+                                } catch (IOException e) {
+                                    throw new UncheckedIOException(e);
+                                }
+                            });
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete " + path + ": " + e.getMessage(), e);
         }

@@ -12,7 +12,6 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.util.function.SerializableFunction;
 
 import org.flinkss.progress.ProgressCounter;
 import org.flinkss.source.MicroBatchSource;
@@ -38,8 +37,8 @@ import java.util.Map;
 
 /**
  * What a {@link Query} builds its graph with: sources that read in micro-batches, and sinks that
- * commit with checkpoints. The trigger, the checkpoint directory and the run are attached here,
- * in one place, so that the query's own code never sees them.
+ * commit with checkpoints. The trigger, the checkpoint directory and the run are attached here, in
+ * one place, so that the query's own code never sees them.
  *
  * <p>Every source and sink gets a stable uid derived from its name: a later run's job maps its
  * state back by uid, so a changed filter or a changed parallelism keeps the checkpoint.
@@ -52,8 +51,10 @@ public final class QueryContext {
     private final String runId;
     private final Trigger trigger;
     private final int maxFilesPerTrigger;
+
     /** Spark's maxBytesPerTrigger for file sources; 0 for no limit. */
     private final long maxBytesPerTrigger;
+
     private final boolean skipMissingFiles;
     private final Warehouse warehouse;
 
@@ -64,12 +65,18 @@ public final class QueryContext {
     private final List<String> stateful = new ArrayList<>();
     private final List<Runnable> beforeRun = new ArrayList<>();
     private final List<String> tables = new ArrayList<>();
+
     /** The columns of every table written, warehouse and SQL: part of the query's identity. */
     private final Map<String, List<String>> tableColumns = new LinkedHashMap<>();
 
     /** The run's trigger, rate limits and missing-file policy come from {@code options}. */
-    QueryContext(String queryName, StreamExecutionEnvironment env, CheckpointDir checkpoint, String runId, RunOptions options,
-                 Warehouse warehouse) {
+    QueryContext(
+            String queryName,
+            StreamExecutionEnvironment env,
+            CheckpointDir checkpoint,
+            String runId,
+            RunOptions options,
+            Warehouse warehouse) {
         this.queryName = queryName;
         this.env = env;
         this.checkpoint = checkpoint;
@@ -104,25 +111,34 @@ public final class QueryContext {
 
     /**
      * JSON lines of events under {@code folder} (recursively, {@code *.json} only), read with the
-     * course's explicit schema; bad lines come out as {@link ParsedEvent#bad} records. With
-     * {@code --skip-missing-files}, a planned file that is gone when read comes out as one
-     * {@link ParsedEvent#skippedFile} record (write those with {@link #toSkippedFilesTable});
-     * without it, the run fails naming the file.
+     * course's explicit schema; bad lines come out as {@link ParsedEvent#bad} records. With {@code
+     * --skip-missing-files}, a planned file that is gone when read comes out as one {@link
+     * ParsedEvent#skippedFile} record (write those with {@link #toSkippedFilesTable}); without it,
+     * the run fails naming the file.
      */
-    public DataStream<ParsedEvent> eventFiles(String name, java.nio.file.Path folder, @Nullable Duration watermarkDelay) {
+    public DataStream<ParsedEvent> eventFiles(
+            String name, java.nio.file.Path folder, @Nullable Duration watermarkDelay) {
         return eventFiles(name, folder, watermarkDelay, false);
     }
 
     /**
      * {@link #eventFiles(String, java.nio.file.Path, Duration)}, optionally with Auto Loader's
-     * rescued data column: fields that are not in the schema and values of the wrong type are
-     * kept in {@link ParsedEvent#rescuedData} instead of being skipped or making the line bad.
+     * rescued data column: fields that are not in the schema and values of the wrong type are kept
+     * in {@link ParsedEvent#rescuedData} instead of being skipped or making the line bad.
      */
-    public DataStream<ParsedEvent> eventFiles(String name, java.nio.file.Path folder, @Nullable Duration watermarkDelay,
-                                              boolean rescuedData) {
+    public DataStream<ParsedEvent> eventFiles(
+            String name,
+            java.nio.file.Path folder,
+            @Nullable Duration watermarkDelay,
+            boolean rescuedData) {
         FilePlanner planner = new FilePlanner(folder, ".json", maxBytesPerTrigger);
-        return source(name, "FileStreamSource[" + planner.root().toUri() + "*.json]", planner, new EventLinesFormat(rescuedData),
-                watermarkDelay, skipMissingFiles);
+        return source(
+                name,
+                "FileStreamSource[" + planner.root().toUri() + "*.json]",
+                planner,
+                new EventLinesFormat(rescuedData),
+                watermarkDelay,
+                skipMissingFiles);
     }
 
     /**
@@ -131,38 +147,81 @@ public final class QueryContext {
      *
      * @param eventTimeColumn the TIMESTAMP column that carries event time, or null
      */
-    public DataStream<RowData> tableStream(String table, @Nullable String eventTimeColumn, @Nullable Duration watermarkDelay) {
+    public DataStream<RowData> tableStream(
+            String table, @Nullable String eventTimeColumn, @Nullable Duration watermarkDelay) {
         var rowType = warehouse.rowType(table);
         if (warehouse.writtenBy(table).equals(Warehouse.REPLACED)) {
-            throw new QueryException("table '" + table + "' is replaced whole at every batch (its writer, query '" + warehouse.writer(table)
-                    + "', runs in complete mode), so it has no new rows to read as a stream, as a Delta table overwritten in "
-                    + "complete mode. Read it with 'table show " + table + "', or run its writer in append or update mode.");
+            throw new QueryException(
+                    "table '"
+                            + table
+                            + "' is replaced whole at every batch (its writer, query '"
+                            + warehouse.writer(table)
+                            + "', runs in complete mode), so it has no new rows to read as a"
+                            + " stream, as a Delta table overwritten in complete mode. Read it with"
+                            + " 'table show "
+                            + table
+                            + "', or run its writer in append or update mode.");
         }
         int column = eventTimeColumn == null ? -1 : rowType.getFieldIndex(eventTimeColumn);
         if (eventTimeColumn != null && column < 0) {
-            throw new QueryException("table '" + table + "' has no column '" + eventTimeColumn + "' (columns: " + rowType.getFieldNames() + ")");
+            throw new QueryException(
+                    "table '"
+                            + table
+                            + "' has no column '"
+                            + eventTimeColumn
+                            + "' (columns: "
+                            + rowType.getFieldNames()
+                            + ")");
         }
-        FilePlanner planner = new FilePlanner(warehouse.tablePath(table), ParquetFiles.SUFFIX, maxBytesPerTrigger);
-        return source(table, "DeltaSource[" + warehouse.tablePath(table).toUri() + "]", planner,
-                new ParquetRowFormat(rowType, column), watermarkDelay);
+        FilePlanner planner =
+                new FilePlanner(
+                        warehouse.tablePath(table), ParquetFiles.SUFFIX, maxBytesPerTrigger);
+        return source(
+                table,
+                "DeltaSource[" + warehouse.tablePath(table).toUri() + "]",
+                planner,
+                new ParquetRowFormat(rowType, column),
+                watermarkDelay);
     }
 
     /** Any micro-batch source: a planner says what each batch reads, a format how to read it. */
     public <T, S extends WorkSplit> DataStream<T> source(
-            String name, String description, SplitPlanner<S> planner, RecordFormat<T, S> format, @Nullable Duration watermarkDelay) {
+            String name,
+            String description,
+            SplitPlanner<S> planner,
+            RecordFormat<T, S> format,
+            @Nullable Duration watermarkDelay) {
         return source(name, description, planner, format, watermarkDelay, false);
     }
 
-    private <T, S extends WorkSplit> DataStream<T> source(String name, String description, SplitPlanner<S> planner,
-            RecordFormat<T, S> format, @Nullable Duration watermarkDelay, boolean skipMissing) {
+    private <T, S extends WorkSplit> DataStream<T> source(
+            String name,
+            String description,
+            SplitPlanner<S> planner,
+            RecordFormat<T, S> format,
+            @Nullable Duration watermarkDelay,
+            boolean skipMissing) {
         if (sourceNames.contains(name)) {
-            throw new IllegalArgumentException("query '" + queryName + "' has two sources named '" + name + "'");
+            throw new IllegalArgumentException(
+                    "query '" + queryName + "' has two sources named '" + name + "'");
         }
         sourceNames.add(name);
         sources.add(description);
-        SourceSpec spec = new SourceSpec(name, checkpoint.path(), runId, trigger, maxFilesPerTrigger,
-                watermarkDelay == null ? SourceSpec.NO_WATERMARK : watermarkDelay.toMillis(), skipMissing);
-        return env.fromSource(new MicroBatchSource<>(spec, planner, format), WatermarkStrategy.noWatermarks(), name)
+        SourceSpec spec =
+                new SourceSpec(
+                        name,
+                        checkpoint.path(),
+                        runId,
+                        trigger,
+                        maxFilesPerTrigger,
+                        watermarkDelay == null
+                                ? SourceSpec.NO_WATERMARK
+                                : watermarkDelay.toMillis(),
+                        skipMissing);
+        return env.fromSource(
+                        new MicroBatchSource<>(spec, planner, format),
+                        WatermarkStrategy.noWatermarks(),
+                        name)
                 .uid("source-" + name)
                 .returns(format.producedType());
     }
@@ -176,16 +235,29 @@ public final class QueryContext {
         tables.add(name);
         tableColumns.put(name, QueryIdentity.columns(table.rowType()));
         beforeRun.add(() -> warehouse.declare(name, table.rowType(), queryName));
-        FileSink<RowData> sink = FileSink.forBulkFormat(new Path(warehouse.tablePath(name).toUri()), ParquetFiles.writerFactory(table.rowType()))
-                .withBucketAssigner(new BasePathBucketAssigner<>())
-                .withRollingPolicy(OnCheckpointRollingPolicy.build())
-                .withOutputFileConfig(OutputFileConfig.builder().withPartPrefix("part").withPartSuffix(ParquetFiles.SUFFIX).build())
-                .build();
-        SingleOutputStreamOperator<RowData> rows = stream
-                .map(new ProgressCounter<>(checkpoint.path(), runId, "sink", name, table.rowFunction()))
-                .returns(InternalTypeInfo.of(table.rowType()))
-                .name("to-" + name)
-                .uid("rows-" + name);
+        FileSink<RowData> sink =
+                FileSink.forBulkFormat(
+                                new Path(warehouse.tablePath(name).toUri()),
+                                ParquetFiles.writerFactory(table.rowType()))
+                        .withBucketAssigner(new BasePathBucketAssigner<>())
+                        .withRollingPolicy(OnCheckpointRollingPolicy.build())
+                        .withOutputFileConfig(
+                                OutputFileConfig.builder()
+                                        .withPartPrefix("part")
+                                        .withPartSuffix(ParquetFiles.SUFFIX)
+                                        .build())
+                        .build();
+        SingleOutputStreamOperator<RowData> rows =
+                stream.map(
+                                new ProgressCounter<>(
+                                        checkpoint.path(),
+                                        runId,
+                                        "sink",
+                                        name,
+                                        table.rowFunction()))
+                        .returns(InternalTypeInfo.of(table.rowType()))
+                        .name("to-" + name)
+                        .uid("rows-" + name);
         rows.sinkTo(sink).name(name).uid("sink-" + name);
         sinks.put(name, "DeltaSink[" + warehouse.tablePath(name).toUri() + "]");
     }
@@ -203,78 +275,135 @@ public final class QueryContext {
 
     /** Any Sink V2 (console, collect, Kafka, JDBC), counted in progress under {@code name}. */
     public <T> void toSink(DataStream<T> stream, String name, String description, Sink<T> sink) {
-        SingleOutputStreamOperator<T> counted = stream
-                .map(new ProgressCounter<>(checkpoint.path(), runId, "sink", name, x -> x))
-                .returns(stream.getType())
-                .name("count-" + name)
-                .uid("rows-" + name);
+        SingleOutputStreamOperator<T> counted =
+                stream.map(new ProgressCounter<>(checkpoint.path(), runId, "sink", name, x -> x))
+                        .returns(stream.getType())
+                        .name("count-" + name)
+                        .uid("rows-" + name);
         counted.sinkTo(sink).name(name).uid("sink-" + name);
         sinks.put(name, description);
     }
 
     /**
-     * Upserts a stream into a SQL table by key, exactly once: Spark's {@code foreachBatch} +
-     * {@code MERGE} of topic 11.13. Each batch is one transaction (the sink runs with parallelism
-     * 1), recorded with the query's id and the batch id, so a replayed batch changes nothing.
+     * Upserts a stream into a SQL table by key, exactly once: Spark's {@code foreachBatch} + {@code
+     * MERGE} of topic 11.13. Each batch is one transaction (the sink runs with parallelism 1),
+     * recorded with the query's id and the batch id, so a replayed batch changes nothing.
      */
-    public void toUpsertTable(DataStream<RowData> rows, String table, org.apache.flink.table.types.logical.RowType rowType,
-                              String keyColumn, org.flinkss.jdbc.Database database) {
+    public void toUpsertTable(
+            DataStream<RowData> rows,
+            String table,
+            org.apache.flink.table.types.logical.RowType rowType,
+            String keyColumn,
+            org.flinkss.jdbc.Database database) {
         upsert(rows, table, rowType, List.of(keyColumn), database);
     }
 
     /**
      * Update output mode: an aggregation's changelog by {@code keyColumns} upserted into a SQL
-     * table, the last change of each key once per batch, in the batch's transaction (see
-     * {@link #toUpsertTable}). Partial results are overwritten as their windows grow.
+     * table, the last change of each key once per batch, in the batch's transaction (see {@link
+     * #toUpsertTable}). Partial results are overwritten as their windows grow.
      */
-    public void toUpdatedTable(DataStream<RowData> changes, String table, org.apache.flink.table.types.logical.RowType rowType,
-                               List<String> keyColumns, org.flinkss.jdbc.Database database) {
-        upsert(org.flinkss.sink.ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table), table, rowType, keyColumns, database);
+    public void toUpdatedTable(
+            DataStream<RowData> changes,
+            String table,
+            org.apache.flink.table.types.logical.RowType rowType,
+            List<String> keyColumns,
+            org.flinkss.jdbc.Database database) {
+        upsert(
+                org.flinkss.sink.ChangesPerBatch.of(
+                        changes, rowType, keyColumns, "changes-" + table),
+                table,
+                rowType,
+                keyColumns,
+                database);
     }
 
-    private void upsert(DataStream<RowData> rows, String table, org.apache.flink.table.types.logical.RowType rowType,
-                        List<String> keyColumns, org.flinkss.jdbc.Database database) {
+    private void upsert(
+            DataStream<RowData> rows,
+            String table,
+            org.apache.flink.table.types.logical.RowType rowType,
+            List<String> keyColumns,
+            org.flinkss.jdbc.Database database) {
         String metadata = checkpoint.path().resolve("metadata.json").toString();
-        org.flinkss.jdbc.JdbcUpsert upsert = new org.flinkss.jdbc.JdbcUpsert(database, table, rowType, keyColumns,
-                () -> QueryIdentity.idIn(java.nio.file.Paths.get(metadata)));
-        beforeRun.add(() -> {
-            try {
-                upsert.createTables();
-            } catch (java.sql.SQLException e) {
-                throw new QueryException("cannot create table '" + table + "' in " + database.describe() + ": " + e.getMessage(), e);
-            }
-        });
-        DataStream<RowData> counted = rows
-                .map(new ProgressCounter<>(checkpoint.path(), runId, "sink", table, (RowData r) -> r))
-                .returns(InternalTypeInfo.of(rowType))
-                .name("to-" + table).uid("rows-" + table);
-        counted.sinkTo(new org.flinkss.sink.ForEachBatchSink<>(InternalTypeInfo.of(rowType).createSerializer(
-                        new org.apache.flink.api.common.serialization.SerializerConfigImpl()), upsert))
+        org.flinkss.jdbc.JdbcUpsert upsert =
+                new org.flinkss.jdbc.JdbcUpsert(
+                        database,
+                        table,
+                        rowType,
+                        keyColumns,
+                        () -> QueryIdentity.idIn(java.nio.file.Paths.get(metadata)));
+        beforeRun.add(
+                () -> {
+                    try {
+                        upsert.createTables();
+                    } catch (java.sql.SQLException e) {
+                        throw new QueryException(
+                                "cannot create table '"
+                                        + table
+                                        + "' in "
+                                        + database.describe()
+                                        + ": "
+                                        + e.getMessage(),
+                                e);
+                    }
+                });
+        DataStream<RowData> counted =
+                rows.map(
+                                new ProgressCounter<>(
+                                        checkpoint.path(), runId, "sink", table, (RowData r) -> r))
+                        .returns(InternalTypeInfo.of(rowType))
+                        .name("to-" + table)
+                        .uid("rows-" + table);
+        counted.sinkTo(
+                        new org.flinkss.sink.ForEachBatchSink<>(
+                                InternalTypeInfo.of(rowType)
+                                        .createSerializer(
+                                                new org.apache.flink.api.common.serialization
+                                                        .SerializerConfigImpl()),
+                                upsert))
                 .setParallelism(1)
-                .name(table).uid("sink-" + table);
-        sinks.put(table, "ForeachBatchSink[upsert into " + table + " at " + database.describe() + "]");
+                .name(table)
+                .uid("sink-" + table);
+        sinks.put(
+                table,
+                "ForeachBatchSink[upsert into " + table + " at " + database.describe() + "]");
         tableColumns.put(table, QueryIdentity.columns(rowType));
     }
 
     /**
      * Complete output mode: the table of the warehouse is replaced, whole, at each commit by the
      * result so far. {@code changes} is the aggregation's changelog by {@code keyColumns}; the last
-     * change of each key in a batch is merged into the table by {@link org.flinkss.table.CompleteTable}.
+     * change of each key in a batch is merged into the table by {@link
+     * org.flinkss.table.CompleteTable}.
      */
-    public void toCompleteTable(DataStream<RowData> changes, String table, org.apache.flink.table.types.logical.RowType rowType,
-                                List<String> keyColumns) {
+    public void toCompleteTable(
+            DataStream<RowData> changes,
+            String table,
+            org.apache.flink.table.types.logical.RowType rowType,
+            List<String> keyColumns) {
         tables.add(table);
         tableColumns.put(table, QueryIdentity.columns(rowType));
         beforeRun.add(() -> warehouse.declare(table, rowType, queryName, Warehouse.REPLACED));
-        DataStream<RowData> counted = org.flinkss.sink.ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table)
-                .map(new ProgressCounter<>(checkpoint.path(), runId, "sink", table, (RowData r) -> r))
-                .returns(InternalTypeInfo.of(rowType))
-                .name("to-" + table).uid("rows-" + table);
-        counted.sinkTo(new org.flinkss.sink.ForEachBatchSink<>(InternalTypeInfo.of(rowType).createSerializer(
-                        new org.apache.flink.api.common.serialization.SerializerConfigImpl()),
-                        new org.flinkss.table.CompleteTable(warehouse, table, rowType, keyColumns)))
+        DataStream<RowData> counted =
+                org.flinkss.sink.ChangesPerBatch.of(
+                                changes, rowType, keyColumns, "changes-" + table)
+                        .map(
+                                new ProgressCounter<>(
+                                        checkpoint.path(), runId, "sink", table, (RowData r) -> r))
+                        .returns(InternalTypeInfo.of(rowType))
+                        .name("to-" + table)
+                        .uid("rows-" + table);
+        counted.sinkTo(
+                        new org.flinkss.sink.ForEachBatchSink<>(
+                                InternalTypeInfo.of(rowType)
+                                        .createSerializer(
+                                                new org.apache.flink.api.common.serialization
+                                                        .SerializerConfigImpl()),
+                                new org.flinkss.table.CompleteTable(
+                                        warehouse, table, rowType, keyColumns)))
                 .setParallelism(1)
-                .name(table).uid("sink-" + table);
+                .name(table)
+                .uid("sink-" + table);
         sinks.put(table, "DeltaSink[" + warehouse.tablePath(table).toUri() + ", complete]");
     }
 
@@ -286,7 +415,8 @@ public final class QueryContext {
     QueryIdentity identity() {
         List<String> outputs = new ArrayList<>(sinks.keySet());
         outputs.removeAll(skippedFilesTables);
-        return new QueryIdentity(queryName, sources, outputs, stateful, skippedFilesTables, tableColumns);
+        return new QueryIdentity(
+                queryName, sources, outputs, stateful, skippedFilesTables, tableColumns);
     }
 
     /** The tables of {@link #toSkippedFilesTable}. */

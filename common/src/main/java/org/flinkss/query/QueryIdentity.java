@@ -17,9 +17,9 @@ import java.util.Map;
 
 /**
  * What makes a query the same query for its checkpoint (Spark's rule): its sources, its sinks and
- * its stateful operators, and the columns of the tables it writes (a table with other columns
- * needs a new checkpoint and a rebuilt table). Filters, rate limits and the trigger may change
- * between runs.
+ * its stateful operators, and the columns of the tables it writes (a table with other columns needs
+ * a new checkpoint and a rebuilt table). Filters, rate limits and the trigger may change between
+ * runs.
  *
  * <p>Record tables (a source's {@code <table>_skipped_files}) are kept beside the identity, not in
  * it: they are the source's bookkeeping, written whether or not anything is skipped, and a
@@ -33,31 +33,44 @@ public final class QueryIdentity {
     private final List<String> sinks;
     private final List<String> stateful;
     private final List<String> records;
+
     /** Table -> its columns, as {@code ["event_id BIGINT", ...]}; null if not recorded. */
     @Nullable private final Map<String, List<String>> tables;
 
-    public QueryIdentity(String name, List<String> sources, List<String> sinks, List<String> stateful) {
+    public QueryIdentity(
+            String name, List<String> sources, List<String> sinks, List<String> stateful) {
         this(name, sources, sinks, stateful, List.of(), null);
     }
 
     /**
      * @param records the record tables, which {@link #sameQuery} does not compare
-     * @param tables the columns of each table the query writes, by table name, as {@link
-     *     #columns}; null if unknown (a checkpoint's identity recorded before they were part of it)
+     * @param tables the columns of each table the query writes, by table name, as {@link #columns};
+     *     null if unknown (a checkpoint's identity recorded before they were part of it)
      */
-    public QueryIdentity(String name, List<String> sources, List<String> sinks, List<String> stateful, List<String> records,
-                         @Nullable Map<String, List<String>> tables) {
+    public QueryIdentity(
+            String name,
+            List<String> sources,
+            List<String> sinks,
+            List<String> stateful,
+            List<String> records,
+            @Nullable Map<String, List<String>> tables) {
         this.name = name;
         this.sources = List.copyOf(sources);
         this.sinks = List.copyOf(sinks);
         this.stateful = List.copyOf(stateful);
         this.records = List.copyOf(records);
-        this.tables = tables == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(tables));
+        this.tables =
+                tables == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(tables));
     }
 
-    /** A table's columns as the identity records them: {@code ["event_id BIGINT", "user_id INT", ...]}. */
+    /**
+     * A table's columns as the identity records them: {@code ["event_id BIGINT", "user_id INT",
+     * ...]}.
+     */
     public static List<String> columns(RowType rowType) {
-        return rowType.getFields().stream().map(f -> f.getName() + " " + f.getType().asSummaryString()).toList();
+        return rowType.getFields().stream()
+                .map(f -> f.getName() + " " + f.getType().asSummaryString())
+                .toList();
     }
 
     public String name() {
@@ -74,9 +87,13 @@ public final class QueryIdentity {
         return new QueryIdentity(name, sources, sinks, stateful, newRecords, tables);
     }
 
-    /** Same name, sources, sinks and stateful operators; see {@link #columnChange} for the columns. */
+    /**
+     * Same name, sources, sinks and stateful operators; see {@link #columnChange} for the columns.
+     */
     public boolean sameQuery(QueryIdentity other) {
-        return name.equals(other.name) && sources.equals(other.sources) && sinks.equals(other.sinks)
+        return name.equals(other.name)
+                && sources.equals(other.sources)
+                && sinks.equals(other.sinks)
                 && stateful.equals(other.stateful);
     }
 
@@ -86,8 +103,8 @@ public final class QueryIdentity {
     }
 
     /**
-     * How a run of the same query ({@link #sameQuery}) changes the columns of a table this
-     * identity recorded, or null if it changes none (or either side recorded no columns).
+     * How a run of the same query ({@link #sameQuery}) changes the columns of a table this identity
+     * recorded, or null if it changes none (or either side recorded no columns).
      */
     @Nullable
     String columnChange(QueryIdentity run) {
@@ -100,8 +117,13 @@ public final class QueryIdentity {
             if (now != null && !now.equals(before)) {
                 List<String> added = now.stream().filter(c -> !before.contains(c)).toList();
                 List<String> dropped = before.stream().filter(c -> !now.contains(c)).toList();
-                return "writes table '" + table.getKey() + "' with columns (" + String.join(", ", before)
-                        + "), but this run writes it with (" + String.join(", ", now) + ")"
+                return "writes table '"
+                        + table.getKey()
+                        + "' with columns ("
+                        + String.join(", ", before)
+                        + "), but this run writes it with ("
+                        + String.join(", ", now)
+                        + ")"
                         + (added.isEmpty() ? "" : "; added: " + String.join(", ", added))
                         + (dropped.isEmpty() ? "" : "; dropped: " + String.join(", ", dropped));
             }
@@ -110,7 +132,14 @@ public final class QueryIdentity {
     }
 
     public String describe() {
-        return "'" + name + "' (sources " + sources + ", sinks " + sinks + (stateful.isEmpty() ? "" : ", stateful " + stateful) + ")";
+        return "'"
+                + name
+                + "' (sources "
+                + sources
+                + ", sinks "
+                + sinks
+                + (stateful.isEmpty() ? "" : ", stateful " + stateful)
+                + ")";
     }
 
     ObjectNode toJson() {
@@ -138,7 +167,8 @@ public final class QueryIdentity {
             }
             return id;
         } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot read the query id in " + metadata + ": " + e.getMessage(), e);
+            throw new java.io.UncheckedIOException(
+                    "cannot read the query id in " + metadata + ": " + e.getMessage(), e);
         }
     }
 
@@ -146,11 +176,18 @@ public final class QueryIdentity {
         Map<String, List<String>> tables = null;
         if (node.has("tables")) {
             Map<String, List<String>> recorded = new LinkedHashMap<>();
-            node.path("tables").fields().forEachRemaining(t -> recorded.put(t.getKey(), texts(t.getValue())));
+            node.path("tables")
+                    .fields()
+                    .forEachRemaining(t -> recorded.put(t.getKey(), texts(t.getValue())));
             tables = recorded;
         }
-        return new QueryIdentity(node.path("name").asText(), texts(node.path("sources")), texts(node.path("sinks")),
-                texts(node.path("stateful")), texts(node.path("records")), tables);
+        return new QueryIdentity(
+                node.path("name").asText(),
+                texts(node.path("sources")),
+                texts(node.path("sinks")),
+                texts(node.path("stateful")),
+                texts(node.path("records")),
+                tables);
     }
 
     private static List<String> texts(JsonNode array) {

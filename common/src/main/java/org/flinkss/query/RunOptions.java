@@ -13,7 +13,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** How to run a query: where, with which trigger, and how to report. Built with {@link #builder()}. */
+/**
+ * How to run a query: where, with which trigger, and how to report. Built with {@link #builder()}.
+ */
 public final class RunOptions {
 
     final Path base;
@@ -35,7 +37,10 @@ public final class RunOptions {
 
     private RunOptions(Builder b) {
         this.base = b.base.toAbsolutePath().normalize();
-        this.warehouse = (b.warehouse != null ? b.warehouse : b.base.resolve("warehouse")).toAbsolutePath().normalize();
+        this.warehouse =
+                (b.warehouse != null ? b.warehouse : b.base.resolve("warehouse"))
+                        .toAbsolutePath()
+                        .normalize();
         this.trigger = b.trigger;
         this.parallelism = b.parallelism;
         this.maxFilesPerTrigger = b.maxFilesPerTrigger;
@@ -57,9 +62,14 @@ public final class RunOptions {
         return outputMode;
     }
 
-    /** The SQL database of upsert tables: --jdbc-url, else SQLite in {@code <warehouse>/warehouse.db}. */
+    /**
+     * The SQL database of upsert tables: --jdbc-url, else SQLite in {@code
+     * <warehouse>/warehouse.db}.
+     */
     public org.flinkss.jdbc.Database database() {
-        return jdbcUrl != null ? new org.flinkss.jdbc.Database(jdbcUrl) : org.flinkss.jdbc.Database.sqliteIn(warehouse);
+        return jdbcUrl != null
+                ? new org.flinkss.jdbc.Database(jdbcUrl)
+                : org.flinkss.jdbc.Database.sqliteIn(warehouse);
     }
 
     public static Builder builder() {
@@ -128,7 +138,10 @@ public final class RunOptions {
             return this;
         }
 
-        /** Spark's {@code maxFilesPerTrigger}: at most this many files (or partitions) per batch; 0 for no limit. */
+        /**
+         * Spark's {@code maxFilesPerTrigger}: at most this many files (or partitions) per batch; 0
+         * for no limit.
+         */
         public Builder maxFilesPerTrigger(int max) {
             this.maxFilesPerTrigger = max;
             return this;
@@ -144,10 +157,11 @@ public final class RunOptions {
         }
 
         /**
-         * Spark's {@code ignoreMissingFiles}, recorded: a landing file that a batch planned but that
-         * is gone when read is skipped instead of failing the run, and recorded once in the batch's
-         * progress ({@code sources[].skippedFiles}) and in the query's {@code <table>_skipped_files}
-         * table, with a warning. A skipped file is not read later, even if it comes back.
+         * Spark's {@code ignoreMissingFiles}, recorded: a landing file that a batch planned but
+         * that is gone when read is skipped instead of failing the run, and recorded once in the
+         * batch's progress ({@code sources[].skippedFiles}) and in the query's {@code
+         * <table>_skipped_files} table, with a warning. A skipped file is not read later, even if
+         * it comes back.
          */
         public Builder skipMissingFiles(boolean skip) {
             this.skipMissingFiles = skip;
@@ -159,7 +173,10 @@ public final class RunOptions {
             return this;
         }
 
-        /** A folder with Flink's {@code config.yaml}; by default $FLINK_CONF_DIR, else ./flink-conf if present. */
+        /**
+         * A folder with Flink's {@code config.yaml}; by default $FLINK_CONF_DIR, else ./flink-conf
+         * if present.
+         */
         public Builder flinkConfDir(Path dir) {
             this.flinkConfDir = dir;
             return this;
@@ -195,13 +212,19 @@ public final class RunOptions {
             return this;
         }
 
-        /** The database of upsert tables (jdbc:sqlite:... or jdbc:postgresql://...), credentials not included. */
+        /**
+         * The database of upsert tables (jdbc:sqlite:... or jdbc:postgresql://...), credentials not
+         * included.
+         */
         public Builder jdbcUrl(String url) {
             this.jdbcUrl = url;
             return this;
         }
 
-        /** Append (the default), update or complete; each query accepts the modes that make sense for it. */
+        /**
+         * Append (the default), update or complete; each query accepts the modes that make sense
+         * for it.
+         */
         public Builder outputMode(OutputMode mode) {
             this.outputMode = mode;
             return this;

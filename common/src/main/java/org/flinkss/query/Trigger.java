@@ -21,7 +21,11 @@ public final class Trigger implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    public enum Kind { AVAILABLE_NOW, PROCESSING_TIME, CONTINUOUS }
+    public enum Kind {
+        AVAILABLE_NOW,
+        PROCESSING_TIME,
+        CONTINUOUS
+    }
 
     private final Kind kind;
     private final Duration interval;
@@ -39,7 +43,8 @@ public final class Trigger implements Serializable {
 
     public static Trigger processingTime(Duration interval) {
         if (interval.isZero() || interval.isNegative()) {
-            throw new IllegalArgumentException("processing-time interval must be positive, got " + interval);
+            throw new IllegalArgumentException(
+                    "processing-time interval must be positive, got " + interval);
         }
         return new Trigger(Kind.PROCESSING_TIME, interval, false);
     }
@@ -48,7 +53,9 @@ public final class Trigger implements Serializable {
         return new Trigger(Kind.CONTINUOUS, Duration.ofSeconds(1), false);
     }
 
-    /** Parses {@code available-now}, {@code processing-time=10s}, {@code continuous}, {@code once}. */
+    /**
+     * Parses {@code available-now}, {@code processing-time=10s}, {@code continuous}, {@code once}.
+     */
     public static Trigger parse(String text) {
         String t = text.trim().toLowerCase(Locale.ROOT);
         if (t.equals("available-now") || t.equals("availablenow")) {
@@ -64,7 +71,10 @@ public final class Trigger implements Serializable {
             return processingTime(parseDuration(t.substring("processing-time=".length())));
         }
         throw new IllegalArgumentException(
-                "unknown trigger '" + text + "': use available-now, processing-time=<interval> (e.g. processing-time=10s), continuous or once");
+                "unknown trigger '"
+                        + text
+                        + "': use available-now, processing-time=<interval> (e.g."
+                        + " processing-time=10s), continuous or once");
     }
 
     /** Parses "10s", "500ms", "2min", "1h", "10 seconds", "PT10S". */
@@ -73,17 +83,36 @@ public final class Trigger implements Serializable {
         if (t.startsWith("pt")) {
             return Duration.parse(text.trim());
         }
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\s*([a-z]*)").matcher(t);
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("(\\d+)\\s*([a-z]*)").matcher(t);
         if (!m.matches()) {
-            throw new IllegalArgumentException("cannot read '" + text + "' as a duration: use e.g. 10s, 500ms, 2min, 1h");
+            throw new IllegalArgumentException(
+                    "cannot read '" + text + "' as a duration: use e.g. 10s, 500ms, 2min, 1h");
         }
         long n = Long.parseLong(m.group(1));
         switch (m.group(2)) {
-            case "ms": case "millis": case "milliseconds": return Duration.ofMillis(n);
-            case "": case "s": case "sec": case "second": case "seconds": return Duration.ofSeconds(n);
-            case "m": case "min": case "minute": case "minutes": return Duration.ofMinutes(n);
-            case "h": case "hour": case "hours": return Duration.ofHours(n);
-            default: throw new IllegalArgumentException("unknown unit in duration '" + text + "': use ms, s, min or h");
+            case "ms":
+            case "millis":
+            case "milliseconds":
+                return Duration.ofMillis(n);
+            case "":
+            case "s":
+            case "sec":
+            case "second":
+            case "seconds":
+                return Duration.ofSeconds(n);
+            case "m":
+            case "min":
+            case "minute":
+            case "minutes":
+                return Duration.ofMinutes(n);
+            case "h":
+            case "hour":
+            case "hours":
+                return Duration.ofHours(n);
+            default:
+                throw new IllegalArgumentException(
+                        "unknown unit in duration '" + text + "': use ms, s, min or h");
         }
     }
 
@@ -107,9 +136,12 @@ public final class Trigger implements Serializable {
     @Override
     public String toString() {
         switch (kind) {
-            case AVAILABLE_NOW: return deprecatedOnce ? "once" : "available-now";
-            case PROCESSING_TIME: return "processing-time=" + interval.toMillis() + "ms";
-            default: return "continuous";
+            case AVAILABLE_NOW:
+                return deprecatedOnce ? "once" : "available-now";
+            case PROCESSING_TIME:
+                return "processing-time=" + interval.toMillis() + "ms";
+            default:
+                return "continuous";
         }
     }
 }

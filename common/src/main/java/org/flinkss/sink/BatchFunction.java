@@ -4,12 +4,12 @@ import java.io.Serializable;
 import java.util.List;
 
 /**
- * User code for {@link ForEachBatchSink}: Spark's {@code foreachBatch(func)} with
- * {@code func(batch_df, batch_id)}.
+ * User code for {@link ForEachBatchSink}: Spark's {@code foreachBatch(func)} with {@code
+ * func(batch_df, batch_id)}.
  *
- * <p>Contract, as Spark's: a batch may be handed again after a failure (at-least-once), always
- * with the same rows and the same {@code batchId}; batches can be empty. Make the work idempotent,
- * for instance by recording {@code batchId} in the same transaction as the write.
+ * <p>Contract, as Spark's: a batch may be handed again after a failure (at-least-once), always with
+ * the same rows and the same {@code batchId}; batches can be empty. Make the work idempotent, for
+ * instance by recording {@code batchId} in the same transaction as the write.
  */
 @FunctionalInterface
 public interface BatchFunction<T> extends Serializable {

@@ -24,10 +24,11 @@ import java.util.Map;
  * written twice, with the same final value.
  *
  * <p>Rows keep their {@link org.apache.flink.types.RowKind}: a {@code DELETE} stays a delete (a
- * session merged into another), anything else is an upsert. Stands right after the keyed
- * operator that makes the changes, with its parallelism, so a key's changes meet in one place.
+ * session merged into another), anything else is an upsert. Stands right after the keyed operator
+ * that makes the changes, with its parallelism, so a key's changes meet in one place.
  */
-public final class ChangesPerBatch extends AbstractStreamOperator<RowData> implements OneInputStreamOperator<RowData, RowData> {
+public final class ChangesPerBatch extends AbstractStreamOperator<RowData>
+        implements OneInputStreamOperator<RowData, RowData> {
 
     private static final long serialVersionUID = 1L;
 
@@ -43,23 +44,35 @@ public final class ChangesPerBatch extends AbstractStreamOperator<RowData> imple
     }
 
     /** The stream's last change per key and batch. */
-    public static DataStream<RowData> of(DataStream<RowData> changes, RowType rowType, List<String> keyColumns, String uid) {
-        int[] keys = keyColumns.stream().mapToInt(c -> {
-            int i = rowType.getFieldIndex(c);
-            if (i < 0) {
-                throw new IllegalArgumentException("no key column '" + c + "' in " + rowType);
-            }
-            return i;
-        }).toArray();
-        return changes.transform("changes-per-batch", InternalTypeInfo.of(rowType), new ChangesPerBatch(rowType, keys))
-                .uid(uid).setParallelism(changes.getParallelism());
+    public static DataStream<RowData> of(
+            DataStream<RowData> changes, RowType rowType, List<String> keyColumns, String uid) {
+        int[] keys =
+                keyColumns.stream()
+                        .mapToInt(
+                                c -> {
+                                    int i = rowType.getFieldIndex(c);
+                                    if (i < 0) {
+                                        throw new IllegalArgumentException(
+                                                "no key column '" + c + "' in " + rowType);
+                                    }
+                                    return i;
+                                })
+                        .toArray();
+        return changes.transform(
+                        "changes-per-batch",
+                        InternalTypeInfo.of(rowType),
+                        new ChangesPerBatch(rowType, keys))
+                .uid(uid)
+                .setParallelism(changes.getParallelism());
     }
 
     @Override
     public void open() throws Exception {
         super.open();
-        keyGetters = Arrays.stream(keyFields).mapToObj(i -> RowData.createFieldGetter(rowType.getTypeAt(i), i))
-                .toArray(RowData.FieldGetter[]::new);
+        keyGetters =
+                Arrays.stream(keyFields)
+                        .mapToObj(i -> RowData.createFieldGetter(rowType.getTypeAt(i), i))
+                        .toArray(RowData.FieldGetter[]::new);
         changed = new LinkedHashMap<>();
     }
 
@@ -70,7 +83,8 @@ public final class ChangesPerBatch extends AbstractStreamOperator<RowData> imple
         for (RowData.FieldGetter getter : keyGetters) {
             key.add(getter.getFieldOrNull(row));
         }
-        // A re-inserted key moves to the end: the batch's changes come out in the order of their last change.
+        // A re-inserted key moves to the end: the batch's changes come out in the order of their
+        // last change.
         changed.remove(key);
         changed.put(key, row);
     }
@@ -82,7 +96,8 @@ public final class ChangesPerBatch extends AbstractStreamOperator<RowData> imple
     }
 
     @Override
-    public void processWatermark(org.apache.flink.streaming.api.watermark.Watermark mark) throws Exception {
+    public void processWatermark(org.apache.flink.streaming.api.watermark.Watermark mark)
+            throws Exception {
         flush();
         super.processWatermark(mark);
     }

@@ -7,8 +7,8 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import java.io.PrintStream;
 
 /**
- * Prints every row, with a line at each commit: the course's {@code format("console")}, for
- * trying a query. For testing only: at-least-once, a replayed batch prints again.
+ * Prints every row, with a line at each commit: the course's {@code format("console")}, for trying
+ * a query. For testing only: at-least-once, a replayed batch prints again.
  */
 public final class ConsoleSink<T> implements Sink<T> {
 
@@ -36,7 +36,14 @@ public final class ConsoleSink<T> implements Sink<T> {
             @Override
             public void flush(boolean endOfInput) {
                 if (rows > 0) {
-                    out.println("-------- " + name + "[" + subtask + "]: " + rows + " rows committed with this checkpoint --------");
+                    out.println(
+                            "-------- "
+                                    + name
+                                    + "["
+                                    + subtask
+                                    + "]: "
+                                    + rows
+                                    + " rows committed with this checkpoint --------");
                     rows = 0;
                 }
             }

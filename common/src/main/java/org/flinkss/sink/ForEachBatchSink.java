@@ -23,15 +23,16 @@ import java.util.List;
  * committer calls the {@link BatchFunction} with the rows and the batch id.
  *
  * <p><b>Guarantee.</b> At-least-once, as Spark's: after a failure, a batch whose checkpoint
- * completed but whose call did not finish is handed again, with the same rows and the same batch
- * id (the checkpoint id, which grows across runs and is never reused by a query). Exactly-once
- * needs an idempotent function, such as {@code JdbcUpsert}. Empty batches are handed too.
+ * completed but whose call did not finish is handed again, with the same rows and the same batch id
+ * (the checkpoint id, which grows across runs and is never reused by a query). Exactly-once needs
+ * an idempotent function, such as {@code JdbcUpsert}. Empty batches are handed too.
  *
  * <p><b>Pitfalls.</b> A batch is held in memory until its checkpoint: bound batches with a rate
  * limit ({@code --max-files-per-trigger}). Run the sink with parallelism 1 to get exactly one call
  * (one transaction) per batch; with more, each writer subtask's share is its own call.
  */
-public final class ForEachBatchSink<T> implements Sink<T>, SupportsCommitter<ForEachBatchSink.Batch> {
+public final class ForEachBatchSink<T>
+        implements Sink<T>, SupportsCommitter<ForEachBatchSink.Batch> {
 
     private static final long serialVersionUID = 1L;
 
@@ -97,7 +98,8 @@ public final class ForEachBatchSink<T> implements Sink<T>, SupportsCommitter<For
         TypeSerializer<T> rowSerializer = serializer.duplicate();
         return new Committer<>() {
             @Override
-            public void commit(Collection<CommitRequest<Batch>> requests) throws IOException, InterruptedException {
+            public void commit(Collection<CommitRequest<Batch>> requests)
+                    throws IOException, InterruptedException {
                 for (CommitRequest<Batch> request : requests) {
                     Batch batch = request.getCommittable();
                     List<T> rows = new ArrayList<>(batch.count);
@@ -112,7 +114,12 @@ public final class ForEachBatchSink<T> implements Sink<T>, SupportsCommitter<For
                     } catch (Exception e) {
                         // Retried: the batch stays in the checkpoint and is handed again.
                         request.retryLater();
-                        throw new IOException("foreachBatch failed on batch " + batch.batchId + ": " + e.getMessage(), e);
+                        throw new IOException(
+                                "foreachBatch failed on batch "
+                                        + batch.batchId
+                                        + ": "
+                                        + e.getMessage(),
+                                e);
                     }
                 }
             }

@@ -1,5 +1,6 @@
 package org.flinkss.source;
 
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.SourceReader;
@@ -7,7 +8,6 @@ import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 import org.flinkss.source.internal.EnumeratorState;
@@ -22,8 +22,8 @@ import org.flinkss.source.internal.SerializerFactory;
  * committed by a checkpoint before the next batch starts.
  *
  * <p><b>Guarantees.</b> With the query's checkpoints, every record is emitted to the job exactly
- * once across runs, kills and restores: the committed position and the batch in flight live in
- * the enumerator's state, the splits being read (with their positions) in the readers' state. The
+ * once across runs, kills and restores: the committed position and the batch in flight live in the
+ * enumerator's state, the splits being read (with their positions) in the readers' state. The
  * watermark is part of that state, so a restored job starts from the watermark the previous run
  * ended with (Flink itself keeps no watermark in checkpoints).
  *

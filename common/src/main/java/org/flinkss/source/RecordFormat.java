@@ -17,7 +17,9 @@ public interface RecordFormat<T, S extends WorkSplit> extends Serializable {
     /** Opens the split and skips the {@link WorkSplit#position()} records already emitted. */
     SplitRecordReader<T> open(S split) throws IOException;
 
-    /** The event time of a record in epoch milliseconds, or {@link Long#MIN_VALUE} if it has none. */
+    /**
+     * The event time of a record in epoch milliseconds, or {@link Long#MIN_VALUE} if it has none.
+     */
     long eventTime(T record);
 
     /** True for a record that stands for bad input (to be quarantined); it still counts as read. */
@@ -26,10 +28,10 @@ public interface RecordFormat<T, S extends WorkSplit> extends Serializable {
     }
 
     /**
-     * A record that stands for a split skipped because its data is gone (a run with
-     * {@code --skip-missing-files}), so that the query can keep it in a table; null if the format
-     * has none (the skip is then only in the batch's progress and the logs). It is not input: it
-     * does not count in {@code numInputRows}.
+     * A record that stands for a split skipped because its data is gone (a run with {@code
+     * --skip-missing-files}), so that the query can keep it in a table; null if the format has none
+     * (the skip is then only in the batch's progress and the logs). It is not input: it does not
+     * count in {@code numInputRows}.
      */
     @Nullable
     default T skipped(S split, String reason) {

@@ -8,8 +8,8 @@ import java.nio.file.Paths;
 
 /**
  * How one source of one run of a query behaves: its name in the query, the query's checkpoint
- * directory, the run, the trigger, the rate limit, the watermark delay of the query's
- * {@code withWatermark} (or none), and whether files that are gone when read are skipped.
+ * directory, the run, the trigger, the rate limit, the watermark delay of the query's {@code
+ * withWatermark} (or none), and whether files that are gone when read are skipped.
  */
 public final class SourceSpec implements Serializable {
 
@@ -25,7 +25,13 @@ public final class SourceSpec implements Serializable {
     final long watermarkDelayMillis;
     final boolean skipMissingFiles;
 
-    public SourceSpec(String name, Path checkpointDir, String runId, Trigger trigger, int maxUnitsPerTrigger, long watermarkDelayMillis) {
+    public SourceSpec(
+            String name,
+            Path checkpointDir,
+            String runId,
+            Trigger trigger,
+            int maxUnitsPerTrigger,
+            long watermarkDelayMillis) {
         this(name, checkpointDir, runId, trigger, maxUnitsPerTrigger, watermarkDelayMillis, false);
     }
 
@@ -33,8 +39,14 @@ public final class SourceSpec implements Serializable {
      * @param skipMissingFiles a planned file that is gone when a reader opens it is skipped and
      *     recorded ({@code --skip-missing-files}) instead of failing the run
      */
-    public SourceSpec(String name, Path checkpointDir, String runId, Trigger trigger, int maxUnitsPerTrigger, long watermarkDelayMillis,
-                      boolean skipMissingFiles) {
+    public SourceSpec(
+            String name,
+            Path checkpointDir,
+            String runId,
+            Trigger trigger,
+            int maxUnitsPerTrigger,
+            long watermarkDelayMillis,
+            boolean skipMissingFiles) {
         this.name = name;
         this.checkpointDir = checkpointDir.toAbsolutePath().toString();
         this.runId = runId;

@@ -12,9 +12,9 @@ import java.util.Map;
  * enumerator, which keeps its committed position in the query's checkpoints.
  *
  * <p>The life of a planner in a run: {@link #restore} the committed position, then for every
- * trigger {@link #refreshTarget()} (what exists now: an availableNow run calls it once, at its start,
- * so it never reads data that arrived later), then {@link #nextBatch} until it returns nothing;
- * each batch is {@link #commit committed} when its records are all emitted.
+ * trigger {@link #refreshTarget()} (what exists now: an availableNow run calls it once, at its
+ * start, so it never reads data that arrived later), then {@link #nextBatch} until it returns
+ * nothing; each batch is {@link #commit committed} when its records are all emitted.
  */
 public interface SplitPlanner<S extends WorkSplit> extends Serializable {
 

@@ -14,12 +14,13 @@ import org.flinkss.event.Event;
 
 /**
  * Spark's {@code dropDuplicatesWithinWatermark}: the first row of a key passes, later rows of the
- * key are dropped while the key is remembered. A key is remembered until the watermark reaches
- * the first row's event time plus the watermark delay; after that, a duplicate (with a newer event
+ * key are dropped while the key is remembered. A key is remembered until the watermark reaches the
+ * first row's event time plus the watermark delay; after that, a duplicate (with a newer event
  * time, since older rows are late anyway) passes again. That is Spark's documented trade-off for
  * bounded state.
  */
-public final class DedupWithinWatermark<K> extends KeyedProcessFunction<K, Event, Event> implements CheckpointedFunction {
+public final class DedupWithinWatermark<K> extends KeyedProcessFunction<K, Event, Event>
+        implements CheckpointedFunction {
 
     private static final long serialVersionUID = 1L;
 
@@ -35,7 +36,8 @@ public final class DedupWithinWatermark<K> extends KeyedProcessFunction<K, Event
 
     @Override
     public void open(OpenContext openContext) {
-        expiresAt = getRuntimeContext().getState(new ValueStateDescriptor<>("expires-at", Types.LONG));
+        expiresAt =
+                getRuntimeContext().getState(new ValueStateDescriptor<>("expires-at", Types.LONG));
     }
 
     @Override

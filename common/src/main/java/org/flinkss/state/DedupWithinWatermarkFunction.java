@@ -24,16 +24,28 @@ public final class DedupWithinWatermarkFunction extends ProcessTableFunction<Row
         public Long expiresAt;
     }
 
-    public void eval(Context ctx, @StateHint Seen seen,
-                     @ArgumentHint(value = {ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.REQUIRE_ON_TIME}, name = "input") Row input,
-                     @ArgumentHint(name = "delayMillis") Long delayMillis) {
+    public void eval(
+            Context ctx,
+            @StateHint Seen seen,
+            @ArgumentHint(
+                            value = {
+                                ArgumentTrait.SET_SEMANTIC_TABLE,
+                                ArgumentTrait.REQUIRE_ON_TIME
+                            },
+                            name = "input")
+                    Row input,
+            @ArgumentHint(name = "delayMillis") Long delayMillis) {
         if (seen.expiresAt != null) {
             return;
         }
         TimeContext<Long> time = ctx.timeContext(Long.class);
         seen.expiresAt = time.time() + delayMillis;
         time.registerOnTime(seen.expiresAt - 1);
-        collect(Row.of(input.getField("userId"), input.getField("eventType"), input.getField("amount")));
+        collect(
+                Row.of(
+                        input.getField("userId"),
+                        input.getField("eventType"),
+                        input.getField("amount")));
     }
 
     public void onTimer(OnTimerContext ctx, Seen seen) {

@@ -43,7 +43,10 @@ public final class StateMetrics implements Serializable {
     }
 
     public void initialize(FunctionInitializationContext context) throws Exception {
-        heldState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>(operatorName + "-rows-held", Types.LONG));
+        heldState =
+                context.getOperatorStateStore()
+                        .getListState(
+                                new ListStateDescriptor<>(operatorName + "-rows-held", Types.LONG));
         held = 0;
         for (Long v : heldState.get()) {
             held += v;
@@ -79,8 +82,10 @@ public final class StateMetrics implements Serializable {
         fragment.put("subtask", subtask);
         fragment.put("numRowsTotal", held);
         fragment.put("numRowsUpdated", (long) updated.size());
-        Fragments.write(RunFiles.fragmentDir(Paths.get(checkpointDir), runId, context.getCheckpointId())
-                .resolve("state-" + operatorName + "-" + subtask + ".json"), fragment);
+        Fragments.write(
+                RunFiles.fragmentDir(Paths.get(checkpointDir), runId, context.getCheckpointId())
+                        .resolve("state-" + operatorName + "-" + subtask + ".json"),
+                fragment);
         updated.clear();
     }
 }

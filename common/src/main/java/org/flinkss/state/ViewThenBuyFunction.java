@@ -14,11 +14,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The view-then-buy interval join for the Table API, as a process table function over the views
- * and buys of one table, {@code PARTITION BY} user. It exists for the left outer variant: Flink
- * SQL's LEFT interval join emits a view's null row at a cleanup time of its own (up to half the
- * interval later than Spark), while this emits it exactly when the watermark makes a match
- * impossible, as {@link ViewThenBuyJoin} does in the DataStream API.
+ * The view-then-buy interval join for the Table API, as a process table function over the views and
+ * buys of one table, {@code PARTITION BY} user. It exists for the left outer variant: Flink SQL's
+ * LEFT interval join emits a view's null row at a cleanup time of its own (up to half the interval
+ * later than Spark), while this emits it exactly when the watermark makes a match impossible, as
+ * {@link ViewThenBuyJoin} does in the DataStream API.
  */
 @FunctionHint(output = @DataTypeHint("ROW<view_id BIGINT, buy_id BIGINT>"))
 public final class ViewThenBuyFunction extends ProcessTableFunction<Row> {
@@ -27,16 +27,27 @@ public final class ViewThenBuyFunction extends ProcessTableFunction<Row> {
 
     private final long boundMillis;
 
-    /** Register an instance: {@code createTemporarySystemFunction(name, new ViewThenBuyFunction(bound))}. */
+    /**
+     * Register an instance: {@code createTemporarySystemFunction(name, new
+     * ViewThenBuyFunction(bound))}.
+     */
     public ViewThenBuyFunction(long boundMillis) {
         this.boundMillis = boundMillis;
     }
 
-    public void eval(Context ctx,
-                     @StateHint MapView<Long, Long> views,
-                     @StateHint MapView<Long, Boolean> matched,
-                     @StateHint MapView<Long, Long> buys,
-                     @ArgumentHint(value = {ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.REQUIRE_ON_TIME}, name = "input") Row input) throws Exception {
+    public void eval(
+            Context ctx,
+            @StateHint MapView<Long, Long> views,
+            @StateHint MapView<Long, Boolean> matched,
+            @StateHint MapView<Long, Long> buys,
+            @ArgumentHint(
+                            value = {
+                                ArgumentTrait.SET_SEMANTIC_TABLE,
+                                ArgumentTrait.REQUIRE_ON_TIME
+                            },
+                            name = "input")
+                    Row input)
+            throws Exception {
         TimeContext<Long> time = ctx.timeContext(Long.class);
         long ts = time.time();
         Long id = (Long) input.getField("eventId");
@@ -63,7 +74,11 @@ public final class ViewThenBuyFunction extends ProcessTableFunction<Row> {
         }
     }
 
-    public void onTimer(OnTimerContext ctx, MapView<Long, Long> views, MapView<Long, Boolean> matched, MapView<Long, Long> buys)
+    public void onTimer(
+            OnTimerContext ctx,
+            MapView<Long, Long> views,
+            MapView<Long, Boolean> matched,
+            MapView<Long, Long> buys)
             throws Exception {
         long watermark = ctx.timeContext(Long.class).currentWatermark() + 1;
         long bound = boundMillis;

@@ -14,19 +14,19 @@ import org.apache.flink.util.Collector;
 
 import org.flinkss.event.Event;
 
-
 /**
  * A stream-stream interval join of views and buys of the same user, {@code buy.event_ts BETWEEN
  * view.event_ts AND view.event_ts + bound}, inner or left outer, as Spark runs it with watermarks
  * on both sides: every matching pair once; in the outer variant, each view that no buy matched
- * once, with a null {@code buy_id}, as soon as the watermark makes a match impossible
- * ({@code watermark >= view.event_ts + bound}), never earlier and never for a view that matches.
+ * once, with a null {@code buy_id}, as soon as the watermark makes a match impossible ({@code
+ * watermark >= view.event_ts + bound}), never earlier and never for a view that matches.
  *
  * <p>State is evicted by the watermark: rows older than it are dropped before the join, so a view
- * can match no future buy once the watermark passes its end of range, and a buy no future view
- * once the watermark passes the buy itself.
+ * can match no future buy once the watermark passes its end of range, and a buy no future view once
+ * the watermark passes the buy itself.
  */
-public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event, Event, RowData> implements CheckpointedFunction {
+public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event, Event, RowData>
+        implements CheckpointedFunction {
 
     private static final long serialVersionUID = 1L;
 
@@ -40,9 +40,11 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
      * Views are stored as (id, time, matched 0/1) triples, buys as (id, time) pairs.
      */
     private transient MapState<Long, long[]> views;
+
     private transient MapState<Long, long[]> buys;
 
-    public ViewThenBuyJoin(long boundMillis, boolean leftOuter, java.nio.file.Path checkpointDir, String runId) {
+    public ViewThenBuyJoin(
+            long boundMillis, boolean leftOuter, java.nio.file.Path checkpointDir, String runId) {
         this.boundMillis = boundMillis;
         this.leftOuter = leftOuter;
         this.metrics = new StateMetrics("join", checkpointDir, runId);
@@ -50,12 +52,15 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
 
     @Override
     public void open(OpenContext openContext) {
-        views = getRuntimeContext().getMapState(new MapStateDescriptor<>("views", Types.LONG, LONGS));
+        views =
+                getRuntimeContext()
+                        .getMapState(new MapStateDescriptor<>("views", Types.LONG, LONGS));
         buys = getRuntimeContext().getMapState(new MapStateDescriptor<>("buys", Types.LONG, LONGS));
     }
 
     private static final org.apache.flink.api.common.typeinfo.TypeInformation<long[]> LONGS =
-            org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO;
+            org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo
+                    .LONG_PRIMITIVE_ARRAY_TYPE_INFO;
 
     private static long id(Event e) {
         return e.eventId == null ? Long.MIN_VALUE : e.eventId;
@@ -66,7 +71,10 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
     }
 
     private static long[] append(long[] rows, long... row) {
-        long[] grown = rows == null ? new long[row.length] : java.util.Arrays.copyOf(rows, rows.length + row.length);
+        long[] grown =
+                rows == null
+                        ? new long[row.length]
+                        : java.util.Arrays.copyOf(rows, rows.length + row.length);
         System.arraycopy(row, 0, grown, grown.length - row.length, row.length);
         return grown;
     }
@@ -118,7 +126,8 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<RowData> out) throws Exception {
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<RowData> out)
+            throws Exception {
         long watermark = timestamp + 1;
         // Views whose range ended at this time: emit the unmatched ones (outer), forget them.
         long viewBucket = bucket(watermark - boundMillis);
@@ -153,7 +162,8 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
         }
     }
 
-    private static void put(MapState<Long, long[]> state, long bucket, long[] rows) throws Exception {
+    private static void put(MapState<Long, long[]> state, long bucket, long[] rows)
+            throws Exception {
         if (rows.length == 0) {
             state.remove(bucket);
         } else {

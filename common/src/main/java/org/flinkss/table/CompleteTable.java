@@ -21,15 +21,14 @@ import java.util.UUID;
  * Complete output mode into a table of the warehouse: at each commit the table is replaced, whole,
  * by the query's entire result, as Spark's complete mode overwrites a Delta table at every batch.
  *
- * <p>Each commit writes the whole result to a new part file, then switches the table's pointer,
- * the file {@value #CURRENT} that names its current part file, by an atomic rename: a reader
- * ({@code Warehouse.partFiles}) reads the old result or the new one, never a part of either, and
- * a file that a reader has found stays in place during the next commit (the one before is kept;
- * older ones are deleted). A commit reads the current result, applies the batch's changes (the
- * last value of every key that changed, deletes included) and writes the new one. Changes carry
- * whole values, not increments, so a batch handed again after a failure (at-least-once,
- * {@link BatchFunction}) leaves the same table: the commit is idempotent without a record of
- * batches.
+ * <p>Each commit writes the whole result to a new part file, then switches the table's pointer, the
+ * file {@value #CURRENT} that names its current part file, by an atomic rename: a reader ({@code
+ * Warehouse.partFiles}) reads the old result or the new one, never a part of either, and a file
+ * that a reader has found stays in place during the next commit (the one before is kept; older ones
+ * are deleted). A commit reads the current result, applies the batch's changes (the last value of
+ * every key that changed, deletes included) and writes the new one. Changes carry whole values, not
+ * increments, so a batch handed again after a failure (at-least-once, {@link BatchFunction}) leaves
+ * the same table: the commit is idempotent without a record of batches.
  *
  * <p>Other tools reading the folder must follow the pointer, as Delta readers follow its log.
  */
@@ -39,6 +38,7 @@ public final class CompleteTable implements BatchFunction<RowData> {
 
     /** The pointer to the current part file. */
     public static final String CURRENT = "_current";
+
     /** How the part files of a complete table start. */
     public static final String PREFIX = "part-complete-";
 
@@ -47,7 +47,8 @@ public final class CompleteTable implements BatchFunction<RowData> {
     private final RowType rowType;
     private final int[] keyFields;
 
-    public CompleteTable(Warehouse warehouse, String table, RowType rowType, List<String> keyColumns) {
+    public CompleteTable(
+            Warehouse warehouse, String table, RowType rowType, List<String> keyColumns) {
         this.table = table;
         this.directory = warehouse.tablePath(table).toString();
         this.rowType = rowType;
@@ -82,11 +83,23 @@ public final class CompleteTable implements BatchFunction<RowData> {
         try {
             ParquetFiles.write(dir.resolve(name), rowType, rows);
             Files.writeString(newPointer, name);
-            Files.move(newPointer, pointer, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(
+                    newPointer,
+                    pointer,
+                    StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             Files.deleteIfExists(newPointer);
-            throw new IOException("complete mode: cannot replace table '" + table + "' (" + dir + ") with batch " + batchId
-                    + "'s result: " + e.getMessage(), e);
+            throw new IOException(
+                    "complete mode: cannot replace table '"
+                            + table
+                            + "' ("
+                            + dir
+                            + ") with batch "
+                            + batchId
+                            + "'s result: "
+                            + e.getMessage(),
+                    e);
         }
         // Keep the new file and the one before it (a reader may be on it); older ones and the
         // files of commits that failed before their switch go.

@@ -24,13 +24,14 @@ public final class EventTables {
     public static final String SKIPPED_FILES_SUFFIX = "_skipped_files";
 
     /** {@code event_id LONG, user_id INT, event_type STRING, event_ts TIMESTAMP, amount DOUBLE}. */
-    public static final RowType EVENT_ROW = TableDef.columns(
-            Event.COLUMNS,
-            new BigIntType(),
-            new IntType(),
-            VarCharType.STRING_TYPE,
-            new LocalZonedTimestampType(3),
-            new DoubleType());
+    public static final RowType EVENT_ROW =
+            TableDef.columns(
+                    Event.COLUMNS,
+                    new BigIntType(),
+                    new IntType(),
+                    VarCharType.STRING_TYPE,
+                    new LocalZonedTimestampType(3),
+                    new DoubleType());
 
     /** The column of what a line held that the schema could not, Auto Loader's name for it. */
     public static final String RESCUED_DATA = "_rescued_data";
@@ -39,46 +40,68 @@ public final class EventTables {
      * {@link #EVENT_ROW} and {@code _rescued_data STRING}: bronze with a rescued data column. The
      * event columns come first, so {@link #fromRow} reads both.
      */
-    public static final RowType RESCUED_EVENT_ROW = TableDef.columns(
-            List.of("event_id", "user_id", "event_type", "event_ts", "amount", RESCUED_DATA),
-            new BigIntType(),
-            new IntType(),
-            VarCharType.STRING_TYPE,
-            new LocalZonedTimestampType(3),
-            new DoubleType(),
-            VarCharType.STRING_TYPE);
+    public static final RowType RESCUED_EVENT_ROW =
+            TableDef.columns(
+                    List.of(
+                            "event_id",
+                            "user_id",
+                            "event_type",
+                            "event_ts",
+                            "amount",
+                            RESCUED_DATA),
+                    new BigIntType(),
+                    new IntType(),
+                    VarCharType.STRING_TYPE,
+                    new LocalZonedTimestampType(3),
+                    new DoubleType(),
+                    VarCharType.STRING_TYPE);
 
     /** Where a bad line was, what it said, and why it was refused. */
-    public static final RowType QUARANTINE_ROW = TableDef.columns(
-            List.of("file", "line", "raw", "reason"),
-            VarCharType.STRING_TYPE,
-            new BigIntType(),
-            VarCharType.STRING_TYPE,
-            VarCharType.STRING_TYPE);
+    public static final RowType QUARANTINE_ROW =
+            TableDef.columns(
+                    List.of("file", "line", "raw", "reason"),
+                    VarCharType.STRING_TYPE,
+                    new BigIntType(),
+                    VarCharType.STRING_TYPE,
+                    VarCharType.STRING_TYPE);
 
-    /** A landing file that was gone when read, skipped ({@code --skip-missing-files}): which, in which batch, why, when, by which run. */
-    public static final RowType SKIPPED_FILE_ROW = TableDef.columns(
-            List.of("file", "batch_id", "reason", "skipped_at", "run_id"),
-            VarCharType.STRING_TYPE,
-            new BigIntType(),
-            VarCharType.STRING_TYPE,
-            new LocalZonedTimestampType(3),
-            VarCharType.STRING_TYPE);
+    /**
+     * A landing file that was gone when read, skipped ({@code --skip-missing-files}): which, in
+     * which batch, why, when, by which run.
+     */
+    public static final RowType SKIPPED_FILE_ROW =
+            TableDef.columns(
+                    List.of("file", "batch_id", "reason", "skipped_at", "run_id"),
+                    VarCharType.STRING_TYPE,
+                    new BigIntType(),
+                    VarCharType.STRING_TYPE,
+                    new LocalZonedTimestampType(3),
+                    VarCharType.STRING_TYPE);
 
     /** A late row of a stateful query: the event, the watermark it missed, why, and the run. */
-    public static final RowType LATE_ROW = TableDef.columns(
-            List.of("event_id", "user_id", "event_type", "event_ts", "amount", "watermark", "reason", "run_id"),
-            new BigIntType(),
-            new IntType(),
-            VarCharType.STRING_TYPE,
-            new LocalZonedTimestampType(3),
-            new DoubleType(),
-            new LocalZonedTimestampType(3),
-            VarCharType.STRING_TYPE,
-            VarCharType.STRING_TYPE);
+    public static final RowType LATE_ROW =
+            TableDef.columns(
+                    List.of(
+                            "event_id",
+                            "user_id",
+                            "event_type",
+                            "event_ts",
+                            "amount",
+                            "watermark",
+                            "reason",
+                            "run_id"),
+                    new BigIntType(),
+                    new IntType(),
+                    VarCharType.STRING_TYPE,
+                    new LocalZonedTimestampType(3),
+                    new DoubleType(),
+                    new LocalZonedTimestampType(3),
+                    VarCharType.STRING_TYPE,
+                    VarCharType.STRING_TYPE);
 
     /** Windowed tables: {@code window_start, window_end, <key>, events, amount}. */
-    public static RowType windowRow(String keyColumn, org.apache.flink.table.types.logical.LogicalType keyType) {
+    public static RowType windowRow(
+            String keyColumn, org.apache.flink.table.types.logical.LogicalType keyType) {
         return TableDef.columns(
                 List.of("window_start", "window_end", keyColumn, "events", "amount"),
                 new LocalZonedTimestampType(3),
@@ -90,34 +113,43 @@ public final class EventTables {
 
     private EventTables() {}
 
-    public static TableDef<org.flinkss.time.LateRowRouter.LateEvent> late(String name, String runId) {
-        return new TableDef<>(name, LATE_ROW, late -> {
-            Event e = late.event;
-            return GenericRowData.of(
-                    e.eventId,
-                    e.userId,
-                    e.eventType == null ? null : StringData.fromString(e.eventType),
-                    e.eventTs == null ? null : TimestampData.fromInstant(e.eventTs),
-                    e.amount,
-                    late.watermark == Long.MIN_VALUE ? null : TimestampData.fromEpochMillis(late.watermark),
-                    StringData.fromString(late.reason),
-                    StringData.fromString(runId));
-        });
+    public static TableDef<org.flinkss.time.LateRowRouter.LateEvent> late(
+            String name, String runId) {
+        return new TableDef<>(
+                name,
+                LATE_ROW,
+                late -> {
+                    Event e = late.event;
+                    return GenericRowData.of(
+                            e.eventId,
+                            e.userId,
+                            e.eventType == null ? null : StringData.fromString(e.eventType),
+                            e.eventTs == null ? null : TimestampData.fromInstant(e.eventTs),
+                            e.amount,
+                            late.watermark == Long.MIN_VALUE
+                                    ? null
+                                    : TimestampData.fromEpochMillis(late.watermark),
+                            StringData.fromString(late.reason),
+                            StringData.fromString(runId));
+                });
     }
 
     /**
-     * A stream of events as a Table API table that keeps the stream's timestamps and watermarks:
-     * a {@code rowtime} column from each record's timestamp, with {@code SOURCE_WATERMARK()}.
-     * SQL windows, joins and process table functions then obey the micro-batch watermark.
+     * A stream of events as a Table API table that keeps the stream's timestamps and watermarks: a
+     * {@code rowtime} column from each record's timestamp, with {@code SOURCE_WATERMARK()}. SQL
+     * windows, joins and process table functions then obey the micro-batch watermark.
      */
     public static org.apache.flink.table.api.Table withSourceWatermark(
             org.apache.flink.table.api.bridge.java.StreamTableEnvironment tEnv,
             org.apache.flink.streaming.api.datastream.DataStream<Event> events) {
         tEnv.getConfig().setLocalTimeZone(java.time.ZoneOffset.UTC);
-        return tEnv.fromDataStream(events, org.apache.flink.table.api.Schema.newBuilder()
-                .columnByMetadata("rowtime", org.apache.flink.table.api.DataTypes.TIMESTAMP_LTZ(3))
-                .watermark("rowtime", "SOURCE_WATERMARK()")
-                .build());
+        return tEnv.fromDataStream(
+                events,
+                org.apache.flink.table.api.Schema.newBuilder()
+                        .columnByMetadata(
+                                "rowtime", org.apache.flink.table.api.DataTypes.TIMESTAMP_LTZ(3))
+                        .watermark("rowtime", "SOURCE_WATERMARK()")
+                        .build());
     }
 
     /** A table of rows that are already {@link RowData}. */
@@ -138,12 +170,19 @@ public final class EventTables {
         return new TableDef<>(name, QUARANTINE_ROW, EventTables::toQuarantineRow);
     }
 
-    /** Skipped files; {@code skipped_at} is when the record is written, {@code run_id} the run that skipped it. */
+    /**
+     * Skipped files; {@code skipped_at} is when the record is written, {@code run_id} the run that
+     * skipped it.
+     */
     public static TableDef<ParsedEvent> skippedFiles(String name, String runId) {
-        return new TableDef<>(name, SKIPPED_FILE_ROW, skipped -> toSkippedFileRow(skipped, runId, System.currentTimeMillis()));
+        return new TableDef<>(
+                name,
+                SKIPPED_FILE_ROW,
+                skipped -> toSkippedFileRow(skipped, runId, System.currentTimeMillis()));
     }
 
-    public static RowData toSkippedFileRow(ParsedEvent skipped, String runId, long skippedAtMillis) {
+    public static RowData toSkippedFileRow(
+            ParsedEvent skipped, String runId, long skippedAtMillis) {
         return GenericRowData.of(
                 StringData.fromString(skipped.file),
                 skipped.skippedInBatch,

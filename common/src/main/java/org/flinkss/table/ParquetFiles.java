@@ -49,12 +49,20 @@ public final class ParquetFiles {
         return ParquetRowDataBuilder.createWriterFactory(rowType, conf, true);
     }
 
-    /** Writes rows to a new file (that must not exist), whole: for files renamed into a table afterwards. */
-    public static void write(Path file, RowType rowType, Iterable<RowData> rows) throws IOException {
+    /**
+     * Writes rows to a new file (that must not exist), whole: for files renamed into a table
+     * afterwards.
+     */
+    public static void write(Path file, RowType rowType, Iterable<RowData> rows)
+            throws IOException {
         org.apache.flink.core.fs.Path target = new org.apache.flink.core.fs.Path(file.toUri());
-        try (org.apache.flink.core.fs.FSDataOutputStream out = org.apache.flink.core.fs.FileSystem.getLocalFileSystem()
-                .create(target, org.apache.flink.core.fs.FileSystem.WriteMode.NO_OVERWRITE)) {
-            org.apache.flink.api.common.serialization.BulkWriter<RowData> writer = writerFactory(rowType).create(out);
+        try (org.apache.flink.core.fs.FSDataOutputStream out =
+                org.apache.flink.core.fs.FileSystem.getLocalFileSystem()
+                        .create(
+                                target,
+                                org.apache.flink.core.fs.FileSystem.WriteMode.NO_OVERWRITE)) {
+            org.apache.flink.api.common.serialization.BulkWriter<RowData> writer =
+                    writerFactory(rowType).create(out);
             for (RowData row : rows) {
                 writer.addElement(row);
             }
@@ -64,25 +72,41 @@ public final class ParquetFiles {
 
     /** Rows in a part file, from its footer (no data is read). */
     public static long rowCount(Path file) throws IOException {
-        try (ParquetFileReader reader = ParquetFileReader.open(
-                HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()), hadoopConf()))) {
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(
+                        HadoopInputFile.fromPath(
+                                new org.apache.hadoop.fs.Path(file.toUri()), hadoopConf()))) {
             return reader.getRecordCount();
         }
     }
 
     /** Reads a part file row by row, from row {@code skip} on; rows are copies, safe to keep. */
     public static RowIterator open(Path file, RowType rowType, long skip) throws IOException {
-        ParquetColumnarRowInputFormat<FileSourceSplit> format = new ParquetColumnarRowInputFormat<>(
-                hadoopConf(), rowType, InternalTypeInfo.of(rowType), BATCH_SIZE, true, true);
+        ParquetColumnarRowInputFormat<FileSourceSplit> format =
+                new ParquetColumnarRowInputFormat<>(
+                        hadoopConf(),
+                        rowType,
+                        InternalTypeInfo.of(rowType),
+                        BATCH_SIZE,
+                        true,
+                        true);
         long length = Files.size(file);
-        FileSourceSplit split = new FileSourceSplit(
-                file.getFileName().toString(),
-                new org.apache.flink.core.fs.Path(file.toUri()),
-                0, length, Files.getLastModifiedTime(file).toMillis(), length);
-        BulkFormat.Reader<RowData> reader = skip > 0
-                ? format.restoreReader(new Configuration(), split.updateWithCheckpointedPosition(
-                        new CheckpointedPosition(CheckpointedPosition.NO_OFFSET, skip)))
-                : format.createReader(new Configuration(), split);
+        FileSourceSplit split =
+                new FileSourceSplit(
+                        file.getFileName().toString(),
+                        new org.apache.flink.core.fs.Path(file.toUri()),
+                        0,
+                        length,
+                        Files.getLastModifiedTime(file).toMillis(),
+                        length);
+        BulkFormat.Reader<RowData> reader =
+                skip > 0
+                        ? format.restoreReader(
+                                new Configuration(),
+                                split.updateWithCheckpointedPosition(
+                                        new CheckpointedPosition(
+                                                CheckpointedPosition.NO_OFFSET, skip)))
+                        : format.createReader(new Configuration(), split);
         return new RowIterator(reader, new RowDataSerializer(rowType), skip);
     }
 
@@ -104,7 +128,8 @@ public final class ParquetFiles {
         private BulkFormat.RecordIterator<RowData> batch;
         private long position;
 
-        RowIterator(BulkFormat.Reader<RowData> reader, RowDataSerializer serializer, long position) {
+        RowIterator(
+                BulkFormat.Reader<RowData> reader, RowDataSerializer serializer, long position) {
             this.reader = reader;
             this.serializer = serializer;
             this.position = position;

@@ -19,7 +19,9 @@ public final class ParquetRowFormat implements RecordFormat<RowData, FileSplit> 
     private final RowType rowType;
     private final int eventTimeColumn;
 
-    /** @param eventTimeColumn the index of a TIMESTAMP column, or -1 for records without event time */
+    /**
+     * @param eventTimeColumn the index of a TIMESTAMP column, or -1 for records without event time
+     */
     public ParquetRowFormat(RowType rowType, int eventTimeColumn) {
         this.rowType = rowType;
         this.eventTimeColumn = eventTimeColumn;

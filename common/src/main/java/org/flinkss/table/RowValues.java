@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** Converts rows to plain Java values, orders them, and prints them as the course's display does. */
+/**
+ * Converts rows to plain Java values, orders them, and prints them as the course's display does.
+ */
 public final class RowValues {
 
     private static final DateTimeFormatter DISPLAY =
@@ -21,26 +23,27 @@ public final class RowValues {
 
     /** Every column in order, nulls first. */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    public static final Comparator<List<Object>> ORDER = (a, b) -> {
-        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-            Object x = a.get(i);
-            Object y = b.get(i);
-            if (x == y) {
-                continue;
-            }
-            if (x == null) {
-                return -1;
-            }
-            if (y == null) {
-                return 1;
-            }
-            int c = ((Comparable) x).compareTo(y);
-            if (c != 0) {
-                return c;
-            }
-        }
-        return Integer.compare(a.size(), b.size());
-    };
+    public static final Comparator<List<Object>> ORDER =
+            (a, b) -> {
+                for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+                    Object x = a.get(i);
+                    Object y = b.get(i);
+                    if (x == y) {
+                        continue;
+                    }
+                    if (x == null) {
+                        return -1;
+                    }
+                    if (y == null) {
+                        return 1;
+                    }
+                    int c = ((Comparable) x).compareTo(y);
+                    if (c != 0) {
+                        return c;
+                    }
+                }
+                return Integer.compare(a.size(), b.size());
+            };
 
     private RowValues() {}
 
@@ -57,20 +60,31 @@ public final class RowValues {
             return null;
         }
         switch (type.getTypeRoot()) {
-            case BIGINT: return row.getLong(i);
-            case INTEGER: return row.getInt(i);
-            case SMALLINT: return row.getShort(i);
-            case TINYINT: return row.getByte(i);
-            case BOOLEAN: return row.getBoolean(i);
-            case DOUBLE: return row.getDouble(i);
-            case FLOAT: return row.getFloat(i);
+            case BIGINT:
+                return row.getLong(i);
+            case INTEGER:
+                return row.getInt(i);
+            case SMALLINT:
+                return row.getShort(i);
+            case TINYINT:
+                return row.getByte(i);
+            case BOOLEAN:
+                return row.getBoolean(i);
+            case DOUBLE:
+                return row.getDouble(i);
+            case FLOAT:
+                return row.getFloat(i);
             case CHAR:
-            case VARCHAR: return row.getString(i).toString();
+            case VARCHAR:
+                return row.getString(i).toString();
             case VARBINARY:
-            case BINARY: return java.util.HexFormat.of().formatHex(row.getBinary(i));
+            case BINARY:
+                return java.util.HexFormat.of().formatHex(row.getBinary(i));
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-            case TIMESTAMP_WITHOUT_TIME_ZONE: return row.getTimestamp(i, 3).toInstant();
-            default: throw new IllegalArgumentException("unsupported column type " + type);
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return row.getTimestamp(i, 3).toInstant();
+            default:
+                throw new IllegalArgumentException("unsupported column type " + type);
         }
     }
 

@@ -75,7 +75,8 @@ public final class TableRewriter {
                 Files.delete(old);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot rewrite table '" + table + "' in " + dir + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot rewrite table '" + table + "' in " + dir + ": " + e.getMessage(), e);
         }
         return new Replaced(removed, newRows.size());
     }

@@ -42,7 +42,8 @@ public final class Warehouse {
 
     public Path tablePath(String name) {
         if (!name.matches("[A-Za-z0-9_]+")) {
-            throw new IllegalArgumentException("bad table name '" + name + "': use letters, digits and _");
+            throw new IllegalArgumentException(
+                    "bad table name '" + name + "': use letters, digits and _");
         }
         return root.resolve(name);
     }
@@ -58,32 +59,62 @@ public final class Warehouse {
 
     /** A table that grows by committed part files. */
     public static final String APPENDED = "append";
+
     /** A table replaced whole at each commit (complete output mode). */
     public static final String REPLACED = "complete";
 
     /**
-     * Records a table's columns, writer and how it is written ({@link #APPENDED} or
-     * {@link #REPLACED}), refusing a second writer query, other columns or another way.
+     * Records a table's columns, writer and how it is written ({@link #APPENDED} or {@link
+     * #REPLACED}), refusing a second writer query, other columns or another way.
      */
     public void declare(String name, RowType rowType, String writerQuery, String writtenBy) {
         Path meta = tablePath(name).resolve(METADATA);
         if (Files.exists(meta)) {
             String existingWay = writtenBy(name);
             if (!existingWay.equals(writtenBy)) {
-                throw new IllegalStateException("table '" + name + "' at " + tablePath(name) + " was written in " + existingWay
-                        + " mode, and query '" + writerQuery + "' now writes it in " + writtenBy + " mode. Reset the query (reset "
-                        + writerQuery + ") or write to another warehouse.");
+                throw new IllegalStateException(
+                        "table '"
+                                + name
+                                + "' at "
+                                + tablePath(name)
+                                + " was written in "
+                                + existingWay
+                                + " mode, and query '"
+                                + writerQuery
+                                + "' now writes it in "
+                                + writtenBy
+                                + " mode. Reset the query (reset "
+                                + writerQuery
+                                + ") or write to another warehouse.");
             }
             RowType existing = rowType(name);
             String writer = metadata(name).path("writer").asText();
             if (!existing.equals(rowType)) {
-                throw new IllegalStateException("table '" + name + "' at " + tablePath(name) + " has columns " + existing
-                        + " but query '" + writerQuery + "' writes " + rowType + ". Reset the query (reset " + writerQuery
-                        + ") or write to another warehouse.");
+                throw new IllegalStateException(
+                        "table '"
+                                + name
+                                + "' at "
+                                + tablePath(name)
+                                + " has columns "
+                                + existing
+                                + " but query '"
+                                + writerQuery
+                                + "' writes "
+                                + rowType
+                                + ". Reset the query (reset "
+                                + writerQuery
+                                + ") or write to another warehouse.");
             }
             if (!writer.equals(writerQuery)) {
-                throw new IllegalStateException("table '" + name + "' is written by query '" + writer + "', not '" + writerQuery
-                        + "': a table has one writer. Drop the table or use another warehouse.");
+                throw new IllegalStateException(
+                        "table '"
+                                + name
+                                + "' is written by query '"
+                                + writer
+                                + "', not '"
+                                + writerQuery
+                                + "': a table has one writer. Drop the table or use another"
+                                + " warehouse.");
             }
             return;
         }
@@ -95,7 +126,9 @@ public final class Warehouse {
         }
         ArrayNode cols = node.putArray("columns");
         for (RowType.RowField f : rowType.getFields()) {
-            cols.addObject().put("name", f.getName()).put("type", f.getType().asSerializableString());
+            cols.addObject()
+                    .put("name", f.getName())
+                    .put("type", f.getType().asSerializableString());
         }
         Fragments.write(meta, node);
     }
@@ -105,7 +138,12 @@ public final class Warehouse {
         try {
             return Fragments.JSON.readTree(meta.toFile());
         } catch (NoSuchFileException | java.io.FileNotFoundException e) {
-            throw new IllegalArgumentException("no table '" + name + "' in warehouse " + root + ": run the query that writes it first");
+            throw new IllegalArgumentException(
+                    "no table '"
+                            + name
+                            + "' in warehouse "
+                            + root
+                            + ": run the query that writes it first");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + meta + ": " + e.getMessage(), e);
         }
@@ -125,16 +163,24 @@ public final class Warehouse {
 
     public RowType rowType(String name) {
         if (!Files.exists(tablePath(name).resolve(METADATA))) {
-            throw new IllegalArgumentException("no table '" + name + "' in warehouse " + root
-                    + (Files.isDirectory(root) ? " (tables: " + String.join(", ", tables()) + ")" : "")
-                    + ": run the query that writes it first");
+            throw new IllegalArgumentException(
+                    "no table '"
+                            + name
+                            + "' in warehouse "
+                            + root
+                            + (Files.isDirectory(root)
+                                    ? " (tables: " + String.join(", ", tables()) + ")"
+                                    : "")
+                            + ": run the query that writes it first");
         }
         JsonNode node = metadata(name);
         List<String> names = new ArrayList<>();
         List<LogicalType> types = new ArrayList<>();
         for (JsonNode col : node.path("columns")) {
             names.add(col.path("name").asText());
-            types.add(LogicalTypeParser.parse(col.path("type").asText(), Warehouse.class.getClassLoader()));
+            types.add(
+                    LogicalTypeParser.parse(
+                            col.path("type").asText(), Warehouse.class.getClassLoader()));
         }
         return RowType.of(types.toArray(new LogicalType[0]), names.toArray(new String[0]));
     }
@@ -142,7 +188,8 @@ public final class Warehouse {
     public List<String> tables() {
         List<String> names = new ArrayList<>();
         try (var dirs = Files.list(root)) {
-            dirs.filter(d -> Files.exists(d.resolve(METADATA))).forEach(d -> names.add(d.getFileName().toString()));
+            dirs.filter(d -> Files.exists(d.resolve(METADATA)))
+                    .forEach(d -> names.add(d.getFileName().toString()));
         } catch (IOException e) {
             return names;
         }
@@ -151,8 +198,8 @@ public final class Warehouse {
     }
 
     /**
-     * The committed part files of a table, oldest first; for a table replaced at each commit,
-     * the one file its {@value CompleteTable#CURRENT} pointer names.
+     * The committed part files of a table, oldest first; for a table replaced at each commit, the
+     * one file its {@value CompleteTable#CURRENT} pointer names.
      */
     public List<Path> partFiles(String name) {
         Path current = tablePath(name).resolve(CompleteTable.CURRENT);
@@ -169,7 +216,8 @@ public final class Warehouse {
         try {
             return FilePlanner.list(tablePath(name), ParquetFiles.SUFFIX);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot list table '" + name + "': " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot list table '" + name + "': " + e.getMessage(), e);
         }
     }
 
@@ -229,7 +277,8 @@ public final class Warehouse {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot clean table '" + name + "': " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot clean table '" + name + "': " + e.getMessage(), e);
         }
         return deleted;
     }

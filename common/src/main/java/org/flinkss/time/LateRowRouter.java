@@ -22,11 +22,12 @@ import java.util.Map;
  * missed) and are counted as the operator's {@code numRowsDroppedByWatermark}.
  *
  * <p>It stands before the stateful operator in both APIs, so that the DataStream operators and the
- * SQL window TVFs after it only ever see rows that are on time: both then give the same table.
- * The watermark it compares with is the operator's current one, which, with micro-batch sources,
- * is exactly the watermark the previous batch ended with.
+ * SQL window TVFs after it only ever see rows that are on time: both then give the same table. The
+ * watermark it compares with is the operator's current one, which, with micro-batch sources, is
+ * exactly the watermark the previous batch ended with.
  */
-public final class LateRowRouter extends ProcessFunction<Event, Event> implements CheckpointedFunction {
+public final class LateRowRouter extends ProcessFunction<Event, Event>
+        implements CheckpointedFunction {
 
     private static final long serialVersionUID = 1L;
 
@@ -56,10 +57,14 @@ public final class LateRowRouter extends ProcessFunction<Event, Event> implement
 
     /** Session windows: a row alone makes the session [t, t + gap), late once that has ended. */
     public static Rule sessionRule(long gapMillis) {
-        return (eventTime, watermark) -> watermark != Watermarks.NONE && eventTime + gapMillis <= watermark;
+        return (eventTime, watermark) ->
+                watermark != Watermarks.NONE && eventTime + gapMillis <= watermark;
     }
 
-    /** The end of the earliest window [start, start + size), start a multiple of slide, that holds the time. */
+    /**
+     * The end of the earliest window [start, start + size), start a multiple of slide, that holds
+     * the time.
+     */
     public static long firstWindowEnd(long eventTime, long sizeMillis, long slideMillis) {
         long start = eventTime - Math.floorMod(eventTime, slideMillis);
         while (start - slideMillis + sizeMillis > eventTime) {
@@ -83,7 +88,10 @@ public final class LateRowRouter extends ProcessFunction<Event, Event> implement
         }
     }
 
-    public static final OutputTag<LateEvent> LATE = new OutputTag<>("late-rows", org.apache.flink.api.common.typeinfo.TypeInformation.of(LateEvent.class));
+    public static final OutputTag<LateEvent> LATE =
+            new OutputTag<>(
+                    "late-rows",
+                    org.apache.flink.api.common.typeinfo.TypeInformation.of(LateEvent.class));
 
     private final String operatorName;
     private final Rule rule;
@@ -92,7 +100,8 @@ public final class LateRowRouter extends ProcessFunction<Event, Event> implement
 
     private transient long dropped;
 
-    public LateRowRouter(String operatorName, Rule rule, java.nio.file.Path checkpointDir, String runId) {
+    public LateRowRouter(
+            String operatorName, Rule rule, java.nio.file.Path checkpointDir, String runId) {
         this.operatorName = operatorName;
         this.rule = rule;
         this.checkpointDir = checkpointDir.toAbsolutePath().toString();
@@ -106,7 +115,12 @@ public final class LateRowRouter extends ProcessFunction<Event, Event> implement
             ctx.output(LATE, new LateEvent(event, watermark, "no event time: event_ts is null"));
             dropped++;
         } else if (rule.isLate(event.eventTs.toEpochMilli(), watermark)) {
-            ctx.output(LATE, new LateEvent(event, watermark, "older than the watermark " + Watermarks.format(watermark)));
+            ctx.output(
+                    LATE,
+                    new LateEvent(
+                            event,
+                            watermark,
+                            "older than the watermark " + Watermarks.format(watermark)));
             dropped++;
         } else {
             out.collect(event);
@@ -123,8 +137,10 @@ public final class LateRowRouter extends ProcessFunction<Event, Event> implement
         fragment.put("name", operatorName);
         fragment.put("rows", dropped);
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        Fragments.write(RunFiles.fragmentDir(Paths.get(checkpointDir), runId, context.getCheckpointId())
-                .resolve("dropped-" + operatorName + "-" + subtask + ".json"), fragment);
+        Fragments.write(
+                RunFiles.fragmentDir(Paths.get(checkpointDir), runId, context.getCheckpointId())
+                        .resolve("dropped-" + operatorName + "-" + subtask + ".json"),
+                fragment);
         dropped = 0;
     }
 

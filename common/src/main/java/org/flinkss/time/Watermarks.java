@@ -41,13 +41,16 @@ public final class Watermarks {
         return sparkWatermark != NONE && eventTime <= sparkWatermark;
     }
 
-    /** ISO-8601 as Spark prints it in progress; Spark shows the epoch before the first watermark. */
+    /**
+     * ISO-8601 as Spark prints it in progress; Spark shows the epoch before the first watermark.
+     */
     public static String format(long sparkWatermark) {
         return formatInstant(sparkWatermark == NONE ? 0 : sparkWatermark);
     }
 
     private static final java.time.format.DateTimeFormatter ISO_MILLIS =
-            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(java.time.ZoneOffset.UTC);
+            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+                    .withZone(java.time.ZoneOffset.UTC);
 
     /** An instant as Spark prints timestamps in progress: {@code 2025-03-01T00:05:00.000Z}. */
     public static String formatInstant(long epochMillis) {

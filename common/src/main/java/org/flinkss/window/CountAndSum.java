@@ -18,6 +18,7 @@ public final class CountAndSum implements WindowAggregate.Ended {
     public long end;
     public long events;
     public double amount;
+
     /** Spark's sum of only nulls is null. */
     public boolean hasAmount;
 
@@ -46,7 +47,8 @@ public final class CountAndSum implements WindowAggregate.Ended {
     }
 
     /** Flink's aggregate function for it. */
-    public static final class Function implements AggregateFunction<Event, CountAndSum, CountAndSum> {
+    public static final class Function
+            implements AggregateFunction<Event, CountAndSum, CountAndSum> {
         private static final long serialVersionUID = 1L;
 
         @Override

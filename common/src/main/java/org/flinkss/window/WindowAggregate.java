@@ -13,9 +13,8 @@ import org.apache.flink.streaming.api.windowing.assigners.MergingWindowAssigner;
 import org.apache.flink.streaming.api.windowing.assigners.WindowAssigner;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.util.Collector;
-
 import org.apache.flink.types.RowKind;
+import org.apache.flink.util.Collector;
 
 import org.flinkss.event.Event;
 import org.flinkss.query.OutputMode;
@@ -25,7 +24,6 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 
 /**
  * An event-time window aggregation, as Spark's {@code groupBy(window(...), key)}: Flink's window
@@ -49,8 +47,8 @@ import java.util.Map;
  * @param <K> the grouping key
  * @param <A> the accumulator
  */
-public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends KeyedProcessFunction<K, Event, RowData>
-        implements CheckpointedFunction {
+public final class WindowAggregate<K, A extends WindowAggregate.Ended>
+        extends KeyedProcessFunction<K, Event, RowData> implements CheckpointedFunction {
 
     private static final long serialVersionUID = 1L;
 
@@ -76,24 +74,47 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
     private final OutputMode mode;
 
     private transient MapState<Long, A> windows;
+
     /** Sessions only: gap-sized time bucket -> starts of the sessions that span it. */
     private transient MapState<Long, long[]> sessionIndex;
+
     private transient WindowAssigner.WindowAssignerContext assignerContext;
     private transient long windowSize;
 
     @SuppressWarnings("unchecked")
-    public WindowAggregate(String operatorName, WindowAssigner<?, TimeWindow> assigner, AggregateFunction<Event, A, A> aggregate,
-                           Class<A> accumulatorClass, Emitter<K, A> emitter, java.nio.file.Path checkpointDir, String runId) {
-        this(operatorName, assigner, aggregate, accumulatorClass, emitter, checkpointDir, runId, OutputMode.APPEND);
+    public WindowAggregate(
+            String operatorName,
+            WindowAssigner<?, TimeWindow> assigner,
+            AggregateFunction<Event, A, A> aggregate,
+            Class<A> accumulatorClass,
+            Emitter<K, A> emitter,
+            java.nio.file.Path checkpointDir,
+            String runId) {
+        this(
+                operatorName,
+                assigner,
+                aggregate,
+                accumulatorClass,
+                emitter,
+                checkpointDir,
+                runId,
+                OutputMode.APPEND);
     }
 
     @SuppressWarnings("unchecked")
-    public WindowAggregate(String operatorName, WindowAssigner<?, TimeWindow> assigner, AggregateFunction<Event, A, A> aggregate,
-                           Class<A> accumulatorClass, Emitter<K, A> emitter, java.nio.file.Path checkpointDir, String runId,
-                           OutputMode mode) {
+    public WindowAggregate(
+            String operatorName,
+            WindowAssigner<?, TimeWindow> assigner,
+            AggregateFunction<Event, A, A> aggregate,
+            Class<A> accumulatorClass,
+            Emitter<K, A> emitter,
+            java.nio.file.Path checkpointDir,
+            String runId,
+            OutputMode mode) {
         if (mode == OutputMode.UPDATE && assigner instanceof MergingWindowAssigner) {
-            throw new IllegalArgumentException("session windows in update mode: a merged session's old row would stay (Spark "
-                    + "refuses it too); use append or complete");
+            throw new IllegalArgumentException(
+                    "session windows in update mode: a merged session's old row would stay (Spark "
+                            + "refuses it too); use append or complete");
         }
         this.mode = mode;
         this.operatorName = operatorName;
@@ -106,16 +127,27 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
 
     @Override
     public void open(OpenContext openContext) {
-        windows = getRuntimeContext().getMapState(new MapStateDescriptor<>("windows", Types.LONG, Types.POJO(accumulatorClass)));
+        windows =
+                getRuntimeContext()
+                        .getMapState(
+                                new MapStateDescriptor<>(
+                                        "windows", Types.LONG, Types.POJO(accumulatorClass)));
         windowSize = -1;
-        sessionIndex = getRuntimeContext().getMapState(new MapStateDescriptor<>("session-index", Types.LONG,
-                org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
+        sessionIndex =
+                getRuntimeContext()
+                        .getMapState(
+                                new MapStateDescriptor<>(
+                                        "session-index",
+                                        Types.LONG,
+                                        org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo
+                                                .LONG_PRIMITIVE_ARRAY_TYPE_INFO));
     }
 
     @Override
     public void processElement(Event event, Context ctx, Collector<RowData> out) throws Exception {
         long timestamp = ctx.timestamp();
-        Collection<TimeWindow> assigned = assigner.assignWindows(event, timestamp, assignerContext());
+        Collection<TimeWindow> assigned =
+                assigner.assignWindows(event, timestamp, assignerContext());
         if (assigner instanceof MergingWindowAssigner) {
             for (TimeWindow window : assigned) {
                 addToSession(window, event, ctx, out);
@@ -136,7 +168,8 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
                 ctx.timerService().registerEventTimeTimer(window.maxTimestamp());
             }
             if (mode != OutputMode.APPEND) {
-                out.collect(emitter.row(window.getStart(), window.getEnd(), ctx.getCurrentKey(), acc));
+                out.collect(
+                        emitter.row(window.getStart(), window.getEnd(), ctx.getCurrentKey(), acc));
             }
         }
     }
@@ -146,7 +179,8 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
      * too). Candidates come from an index of the gap-sized time buckets each session spans, so a
      * row looks at a few sessions, not at every open session of its key.
      */
-    private void addToSession(TimeWindow window, Event event, Context ctx, Collector<RowData> out) throws Exception {
+    private void addToSession(TimeWindow window, Event event, Context ctx, Collector<RowData> out)
+            throws Exception {
         long gap = window.getEnd() - window.getStart();
         long start = window.getStart();
         long end = window.getEnd();
@@ -201,10 +235,18 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
             long[] inBucket = sessionIndex.get(b);
             long[] updated;
             if (add) {
-                updated = inBucket == null ? new long[] {start} : java.util.Arrays.copyOf(inBucket, inBucket.length + 1);
+                updated =
+                        inBucket == null
+                                ? new long[] {start}
+                                : java.util.Arrays.copyOf(inBucket, inBucket.length + 1);
                 updated[updated.length - 1] = start;
             } else {
-                updated = inBucket == null ? new long[0] : java.util.Arrays.stream(inBucket).filter(x -> x != start).toArray();
+                updated =
+                        inBucket == null
+                                ? new long[0]
+                                : java.util.Arrays.stream(inBucket)
+                                        .filter(x -> x != start)
+                                        .toArray();
             }
             if (updated.length == 0) {
                 sessionIndex.remove(b);
@@ -215,7 +257,8 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<RowData> out) throws Exception {
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<RowData> out)
+            throws Exception {
         if (!(assigner instanceof MergingWindowAssigner)) {
             // One timer per window, at its maxTimestamp (end - 1): with the watermark mapping
             // that is Spark's end <= watermark. The window's start follows from its end.
@@ -247,7 +290,8 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
     /** The size of the (fixed-size) windows, from the assigner. */
     private long sizeOf(long timestamp) {
         if (windowSize < 0) {
-            TimeWindow any = assigner.assignWindows(null, timestamp, assignerContext()).iterator().next();
+            TimeWindow any =
+                    assigner.assignWindows(null, timestamp, assignerContext()).iterator().next();
             windowSize = any.getEnd() - any.getStart();
         }
         return windowSize;
@@ -255,12 +299,13 @@ public final class WindowAggregate<K, A extends WindowAggregate.Ended> extends K
 
     private WindowAssigner.WindowAssignerContext assignerContext() {
         if (assignerContext == null) {
-            assignerContext = new WindowAssigner.WindowAssignerContext() {
-                @Override
-                public long getCurrentProcessingTime() {
-                    return System.currentTimeMillis();
-                }
-            };
+            assignerContext =
+                    new WindowAssigner.WindowAssignerContext() {
+                        @Override
+                        public long getCurrentProcessingTime() {
+                            return System.currentTimeMillis();
+                        }
+                    };
         }
         return assignerContext;
     }

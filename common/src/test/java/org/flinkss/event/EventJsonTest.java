@@ -1,15 +1,16 @@
 package org.flinkss.event;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.time.Instant;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class EventJsonTest {
 
@@ -37,8 +38,7 @@ class EventJsonTest {
     @Test
     void writesSparksLinesForTheFirstEvents() {
         for (int id = 0; id < 5; id++) {
-            assertThat(EventJson.toJson(EventGenerator.event(id)))
-                    .isEqualTo(SPARK_LINES.get(id));
+            assertThat(EventJson.toJson(EventGenerator.event(id))).isEqualTo(SPARK_LINES.get(id));
         }
     }
 
@@ -115,7 +115,8 @@ class EventJsonTest {
 
     @Test
     void skipsUnknownFieldsWhateverTheirValue() {
-        String line = "{\"extra\":{\"a\":[1,{\"b\":\"}\"}]},\"event_id\":5,\"more\":[[]],\"x\":null}";
+        String line =
+                "{\"extra\":{\"a\":[1,{\"b\":\"}\"}]},\"event_id\":5,\"more\":[[]],\"x\":null}";
 
         assertThat(EventJson.parse(line)).isEqualTo(new Event(5L, null, null, null, null));
     }
@@ -193,9 +194,12 @@ class EventJsonTest {
             value = {
                 "''| empty line",
                 "'   '| empty line",
-                "{x| not JSON: Unexpected character ('x' (code 120)): was expecting double-quote to start field name at column 2",
-                "{\"event_id\":1| not JSON: Unexpected end-of-input: expected close marker for Object at column 14",
-                "{\"event_id\":01}| not JSON: Invalid numeric value: Leading zeroes not allowed at column 14",
+                "{x| not JSON: Unexpected character ('x' (code 120)): was expecting double-quote to"
+                        + " start field name at column 2",
+                "{\"event_id\":1| not JSON: Unexpected end-of-input: expected close marker for"
+                        + " Object at column 14",
+                "{\"event_id\":01}| not JSON: Invalid numeric value: Leading zeroes not allowed at"
+                        + " column 14",
                 "[{\"event_id\":1}]| not a JSON object: an array",
                 "42| not a JSON object: 42",
                 "\"text\"| not a JSON object: \"text\"",
@@ -204,7 +208,8 @@ class EventJsonTest {
                 "{\"event_id\":\"abc\"}| event_id: expected a whole number, got \"abc\"",
                 "{\"event_id\":\"12\"}| event_id: expected a whole number, got \"12\"",
                 "{\"event_id\":1.0}| event_id: expected a whole number, got 1.0",
-                "{\"event_id\":99999999999999999999}| event_id: 99999999999999999999 is out of range for LONG",
+                "{\"event_id\":99999999999999999999}| event_id: 99999999999999999999 is out of"
+                        + " range for LONG",
                 "{\"user_id\":4.0}| user_id: expected a whole number, got 4.0",
                 "{\"user_id\":3000000000}| user_id: 3000000000 is out of range for INT",
                 "{\"user_id\":[4]}| user_id: expected a whole number, got an array",
@@ -213,12 +218,18 @@ class EventJsonTest {
                 "{\"amount\":true}| amount: expected a number, got true",
                 "{\"event_ts\":\"yesterday\"}| event_ts: cannot parse \"yesterday\" as a timestamp",
                 "{\"event_ts\":\"\"}| event_ts: cannot parse \"\" as a timestamp",
-                "{\"event_ts\":\"2025-02-30 00:00:00\"}| event_ts: cannot parse \"2025-02-30 00:00:00\" as a timestamp",
-                "{\"event_ts\":\"2025-03-01T00:01Z\"}| event_ts: cannot parse \"2025-03-01T00:01Z\" as a timestamp",
-                "{\"event_ts\":\"2025-03-01T00:01:00 Mars/Olympus\"}| event_ts: cannot parse \"2025-03-01T00:01:00 Mars/Olympus\" as a timestamp",
-                "{\"event_ts\":1.5}| event_ts: expected a timestamp string or whole seconds, got 1.5",
-                "{\"event_ts\":99999999999999}| event_ts: 99999999999999 seconds is out of range for TIMESTAMP",
-                "{\"event_ts\":{}}| event_ts: expected a timestamp string or whole seconds, got an object",
+                "{\"event_ts\":\"2025-02-30 00:00:00\"}| event_ts: cannot parse \"2025-02-30"
+                        + " 00:00:00\" as a timestamp",
+                "{\"event_ts\":\"2025-03-01T00:01Z\"}| event_ts: cannot parse \"2025-03-01T00:01Z\""
+                        + " as a timestamp",
+                "{\"event_ts\":\"2025-03-01T00:01:00 Mars/Olympus\"}| event_ts: cannot parse"
+                        + " \"2025-03-01T00:01:00 Mars/Olympus\" as a timestamp",
+                "{\"event_ts\":1.5}| event_ts: expected a timestamp string or whole seconds, got"
+                        + " 1.5",
+                "{\"event_ts\":99999999999999}| event_ts: 99999999999999 seconds is out of range"
+                        + " for TIMESTAMP",
+                "{\"event_ts\":{}}| event_ts: expected a timestamp string or whole seconds, got an"
+                        + " object",
             })
     void rejectsALineWithItsReason(String line, String reason) {
         assertThatThrownBy(() -> EventJson.parse(line))
@@ -237,46 +248,65 @@ class EventJsonTest {
             assertThat(read.rescuedData).isNull();
             assertThat(read.event).isEqualTo(EventJson.parse(line));
         }
-        assertThat(EventJson.parseRescued("{\"event_id\":3,\"user_id\":null}", FILE).rescuedData).isNull();
+        assertThat(EventJson.parseRescued("{\"event_id\":3,\"user_id\":null}", FILE).rescuedData)
+                .isNull();
         assertThat(EventJson.parseRescued("{}", FILE).rescuedData).isNull();
     }
 
     @Test
     void rescuesUnknownFieldsWithTheirValuesAndTheFilePath() {
-        String line = "{\"event_id\":5,\"channel\":\"web\",\"user_id\":4,\"score\":4.50,\"vip\":true,\"coupon\":null}";
+        String line =
+                "{\"event_id\":5,\"channel\":\"web\",\"user_id\":4,\"score\":4.50,\"vip\":true,\"coupon\":null}";
 
         EventJson.Rescued read = EventJson.parseRescued(line, FILE);
 
         assertThat(read.event).isEqualTo(new Event(5L, 4, null, null, null));
-        assertThat(read.rescuedData).isEqualTo(
-                "{\"channel\":\"web\",\"score\":4.50,\"vip\":true,\"coupon\":null,\"_file_path\":\"" + FILE + "\"}");
+        assertThat(read.rescuedData)
+                .isEqualTo(
+                        "{\"channel\":\"web\",\"score\":4.50,\"vip\":true,\"coupon\":null,\"_file_path\":\""
+                                + FILE
+                                + "\"}");
     }
 
     @Test
     void keepsNestedObjectsAndArraysAsCompactJsonText() {
-        String line = "{\"event_id\":1, \"device\" : { \"os\" : \"ios\", \"tags\": [1, 2.0, {\"a\": []}, {}] }, \"list\":[ ]}";
+        String line =
+                "{\"event_id\":1, \"device\" : { \"os\" : \"ios\", \"tags\": [1, 2.0, {\"a\": []},"
+                        + " {}] }, \"list\":[ ]}";
 
         EventJson.Rescued read = EventJson.parseRescued(line, null);
 
         assertThat(read.event.eventId).isEqualTo(1L);
         assertThat(read.rescuedData)
-                .isEqualTo("{\"device\":{\"os\":\"ios\",\"tags\":[1,2.0,{\"a\":[]},{}]},\"list\":[]}");
+                .isEqualTo(
+                        "{\"device\":{\"os\":\"ios\",\"tags\":[1,2.0,{\"a\":[]},{}]},\"list\":[]}");
     }
 
     @Test
     void aValueOfTheWrongTypeIsNullInItsColumnAndKeptInTheRescuedData() {
-        String line = "{\"event_id\":\"12\",\"user_id\":4.0,\"event_type\":\"view\","
-                + "\"event_ts\":\"yesterday\",\"amount\":[1.5]}";
+        String line =
+                "{\"event_id\":\"12\",\"user_id\":4.0,\"event_type\":\"view\","
+                        + "\"event_ts\":\"yesterday\",\"amount\":[1.5]}";
 
         EventJson.Rescued read = EventJson.parseRescued(line, FILE);
 
         assertThat(read.event).isEqualTo(new Event(null, null, "view", null, null));
-        assertThat(read.rescuedData).isEqualTo("{\"event_id\":\"12\",\"user_id\":4.0,"
-                + "\"event_ts\":\"yesterday\",\"amount\":[1.5],\"_file_path\":\"" + FILE + "\"}");
+        assertThat(read.rescuedData)
+                .isEqualTo(
+                        "{\"event_id\":\"12\",\"user_id\":4.0,"
+                                + "\"event_ts\":\"yesterday\",\"amount\":[1.5],\"_file_path\":\""
+                                + FILE
+                                + "\"}");
         // Out of range is a mismatch too; a non-string event_type is not (Spark reads its text).
-        assertThat(EventJson.parseRescued("{\"event_id\":99999999999999999999,\"event_type\":7}", null))
-                .satisfies(r -> assertThat(r.event).isEqualTo(new Event(null, null, "7", null, null)))
-                .satisfies(r -> assertThat(r.rescuedData).isEqualTo("{\"event_id\":99999999999999999999}"));
+        assertThat(
+                        EventJson.parseRescued(
+                                "{\"event_id\":99999999999999999999,\"event_type\":7}", null))
+                .satisfies(
+                        r -> assertThat(r.event).isEqualTo(new Event(null, null, "7", null, null)))
+                .satisfies(
+                        r ->
+                                assertThat(r.rescuedData)
+                                        .isEqualTo("{\"event_id\":99999999999999999999}"));
     }
 
     @Test
@@ -290,12 +320,18 @@ class EventJsonTest {
     @Test
     void rescuedNamesAndValuesAreEscapedAsValidJson() throws Exception {
         // Single quotes and NaN are Spark's defaults but not JSON: rescued as JSON strings.
-        String line = "{'we\"ird\\\\name\\u0001':'it\\'s',\"tab\":\"a\\tb\\u00e9\\/\",\"n\":NaN,\"m\":[-Infinity, 1e3]}";
+        String line =
+                "{'we\"ird\\\\n"
+                    + "ame\\u0001':'it\\'s',\"tab\":\"a\\tb\\u00e9\\/\",\"n\":NaN,\"m\":[-Infinity,"
+                    + " 1e3]}";
 
         EventJson.Rescued read = EventJson.parseRescued(line, "C:\\in\\\"x\".json");
 
-        assertThat(read.rescuedData).isEqualTo("{\"we\\\"ird\\\\name\\u0001\":\"it's\",\"tab\":\"a\\tbé/\","
-                + "\"n\":\"NaN\",\"m\":[\"-Infinity\",1e3],\"_file_path\":\"C:\\\\in\\\\\\\"x\\\".json\"}");
+        assertThat(read.rescuedData)
+                .isEqualTo(
+                        "{\"we\\\"ird\\\\n"
+                            + "ame\\u0001\":\"it's\",\"tab\":\"a\\tbé/\","
+                            + "\"n\":\"NaN\",\"m\":[\"-Infinity\",1e3],\"_file_path\":\"C:\\\\in\\\\\\\"x\\\".json\"}");
         // A strict JSON reader (no single quotes, no NaN) reads it back.
         JsonNode strict = new ObjectMapper().readTree(read.rescuedData);
         assertThat(strict.path("we\"ird\\name\u0001").asText()).isEqualTo("it's");
@@ -310,7 +346,8 @@ class EventJsonTest {
         assertThat(EventJson.parseRescued("{\"event_id\":2,\"event_id\":\"x\"}", null))
                 .satisfies(r -> assertThat(r.event.eventId).isNull())
                 .satisfies(r -> assertThat(r.rescuedData).isEqualTo("{\"event_id\":\"x\"}"));
-        assertThat(EventJson.parseRescued("{\"extra\":1,\"extra\":2}", null).rescuedData).isEqualTo("{\"extra\":2}");
+        assertThat(EventJson.parseRescued("{\"extra\":1,\"extra\":2}", null).rescuedData)
+                .isEqualTo("{\"extra\":2}");
     }
 
     @ParameterizedTest(name = "[{index}] {1}")

@@ -1,13 +1,14 @@
 package org.flinkss.event;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.nio.charset.StandardCharsets;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class SparkHashTest {
 
@@ -144,10 +145,11 @@ class SparkHashTest {
         int h = seed;
         int blocks = data.length / 4;
         for (int i = 0; i < blocks; i++) {
-            int k = (data[4 * i] & 0xff)
-                    | (data[4 * i + 1] & 0xff) << 8
-                    | (data[4 * i + 2] & 0xff) << 16
-                    | (data[4 * i + 3] & 0xff) << 24;
+            int k =
+                    (data[4 * i] & 0xff)
+                            | (data[4 * i + 1] & 0xff) << 8
+                            | (data[4 * i + 2] & 0xff) << 16
+                            | (data[4 * i + 3] & 0xff) << 24;
             h ^= scramble(k);
             h = Integer.rotateLeft(h, 13);
             h = h * 5 + 0xe6546b64;
@@ -157,10 +159,10 @@ class SparkHashTest {
         switch (data.length & 3) {
             case 3:
                 k ^= (data[tail + 2] & 0xff) << 16;
-                // fall through
+            // fall through
             case 2:
                 k ^= (data[tail + 1] & 0xff) << 8;
-                // fall through
+            // fall through
             case 1:
                 k ^= data[tail] & 0xff;
                 h ^= scramble(k);

@@ -1,7 +1,6 @@
 package org.flinkss.progress;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,8 +16,7 @@ class ProgressTrackerTest {
 
     private static final String RUN = "run-1";
 
-    @TempDir
-    Path checkpoint;
+    @TempDir Path checkpoint;
 
     private void source(long checkpointId, long batchId, long rows) {
         Map<String, Object> batch = new LinkedHashMap<>();
@@ -28,7 +26,9 @@ class ProgressTrackerTest {
         fragment.put("kind", "source");
         fragment.put("source", "events");
         fragment.put("batches", List.of(batch));
-        Fragments.write(RunFiles.fragmentDir(checkpoint, RUN, checkpointId).resolve("source-events.json"), fragment);
+        Fragments.write(
+                RunFiles.fragmentDir(checkpoint, RUN, checkpointId).resolve("source-events.json"),
+                fragment);
     }
 
     private void sink(long checkpointId, String name, int subtask, long rows) {
@@ -37,7 +37,10 @@ class ProgressTrackerTest {
         fragment.put("name", name);
         fragment.put("rows", rows);
         fragment.put("subtasks", 2);
-        Fragments.write(RunFiles.fragmentDir(checkpoint, RUN, checkpointId).resolve("sink-" + name + "-" + subtask + ".json"), fragment);
+        Fragments.write(
+                RunFiles.fragmentDir(checkpoint, RUN, checkpointId)
+                        .resolve("sink-" + name + "-" + subtask + ".json"),
+                fragment);
     }
 
     @Test
@@ -45,7 +48,8 @@ class ProgressTrackerTest {
         Map<String, String> sinks = new LinkedHashMap<>();
         sinks.put("events_5min", "upsert");
         sinks.put("events_5min_late", "late rows");
-        ProgressTracker tracker = new ProgressTracker(checkpoint, "query-id", "win5", RUN, sinks, List.of());
+        ProgressTracker tracker =
+                new ProgressTracker(checkpoint, "query-id", "win5", RUN, sinks, List.of());
 
         // Checkpoint 1 was aborted by the stop: the enumerator reported batch 0, the late sink
         // snapshotted both subtasks, the main sink only one of its two.
@@ -66,6 +70,7 @@ class ProgressTrackerTest {
         assertThat(emitted.get(0).path("batchId").asLong()).isZero();
         assertThat(emitted.get(0).path("numInputRows").asLong()).isEqualTo(1000);
         assertThat(emitted.get(0).path("sink").path("numOutputRows").asLong()).isEqualTo(102);
-        assertThat(emitted.get(0).path("sink").path("others").path("events_5min_late").asLong()).isEqualTo(1);
+        assertThat(emitted.get(0).path("sink").path("others").path("events_5min_late").asLong())
+                .isEqualTo(1);
     }
 }

@@ -3,12 +3,11 @@ package org.flinkss.query;
 import org.apache.flink.table.types.logical.RowType;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.progress.Fragments;
 import org.flinkss.table.EventTables;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,12 +23,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class QueryIdentityTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     private static QueryIdentity bronze(RowType columns) {
-        return new QueryIdentity("bronze", List.of("FileStreamSource[x]"), List.of("events_bronze"), List.of(),
-                List.of(), Map.of("events_bronze", QueryIdentity.columns(columns)));
+        return new QueryIdentity(
+                "bronze",
+                List.of("FileStreamSource[x]"),
+                List.of("events_bronze"),
+                List.of(),
+                List.of(),
+                Map.of("events_bronze", QueryIdentity.columns(columns)));
     }
 
     @Test
@@ -40,10 +43,12 @@ class QueryIdentityTest {
         assertThat(cp.checkIdentity(bronze(EventTables.EVENT_ROW))).isEqualTo(id);
         assertThatThrownBy(() -> cp.checkIdentity(bronze(EventTables.RESCUED_EVENT_ROW)))
                 .isInstanceOf(QueryException.class)
-                .hasMessageContaining("query 'bronze' writes table 'events_bronze' with columns (event_id BIGINT, user_id INT, "
-                        + "event_type STRING, event_ts TIMESTAMP_LTZ(3), amount DOUBLE), but this run writes it with (event_id BIGINT, "
-                        + "user_id INT, event_type STRING, event_ts TIMESTAMP_LTZ(3), amount DOUBLE, _rescued_data STRING); "
-                        + "added: _rescued_data STRING.")
+                .hasMessageContaining(
+                        "query 'bronze' writes table 'events_bronze' with columns (event_id BIGINT,"
+                            + " user_id INT, event_type STRING, event_ts TIMESTAMP_LTZ(3), amount"
+                            + " DOUBLE), but this run writes it with (event_id BIGINT, user_id INT,"
+                            + " event_type STRING, event_ts TIMESTAMP_LTZ(3), amount DOUBLE,"
+                            + " _rescued_data STRING); added: _rescued_data STRING.")
                 .hasMessageContaining("'reset bronze'");
     }
 
@@ -51,37 +56,58 @@ class QueryIdentityTest {
     void aCheckpointRecordedWithoutColumnsLearnsThemFromItsNextRun() throws Exception {
         // Step 1: metadata.json as written before columns were part of the identity.
         Path meta = dir.resolve("metadata.json");
-        Files.writeString(meta, "{\"name\":\"bronze\",\"sources\":[\"FileStreamSource[x]\"],\"sinks\":[\"events_bronze\"],"
-                + "\"stateful\":[],\"id\":\"old-id\"}");
+        Files.writeString(
+                meta,
+                "{\"name\":\"bronze\",\"sources\":[\"FileStreamSource[x]\"],\"sinks\":[\"events_bronze\"],"
+                    + "\"stateful\":[],\"id\":\"old-id\"}");
         CheckpointDir cp = new CheckpointDir(dir);
 
-        // Step 2: the next run is accepted, and once its tables took the columns, they are recorded.
+        // Step 2: the next run is accepted, and once its tables took the columns, they are
+        // recorded.
         assertThat(cp.checkIdentity(bronze(EventTables.EVENT_ROW))).isEqualTo("old-id");
         cp.recordTables(bronze(EventTables.EVENT_ROW));
 
-        assertThat(Fragments.JSON.readTree(meta.toFile()).path("tables").path("events_bronze").toString())
-                .isEqualTo("[\"event_id BIGINT\",\"user_id INT\",\"event_type STRING\",\"event_ts TIMESTAMP_LTZ(3)\",\"amount DOUBLE\"]");
+        assertThat(
+                        Fragments.JSON
+                                .readTree(meta.toFile())
+                                .path("tables")
+                                .path("events_bronze")
+                                .toString())
+                .isEqualTo(
+                        "[\"event_id BIGINT\",\"user_id INT\",\"event_type STRING\",\"event_ts"
+                                + " TIMESTAMP_LTZ(3)\",\"amount DOUBLE\"]");
         assertThat(Fragments.JSON.readTree(meta.toFile()).path("id").asText()).isEqualTo("old-id");
         assertThatThrownBy(() -> cp.checkIdentity(bronze(EventTables.RESCUED_EVENT_ROW)))
                 .isInstanceOf(QueryException.class)
                 .hasMessageContaining("added: _rescued_data");
     }
 
-    private static final List<String> SOURCES = List.of("FileStreamSource[file:/data/events/*.json]");
+    private static final List<String> SOURCES =
+            List.of("FileStreamSource[file:/data/events/*.json]");
     private static final List<String> SINKS = List.of("events_bronze", "events_bronze_quarantine");
 
     @Test
-    void aCheckpointMadeBeforeTheSkippedFilesTableExistedStaysTheQuerysAndLearnsTheTable() throws Exception {
+    void aCheckpointMadeBeforeTheSkippedFilesTableExistedStaysTheQuerysAndLearnsTheTable()
+            throws Exception {
         CheckpointDir checkpoint = new CheckpointDir(dir.resolve("bronze"));
         // Step 1: a checkpoint of bronze from before skipped files were recorded.
-        String id = checkpoint.checkIdentity(new QueryIdentity("bronze", SOURCES, SINKS, List.of()));
+        String id =
+                checkpoint.checkIdentity(new QueryIdentity("bronze", SOURCES, SINKS, List.of()));
 
         // Step 2: today's bronze, with its record table: the same query, the same id.
-        QueryIdentity now = new QueryIdentity("bronze", SOURCES, SINKS, List.of(), List.of("events_bronze_skipped_files"), null);
+        QueryIdentity now =
+                new QueryIdentity(
+                        "bronze",
+                        SOURCES,
+                        SINKS,
+                        List.of(),
+                        List.of("events_bronze_skipped_files"),
+                        null);
         assertThat(checkpoint.checkIdentity(now)).isEqualTo(id);
 
         // Step 3: metadata.json now lists the record table, so that reset empties it too.
-        JsonNode stored = Fragments.JSON.readTree(dir.resolve("bronze").resolve("metadata.json").toFile());
+        JsonNode stored =
+                Fragments.JSON.readTree(dir.resolve("bronze").resolve("metadata.json").toFile());
         assertThat(stored.path("id").asText()).isEqualTo(id);
         assertThat(stored.path("records").get(0).asText()).isEqualTo("events_bronze_skipped_files");
         assertThat(checkpoint.checkIdentity(now)).isEqualTo(id);
@@ -90,9 +116,23 @@ class QueryIdentityTest {
     @Test
     void anotherSinkIsStillAnotherQuery() {
         CheckpointDir checkpoint = new CheckpointDir(dir.resolve("bronze"));
-        checkpoint.checkIdentity(new QueryIdentity("bronze", SOURCES, SINKS, List.of(), List.of("events_bronze_skipped_files"), null));
+        checkpoint.checkIdentity(
+                new QueryIdentity(
+                        "bronze",
+                        SOURCES,
+                        SINKS,
+                        List.of(),
+                        List.of("events_bronze_skipped_files"),
+                        null));
 
-        assertThatThrownBy(() -> checkpoint.checkIdentity(new QueryIdentity("bronze", SOURCES, List.of("other_table"), List.of())))
+        assertThatThrownBy(
+                        () ->
+                                checkpoint.checkIdentity(
+                                        new QueryIdentity(
+                                                "bronze",
+                                                SOURCES,
+                                                List.of("other_table"),
+                                                List.of())))
                 .isInstanceOf(QueryException.class)
                 .hasMessageContaining("belongs to query 'bronze'");
     }

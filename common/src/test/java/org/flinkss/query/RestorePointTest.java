@@ -16,11 +16,12 @@ import java.nio.file.attribute.FileTime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Which state a run restores when {@code flink run -s} names a savepoint, and adopted savepoints. */
+/**
+ * Which state a run restores when {@code flink run -s} names a savepoint, and adopted savepoints.
+ */
 class RestorePointTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
     private final PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
@@ -41,8 +42,11 @@ class RestorePointTest {
         Path older = savepoint(dir.resolve("elsewhere/savepoint-old"), 1000);
         Path own = savepoint(cp.savepoints().resolve("savepoint-own"), 2000);
 
-        assertThat(QueryRunner.restorePoint(cp, given(older.toUri().toString()), out)).contains(own);
-        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("ignoring -s").contains("would process committed batches again");
+        assertThat(QueryRunner.restorePoint(cp, given(older.toUri().toString()), out))
+                .contains(own);
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .contains("ignoring -s")
+                .contains("would process committed batches again");
     }
 
     @Test
@@ -53,7 +57,8 @@ class RestorePointTest {
 
         // As flink run passes it: a path without a scheme, or the _metadata file itself.
         assertThat(QueryRunner.restorePoint(cp, given(newer.toString()), out)).contains(newer);
-        assertThat(QueryRunner.restorePoint(cp, given(newer.resolve("_metadata").toString()), out)).contains(newer);
+        assertThat(QueryRunner.restorePoint(cp, given(newer.resolve("_metadata").toString()), out))
+                .contains(newer);
         assertThat(printed.toString(StandardCharsets.UTF_8)).contains("restoring from -s");
     }
 
@@ -63,8 +68,10 @@ class RestorePointTest {
         Path given = savepoint(dir.resolve("elsewhere/savepoint-x"), 1000);
 
         assertThat(QueryRunner.restorePoint(cp, given(given.toString()), out)).contains(given);
-        assertThat(QueryRunner.restorePoint(cp, given(dir.resolve("nothing-here").toString()), out)).isEmpty();
-        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("not a local savepoint folder");
+        assertThat(QueryRunner.restorePoint(cp, given(dir.resolve("nothing-here").toString()), out))
+                .isEmpty();
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .contains("not a local savepoint folder");
     }
 
     @Test
@@ -72,7 +79,8 @@ class RestorePointTest {
         CheckpointDir cp = new CheckpointDir(dir.resolve("cp"));
         savepoint(cp.savepoints().resolve("savepoint-own"), 2000);
         Path external = savepoint(dir.resolve("elsewhere/savepoint-ext"), 1000);
-        Files.writeString(Files.createDirectories(external.resolve("sub")).resolve("state"), "rocks");
+        Files.writeString(
+                Files.createDirectories(external.resolve("sub")).resolve("state"), "rocks");
 
         Path adopted = cp.adoptSavepoint(external);
 
@@ -80,7 +88,8 @@ class RestorePointTest {
         assertThat(adopted.resolve("sub/state")).hasContent("rocks");
         assertThat(external.resolve("_metadata")).exists();
         assertThat(cp.newestRestorePoint()).contains(adopted);
-        assertThat(cp.path()).isDirectoryNotContaining(p -> p.getFileName().toString().startsWith(".adopting-"));
+        assertThat(cp.path())
+                .isDirectoryNotContaining(p -> p.getFileName().toString().startsWith(".adopting-"));
         // Given with -s afterwards, the original is the same savepoint as the copy.
         assertThat(QueryRunner.restorePoint(cp, given(external.toString()), out)).contains(adopted);
         assertThat(printed.toString(StandardCharsets.UTF_8)).contains("already in the checkpoint");

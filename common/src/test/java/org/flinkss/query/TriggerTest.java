@@ -14,16 +14,21 @@ class TriggerTest {
         assertThat(Trigger.parse("available-now").isAvailableNow()).isTrue();
         assertThat(Trigger.parse("once").isAvailableNow()).isTrue();
         assertThat(Trigger.parse("once").isDeprecatedOnce()).isTrue();
-        assertThat(Trigger.parse("processing-time=10s").interval()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(Trigger.parse("processing-time=10 seconds").interval()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(Trigger.parse("processing-time=10s").interval())
+                .isEqualTo(Duration.ofSeconds(10));
+        assertThat(Trigger.parse("processing-time=10 seconds").interval())
+                .isEqualTo(Duration.ofSeconds(10));
         assertThat(Trigger.parse("continuous").kind()).isEqualTo(Trigger.Kind.CONTINUOUS);
     }
 
     @Test
     void refusesUnknownTriggersAndDurationsSayingWhatIsAllowed() {
-        assertThatThrownBy(() -> Trigger.parse("realtime")).hasMessageContaining("available-now, processing-time=<interval>");
-        assertThatThrownBy(() -> Trigger.parse("processing-time=ten")).hasMessageContaining("e.g. 10s");
-        assertThatThrownBy(() -> Trigger.parse("processing-time=0s")).hasMessageContaining("must be positive");
+        assertThatThrownBy(() -> Trigger.parse("realtime"))
+                .hasMessageContaining("available-now, processing-time=<interval>");
+        assertThatThrownBy(() -> Trigger.parse("processing-time=ten"))
+                .hasMessageContaining("e.g. 10s");
+        assertThatThrownBy(() -> Trigger.parse("processing-time=0s"))
+                .hasMessageContaining("must be positive");
     }
 
     @Test

@@ -21,15 +21,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class CompleteTableTest {
 
-    private static final RowType TYPE = EventTables.windowRow("event_type", VarCharType.STRING_TYPE);
+    private static final RowType TYPE =
+            EventTables.windowRow("event_type", VarCharType.STRING_TYPE);
     private static final List<String> KEY = List.of("window_start", "window_end", "event_type");
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     private static RowData row(long start, String type, long events, double amount, RowKind kind) {
-        GenericRowData row = GenericRowData.of(TimestampData.fromEpochMillis(start), TimestampData.fromEpochMillis(start + 300_000),
-                type == null ? null : StringData.fromString(type), events, amount);
+        GenericRowData row =
+                GenericRowData.of(
+                        TimestampData.fromEpochMillis(start),
+                        TimestampData.fromEpochMillis(start + 300_000),
+                        type == null ? null : StringData.fromString(type),
+                        events,
+                        amount);
         row.setRowKind(kind);
         return row;
     }
@@ -40,23 +45,39 @@ class CompleteTableTest {
         warehouse.declare("w", TYPE, "test", Warehouse.REPLACED);
         CompleteTable table = new CompleteTable(warehouse, "w", TYPE, KEY);
 
-        table.apply(List.of(row(0, "view", 1, 1.0, RowKind.INSERT), row(0, null, 1, 2.0, RowKind.INSERT),
-                row(300_000, "buy", 1, 3.0, RowKind.INSERT)), 0);
-        List<RowData> batch1 = List.of(row(0, "view", 2, 5.0, RowKind.UPDATE_AFTER), row(0, null, 4, 4.0, RowKind.INSERT),
-                row(300_000, "buy", 1, 3.0, RowKind.DELETE));
+        table.apply(
+                List.of(
+                        row(0, "view", 1, 1.0, RowKind.INSERT),
+                        row(0, null, 1, 2.0, RowKind.INSERT),
+                        row(300_000, "buy", 1, 3.0, RowKind.INSERT)),
+                0);
+        List<RowData> batch1 =
+                List.of(
+                        row(0, "view", 2, 5.0, RowKind.UPDATE_AFTER),
+                        row(0, null, 4, 4.0, RowKind.INSERT),
+                        row(300_000, "buy", 1, 3.0, RowKind.DELETE));
         table.apply(batch1, 1);
         List<List<Object>> afterBatch1 = warehouse.sortedValues("w");
-        assertThat(afterBatch1).containsExactly(
-                java.util.Arrays.asList(Instant.EPOCH, Instant.ofEpochMilli(300_000), null, 4L, 4.0),
-                List.of(Instant.EPOCH, Instant.ofEpochMilli(300_000), "view", 2L, 5.0));
+        assertThat(afterBatch1)
+                .containsExactly(
+                        java.util.Arrays.asList(
+                                Instant.EPOCH, Instant.ofEpochMilli(300_000), null, 4L, 4.0),
+                        List.of(Instant.EPOCH, Instant.ofEpochMilli(300_000), "view", 2L, 5.0));
 
         table.apply(batch1, 1);
         assertThat(warehouse.sortedValues("w")).isEqualTo(afterBatch1);
-        // The pointer names one file; the one before it is kept for readers still on it, older ones are gone.
-        assertThat(warehouse.partFiles("w")).hasSize(1).allSatisfy(f -> assertThat(f.getFileName().toString()).startsWith("part-complete-1-"));
+        // The pointer names one file; the one before it is kept for readers still on it, older ones
+        // are gone.
+        assertThat(warehouse.partFiles("w"))
+                .hasSize(1)
+                .allSatisfy(
+                        f -> assertThat(f.getFileName().toString()).startsWith("part-complete-1-"));
         try (Stream<Path> files = Files.list(warehouse.tablePath("w"))) {
-            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(CompleteTable.PREFIX)))
-                    .hasSize(2).allSatisfy(n -> assertThat(n).startsWith("part-complete-1-"));
+            assertThat(
+                            files.map(p -> p.getFileName().toString())
+                                    .filter(n -> n.startsWith(CompleteTable.PREFIX)))
+                    .hasSize(2)
+                    .allSatisfy(n -> assertThat(n).startsWith("part-complete-1-"));
         }
         assertThat(warehouse.writtenBy("w")).isEqualTo(Warehouse.REPLACED);
     }

@@ -23,12 +23,12 @@ import java.nio.file.Path;
  * bronze keeps everything, and loses nothing silently. Files skipped because they were gone when
  * read ({@code --skip-missing-files}) are recorded in {@code events_bronze_skipped_files}.
  *
- * <p>A schema change in the source (topic 11.14): fields that are not in the schema are skipped
- * by it, as Spark's explicit schema does. With a rescued data column (Databricks Auto Loader's
- * {@code rescuedDataColumn}, {@code run bronze --rescued-data}) {@code events_bronze} has a
- * further column, {@code _rescued_data STRING}: null when a line fit the schema, else a JSON object
- * of the fields not in the schema and of the values of the wrong type (whose column is then null,
- * where without it the line goes to the quarantine), with {@code "_file_path"}; see {@link
+ * <p>A schema change in the source (topic 11.14): fields that are not in the schema are skipped by
+ * it, as Spark's explicit schema does. With a rescued data column (Databricks Auto Loader's {@code
+ * rescuedDataColumn}, {@code run bronze --rescued-data}) {@code events_bronze} has a further
+ * column, {@code _rescued_data STRING}: null when a line fit the schema, else a JSON object of the
+ * fields not in the schema and of the values of the wrong type (whose column is then null, where
+ * without it the line goes to the quarantine), with {@code "_file_path"}; see {@link
  * org.flinkss.event.EventJson#parseRescued}. Lines that are not JSON objects still go to the
  * quarantine. The column is part of the checkpoint's identity: a checkpoint made with it does not
  * go on without it, nor the reverse.
@@ -38,10 +38,13 @@ public final class BronzeQuery implements Query {
     public static final String NAME = "bronze";
     public static final String TABLE = EventTables.BRONZE;
     public static final String QUARANTINE = EventTables.BRONZE + EventTables.QUARANTINE_SUFFIX;
-    public static final String SKIPPED_FILES = EventTables.BRONZE + EventTables.SKIPPED_FILES_SUFFIX;
+    public static final String SKIPPED_FILES =
+            EventTables.BRONZE + EventTables.SKIPPED_FILES_SUFFIX;
 
-    static final OutputTag<ParsedEvent> BAD = new OutputTag<>("bad-lines", TypeInformation.of(ParsedEvent.class));
-    static final OutputTag<ParsedEvent> SKIPPED = new OutputTag<>("skipped-files", TypeInformation.of(ParsedEvent.class));
+    static final OutputTag<ParsedEvent> BAD =
+            new OutputTag<>("bad-lines", TypeInformation.of(ParsedEvent.class));
+    static final OutputTag<ParsedEvent> SKIPPED =
+            new OutputTag<>("skipped-files", TypeInformation.of(ParsedEvent.class));
 
     private final Path events;
     private final boolean rescuedData;
@@ -50,7 +53,9 @@ public final class BronzeQuery implements Query {
         this(events, false);
     }
 
-    /** @param rescuedData write what the schema cannot hold to {@code _rescued_data} */
+    /**
+     * @param rescuedData write what the schema cannot hold to {@code _rescued_data}
+     */
     public BronzeQuery(Path events, boolean rescuedData) {
         this.events = events;
         this.rescuedData = rescuedData;
@@ -75,7 +80,8 @@ public final class BronzeQuery implements Query {
     static void write(QueryContext context, DataStream<ParsedEvent> lines, boolean rescuedData) {
         SingleOutputStreamOperator<?> split;
         if (rescuedData) {
-            SingleOutputStreamOperator<ParsedEvent> good = splitBad(lines, line -> line, TypeInformation.of(ParsedEvent.class));
+            SingleOutputStreamOperator<ParsedEvent> good =
+                    splitBad(lines, line -> line, TypeInformation.of(ParsedEvent.class));
             context.toTable(good, EventTables.rescuedEvents(TABLE));
             split = good;
         } else {
@@ -84,27 +90,39 @@ public final class BronzeQuery implements Query {
             split = good;
         }
         context.toTable(split.getSideOutput(BAD), EventTables.quarantine(QUARANTINE));
-        context.toSkippedFilesTable(split.getSideOutput(SKIPPED), EventTables.skippedFiles(SKIPPED_FILES, context.runId()));
+        context.toSkippedFilesTable(
+                split.getSideOutput(SKIPPED),
+                EventTables.skippedFiles(SKIPPED_FILES, context.runId()));
     }
 
-    /** Good lines as events; bad ones to the {@link #BAD} side output, skipped files to {@link #SKIPPED}. */
+    /**
+     * Good lines as events; bad ones to the {@link #BAD} side output, skipped files to {@link
+     * #SKIPPED}.
+     */
     public static SingleOutputStreamOperator<Event> splitBad(DataStream<ParsedEvent> lines) {
         return splitBad(lines, line -> line.event, TypeInformation.of(Event.class));
     }
 
     private static <T> SingleOutputStreamOperator<T> splitBad(
-            DataStream<ParsedEvent> lines, SerializableFunction<ParsedEvent, T> good, TypeInformation<T> type) {
-        return lines.process(new ProcessFunction<ParsedEvent, T>() {
-            @Override
-            public void processElement(ParsedEvent line, Context ctx, Collector<T> out) {
-                if (line.isSkippedFile()) {
-                    ctx.output(SKIPPED, line);
-                } else if (line.isBad()) {
-                    ctx.output(BAD, line);
-                } else {
-                    out.collect(good.apply(line));
-                }
-            }
-        }).returns(type).name("split-bad-lines").uid("split-bad-lines");
+            DataStream<ParsedEvent> lines,
+            SerializableFunction<ParsedEvent, T> good,
+            TypeInformation<T> type) {
+        return lines.process(
+                        new ProcessFunction<ParsedEvent, T>() {
+                            @Override
+                            public void processElement(
+                                    ParsedEvent line, Context ctx, Collector<T> out) {
+                                if (line.isSkippedFile()) {
+                                    ctx.output(SKIPPED, line);
+                                } else if (line.isBad()) {
+                                    ctx.output(BAD, line);
+                                } else {
+                                    out.collect(good.apply(line));
+                                }
+                            }
+                        })
+                .returns(type)
+                .name("split-bad-lines")
+                .uid("split-bad-lines");
     }
 }

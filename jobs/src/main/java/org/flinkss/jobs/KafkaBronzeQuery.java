@@ -35,8 +35,13 @@ public final class KafkaBronzeQuery implements Query {
 
     @Override
     public void build(QueryContext context) {
-        DataStream<KafkaRecord> records = context.source("kafka", kafka.description(), new KafkaPlanner(kafka),
-                new KafkaRecordFormat(kafka, "flinkss-" + NAME), null);
+        DataStream<KafkaRecord> records =
+                context.source(
+                        "kafka",
+                        kafka.description(),
+                        new KafkaPlanner(kafka),
+                        new KafkaRecordFormat(kafka, "flinkss-" + NAME),
+                        null);
         context.toTable(records, KafkaTables.bronze(TABLE));
     }
 }

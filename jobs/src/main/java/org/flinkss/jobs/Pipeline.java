@@ -10,11 +10,11 @@ import java.util.List;
 
 /**
  * Topic 11.15: one job, three availableNow queries, each with its own checkpoint named after its
- * layer: bronze (files to {@code events_bronze}), silver ({@code events_bronze} to
- * {@code events_silver}: valid amounts, deduplicated within a 10-minute watermark), gold
- * ({@code events_silver} to {@code events_by_type}: 30-minute windows by type, append mode).
- * Each run handles whatever landed since the last one. A second pipeline run while one is active
- * is refused; a layer that fails stops the pipeline (the layers before it stay committed).
+ * layer: bronze (files to {@code events_bronze}), silver ({@code events_bronze} to {@code
+ * events_silver}: valid amounts, deduplicated within a 10-minute watermark), gold ({@code
+ * events_silver} to {@code events_by_type}: 30-minute windows by type, append mode). Each run
+ * handles whatever landed since the last one. A second pipeline run while one is active is refused;
+ * a layer that fails stops the pipeline (the layers before it stay committed).
  */
 public final class Pipeline {
 
@@ -26,17 +26,24 @@ public final class Pipeline {
         return layers(options, api, false);
     }
 
-    /** @param rescuedData bronze's rescued data column: {@code run pipeline --rescued-data} */
+    /**
+     * @param rescuedData bronze's rescued data column: {@code run pipeline --rescued-data}
+     */
     public static List<Query> layers(RunOptions options, String api, boolean rescuedData) {
-        return List.of(new BronzeQuery(options.events(), rescuedData), DedupQuery.silver(api), WindowQuery.gold(api));
+        return List.of(
+                new BronzeQuery(options.events(), rescuedData),
+                DedupQuery.silver(api),
+                WindowQuery.gold(api));
     }
 
     public static List<QueryRunner.Result> run(RunOptions options, String api) {
         return run(options, api, false);
     }
 
-    public static List<QueryRunner.Result> run(RunOptions options, String api, boolean rescuedData) {
-        CheckpointDir pipeline = new CheckpointDir(options.base().resolve("_cp").resolve("_" + NAME));
+    public static List<QueryRunner.Result> run(
+            RunOptions options, String api, boolean rescuedData) {
+        CheckpointDir pipeline =
+                new CheckpointDir(options.base().resolve("_cp").resolve("_" + NAME));
         try (CheckpointDir.Lock lock = pipeline.lock(NAME)) {
             List<QueryRunner.Result> results = new ArrayList<>();
             for (Query layer : layers(options, api, rescuedData)) {

@@ -10,8 +10,22 @@ import java.util.List;
 /** The queries of the course, by the names the command line uses. */
 public final class Queries {
 
-    static final List<String> NAMES = List.of(BronzeQuery.NAME, "win5", "sliding", "sessions", "dedup", "silver", "view-then-buy",
-            "enriched", "gold", "pipeline", "latest", KafkaBronzeQuery.NAME, KafkaEventsQuery.NAME, BronzeToKafkaQuery.NAME);
+    static final List<String> NAMES =
+            List.of(
+                    BronzeQuery.NAME,
+                    "win5",
+                    "sliding",
+                    "sessions",
+                    "dedup",
+                    "silver",
+                    "view-then-buy",
+                    "enriched",
+                    "gold",
+                    "pipeline",
+                    "latest",
+                    KafkaBronzeQuery.NAME,
+                    KafkaEventsQuery.NAME,
+                    BronzeToKafkaQuery.NAME);
 
     private Queries() {}
 
@@ -19,28 +33,58 @@ public final class Queries {
         return create(name, options, api, false, false, new KafkaArgs());
     }
 
-    /** @param outer the left outer variant of view-then-buy */
+    /**
+     * @param outer the left outer variant of view-then-buy
+     */
     public static Query create(String name, RunOptions options, String api, boolean outer) {
         return create(name, options, api, outer, false, new KafkaArgs());
     }
 
-    /** @param rescuedData bronze's rescued data column ({@code --rescued-data}) */
-    static Query create(String name, RunOptions options, String api, boolean outer, boolean rescuedData, KafkaArgs kafka) {
+    /**
+     * @param rescuedData bronze's rescued data column ({@code --rescued-data})
+     */
+    static Query create(
+            String name,
+            RunOptions options,
+            String api,
+            boolean outer,
+            boolean rescuedData,
+            KafkaArgs kafka) {
         if (rescuedData && !name.equals(BronzeQuery.NAME)) {
-            throw new IllegalArgumentException("--rescued-data is an option of " + BronzeQuery.NAME + " (and of " + Pipeline.NAME
-                    + ", for its bronze layer), not of '" + name + "'"
-                    + (name.equals(KafkaBronzeQuery.NAME) ? ": kafka-bronze lands the raw records, with no schema to rescue from" : ""));
+            throw new IllegalArgumentException(
+                    "--rescued-data is an option of "
+                            + BronzeQuery.NAME
+                            + " (and of "
+                            + Pipeline.NAME
+                            + ", for its bronze layer), not of '"
+                            + name
+                            + "'"
+                            + (name.equals(KafkaBronzeQuery.NAME)
+                                    ? ": kafka-bronze lands the raw records, with no schema to"
+                                            + " rescue from"
+                                    : ""));
         }
         if (kafka.readsKafka() && !name.equals(KafkaBronzeQuery.NAME)) {
-            throw new IllegalArgumentException("--subscribe, --subscribe-pattern, --assign and --starting-offsets are options of "
-                    + KafkaBronzeQuery.NAME + ", not of '" + name + "'");
+            throw new IllegalArgumentException(
+                    "--subscribe, --subscribe-pattern, --assign and --starting-offsets are options"
+                            + " of "
+                            + KafkaBronzeQuery.NAME
+                            + ", not of '"
+                            + name
+                            + "'");
         }
         if (kafka.topic != null && !name.equals(BronzeToKafkaQuery.NAME)) {
-            throw new IllegalArgumentException("--topic is an option of " + BronzeToKafkaQuery.NAME + ", not of '" + name + "'"
-                    + (name.equals(KafkaBronzeQuery.NAME) ? ": use --subscribe T" : ""));
+            throw new IllegalArgumentException(
+                    "--topic is an option of "
+                            + BronzeToKafkaQuery.NAME
+                            + ", not of '"
+                            + name
+                            + "'"
+                            + (name.equals(KafkaBronzeQuery.NAME) ? ": use --subscribe T" : ""));
         }
         if (!api.equals("datastream") && !api.equals("table")) {
-            throw new IllegalArgumentException("unknown --api '" + api + "': use datastream or table");
+            throw new IllegalArgumentException(
+                    "unknown --api '" + api + "': use datastream or table");
         }
         OutputMode mode = options.outputMode();
         switch (name) {
@@ -60,21 +104,26 @@ public final class Queries {
                 mode.requireAppendForTableSink(name, "events_silver");
                 return DedupQuery.silver(api);
             case "latest":
-                // An upsert already: update writes the same rows as append; complete needs an aggregation.
+                // An upsert already: update writes the same rows as append; complete needs an
+                // aggregation.
                 mode.refuseCompleteWithoutAggregation(name);
                 return new LatestQuery(options.database());
             case "gold":
                 return WindowQuery.gold(api).outputMode(mode, database(mode, options));
             case "pipeline":
-                throw new IllegalArgumentException("'pipeline' is three queries (bronze, silver, gold): use 'run pipeline' or Pipeline.run");
+                throw new IllegalArgumentException(
+                        "'pipeline' is three queries (bronze, silver, gold): use 'run pipeline' or"
+                                + " Pipeline.run");
             case "enriched":
                 mode.requireAppendForTableSink(name, "events_enriched");
                 return new EnrichedQuery(options.warehouse(), api);
             case "view-then-buy":
                 if (mode == OutputMode.UPDATE) {
-                    throw new IllegalArgumentException("query 'view-then-buy' cannot run in update mode: a join of two streams "
-                            + "writes in append mode only, as in Spark (\"Join between two streaming DataFrames/Datasets is not "
-                            + "supported in Update output mode, only in Append output mode\"). Use --output-mode append");
+                    throw new IllegalArgumentException(
+                            "query 'view-then-buy' cannot run in update mode: a join of two streams"
+                                + " writes in append mode only, as in Spark (\"Join between two"
+                                + " streaming DataFrames/Datasets is not supported in Update output"
+                                + " mode, only in Append output mode\"). Use --output-mode append");
                 }
                 mode.refuseCompleteWithoutAggregation(name);
                 return new ViewThenBuyQuery(outer, api);
@@ -84,13 +133,19 @@ public final class Queries {
             case KafkaEventsQuery.NAME:
                 mode.requireAppendForTableSink(name, "kafka_events");
                 return new KafkaEventsQuery();
-            case BronzeToKafkaQuery.NAME: {
-                mode.refuseCompleteWithoutAggregation(name);
-                var properties = kafka.clientProperties();
-                return new BronzeToKafkaQuery(kafka.bootstrapServers(properties), kafka.topic, properties);
-            }
+            case BronzeToKafkaQuery.NAME:
+                {
+                    mode.refuseCompleteWithoutAggregation(name);
+                    var properties = kafka.clientProperties();
+                    return new BronzeToKafkaQuery(
+                            kafka.bootstrapServers(properties), kafka.topic, properties);
+                }
             default:
-                throw new IllegalArgumentException("unknown query '" + name + "': the queries are " + String.join(", ", NAMES));
+                throw new IllegalArgumentException(
+                        "unknown query '"
+                                + name
+                                + "': the queries are "
+                                + String.join(", ", NAMES));
         }
     }
 

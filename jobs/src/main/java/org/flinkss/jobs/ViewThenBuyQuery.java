@@ -28,8 +28,8 @@ import java.util.List;
 
 /**
  * Topic 11.09's stream-stream join: views and buys of {@code events_bronze}, watermarks of 10
- * minutes on both, the same user, {@code buy.event_ts BETWEEN view.event_ts AND view.event_ts +
- * 5 minutes}, into {@code view_then_buy (user_id, view_id, buy_id)}; with {@code --outer}, the left
+ * minutes on both, the same user, {@code buy.event_ts BETWEEN view.event_ts AND view.event_ts + 5
+ * minutes}, into {@code view_then_buy (user_id, view_id, buy_id)}; with {@code --outer}, the left
  * outer join into {@code view_then_buy_left}, where a view without a buy appears once with a null
  * {@code buy_id} once the watermark has passed {@code view.event_ts + 5 minutes}.
  *
@@ -42,7 +42,12 @@ public final class ViewThenBuyQuery implements Query {
     public static final Duration WATERMARK_DELAY = Duration.ofMinutes(10);
     public static final Duration BOUND = Duration.ofMinutes(5);
 
-    static final RowType ROW = TableDef.columns(List.of("user_id", "view_id", "buy_id"), new IntType(), new BigIntType(), new BigIntType());
+    static final RowType ROW =
+            TableDef.columns(
+                    List.of("user_id", "view_id", "buy_id"),
+                    new IntType(),
+                    new BigIntType(),
+                    new BigIntType());
 
     private final boolean outer;
     private final String api;
@@ -63,27 +68,64 @@ public final class ViewThenBuyQuery implements Query {
 
     @Override
     public void build(QueryContext context) {
-        context.stateful("join[" + api + "]: " + (outer ? "left outer" : "inner") + " view then buy within " + BOUND.toMinutes()
-                + " min, watermark " + WATERMARK_DELAY.toMinutes() + " min");
-        DataStream<Event> events = context.tableStream(EventTables.BRONZE, "event_ts", WATERMARK_DELAY)
-                .map(EventTables::fromRow).returns(Event.class).name("events").uid("events-" + name())
-                .filter((FilterFunction<Event>) e -> ("view".equals(e.eventType) || "buy".equals(e.eventType)) && e.userId != null)
-                .name("views and buys").uid("views-and-buys-" + name());
-        SingleOutputStreamOperator<Event> onTime = events
-                .process(new LateRowRouter("join", LateRowRouter.rowRule(), context.checkpointPath(), context.runId()))
-                .name("drop-late-rows").uid("late-rows-" + name());
-        DataStream<RowData> joined = api.equals("table") ? withTable(context, onTime) : withDataStream(context, onTime);
+        context.stateful(
+                "join["
+                        + api
+                        + "]: "
+                        + (outer ? "left outer" : "inner")
+                        + " view then buy within "
+                        + BOUND.toMinutes()
+                        + " min, watermark "
+                        + WATERMARK_DELAY.toMinutes()
+                        + " min");
+        DataStream<Event> events =
+                context.tableStream(EventTables.BRONZE, "event_ts", WATERMARK_DELAY)
+                        .map(EventTables::fromRow)
+                        .returns(Event.class)
+                        .name("events")
+                        .uid("events-" + name())
+                        .filter(
+                                (FilterFunction<Event>)
+                                        e ->
+                                                ("view".equals(e.eventType)
+                                                                || "buy".equals(e.eventType))
+                                                        && e.userId != null)
+                        .name("views and buys")
+                        .uid("views-and-buys-" + name());
+        SingleOutputStreamOperator<Event> onTime =
+                events.process(
+                                new LateRowRouter(
+                                        "join",
+                                        LateRowRouter.rowRule(),
+                                        context.checkpointPath(),
+                                        context.runId()))
+                        .name("drop-late-rows")
+                        .uid("late-rows-" + name());
+        DataStream<RowData> joined =
+                api.equals("table") ? withTable(context, onTime) : withDataStream(context, onTime);
         context.toTable(joined, EventTables.rows(table(), ROW));
-        context.toTable(onTime.getSideOutput(LateRowRouter.LATE), EventTables.late(table() + "_late", context.runId()));
+        context.toTable(
+                onTime.getSideOutput(LateRowRouter.LATE),
+                EventTables.late(table() + "_late", context.runId()));
     }
 
     private DataStream<RowData> withDataStream(QueryContext context, DataStream<Event> onTime) {
-        DataStream<Event> views = onTime.filter((FilterFunction<Event>) e -> "view".equals(e.eventType)).name("views").uid("views-" + name());
-        DataStream<Event> buys = onTime.filter((FilterFunction<Event>) e -> "buy".equals(e.eventType)).name("buys").uid("buys-" + name());
-        return views.keyBy(e -> e.userId).connect(buys.keyBy(e -> e.userId))
-                .process(new ViewThenBuyJoin(BOUND.toMillis(), outer, context.checkpointPath(), context.runId()))
+        DataStream<Event> views =
+                onTime.filter((FilterFunction<Event>) e -> "view".equals(e.eventType))
+                        .name("views")
+                        .uid("views-" + name());
+        DataStream<Event> buys =
+                onTime.filter((FilterFunction<Event>) e -> "buy".equals(e.eventType))
+                        .name("buys")
+                        .uid("buys-" + name());
+        return views.keyBy(e -> e.userId)
+                .connect(buys.keyBy(e -> e.userId))
+                .process(
+                        new ViewThenBuyJoin(
+                                BOUND.toMillis(), outer, context.checkpointPath(), context.runId()))
                 .returns(InternalTypeInfo.of(ROW))
-                .name("join").uid("join-" + name());
+                .name("join")
+                .uid("join-" + name());
     }
 
     private DataStream<RowData> withTable(QueryContext context, DataStream<Event> onTime) {
@@ -94,18 +136,33 @@ public final class ViewThenBuyQuery implements Query {
         tEnv.createTemporaryView(view, events);
         Table result;
         if (outer) {
-            tEnv.createTemporarySystemFunction("view_then_buy", new ViewThenBuyFunction(BOUND.toMillis()));
-            result = tEnv.sqlQuery("SELECT userId, view_id, buy_id FROM TABLE(view_then_buy(input => TABLE " + view
-                    + " PARTITION BY userId, on_time => DESCRIPTOR(rowtime)))");
+            tEnv.createTemporarySystemFunction(
+                    "view_then_buy", new ViewThenBuyFunction(BOUND.toMillis()));
+            result =
+                    tEnv.sqlQuery(
+                            "SELECT userId, view_id, buy_id FROM TABLE(view_then_buy(input => TABLE"
+                                    + " "
+                                    + view
+                                    + " PARTITION BY userId, on_time => DESCRIPTOR(rowtime)))");
         } else {
-            result = tEnv.sqlQuery("SELECT v.userId, v.eventId, b.eventId"
-                    + " FROM " + view + " v JOIN " + view + " b ON v.userId = b.userId"
-                    + " AND b.rowtime BETWEEN v.rowtime AND v.rowtime + INTERVAL '" + BOUND.toMinutes() + "' MINUTE"
-                    + " WHERE v.eventType = 'view' AND b.eventType = 'buy'");
+            result =
+                    tEnv.sqlQuery(
+                            "SELECT v.userId, v.eventId, b.eventId"
+                                    + " FROM "
+                                    + view
+                                    + " v JOIN "
+                                    + view
+                                    + " b ON v.userId = b.userId"
+                                    + " AND b.rowtime BETWEEN v.rowtime AND v.rowtime + INTERVAL '"
+                                    + BOUND.toMinutes()
+                                    + "' MINUTE"
+                                    + " WHERE v.eventType = 'view' AND b.eventType = 'buy'");
         }
         return tEnv.toDataStream(result)
-                .map(ViewThenBuyQuery::toRowData).returns(InternalTypeInfo.of(ROW))
-                .name("joined").uid("joined-" + name());
+                .map(ViewThenBuyQuery::toRowData)
+                .returns(InternalTypeInfo.of(ROW))
+                .name("joined")
+                .uid("joined-" + name());
     }
 
     private static RowData toRowData(Row row) {

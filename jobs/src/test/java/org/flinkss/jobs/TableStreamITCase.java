@@ -2,6 +2,10 @@ package org.flinkss.jobs;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
 import org.flinkss.event.Event;
 import org.flinkss.event.EventFiles;
 import org.flinkss.event.EventGenerator;
@@ -12,10 +16,6 @@ import org.flinkss.query.RunOptions;
 import org.flinkss.sink.CollectSink;
 import org.flinkss.table.EventTables;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.LongStream;
@@ -24,11 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class TableStreamITCase {
 
-    @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
-    @TempDir
-    Path base;
+    @TempDir Path base;
 
     /** spark.readStream.table("events_bronze") into the memory sink. */
     private static Query readBronze(String sinkName) {
@@ -41,8 +39,12 @@ class TableStreamITCase {
             @Override
             public void build(QueryContext context) {
                 context.toSink(
-                        context.tableStream(BronzeQuery.TABLE, "event_ts", null).map(EventTables::fromRow).returns(Event.class),
-                        "memory", "MemorySink", new CollectSink<>(sinkName));
+                        context.tableStream(BronzeQuery.TABLE, "event_ts", null)
+                                .map(EventTables::fromRow)
+                                .returns(Event.class),
+                        "memory",
+                        "MemorySink",
+                        new CollectSink<>(sinkName));
             }
         };
     }
@@ -66,7 +68,9 @@ class TableStreamITCase {
         assertThat(QueryRunner.run(readBronze(sink), options).batches()).isZero();
 
         List<Event> read = CollectSink.collected(sink);
-        assertThat(read).extracting(e -> e.eventId).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 1000).boxed().toList());
+        assertThat(read)
+                .extracting(e -> e.eventId)
+                .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 1000).boxed().toList());
         assertThat(read).containsExactlyInAnyOrderElementsOf(EventGenerator.events(0, 1000));
         assertThat(second.lastProgress.path("sink").path("numOutputRows").asLong()).isEqualTo(500);
     }

@@ -32,8 +32,8 @@ import java.util.function.Function;
 
 /**
  * The metadata a planner needs, through Kafka's {@link Admin} client: partitions of a subscription
- * and their offsets. One instance per refresh, closed after it: an enumerator has no close hook
- * for its planner, and an idle client would keep reconnecting after the job ends.
+ * and their offsets. One instance per refresh, closed after it: an enumerator has no close hook for
+ * its planner, and an idle client would keep reconnecting after the job ends.
  */
 @Internal
 public final class KafkaAdmin implements AutoCloseable {
@@ -52,16 +52,26 @@ public final class KafkaAdmin implements AutoCloseable {
         this.admin = Admin.create(props);
     }
 
-    /** The partitions a source reads now, sorted; topics of a subscription that do not exist yet have none. */
+    /**
+     * The partitions a source reads now, sorted; topics of a subscription that do not exist yet
+     * have none.
+     */
     public List<TopicPartition> partitions(KafkaSourceOptions options) throws IOException {
         Set<String> topics = new TreeSet<>();
-        Set<String> existing = get(admin.listTopics(new ListTopicsOptions().listInternal(false)).names(), "list topics");
+        Set<String> existing =
+                get(
+                        admin.listTopics(new ListTopicsOptions().listInternal(false)).names(),
+                        "list topics");
         for (String topic : existing) {
-            if (options.strategy() != KafkaSourceOptions.Strategy.ASSIGN && options.subscribes(topic)) {
+            if (options.strategy() != KafkaSourceOptions.Strategy.ASSIGN
+                    && options.subscribes(topic)) {
                 topics.add(topic);
             }
         }
-        Map<String, TreeSet<Integer>> assigned = options.strategy() == KafkaSourceOptions.Strategy.ASSIGN ? options.assigned() : Map.of();
+        Map<String, TreeSet<Integer>> assigned =
+                options.strategy() == KafkaSourceOptions.Strategy.ASSIGN
+                        ? options.assigned()
+                        : Map.of();
         for (String topic : assigned.keySet()) {
             if (existing.contains(topic)) {
                 topics.add(topic);
@@ -71,10 +81,12 @@ public final class KafkaAdmin implements AutoCloseable {
         if (topics.isEmpty()) {
             return partitions;
         }
-        Map<String, TopicDescription> descriptions = get(admin.describeTopics(topics).allTopicNames(), "describe topics " + topics);
+        Map<String, TopicDescription> descriptions =
+                get(admin.describeTopics(topics).allTopicNames(), "describe topics " + topics);
         for (String topic : topics) {
             for (TopicPartitionInfo p : descriptions.get(topic).partitions()) {
-                if (options.strategy() != KafkaSourceOptions.Strategy.ASSIGN || assigned.get(topic).contains(p.partition())) {
+                if (options.strategy() != KafkaSourceOptions.Strategy.ASSIGN
+                        || assigned.get(topic).contains(p.partition())) {
                     partitions.add(new TopicPartition(topic, p.partition()));
                 }
             }
@@ -83,15 +95,20 @@ public final class KafkaAdmin implements AutoCloseable {
     }
 
     /** The last stable offsets: what a {@code read_committed} consumer can read up to now. */
-    public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) throws IOException {
+    public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions)
+            throws IOException {
         return offsets(partitions, tp -> OffsetSpec.latest(), "end offsets");
     }
 
-    public Map<TopicPartition, Long> earliestOffsets(Collection<TopicPartition> partitions) throws IOException {
+    public Map<TopicPartition, Long> earliestOffsets(Collection<TopicPartition> partitions)
+            throws IOException {
         return offsets(partitions, tp -> OffsetSpec.earliest(), "earliest offsets");
     }
 
-    private Map<TopicPartition, Long> offsets(Collection<TopicPartition> partitions, Function<TopicPartition, OffsetSpec> spec, String what)
+    private Map<TopicPartition, Long> offsets(
+            Collection<TopicPartition> partitions,
+            Function<TopicPartition, OffsetSpec> spec,
+            String what)
             throws IOException {
         Map<TopicPartition, Long> offsets = new HashMap<>();
         if (partitions.isEmpty()) {
@@ -100,23 +117,39 @@ public final class KafkaAdmin implements AutoCloseable {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         partitions.forEach(tp -> request.put(tp, spec.apply(tp)));
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result =
-                get(admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(), what + " of " + partitions);
+                get(
+                        admin.listOffsets(
+                                        request,
+                                        new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                                .all(),
+                        what + " of " + partitions);
         result.forEach((tp, info) -> offsets.put(tp, info.offset()));
         return offsets;
     }
 
-    private <T> T get(org.apache.kafka.common.KafkaFuture<T> future, String what) throws IOException {
+    private <T> T get(org.apache.kafka.common.KafkaFuture<T> future, String what)
+            throws IOException {
         try {
             return future.get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while asking Kafka at " + bootstrapServers + " to " + what, e);
+            throw new IOException(
+                    "interrupted while asking Kafka at " + bootstrapServers + " to " + what, e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new IOException("Kafka at " + bootstrapServers + " could not " + what + ": " + cause, cause);
+            throw new IOException(
+                    "Kafka at " + bootstrapServers + " could not " + what + ": " + cause, cause);
         } catch (TimeoutException e) {
-            throw new IOException("Kafka at " + bootstrapServers + " did not answer within " + Duration.ofMillis(timeoutMillis)
-                    + " (" + what + "); is the broker up and are the bootstrap servers and security settings right?", e);
+            throw new IOException(
+                    "Kafka at "
+                            + bootstrapServers
+                            + " did not answer within "
+                            + Duration.ofMillis(timeoutMillis)
+                            + " ("
+                            + what
+                            + "); is the broker up and are the bootstrap servers and security"
+                            + " settings right?",
+                    e);
         }
     }
 

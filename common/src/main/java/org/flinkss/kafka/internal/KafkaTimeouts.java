@@ -6,7 +6,9 @@ import org.apache.kafka.clients.CommonClientConfigs;
 
 import java.util.Map;
 
-/** How long the source waits for Kafka before it fails (and Flink's restart strategy takes over). */
+/**
+ * How long the source waits for Kafka before it fails (and Flink's restart strategy takes over).
+ */
 @Internal
 public final class KafkaTimeouts {
 
@@ -24,7 +26,11 @@ public final class KafkaTimeouts {
         try {
             return Long.parseLong(value.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG + " must be a number of milliseconds, got '" + value + "'");
+            throw new IllegalArgumentException(
+                    CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG
+                            + " must be a number of milliseconds, got '"
+                            + value
+                            + "'");
         }
     }
 }

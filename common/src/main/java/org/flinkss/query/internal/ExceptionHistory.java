@@ -32,17 +32,17 @@ import java.util.concurrent.TimeUnit;
  * {@code GET /jobs/<id>/exceptions}): every failure, a task's with the task's own exception.
  *
  * <p>Why the job's final cause is not enough: after a task fails, the micro-batch source fails the
- * job globally so that the whole query restarts from one checkpoint (see
- * {@code MicroBatchEnumerator#addSplitsBack}). When the restart attempts run out on that global
- * failure, the final cause is the source's restart request; the exception to fix is the task's,
- * one entry earlier in the history.
+ * job globally so that the whole query restarts from one checkpoint (see {@code
+ * MicroBatchEnumerator#addSplitsBack}). When the restart attempts run out on that global failure,
+ * the final cause is the source's restart request; the exception to fix is the task's, one entry
+ * earlier in the history.
  *
  * <p>The history lives in the JobManager. On a cluster ({@code flink run}) it is read from the
  * client's REST address. An embedded cluster's {@link MiniClusterJobClient} does not expose its
  * {@link MiniCluster}, whose REST endpoint has a random port: it is read from the client's field.
  * An embedded cluster that {@code java -jar} started shuts down as soon as its job ends, so the
- * history is also read whenever the job is seen restarting, and the last one read is kept.
- * Whatever fails here only leaves the history empty: the job's own cause is still reported.
+ * history is also read whenever the job is seen restarting, and the last one read is kept. Whatever
+ * fails here only leaves the history empty: the job's own cause is still reported.
  */
 @Internal
 public final class ExceptionHistory {
@@ -52,10 +52,18 @@ public final class ExceptionHistory {
 
     /** One root entry of the history: a task's failure (with the task's name) or a global one. */
     public static final class Failure {
-        /** The failing task, as Flink names it ({@code Source: events -> ... (1/2)}); null for a global failure. */
+        /**
+         * The failing task, as Flink names it ({@code Source: events -> ... (1/2)}); null for a
+         * global failure.
+         */
         @Nullable public final String taskName;
+
         public final long timestamp;
-        /** {@code SimpleClassName: message} of the exception and of each of its causes, outermost first. */
+
+        /**
+         * {@code SimpleClassName: message} of the exception and of each of its causes, outermost
+         * first.
+         */
         public final List<String> chain;
 
         Failure(@Nullable String taskName, long timestamp, List<String> chain) {
@@ -75,7 +83,10 @@ public final class ExceptionHistory {
     private List<Failure> failures = List.of();
     private long lastRefreshNanos = Long.MIN_VALUE;
 
-    /** @param flinkClient the configuration of {@code flink run}'s client, or null for an embedded run */
+    /**
+     * @param flinkClient the configuration of {@code flink run}'s client, or null for an embedded
+     *     run
+     */
     public ExceptionHistory(@Nullable JobClient client, @Nullable ReadableConfig flinkClient) {
         this.client = client;
         this.flinkClient = flinkClient;
@@ -96,9 +107,19 @@ public final class ExceptionHistory {
             if (rest.isEmpty()) {
                 return;
             }
-            URI uri = URI.create(rest.get().toString().replaceAll("/+$", "") + "/jobs/" + client.getJobID() + "/exceptions?maxExceptions=20");
-            HttpResponse<String> response = HttpClient.newBuilder().connectTimeout(TIMEOUT).build()
-                    .send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+            URI uri =
+                    URI.create(
+                            rest.get().toString().replaceAll("/+$", "")
+                                    + "/jobs/"
+                                    + client.getJobID()
+                                    + "/exceptions?maxExceptions=20");
+            HttpResponse<String> response =
+                    HttpClient.newBuilder()
+                            .connectTimeout(TIMEOUT)
+                            .build()
+                            .send(
+                                    HttpRequest.newBuilder(uri).timeout(TIMEOUT).build(),
+                                    HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() == 200) {
                 failures = parse(Fragments.JSON.readTree(response.body()));
             }
@@ -112,7 +133,8 @@ public final class ExceptionHistory {
 
     /** {@link #refresh()}, unless it was done less than {@code interval} ago. */
     public void refreshAtMostEvery(Duration interval) {
-        if (lastRefreshNanos == Long.MIN_VALUE || System.nanoTime() - lastRefreshNanos >= interval.toNanos()) {
+        if (lastRefreshNanos == Long.MIN_VALUE
+                || System.nanoTime() - lastRefreshNanos >= interval.toNanos()) {
             refresh();
         }
     }
@@ -135,22 +157,29 @@ public final class ExceptionHistory {
     public String explain(Throwable jobFailure) {
         List<String> flink = new ArrayList<>();
         List<String> own = new ArrayList<>();
-        for (Throwable t = jobFailure; t != null && flink.size() + own.size() < MAX_CAUSES; t = t.getCause()) {
+        for (Throwable t = jobFailure;
+                t != null && flink.size() + own.size() < MAX_CAUSES;
+                t = t.getCause()) {
             String line = t.getClass().getSimpleName() + ": " + t.getMessage();
-            boolean wrapper = own.isEmpty() && (t instanceof JobExecutionException || t instanceof JobException);
+            boolean wrapper =
+                    own.isEmpty()
+                            && (t instanceof JobExecutionException || t instanceof JobException);
             List<String> into = wrapper ? flink : own;
             if (!flink.contains(line) && !own.contains(line)) {
                 into.add(line);
             }
         }
         String where = null;
-        boolean restartRequest = own.stream().anyMatch(l -> l.contains(MicroBatchEnumerator.RESTART_REQUEST));
+        boolean restartRequest =
+                own.stream().anyMatch(l -> l.contains(MicroBatchEnumerator.RESTART_REQUEST));
         Optional<Failure> task = lastTaskFailure();
         if (restartRequest && task.isPresent()) {
             flink.addAll(own);
             own = new ArrayList<>(task.get().chain);
             where = task.get().taskName;
-        } else if (!failures.isEmpty() && failures.get(0).taskName != null && !own.isEmpty()
+        } else if (!failures.isEmpty()
+                && failures.get(0).taskName != null
+                && !own.isEmpty()
                 && failures.get(0).chain.get(0).equals(own.get(0))) {
             where = failures.get(0).taskName;
         }
@@ -161,7 +190,9 @@ public final class ExceptionHistory {
         StringBuilder text = new StringBuilder(String.join("\n  caused by ", own));
         if (where != null) {
             // Which attempt the history had last may lag behind the job's end: name the task only.
-            text.append("\n  in task '").append(where.replaceFirst(" - execution #\\d+$", "")).append('\'');
+            text.append("\n  in task '")
+                    .append(where.replaceFirst(" - execution #\\d+$", ""))
+                    .append('\'');
         }
         if (!flink.isEmpty()) {
             // Flink's own words say how often it restarted (the restart strategy's attempts).
@@ -169,7 +200,10 @@ public final class ExceptionHistory {
         }
         if (restartRequest && task.isEmpty()) {
             // No history (the JobManager could not be asked): say where the task's exception is.
-            text.append("\n  (a task failed first: its exception is in the log, the line 'switched from RUNNING to FAILED')");
+            text.append(
+                    "\n"
+                        + "  (a task failed first: its exception is in the log, the line 'switched"
+                        + " from RUNNING to FAILED')");
         }
         return text.toString();
     }
@@ -182,25 +216,42 @@ public final class ExceptionHistory {
             Field field = MiniClusterJobClient.class.getDeclaredField("miniCluster");
             field.setAccessible(true);
             MiniCluster cluster = (MiniCluster) field.get(client);
-            return cluster.isRunning() ? Optional.of(cluster.getRestAddress().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+            return cluster.isRunning()
+                    ? Optional.of(
+                            cluster.getRestAddress().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
                     : Optional.empty();
         }
         if (flinkClient != null) {
-            return Optional.of(URI.create("http://" + flinkClient.get(RestOptions.ADDRESS) + ":" + flinkClient.get(RestOptions.PORT)));
+            return Optional.of(
+                    URI.create(
+                            "http://"
+                                    + flinkClient.get(RestOptions.ADDRESS)
+                                    + ":"
+                                    + flinkClient.get(RestOptions.PORT)));
         }
         return Optional.empty();
     }
 
-    /** The entries of a {@code /jobs/<id>/exceptions} answer, newest first (as Flink sends them). */
+    /**
+     * The entries of a {@code /jobs/<id>/exceptions} answer, newest first (as Flink sends them).
+     */
     static List<Failure> parse(JsonNode response) {
         List<Failure> list = new ArrayList<>();
         for (JsonNode entry : response.path("exceptionHistory").path("entries")) {
             JsonNode task = entry.path("taskName");
             List<String> chain = chain(entry.path("stacktrace").asText(""));
             if (chain.isEmpty()) {
-                chain = List.of(simpleName(entry.path("exceptionName").asText("an unknown exception")));
+                chain =
+                        List.of(
+                                simpleName(
+                                        entry.path("exceptionName")
+                                                .asText("an unknown exception")));
             }
-            list.add(new Failure(task.isTextual() ? task.asText() : null, entry.path("timestamp").asLong(), chain));
+            list.add(
+                    new Failure(
+                            task.isTextual() ? task.asText() : null,
+                            entry.path("timestamp").asLong(),
+                            chain));
         }
         return list;
     }

@@ -14,10 +14,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 
 /**
- * JSON lines read with the course's explicit event schema, as Spark's {@code readStream.json}.
- * A line that is not JSON or does not fit the schema becomes a {@link ParsedEvent#bad} record
- * naming the file and line; blank lines are not records (Spark skips them too). A file skipped
- * because it was gone ({@code --skip-missing-files}) becomes a {@link ParsedEvent#skippedFile}.
+ * JSON lines read with the course's explicit event schema, as Spark's {@code readStream.json}. A
+ * line that is not JSON or does not fit the schema becomes a {@link ParsedEvent#bad} record naming
+ * the file and line; blank lines are not records (Spark skips them too). A file skipped because it
+ * was gone ({@code --skip-missing-files}) becomes a {@link ParsedEvent#skippedFile}.
  *
  * <p>With a rescued data column (Auto Loader's {@code rescuedDataColumn}), fields that are not in
  * the schema and values of the wrong type are kept in {@link ParsedEvent#rescuedData} with the
@@ -38,15 +38,20 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
         this(false);
     }
 
-    /** @param rescuedData keep what the schema cannot hold in {@link ParsedEvent#rescuedData} */
+    /**
+     * @param rescuedData keep what the schema cannot hold in {@link ParsedEvent#rescuedData}
+     */
     public EventLinesFormat(boolean rescuedData) {
         this.rescuedData = rescuedData;
     }
 
     @Override
     public SplitRecordReader<ParsedEvent> open(FileSplit split) throws IOException {
-        BufferedReader in = new BufferedReader(
-                new InputStreamReader(Files.newInputStream(split.path()), StandardCharsets.UTF_8), 1 << 16);
+        BufferedReader in =
+                new BufferedReader(
+                        new InputStreamReader(
+                                Files.newInputStream(split.path()), StandardCharsets.UTF_8),
+                        1 << 16);
         String file = split.path().toString();
         long skip = split.position();
         long lineNo = 0;
@@ -71,7 +76,8 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
                             EventJson.Rescued read = rescuing.parse(text);
                             return ParsedEvent.good(read.event, read.rescuedData);
                         } catch (EventParseException e) {
-                            String raw = text.length() > MAX_RAW ? text.substring(0, MAX_RAW) : text;
+                            String raw =
+                                    text.length() > MAX_RAW ? text.substring(0, MAX_RAW) : text;
                             return ParsedEvent.bad(file, line, raw, e.getMessage());
                         }
                     }
@@ -98,7 +104,9 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
 
     @Override
     public long eventTime(ParsedEvent record) {
-        return record.event == null || record.event.eventTs == null ? Long.MIN_VALUE : record.event.eventTs.toEpochMilli();
+        return record.event == null || record.event.eventTs == null
+                ? Long.MIN_VALUE
+                : record.event.eventTs.toEpochMilli();
     }
 
     @Override

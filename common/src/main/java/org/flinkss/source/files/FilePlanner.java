@@ -4,6 +4,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
+import org.flinkss.source.SplitPlanner;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -18,16 +20,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.flinkss.source.SplitPlanner;
-
 /**
- * Plans micro-batches over a folder, as Spark's file stream source: every file whose name ends
- * with the suffix, below the folder (recursively), oldest first, each read once. Names starting
- * with {@code .} or {@code _} are skipped, files and folders alike: they are in-progress part
- * files, markers such as {@code _SUCCESS} and checksums, never data.
+ * Plans micro-batches over a folder, as Spark's file stream source: every file whose name ends with
+ * the suffix, below the folder (recursively), oldest first, each read once. Names starting with
+ * {@code .} or {@code _} are skipped, files and folders alike: they are in-progress part files,
+ * markers such as {@code _SUCCESS} and checksums, never data.
  *
- * <p>The committed position is the set of files already read, by their path relative to the
- * folder: a file that is rewritten under the same name is not read again, as in Spark.
+ * <p>The committed position is the set of files already read, by their path relative to the folder:
+ * a file that is rewritten under the same name is not read again, as in Spark.
  *
  * <p>Besides the runner's file limit ({@code maxFilesPerTrigger}), a batch can be limited in bytes,
  * as Spark's {@code maxBytesPerTrigger}: a soft limit, files are added while the batch stays within
@@ -49,7 +49,10 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
         this(root, suffix, 0);
     }
 
-    /** @param maxBytesPerBatch at most this many bytes of files per batch (but one file at least); 0 for no limit */
+    /**
+     * @param maxBytesPerBatch at most this many bytes of files per batch (but one file at least); 0
+     *     for no limit
+     */
     public FilePlanner(Path root, String suffix, long maxBytesPerBatch) {
         this.root = root.toAbsolutePath().normalize().toString();
         this.suffix = suffix;
@@ -97,30 +100,42 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
             return new ArrayList<>();
         }
         List<Object[]> found = new ArrayList<>();
-        Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
-            @Override
-            public java.nio.file.FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                return !dir.equals(root) && hidden(dir) ? java.nio.file.FileVisitResult.SKIP_SUBTREE : java.nio.file.FileVisitResult.CONTINUE;
-            }
+        Files.walkFileTree(
+                root,
+                new java.nio.file.SimpleFileVisitor<>() {
+                    @Override
+                    public java.nio.file.FileVisitResult preVisitDirectory(
+                            Path dir, BasicFileAttributes attrs) {
+                        return !dir.equals(root) && hidden(dir)
+                                ? java.nio.file.FileVisitResult.SKIP_SUBTREE
+                                : java.nio.file.FileVisitResult.CONTINUE;
+                    }
 
-            @Override
-            public java.nio.file.FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                if (attrs.isRegularFile() && !hidden(file) && file.getFileName().toString().endsWith(suffix)) {
-                    found.add(new Object[] {file, attrs.lastModifiedTime().toMillis()});
-                }
-                return java.nio.file.FileVisitResult.CONTINUE;
-            }
+                    @Override
+                    public java.nio.file.FileVisitResult visitFile(
+                            Path file, BasicFileAttributes attrs) {
+                        if (attrs.isRegularFile()
+                                && !hidden(file)
+                                && file.getFileName().toString().endsWith(suffix)) {
+                            found.add(new Object[] {file, attrs.lastModifiedTime().toMillis()});
+                        }
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
 
-            @Override
-            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                // A folder replaced while we walk (land-events overwrites batches): skip it.
-                if (e instanceof NoSuchFileException) {
-                    return java.nio.file.FileVisitResult.CONTINUE;
-                }
-                throw e;
-            }
-        });
-        found.sort(Comparator.<Object[]>comparingLong(f -> (Long) f[1]).thenComparing(f -> f[0].toString()));
+                    @Override
+                    public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e)
+                            throws IOException {
+                        // A folder replaced while we walk (land-events overwrites batches): skip
+                        // it.
+                        if (e instanceof NoSuchFileException) {
+                            return java.nio.file.FileVisitResult.CONTINUE;
+                        }
+                        throw e;
+                    }
+                });
+        found.sort(
+                Comparator.<Object[]>comparingLong(f -> (Long) f[1])
+                        .thenComparing(f -> f[0].toString()));
         List<Path> files = new ArrayList<>(found.size());
         for (Object[] f : found) {
             files.add((Path) f[0]);
@@ -198,5 +213,4 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
     public SimpleVersionedSerializer<FileSplit> splitSerializer() {
         return new FileSplit.Serializer();
     }
-
 }

@@ -21,12 +21,12 @@ import java.util.stream.Stream;
  * Spark's offset log for one source: the splits of a batch, written before any reader gets one.
  *
  * <p>A batch lives in the enumerator's checkpointed state only from the first checkpoint after it
- * was planned; readers start on it at once. A job that restarts before that checkpoint (a
- * failover, or a killed run run again) restores an enumerator that never planned the batch. Without
- * this log it would plan the batch again from a fresh listing: a planned file that is gone by then
- * would simply not be listed, and the run would go on without it and without a word. With it,
- * batch N reads the same splits however often it is retried, as in Spark: the file is missing
- * every time, and the run fails naming it or, with {@code --skip-missing-files}, skips and records it.
+ * was planned; readers start on it at once. A job that restarts before that checkpoint (a failover,
+ * or a killed run run again) restores an enumerator that never planned the batch. Without this log
+ * it would plan the batch again from a fresh listing: a planned file that is gone by then would
+ * simply not be listed, and the run would go on without it and without a word. With it, batch N
+ * reads the same splits however often it is retried, as in Spark: the file is missing every time,
+ * and the run fails naming it or, with {@code --skip-missing-files}, skips and records it.
  *
  * <p>Plans live in {@code <checkpoint>/offsets/<source>/<batch id>}; writing one deletes those of
  * earlier batches, which no restore can need (a batch is planned only after a checkpoint holding
@@ -63,7 +63,9 @@ final class BatchPlans<S extends WorkSplit> {
         return splits;
     }
 
-    /** Records batch {@code batchId}'s splits (atomically) and forgets the plans of earlier batches. */
+    /**
+     * Records batch {@code batchId}'s splits (atomically) and forgets the plans of earlier batches.
+     */
     void write(long batchId, List<S> splits) throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(256 * splits.size() + 8);
         out.writeInt(serializer.getVersion());

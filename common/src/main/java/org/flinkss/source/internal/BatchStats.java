@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What one reader read of one batch: counts, event-time extremes, and the files it skipped
- * because they were gone. Readers send their running totals (never deltas), so a report that
- * arrives twice, or again after a restore, is harmless.
+ * What one reader read of one batch: counts, event-time extremes, and the files it skipped because
+ * they were gone. Readers send their running totals (never deltas), so a report that arrives twice,
+ * or again after a restore, is harmless.
  */
 public final class BatchStats implements Serializable {
 
@@ -24,6 +24,7 @@ public final class BatchStats implements Serializable {
     public long maxEventTime = Long.MIN_VALUE;
     public double sumEventTime;
     public long eventTimeCount;
+
     /** Where the splits are that this reader skipped because their data was gone. */
     public List<String> skipped = new ArrayList<>();
 
@@ -111,7 +112,15 @@ public final class BatchStats implements Serializable {
 
     @Override
     public String toString() {
-        return "BatchStats{batch=" + batchId + ", rows=" + rows + ", bad=" + badRows + ", maxTs=" + maxEventTime
-                + (skipped.isEmpty() ? "" : ", skipped=" + skipped) + '}';
+        return "BatchStats{batch="
+                + batchId
+                + ", rows="
+                + rows
+                + ", bad="
+                + badRows
+                + ", maxTs="
+                + maxEventTime
+                + (skipped.isEmpty() ? "" : ", skipped=" + skipped)
+                + '}';
     }
 }

@@ -20,11 +20,14 @@ public final class BatchSummary implements Serializable {
     public long minEventTime = Long.MAX_VALUE;
     public long maxEventTime = Long.MIN_VALUE;
     public double avgEventTime = Double.NaN;
+
     /** Spark's watermark in force during the batch, and the one it ended with. */
     public long watermarkBefore = Long.MIN_VALUE;
+
     public long watermarkAfter = Long.MIN_VALUE;
     public Map<String, Object> startOffset = new LinkedHashMap<>();
     public Map<String, Object> endOffset = new LinkedHashMap<>();
+
     /** Files of the batch that were gone when read, skipped with {@code --skip-missing-files}. */
     public List<String> skippedFiles = new ArrayList<>();
 }

@@ -16,14 +16,15 @@ import java.util.List;
 
 /**
  * The split enumerator's checkpointed state: Spark's offset and commit logs for one source. It
- * holds the committed position, the watermark in force (carried across runs, since Flink keeps
- * no watermark in checkpoints), the next batch id, and the batch in flight, if any.
+ * holds the committed position, the watermark in force (carried across runs, since Flink keeps no
+ * watermark in checkpoints), the next batch id, and the batch in flight, if any.
  */
 public final class EnumeratorState<S extends WorkSplit> {
 
     long nextBatchId;
     long watermark = Long.MIN_VALUE;
     byte[] plannerCommitted;
+
     /** The batch being read, or read and waiting for every reader to emit its watermark. */
     InFlight<S> inFlight;
 
@@ -31,8 +32,12 @@ public final class EnumeratorState<S extends WorkSplit> {
         long batchId;
         List<S> splits = new ArrayList<>();
         List<S> unassigned = new ArrayList<>();
-        /** Set once every reader is done: the watermark is then fixed and must not be recomputed. */
+
+        /**
+         * Set once every reader is done: the watermark is then fixed and must not be recomputed.
+         */
         BatchSummary readDone;
+
         long startedAtMillis;
     }
 
@@ -44,7 +49,8 @@ public final class EnumeratorState<S extends WorkSplit> {
         return watermark;
     }
 
-    static final class Serializer<S extends WorkSplit> implements SimpleVersionedSerializer<EnumeratorState<S>> {
+    static final class Serializer<S extends WorkSplit>
+            implements SimpleVersionedSerializer<EnumeratorState<S>> {
         private static final ObjectMapper JSON = new ObjectMapper();
         private final SimpleVersionedSerializer<S> splits;
 

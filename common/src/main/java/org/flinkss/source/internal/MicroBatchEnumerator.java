@@ -1,9 +1,12 @@
 package org.flinkss.source.internal;
 
+import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.util.FlinkRuntimeException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.flinkss.progress.Fragments;
 import org.flinkss.progress.RunFiles;
@@ -11,9 +14,6 @@ import org.flinkss.source.SourceSpec;
 import org.flinkss.source.SplitPlanner;
 import org.flinkss.source.WorkSplit;
 import org.flinkss.time.Watermarks;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import javax.annotation.Nullable;
 
@@ -29,10 +29,10 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Drives micro-batches for one source, as Spark's {@code MicroBatchExecution} does for its
- * offsets: plan a batch, hand its splits to readers, and once every reader is done, fix the
- * batch's watermark ({@code max(event time) - delay}, never going back), have every reader emit it
- * after its records, and only then call the batch sealed.
+ * Drives micro-batches for one source, as Spark's {@code MicroBatchExecution} does for its offsets:
+ * plan a batch, hand its splits to readers, and once every reader is done, fix the batch's
+ * watermark ({@code max(event time) - delay}, never going back), have every reader emit it after
+ * its records, and only then call the batch sealed.
  *
  * <p>The next batch starts only after a checkpoint that contains the sealed batch has completed.
  * Checkpoint barriers are aligned, so by then every operator has received the sealed batch's
@@ -40,9 +40,9 @@ import java.util.TreeMap;
  * that the previous batch ended with, whatever the parallelism and the order files are read in
  * (Spark's micro-batch rule). It also makes every batch a commit of its own.
  *
- * <p>A batch's splits are written to the source's offset log ({@link BatchPlans}) before any
- * reader gets one, so that a job restarted before the batch reached a checkpoint reads the same
- * batch again (Spark's offset log), instead of planning it anew from a fresh listing.
+ * <p>A batch's splits are written to the source's offset log ({@link BatchPlans}) before any reader
+ * gets one, so that a job restarted before the batch reached a checkpoint reads the same batch
+ * again (Spark's offset log), instead of planning it anew from a fresh listing.
  *
  * <p>State hand-off follows FLIP-27: a split assigned to a reader belongs to the reader (and its
  * checkpointed state) until it is read; readers report running totals, never deltas, and keep them
@@ -58,7 +58,8 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
      * In the message of the global failure that the enumerator asks for after a reader restarted:
      * when a job's final cause says this, the exception to fix is the task failure just before.
      */
-    public static final String RESTART_REQUEST = "restarted from the last checkpoint; restarting the whole query";
+    public static final String RESTART_REQUEST =
+            "restarted from the last checkpoint; restarting the whole query";
 
     private final SplitEnumeratorContext<MicroBatchSplit<S>> context;
     private final SourceSpec spec;
@@ -68,15 +69,20 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
 
     /** Readers with nothing to read since their last report, and what they read of the batch. */
     private final Set<Integer> idle = new HashSet<>();
+
     private final Map<Integer, BatchStats> statsByReader = new HashMap<>();
     private final Set<Integer> watermarkEmitted = new HashSet<>();
 
-    /** Sealed batches not yet in a completed checkpoint, by the checkpoint that first carried them. */
+    /**
+     * Sealed batches not yet in a completed checkpoint, by the checkpoint that first carried them.
+     */
     private final TreeMap<Long, List<BatchSummary>> sealedByCheckpoint = new TreeMap<>();
+
     private final List<BatchSummary> sealedNotSnapshotted = new ArrayList<>();
 
     /** A batch is sealed; the next may start once a checkpoint after this id completes. */
     private long waitingForCheckpointAfter = -1;
+
     private boolean waitingForCheckpoint;
     private boolean targetFixed;
     private boolean caughtUpSignalled;
@@ -99,17 +105,21 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         try {
             planner.restore(state.plannerCommitted);
         } catch (IOException e) {
-            throw new UncheckedIOException("source '" + spec.name() + "': cannot restore its position: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "source '" + spec.name() + "': cannot restore its position: " + e.getMessage(),
+                    e);
         }
-        java.util.concurrent.Callable<Boolean> refresh = () -> {
-            planner.refreshTarget();
-            return true;
-        };
-        java.util.function.BiConsumer<Boolean, Throwable> plan = (ok, error) -> {
-            failIf(error, "cannot list what is available");
-            targetFixed = true;
-            maybeStartBatch();
-        };
+        java.util.concurrent.Callable<Boolean> refresh =
+                () -> {
+                    planner.refreshTarget();
+                    return true;
+                };
+        java.util.function.BiConsumer<Boolean, Throwable> plan =
+                (ok, error) -> {
+                    failIf(error, "cannot list what is available");
+                    targetFixed = true;
+                    maybeStartBatch();
+                };
         if (spec.trigger().isAvailableNow()) {
             // availableNow reads what exists now, and nothing that arrives during the run.
             context.callAsync(refresh, plan);
@@ -121,7 +131,8 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
 
     private void failIf(Throwable error, String what) {
         if (error != null) {
-            throw new RuntimeException("source '" + spec.name() + "': " + what + ": " + error.getMessage(), error);
+            throw new RuntimeException(
+                    "source '" + spec.name() + "': " + what + ": " + error.getMessage(), error);
         }
     }
 
@@ -132,9 +143,14 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         // A reader of a restored job starts from the watermark in force before any record.
         EnumeratorState.InFlight<S> batch = state.inFlight;
         if (batch != null && batch.readDone != null) {
-            context.sendEventToSourceReader(subtaskId, new SourceEvents.AdvanceWatermark(batch.batchId, batch.readDone.watermarkAfter));
+            context.sendEventToSourceReader(
+                    subtaskId,
+                    new SourceEvents.AdvanceWatermark(
+                            batch.batchId, batch.readDone.watermarkAfter));
         } else if (state.watermark != Long.MIN_VALUE) {
-            context.sendEventToSourceReader(subtaskId, new SourceEvents.AdvanceWatermark(state.nextBatchId - 1, state.watermark));
+            context.sendEventToSourceReader(
+                    subtaskId,
+                    new SourceEvents.AdvanceWatermark(state.nextBatchId - 1, state.watermark));
         }
     }
 
@@ -151,8 +167,15 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         // failover global, which restores the enumerator from the same checkpoint as everyone.
         if (!restartRequested) {
             restartRequested = true;
-            throw new FlinkRuntimeException("source '" + spec.name() + "': reader " + subtaskId + " " + RESTART_REQUEST
-                    + " from that checkpoint so that its batches and watermark stay consistent");
+            throw new FlinkRuntimeException(
+                    "source '"
+                            + spec.name()
+                            + "': reader "
+                            + subtaskId
+                            + " "
+                            + RESTART_REQUEST
+                            + " from that checkpoint so that its batches and watermark stay"
+                            + " consistent");
         }
     }
 
@@ -163,7 +186,11 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         } else if (event instanceof SourceEvents.WatermarkEmitted) {
             onWatermarkEmitted(subtaskId, ((SourceEvents.WatermarkEmitted) event).batchId);
         } else {
-            LOG.warn("Source '{}' ignores an unknown event {} from reader {}", spec.name(), event, subtaskId);
+            LOG.warn(
+                    "Source '{}' ignores an unknown event {} from reader {}",
+                    spec.name(),
+                    event,
+                    subtaskId);
         }
     }
 
@@ -173,7 +200,10 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             idle.add(subtaskId);
             if (batch != null) {
                 // A reader restored with totals of a batch whose watermark is already fixed.
-                context.sendEventToSourceReader(subtaskId, new SourceEvents.AdvanceWatermark(batch.batchId, batch.readDone.watermarkAfter));
+                context.sendEventToSourceReader(
+                        subtaskId,
+                        new SourceEvents.AdvanceWatermark(
+                                batch.batchId, batch.readDone.watermarkAfter));
             }
             return;
         }
@@ -211,18 +241,24 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         summary.readAtMillis = System.currentTimeMillis();
         summary.minEventTime = total.minEventTime;
         summary.maxEventTime = total.maxEventTime;
-        summary.avgEventTime = total.eventTimeCount == 0 ? Double.NaN : total.sumEventTime / total.eventTimeCount;
+        summary.avgEventTime =
+                total.eventTimeCount == 0 ? Double.NaN : total.sumEventTime / total.eventTimeCount;
         summary.watermarkBefore = state.watermark;
-        summary.watermarkAfter = spec.hasWatermark()
-                ? Watermarks.advance(state.watermark, total.maxEventTime, spec.watermarkDelayMillis())
-                : Long.MIN_VALUE;
+        summary.watermarkAfter =
+                spec.hasWatermark()
+                        ? Watermarks.advance(
+                                state.watermark, total.maxEventTime, spec.watermarkDelayMillis())
+                        : Long.MIN_VALUE;
         summary.startOffset = new LinkedHashMap<>(planner.describeOffsets());
-        summary.skippedFiles = total.skipped.stream().sorted().collect(java.util.stream.Collectors.toList());
+        summary.skippedFiles =
+                total.skipped.stream().sorted().collect(java.util.stream.Collectors.toList());
         batch.readDone = summary;
         statsByReader.clear();
         watermarkEmitted.clear();
         for (int reader : context.registeredReaders().keySet()) {
-            context.sendEventToSourceReader(reader, new SourceEvents.AdvanceWatermark(batch.batchId, summary.watermarkAfter));
+            context.sendEventToSourceReader(
+                    reader,
+                    new SourceEvents.AdvanceWatermark(batch.batchId, summary.watermarkAfter));
         }
     }
 
@@ -240,7 +276,14 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             planner.commit(batch.splits);
             state.plannerCommitted = planner.committed();
         } catch (IOException e) {
-            throw new UncheckedIOException("source '" + spec.name() + "': cannot commit batch " + batchId + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "source '"
+                            + spec.name()
+                            + "': cannot commit batch "
+                            + batchId
+                            + ": "
+                            + e.getMessage(),
+                    e);
         }
         BatchSummary summary = batch.readDone;
         summary.endOffset = new LinkedHashMap<>(planner.describeOffsets());
@@ -249,8 +292,13 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         sealedNotSnapshotted.add(summary);
         waitingForCheckpoint = true;
         waitingForCheckpointAfter = -1;
-        LOG.info("Source '{}' sealed batch {}: {} rows, watermark {}{}", spec.name(), batchId, summary.numInputRows,
-                Watermarks.format(state.watermark), summary.skippedFiles.isEmpty() ? "" : ", skipped (gone) " + summary.skippedFiles);
+        LOG.info(
+                "Source '{}' sealed batch {}: {} rows, watermark {}{}",
+                spec.name(),
+                batchId,
+                summary.numInputRows,
+                Watermarks.format(state.watermark),
+                summary.skippedFiles.isEmpty() ? "" : ", skipped (gone) " + summary.skippedFiles);
         if (spec.trigger().isAvailableNow() && planner.nextBatchIsEmpty()) {
             signalCaughtUp();
         }
@@ -261,7 +309,11 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             if (state.inFlight.readDone != null) {
                 // Restored after the watermark was fixed: every reader emits it again.
                 for (int reader : context.registeredReaders().keySet()) {
-                    context.sendEventToSourceReader(reader, new SourceEvents.AdvanceWatermark(state.inFlight.batchId, state.inFlight.readDone.watermarkAfter));
+                    context.sendEventToSourceReader(
+                            reader,
+                            new SourceEvents.AdvanceWatermark(
+                                    state.inFlight.batchId,
+                                    state.inFlight.readDone.watermarkAfter));
                 }
             }
             return;
@@ -273,7 +325,11 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         try {
             splits = plans.read(state.nextBatchId);
             if (splits != null) {
-                LOG.info("Source '{}' reads batch {} again as it was planned before the job restarted", spec.name(), state.nextBatchId);
+                LOG.info(
+                        "Source '{}' reads batch {} again as it was planned before the job"
+                                + " restarted",
+                        spec.name(),
+                        state.nextBatchId);
             } else {
                 splits = planner.nextBatch(state.nextBatchId, spec.maxUnitsPerTrigger());
                 if (!splits.isEmpty()) {
@@ -281,7 +337,14 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("source '" + spec.name() + "': cannot plan batch " + state.nextBatchId + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "source '"
+                            + spec.name()
+                            + "': cannot plan batch "
+                            + state.nextBatchId
+                            + ": "
+                            + e.getMessage(),
+                    e);
         }
         if (splits.isEmpty()) {
             if (spec.trigger().isAvailableNow()) {
@@ -296,7 +359,11 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         batch.startedAtMillis = System.currentTimeMillis();
         state.inFlight = batch;
         statsByReader.clear();
-        LOG.info("Source '{}' starts batch {} with {} splits", spec.name(), batch.batchId, splits.size());
+        LOG.info(
+                "Source '{}' starts batch {} with {} splits",
+                spec.name(),
+                batch.batchId,
+                splits.size());
         for (int reader : new ArrayList<>(idle)) {
             if (batch.unassigned.isEmpty()) {
                 break;
@@ -309,8 +376,11 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     private void signalCaughtUp() {
         if (!caughtUpSignalled) {
             caughtUpSignalled = true;
-            LOG.info("Source '{}' has read everything available at the start of the run", spec.name());
-            Fragments.touch(RunFiles.caughtUpMarker(spec.checkpointDir(), spec.runId(), spec.name()));
+            LOG.info(
+                    "Source '{}' has read everything available at the start of the run",
+                    spec.name());
+            Fragments.touch(
+                    RunFiles.caughtUpMarker(spec.checkpointDir(), spec.runId(), spec.name()));
         }
     }
 
@@ -328,7 +398,10 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             fragment.put("kind", "source");
             fragment.put("source", spec.name());
             fragment.put("batches", carried);
-            Fragments.write(RunFiles.fragmentDir(spec.checkpointDir(), spec.runId(), checkpointId).resolve("source-" + spec.name() + ".json"), fragment);
+            Fragments.write(
+                    RunFiles.fragmentDir(spec.checkpointDir(), spec.runId(), checkpointId)
+                            .resolve("source-" + spec.name() + ".json"),
+                    fragment);
         }
         if (waitingForCheckpoint && waitingForCheckpointAfter < 0) {
             waitingForCheckpointAfter = checkpointId;
@@ -352,7 +425,9 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         sealedByCheckpoint.headMap(checkpointId, true).clear();
-        if (waitingForCheckpoint && waitingForCheckpointAfter >= 0 && checkpointId >= waitingForCheckpointAfter) {
+        if (waitingForCheckpoint
+                && waitingForCheckpointAfter >= 0
+                && checkpointId >= waitingForCheckpointAfter) {
             waitingForCheckpoint = false;
             maybeStartBatch();
         }

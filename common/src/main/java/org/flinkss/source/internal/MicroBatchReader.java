@@ -7,13 +7,13 @@ import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.core.io.InputStatus;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.flinkss.source.RecordFormat;
 import org.flinkss.source.SplitRecordReader;
 import org.flinkss.source.WorkSplit;
 import org.flinkss.time.Watermarks;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -25,9 +25,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Reads the splits the enumerator assigns, one at a time, and emits each batch's watermark when
- * told to, after all of its records. Records carry their event time as their timestamp; the
- * source itself generates no watermark: per-split and periodic watermarks are what make Flink's
- * file source drop whole files or never move (see SEMANTICS.md).
+ * told to, after all of its records. Records carry their event time as their timestamp; the source
+ * itself generates no watermark: per-split and periodic watermarks are what make Flink's file
+ * source drop whole files or never move (see SEMANTICS.md).
  *
  * <p>A planned file that is gone when the reader opens it fails the task, naming the file, the
  * batch and the two ways out; with {@code --skip-missing-files} it is skipped instead, and never
@@ -35,9 +35,12 @@ import java.util.concurrent.CompletableFuture;
  * a record for it, into the stream (the query's {@code <table>_skipped_files}). Both are part of
  * the checkpointed state or the checkpointed output, so a skip is recorded once across restores.
  */
-public final class MicroBatchReader<T, S extends WorkSplit> implements SourceReader<T, MicroBatchSplit<S>> {
+public final class MicroBatchReader<T, S extends WorkSplit>
+        implements SourceReader<T, MicroBatchSplit<S>> {
 
-    /** Records per {@link #pollNext} call: long enough to be cheap, short enough for checkpoints. */
+    /**
+     * Records per {@link #pollNext} call: long enough to be cheap, short enough for checkpoints.
+     */
     private static final int RECORDS_PER_POLL = 2048;
 
     private static final Logger LOG = LoggerFactory.getLogger(MicroBatchReader.class);
@@ -58,7 +61,11 @@ public final class MicroBatchReader<T, S extends WorkSplit> implements SourceRea
     private boolean hasPendingWatermark;
     private CompletableFuture<Void> available = new CompletableFuture<>();
 
-    public MicroBatchReader(SourceReaderContext context, RecordFormat<T, S> format, String sourceName, boolean skipMissingFiles) {
+    public MicroBatchReader(
+            SourceReaderContext context,
+            RecordFormat<T, S> format,
+            String sourceName,
+            boolean skipMissingFiles) {
         this.context = context;
         this.format = format;
         this.sourceName = sourceName;
@@ -78,7 +85,8 @@ public final class MicroBatchReader<T, S extends WorkSplit> implements SourceRea
             if (stats.batchId <= pendingWatermarkBatch) {
                 stats = BatchStats.empty();
             }
-            context.sendSourceEventToCoordinator(new SourceEvents.WatermarkEmitted(pendingWatermarkBatch));
+            context.sendSourceEventToCoordinator(
+                    new SourceEvents.WatermarkEmitted(pendingWatermarkBatch));
             return InputStatus.MORE_AVAILABLE;
         }
         if (current == null) {
@@ -134,22 +142,42 @@ public final class MicroBatchReader<T, S extends WorkSplit> implements SourceRea
 
     /** Why a run fails on a planned file that is gone, and the two ways out. */
     static String goneMessage(String sourceName, WorkSplit split) {
-        return "source '" + sourceName + "': " + split.describe() + " was planned in batch " + split.batchId() + " but is gone"
-                + (split.position() > 0 ? " (after " + split.position() + " of its records were read)" : " before it was read")
-                + ". Either put it back and run the query again (batch " + split.batchId() + " is read again from the last checkpoint),"
-                + " or run it again with --skip-missing-files, which skips the files that are gone and records each one"
+        return "source '"
+                + sourceName
+                + "': "
+                + split.describe()
+                + " was planned in batch "
+                + split.batchId()
+                + " but is gone"
+                + (split.position() > 0
+                        ? " (after " + split.position() + " of its records were read)"
+                        : " before it was read")
+                + ". Either put it back and run the query again (batch "
+                + split.batchId()
+                + " is read again from the last checkpoint), or run it again with"
+                + " --skip-missing-files, which skips the files that are gone and records each one"
                 + " (in the batch's progress and in the query's *_skipped_files table).";
     }
 
     /** Why a split was skipped, as its record says. */
     static String skipReason(WorkSplit split) {
-        return "gone " + (split.position() > 0 ? "after " + split.position() + " of its records were read; the rest was skipped"
-                : "before it was read") + " (--skip-missing-files)";
+        return "gone "
+                + (split.position() > 0
+                        ? "after "
+                                + split.position()
+                                + " of its records were read; the rest was skipped"
+                        : "before it was read")
+                + " (--skip-missing-files)";
     }
 
     private void skip(S split, ReaderOutput<T> output) {
         String reason = skipReason(split);
-        LOG.warn("Source '{}' skipped {} planned in batch {}: {}", sourceName, split.describe(), split.batchId(), reason);
+        LOG.warn(
+                "Source '{}' skipped {} planned in batch {}: {}",
+                sourceName,
+                split.describe(),
+                split.batchId(),
+                reason);
         stats.skip(split.batchId(), split.location());
         T record = format.skipped(split, reason);
         if (record != null) {
@@ -161,7 +189,8 @@ public final class MicroBatchReader<T, S extends WorkSplit> implements SourceRea
     public List<MicroBatchSplit<S>> snapshotState(long checkpointId) {
         List<MicroBatchSplit<S>> splits = new ArrayList<>();
         if (current != null) {
-            splits.add(MicroBatchSplit.of(castSplit(current.withPosition(currentReader.position()))));
+            splits.add(
+                    MicroBatchSplit.of(castSplit(current.withPosition(currentReader.position()))));
         }
         for (S s : queue) {
             splits.add(MicroBatchSplit.of(s));

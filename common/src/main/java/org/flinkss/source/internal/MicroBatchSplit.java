@@ -38,7 +38,8 @@ public final class MicroBatchSplit<S extends WorkSplit> implements SourceSplit {
     }
 
     /** Serializes both kinds, delegating work splits to the planner's serializer. */
-    static final class Serializer<S extends WorkSplit> implements SimpleVersionedSerializer<MicroBatchSplit<S>> {
+    static final class Serializer<S extends WorkSplit>
+            implements SimpleVersionedSerializer<MicroBatchSplit<S>> {
         private final SimpleVersionedSerializer<S> workSerializer;
 
         Serializer(SimpleVersionedSerializer<S> workSerializer) {

@@ -9,11 +9,14 @@ public final class SerializerFactory {
 
     private SerializerFactory() {}
 
-    public static <S extends WorkSplit> SimpleVersionedSerializer<MicroBatchSplit<S>> splits(SimpleVersionedSerializer<S> work) {
+    public static <S extends WorkSplit> SimpleVersionedSerializer<MicroBatchSplit<S>> splits(
+            SimpleVersionedSerializer<S> work) {
         return new MicroBatchSplit.Serializer<>(work);
     }
 
-    public static <S extends WorkSplit> SimpleVersionedSerializer<EnumeratorState<S>> enumeratorState(SimpleVersionedSerializer<S> work) {
+    public static <S extends WorkSplit>
+            SimpleVersionedSerializer<EnumeratorState<S>> enumeratorState(
+                    SimpleVersionedSerializer<S> work) {
         return new EnumeratorState.Serializer<>(work);
     }
 }

@@ -8,8 +8,8 @@ final class SourceEvents {
     private SourceEvents() {}
 
     /**
-     * Reader to enumerator: "I have nothing left to read; here is all I read of the current
-     * batch". It doubles as the request for the next split.
+     * Reader to enumerator: "I have nothing left to read; here is all I read of the current batch".
+     * It doubles as the request for the next split.
      */
     static final class ReaderIdle implements SourceEvent {
         private static final long serialVersionUID = 1L;
@@ -21,9 +21,9 @@ final class SourceEvents {
     }
 
     /**
-     * Enumerator to readers: batch {@code batchId} is read everywhere; emit the watermark it
-     * ended with (Spark's watermark in milliseconds, {@link Long#MIN_VALUE} for none). Sent again
-     * to every reader that registers, so that a restored job carries the watermark on before any
+     * Enumerator to readers: batch {@code batchId} is read everywhere; emit the watermark it ended
+     * with (Spark's watermark in milliseconds, {@link Long#MIN_VALUE} for none). Sent again to
+     * every reader that registers, so that a restored job carries the watermark on before any
      * record (Flink keeps no watermark in checkpoints).
      */
     static final class AdvanceWatermark implements SourceEvent {
