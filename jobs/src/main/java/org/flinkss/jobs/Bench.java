@@ -4,19 +4,26 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import org.flinkss.event.Event;
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.event.EventJson;
-import org.flinkss.query.CheckpointDir;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.EventJson;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.Pipeline;
+import org.flinkss.course.queries.Queries;
+import org.flinkss.runtime.checkpoint.Folders;
+import org.flinkss.runtime.query.OutputMode;
+import org.flinkss.runtime.query.Query;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.trigger.Trigger;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,7 +109,7 @@ public final class Bench implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        CheckpointDir.deleteRecursively(base);
+        Folders.deleteRecursively(base);
         RunOptions options = builder().build();
         long landStart = System.nanoTime();
         int batch = 0;
@@ -133,8 +140,7 @@ public final class Bench implements Callable<Integer> {
                 events, seconds, events / seconds, result.batches());
         if (query.equals(Pipeline.NAME)) {
             double total = seconds;
-            for (org.flinkss.query.Query layer :
-                    Pipeline.layers(options, api, rescuedData).subList(1, 3)) {
+            for (Query layer : Pipeline.layers(options, api, rescuedData).subList(1, 3)) {
                 long layerStart = System.nanoTime();
                 QueryRunner.Result r = QueryRunner.run(layer, options);
                 double layerSeconds = (System.nanoTime() - layerStart) / 1e9;
@@ -153,12 +159,10 @@ public final class Bench implements Callable<Integer> {
                     events, total, events / total);
         } else if (!query.equals(BronzeQuery.NAME)) {
             if (query.equals("enriched")) {
-                Customers.land(
-                        new Warehouse(options.warehouse()), java.util.List.of("US", "DE", "FR"));
+                Customers.land(new Warehouse(options.warehouse()), List.of("US", "DE", "FR"));
             }
-            RunOptions withMode =
-                    builder().outputMode(org.flinkss.query.OutputMode.parse(outputMode)).build();
-            org.flinkss.query.Query q = Queries.create(query, withMode, api, outer);
+            RunOptions withMode = builder().outputMode(OutputMode.parse(outputMode)).build();
+            Query q = Queries.create(query, withMode, api, outer);
             long queryStart = System.nanoTime();
             QueryRunner.Result timed = QueryRunner.run(q, withMode);
             double querySeconds = (System.nanoTime() - queryStart) / 1e9;
@@ -178,7 +182,7 @@ public final class Bench implements Callable<Integer> {
         RunOptions.Builder b =
                 RunOptions.builder().base(base).parallelism(parallelism).printProgress(false);
         if (checkpointInterval != null) {
-            b.checkpointInterval(org.flinkss.query.Trigger.parseDuration(checkpointInterval));
+            b.checkpointInterval(Trigger.parseDuration(checkpointInterval));
         }
         return b;
     }
@@ -200,7 +204,7 @@ public final class Bench implements Callable<Integer> {
     static long peakHeapMiB() {
         long peak = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+            if (pool.getType() == MemoryType.HEAP) {
                 peak += pool.getPeakUsage().getUsed();
             }
         }

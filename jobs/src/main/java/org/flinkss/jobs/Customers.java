@@ -11,9 +11,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import org.flinkss.table.TableDef;
-import org.flinkss.table.TableRewriter;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.queries.EnrichedQuery;
+import org.flinkss.runtime.table.TableDef;
+import org.flinkss.runtime.table.TableRewriter;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -3,16 +3,36 @@ package org.flinkss.jobs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.RowValues;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.DedupQuery;
+import org.flinkss.course.queries.EnrichedQuery;
+import org.flinkss.course.queries.LatestQuery;
+import org.flinkss.course.queries.Pipeline;
+import org.flinkss.course.queries.Queries;
+import org.flinkss.course.queries.ViewThenBuyQuery;
+import org.flinkss.course.queries.WindowQuery;
+import org.flinkss.runtime.query.OutputMode;
+import org.flinkss.runtime.query.Query;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.RowValues;
+import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.time.Watermarks;
+import org.flinkss.runtime.trigger.Trigger;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.sql.SQLException;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -226,12 +246,8 @@ public final class Demo implements Callable<Integer> {
                         .base(base)
                         .parallelism(parallelism)
                         .printProgress(false)
-                        .trigger(org.flinkss.query.Trigger.parse("once"))
-                        .out(
-                                loud
-                                        ? System.out
-                                        : new java.io.PrintStream(
-                                                java.io.OutputStream.nullOutputStream()))
+                        .trigger(Trigger.parse("once"))
+                        .out(loud ? System.out : new PrintStream(OutputStream.nullOutputStream()))
                         .build();
         check(
                 "11.05",
@@ -240,7 +256,7 @@ public final class Demo implements Callable<Integer> {
                 () -> QueryRunner.run(new BronzeQuery(once.events()), once).numInputRows());
     }
 
-    private QueryRunner.Result runQuery(org.flinkss.query.Query query) {
+    private QueryRunner.Result runQuery(Query query) {
         QueryRunner.Result result = QueryRunner.run(query, options);
         if (loud) {
             System.out.println(
@@ -264,7 +280,7 @@ public final class Demo implements Callable<Integer> {
                 "11.07",
                 "watermark = max(event_ts) - 10 minutes",
                 "2025-03-01T02:36:30.000Z",
-                () -> org.flinkss.time.Watermarks.format(watermark));
+                () -> Watermarks.format(watermark));
         check(
                 "11.07",
                 "windows that end before the watermark are final; the newest stay open",
@@ -273,8 +289,7 @@ public final class Demo implements Callable<Integer> {
                         warehouse.sortedValues("events_5min").stream()
                                         .allMatch(
                                                 r ->
-                                                        ((java.time.Instant) r.get(1))
-                                                                        .toEpochMilli()
+                                                        ((Instant) r.get(1)).toEpochMilli()
                                                                 <= watermark)
                                 && warehouse.count("events_5min") == 31 * 3);
     }
@@ -328,7 +343,7 @@ public final class Demo implements Callable<Integer> {
     }
 
     private boolean viewThenBuyHolds() {
-        java.util.Map<Long, List<Object>> bronze = new java.util.HashMap<>();
+        Map<Long, List<Object>> bronze = new HashMap<>();
         for (List<Object> row : warehouse.sortedValues(BronzeQuery.TABLE)) {
             bronze.put((Long) row.get(0), row);
         }
@@ -339,8 +354,8 @@ public final class Demo implements Callable<Integer> {
                                 p -> {
                                     List<Object> v = bronze.get((Long) p.get(1));
                                     List<Object> b = bronze.get((Long) p.get(2));
-                                    long vt = ((java.time.Instant) v.get(3)).toEpochMilli();
-                                    long bt = ((java.time.Instant) b.get(3)).toEpochMilli();
+                                    long vt = ((Instant) v.get(3)).toEpochMilli();
+                                    long bt = ((Instant) b.get(3)).toEpochMilli();
                                     return "view".equals(v.get(2))
                                             && "buy".equals(b.get(2))
                                             && v.get(1).equals(p.get(0))
@@ -391,7 +406,7 @@ public final class Demo implements Callable<Integer> {
                         .base(modes)
                         .parallelism(parallelism)
                         .printProgress(false)
-                        .outputMode(org.flinkss.query.OutputMode.UPDATE)
+                        .outputMode(OutputMode.UPDATE)
                         .build();
         RunOptions complete =
                 RunOptions.builder()
@@ -399,7 +414,7 @@ public final class Demo implements Callable<Integer> {
                         .warehouse(append.warehouse())
                         .parallelism(parallelism)
                         .printProgress(false)
-                        .outputMode(org.flinkss.query.OutputMode.COMPLETE)
+                        .outputMode(OutputMode.COMPLETE)
                         .build();
         QueryRunner.run(Queries.create("win5", update, "datastream"), update);
         QueryRunner.run(Queries.create("sliding", complete, "datastream"), complete);
@@ -407,7 +422,7 @@ public final class Demo implements Callable<Integer> {
         List<List<Object>> updated;
         try {
             updated = update.database().rows("events_5min");
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             throw new IllegalStateException(
                     "reading the update-mode table failed: " + e.getMessage(), e);
         }
@@ -436,13 +451,13 @@ public final class Demo implements Callable<Integer> {
     }
 
     private boolean slidingMatchesTumbling() {
-        Map<String, Long> tumbling = new java.util.HashMap<>();
+        Map<String, Long> tumbling = new HashMap<>();
         for (List<Object> r : warehouse.sortedValues("events_5min")) {
             tumbling.put(r.get(0) + "/" + r.get(2), (Long) r.get(3));
         }
         int compared = 0;
         for (List<Object> r : warehouse.sortedValues("events_sliding")) {
-            java.time.Instant start = (java.time.Instant) r.get(0);
+            Instant start = (Instant) r.get(0);
             Long first = tumbling.get(start + "/" + r.get(2));
             Long second = tumbling.get(start.plusSeconds(300) + "/" + r.get(2));
             if (first != null && second != null) {
@@ -458,19 +473,17 @@ public final class Demo implements Callable<Integer> {
     private boolean sessionsAreApart() {
         List<List<Object>> sessions = new ArrayList<>(warehouse.sortedValues("events_sessions"));
         sessions.sort(
-                java.util.Comparator.<List<Object>, Integer>comparing(r -> (Integer) r.get(2))
-                        .thenComparing(r -> (java.time.Instant) r.get(0)));
+                Comparator.<List<Object>, Integer>comparing(r -> (Integer) r.get(2))
+                        .thenComparing(r -> (Instant) r.get(0)));
         for (int i = 0; i < sessions.size(); i++) {
             List<Object> r = sessions.get(i);
-            if (((java.time.Instant) r.get(1)).toEpochMilli()
-                            - ((java.time.Instant) r.get(0)).toEpochMilli()
+            if (((Instant) r.get(1)).toEpochMilli() - ((Instant) r.get(0)).toEpochMilli()
                     < 120_000) {
                 return false;
             }
             if (i > 0
                     && sessions.get(i - 1).get(2).equals(r.get(2))
-                    && !((java.time.Instant) r.get(0))
-                            .isAfter((java.time.Instant) sessions.get(i - 1).get(1))) {
+                    && !((Instant) r.get(0)).isAfter((Instant) sessions.get(i - 1).get(1))) {
                 return false;
             }
         }
@@ -479,10 +492,8 @@ public final class Demo implements Callable<Integer> {
 
     private void lateData() {
         header("11.11", "Late and Out-of-Order Events");
-        org.flinkss.event.Event late =
-                new org.flinkss.event.Event(
-                        99999L, 7, "buy", java.time.Instant.parse("2025-03-01T00:01:00Z"), 12.5);
-        org.flinkss.event.EventFiles.writeBatch(options.events(), 3, List.of(late));
+        Event late = new Event(99999L, 7, "buy", Instant.parse("2025-03-01T00:01:00Z"), 12.5);
+        EventFiles.writeBatch(options.events(), 3, List.of(late));
         land(4, 1000);
         if (loud) {
             System.out.println(
@@ -577,8 +588,7 @@ public final class Demo implements Callable<Integer> {
                                 && warehouse.sortedValues("events_by_type").stream()
                                         .allMatch(
                                                 r ->
-                                                        ((java.time.Instant) r.get(1))
-                                                                        .toEpochMilli()
+                                                        ((Instant) r.get(1)).toEpochMilli()
                                                                 <= watermarkAfter(layers.get(2))));
     }
 

@@ -2,14 +2,15 @@ package org.flinkss.jobs;
 
 import picocli.CommandLine.Option;
 
-import org.flinkss.kafka.KafkaClientProperties;
-import org.flinkss.kafka.KafkaSourceOptions;
+import org.flinkss.course.queries.KafkaSettings;
+import org.flinkss.runtime.kafka.KafkaClientProperties;
+import org.flinkss.runtime.kafka.KafkaSourceOptions;
 
 import java.nio.file.Path;
 import java.util.Map;
 
 /** The Kafka options of {@code run}, with Spark's option names in the help. */
-final class KafkaArgs {
+final class KafkaArgs implements KafkaSettings {
 
     @Option(
             names = "--bootstrap-servers",
@@ -78,17 +79,20 @@ final class KafkaArgs {
                         + " FLINKSS_KAFKA_<NAME> variables override it. Values are never printed.")
     Path propertiesFile;
 
-    Map<String, String> clientProperties() {
+    @Override
+    public Map<String, String> clientProperties() {
         return KafkaClientProperties.load(propertiesFile, System.getenv());
     }
 
-    String bootstrapServers(Map<String, String> clientProperties) {
+    @Override
+    public String bootstrapServers(Map<String, String> clientProperties) {
         return bootstrapServers != null
                 ? bootstrapServers
                 : clientProperties.get("bootstrap.servers");
     }
 
-    KafkaSourceOptions sourceOptions() {
+    @Override
+    public KafkaSourceOptions sourceOptions() {
         Map<String, String> properties = clientProperties();
         return KafkaSourceOptions.builder()
                 .bootstrapServers(bootstrapServers)
@@ -102,10 +106,16 @@ final class KafkaArgs {
                 .build();
     }
 
-    boolean readsKafka() {
+    @Override
+    public boolean readsKafka() {
         return subscribe != null
                 || subscribePattern != null
                 || assign != null
                 || startingOffsets != null;
+    }
+
+    @Override
+    public String topic() {
+        return topic;
     }
 }

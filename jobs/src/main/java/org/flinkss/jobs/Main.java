@@ -11,27 +11,35 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import org.flinkss.event.EventGenerator;
-import org.flinkss.event.LandEvents;
-import org.flinkss.kafka.EventsToKafka;
-import org.flinkss.kafka.KafkaClientProperties;
-import org.flinkss.progress.ProgressTracker;
-import org.flinkss.query.OutputMode;
-import org.flinkss.query.Query;
-import org.flinkss.query.QueryException;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.query.Trigger;
-import org.flinkss.table.RowValues;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LandEvents;
+import org.flinkss.course.kafka.EventsToKafka;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.Pipeline;
+import org.flinkss.course.queries.Queries;
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.kafka.KafkaClientProperties;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.query.OutputMode;
+import org.flinkss.runtime.query.Query;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.RowValues;
+import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.trigger.Trigger;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The command line: {@code java -jar flinkss-jobs.jar <command>}, or the same arguments after
@@ -150,10 +158,8 @@ public final class Main implements Callable<Integer> {
             return warehouse != null ? warehouse : base.resolve("warehouse");
         }
 
-        org.flinkss.jdbc.Database database() {
-            return jdbcUrl != null
-                    ? new org.flinkss.jdbc.Database(jdbcUrl)
-                    : org.flinkss.jdbc.Database.sqliteIn(warehouse());
+        Database database() {
+            return jdbcUrl != null ? new Database(jdbcUrl) : Database.sqliteIn(warehouse());
         }
 
         /** A table by name: Parquet files in the warehouse, else a table of the SQL database. */
@@ -490,8 +496,7 @@ public final class Main implements Callable<Integer> {
 
     /** 1048576, 512k, 64m, 1g (powers of 1024, as Spark's byte strings). */
     static long parseBytes(String text) {
-        java.util.regex.Matcher m =
-                java.util.regex.Pattern.compile("(?i)\\s*(\\d+)\\s*([kmgt]?)b?\\s*").matcher(text);
+        Matcher m = Pattern.compile("(?i)\\s*(\\d+)\\s*([kmgt]?)b?\\s*").matcher(text);
         if (!m.matches()) {
             throw new IllegalArgumentException(
                     "cannot read '"
@@ -499,7 +504,7 @@ public final class Main implements Callable<Integer> {
                             + "' as a size: use bytes, or a number with k, m, g or t (e.g. 64m)");
         }
         long n = Long.parseLong(m.group(1));
-        String unit = m.group(2).toLowerCase(java.util.Locale.ROOT);
+        String unit = m.group(2).toLowerCase(Locale.ROOT);
         int shift = unit.isEmpty() ? 0 : "kmgt".indexOf(unit) + 1;
         return n << (10 * shift);
     }
@@ -644,7 +649,7 @@ public final class Main implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            Path checkpoint = common.base.resolve("_cp").resolve(query);
+            CheckpointLayout checkpoint = CheckpointLayout.of(common.base, query);
             if (all) {
                 for (ObjectNode p : ProgressTracker.history(checkpoint)) {
                     System.out.println(p.toString());

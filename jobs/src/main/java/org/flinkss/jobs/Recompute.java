@@ -7,19 +7,24 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import org.flinkss.progress.ProgressTracker;
-import org.flinkss.query.CheckpointDir;
-import org.flinkss.query.QueryException;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.TableRewriter;
-import org.flinkss.table.Warehouse;
-import org.flinkss.time.Watermarks;
+import org.flinkss.course.queries.Queries;
+import org.flinkss.course.queries.WindowQuery;
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.checkpoint.CheckpointDir;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.TableRewriter;
+import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.time.Watermarks;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -90,7 +95,7 @@ public final class Recompute implements Callable<Integer> {
     }
 
     public static Result recompute(
-            Warehouse warehouse, java.nio.file.Path base, String table, long from, long to) {
+            Warehouse warehouse, Path base, String table, long from, long to) {
         String writer = warehouse.writer(table);
         if (warehouse.writtenBy(table).equals(Warehouse.REPLACED)) {
             throw new QueryException(
@@ -114,7 +119,7 @@ public final class Recompute implements Callable<Integer> {
                             + writer
                             + "', which is not a windowed aggregation: nothing to recompute");
         }
-        CheckpointDir checkpoint = new CheckpointDir(base.resolve("_cp").resolve(writer));
+        CheckpointDir checkpoint = new CheckpointDir(CheckpointLayout.of(base, writer));
         try (CheckpointDir.Lock lock = checkpoint.lock(writer)) {
             // A window the stream has not closed yet will still be written by it: leave it alone.
             long watermark = watermarkOf(checkpoint);
@@ -144,8 +149,7 @@ public final class Recompute implements Callable<Integer> {
     }
 
     private static long watermarkOf(CheckpointDir checkpoint) {
-        List<com.fasterxml.jackson.databind.node.ObjectNode> history =
-                ProgressTracker.history(checkpoint.path());
+        List<ObjectNode> history = ProgressTracker.history(checkpoint.layout());
         if (history.isEmpty()) {
             return Watermarks.NONE;
         }

@@ -6,9 +6,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import org.flinkss.progress.ProgressTracker;
-import org.flinkss.table.Warehouse;
-import org.flinkss.time.Watermarks;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.time.Watermarks;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -77,7 +78,7 @@ public final class Report implements Callable<Integer> {
                 .append("</p>");
         html.append("<h2>Queries</h2>");
         for (Path cp : checkpoints(base)) {
-            List<ObjectNode> history = ProgressTracker.history(cp);
+            List<ObjectNode> history = ProgressTracker.history(new CheckpointLayout(cp));
             if (!history.isEmpty()) {
                 query(html, cp.getFileName().toString(), history);
             }

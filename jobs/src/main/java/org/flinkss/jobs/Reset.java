@@ -5,10 +5,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-import org.flinkss.jdbc.Database;
-import org.flinkss.progress.Fragments;
-import org.flinkss.query.CheckpointDir;
-import org.flinkss.table.Warehouse;
+import org.flinkss.runtime.checkpoint.CheckpointDir;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.Folders;
+import org.flinkss.runtime.checkpoint.JsonFiles;
+import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,8 +55,8 @@ public final class Reset implements Callable<Integer> {
 
     static List<String> reset(Path base, Warehouse warehouse, Database database, String query)
             throws Exception {
-        CheckpointDir checkpoint = new CheckpointDir(base.resolve("_cp").resolve(query));
-        Path metadata = checkpoint.path().resolve("metadata.json");
+        CheckpointDir checkpoint = new CheckpointDir(CheckpointLayout.of(base, query));
+        Path metadata = checkpoint.layout().metadata();
         if (!Files.exists(metadata)) {
             throw new IllegalArgumentException(
                     "query '"
@@ -65,14 +67,14 @@ public final class Reset implements Callable<Integer> {
         }
         List<String> emptied = new ArrayList<>();
         try (CheckpointDir.Lock lock = checkpoint.lock(query)) {
-            JsonNode identity = Fragments.JSON.readTree(metadata.toFile());
+            JsonNode identity = JsonFiles.JSON.readTree(metadata.toFile());
             String queryId = identity.path("id").asText();
             List<String> written = new ArrayList<>();
             identity.path("sinks").forEach(sink -> written.add(sink.asText()));
             identity.path("records").forEach(record -> written.add(record.asText()));
             for (String table : written) {
                 if (warehouse.exists(table) && warehouse.writer(table).equals(query)) {
-                    CheckpointDir.deleteRecursively(warehouse.tablePath(table));
+                    Folders.deleteRecursively(warehouse.tablePath(table));
                     emptied.add(table);
                 } else if (database.hasTable(table)) {
                     try (Connection c = database.connect();
@@ -95,7 +97,7 @@ public final class Reset implements Callable<Integer> {
                             checkpoint.path().resolve("runs"),
                             checkpoint.path().resolve("offsets"),
                             metadata)) {
-                CheckpointDir.deleteQuietly(child);
+                Folders.deleteQuietly(child);
             }
         }
         return emptied;

@@ -1,7 +1,7 @@
 package org.flinkss.jobs;
 
-import org.flinkss.jdbc.Database;
-import org.flinkss.table.Warehouse;
+import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.table.Warehouse;
 
 import javax.annotation.Nullable;
 

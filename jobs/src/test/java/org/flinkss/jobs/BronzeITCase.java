@@ -2,20 +2,25 @@ package org.flinkss.jobs;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.progress.ProgressTracker;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,8 +73,7 @@ class BronzeITCase {
         assertThat(warehouse.count(BronzeQuery.TABLE)).isEqualTo(1000);
         assertThat(warehouse.sortedValues(BronzeQuery.TABLE))
                 .extracting(row -> row.get(0))
-                .containsExactlyElementsOf(
-                        java.util.stream.LongStream.range(0, 1000).boxed().toList());
+                .containsExactlyElementsOf(LongStream.range(0, 1000).boxed().toList());
         assertThat(ProgressTracker.history(options.checkpointOf(BronzeQuery.NAME)))
                 .extracting(p -> p.path("batchId").asLong())
                 .containsExactly(0L, 1L);
@@ -83,7 +87,7 @@ class BronzeITCase {
                         .parallelism(2)
                         .printProgress(false)
                         .maxFilesPerTrigger(2)
-                        .checkpointInterval(java.time.Duration.ofMillis(200))
+                        .checkpointInterval(Duration.ofMillis(200))
                         .build();
         for (int batch = 1; batch <= 5; batch++) {
             EventFiles.writeBatch(
@@ -112,7 +116,7 @@ class BronzeITCase {
             EventFiles.writeBatch(events, batch, EventGenerator.events((batch - 1) * 500L, 500));
         }
         long fileSize;
-        try (var files = java.nio.file.Files.walk(events)) {
+        try (var files = Files.walk(events)) {
             fileSize =
                     files.filter(
                                     f ->
@@ -154,13 +158,13 @@ class BronzeITCase {
         assertThat(Main.parseBytes("64m")).isEqualTo(64L << 20);
         assertThat(Main.parseBytes("1G")).isEqualTo(1L << 30);
         assertThat(Main.parseBytes("4096")).isEqualTo(4096);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Main.parseBytes("lots"))
+        Assertions.assertThatThrownBy(() -> Main.parseBytes("lots"))
                 .hasMessageContaining("e.g. 64m");
     }
 
     @Test
     void parallelismOneAndTwoWriteIdenticalTables() {
-        List<List<List<Object>>> tables = new java.util.ArrayList<>();
+        List<List<List<Object>>> tables = new ArrayList<>();
         for (int parallelism : new int[] {1, 2}) {
             RunOptions options = options(base.resolve("p" + parallelism), parallelism);
             for (int batch = 1; batch <= 3; batch++) {

@@ -7,12 +7,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.progress.ProgressTracker;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -87,7 +89,7 @@ class BronzeKillRecoveryITCase {
     private void scenario() throws Exception {
         RunOptions killed = options(dir.resolve("killed"));
         RunOptions reference = options(dir.resolve("reference"));
-        Path checkpoint = killed.checkpointOf(BronzeQuery.NAME);
+        CheckpointLayout checkpoint = killed.checkpointOf(BronzeQuery.NAME);
         Random random = new Random(SEED);
         note("kill schedule seed " + SEED + " (replay with -Dflinkss.killSeed=" + SEED + ")");
 

@@ -7,12 +7,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.event.EventJson;
-import org.flinkss.progress.ProgressTracker;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.EventJson;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.BronzeToKafkaQuery;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -83,7 +86,7 @@ class BronzeToKafkaKillRecoveryITCase {
                         .checkpointInterval(Duration.ofMillis(300))
                         .printProgress(false)
                         .build();
-        Path checkpoint = options.checkpointOf(BronzeToKafkaQuery.NAME);
+        CheckpointLayout checkpoint = options.checkpointOf(BronzeToKafkaQuery.NAME);
         Random random = new Random(SEED);
         note("kill schedule seed " + SEED);
 

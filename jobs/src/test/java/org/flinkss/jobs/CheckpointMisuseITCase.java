@@ -6,19 +6,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.query.CheckpointDir;
-import org.flinkss.query.Query;
-import org.flinkss.query.QueryContext;
-import org.flinkss.query.QueryException;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.EventTables;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.EventSources;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.tables.EventTables;
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.checkpoint.CheckpointDir;
+import org.flinkss.runtime.query.Query;
+import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -40,7 +44,8 @@ class CheckpointMisuseITCase {
             @Override
             public void build(QueryContext context) {
                 context.toTable(
-                        BronzeQuery.splitBad(context.eventFiles("events", events, null)),
+                        BronzeQuery.splitBad(
+                                EventSources.jsonFiles(context, "events", events, null, false)),
                         EventTables.events("other_table"));
             }
         };
@@ -78,7 +83,7 @@ class CheckpointMisuseITCase {
         Warehouse warehouse = new Warehouse(options.warehouse());
 
         // The impostor could not run on bronze's checkpoint; after a reset, bronze reprocesses all.
-        java.util.List<String> emptied =
+        List<String> emptied =
                 Reset.reset(options.base(), warehouse, options.database(), BronzeQuery.NAME);
         assertThat(emptied).contains(BronzeQuery.TABLE);
         assertThat(warehouse.exists(BronzeQuery.TABLE)).isFalse();
@@ -87,8 +92,7 @@ class CheckpointMisuseITCase {
         assertThat(again.lastProgress.path("batchId").asLong()).isZero();
         assertThat(warehouse.sortedValues(BronzeQuery.TABLE))
                 .extracting(r -> r.get(0))
-                .containsExactlyElementsOf(
-                        java.util.stream.LongStream.range(0, 1000).boxed().toList());
+                .containsExactlyElementsOf(LongStream.range(0, 1000).boxed().toList());
     }
 
     @Test

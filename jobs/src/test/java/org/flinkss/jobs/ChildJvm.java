@@ -1,5 +1,10 @@
 package org.flinkss.jobs;
 
+import org.assertj.core.api.Assertions;
+
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.progress.ProgressTracker;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,7 +19,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
@@ -217,24 +225,22 @@ final class ChildJvm implements AutoCloseable {
     static int runKilledAfterCommits(
             Launcher launcher,
             String[] args,
-            Path checkpoint,
+            CheckpointLayout checkpoint,
             int kills,
-            java.util.Random random,
+            Random random,
             int maxExtraMillis,
             Duration timeout,
             Path logs,
             List<Path> outputs,
-            java.util.function.Consumer<String> note,
-            java.util.function.Supplier<String> atKill)
+            Consumer<String> note,
+            Supplier<String> atKill)
             throws InterruptedException {
         int killed = 0;
         for (int attempt = 1; ; attempt++) {
-            org.assertj.core.api.Assertions.assertThat(attempt)
-                    .as("runs needed")
-                    .isLessThanOrEqualTo(kills + 1);
+            Assertions.assertThat(attempt).as("runs needed").isLessThanOrEqualTo(kills + 1);
             Path output = logs.resolve("run-" + attempt + ".log");
             outputs.add(output);
-            int before = org.flinkss.progress.ProgressTracker.history(checkpoint).size();
+            int before = ProgressTracker.history(checkpoint).size();
             try (ChildJvm child = launcher.output(output).start(args)) {
                 note.accept(
                         "run "
@@ -260,16 +266,15 @@ final class ChildJvm implements AutoCloseable {
                                         + " ms after a commit, exit code "
                                         + code
                                         + ", "
-                                        + org.flinkss.progress.ProgressTracker.history(checkpoint)
-                                                .size()
+                                        + ProgressTracker.history(checkpoint).size()
                                         + " batches in the log, "
                                         + atKill.get()
                                         + "; its last line: "
                                         + lastLine(child.outputText()));
-                        org.assertj.core.api.Assertions.assertThat(code)
+                        Assertions.assertThat(code)
                                 .as("exit code of a process ended by SIGKILL")
                                 .isEqualTo(KILLED_EXIT_CODE);
-                        org.assertj.core.api.Assertions.assertThat(child.isAlive()).isFalse();
+                        Assertions.assertThat(child.isAlive()).isFalse();
                         continue;
                     }
                     note.accept("run " + attempt + ": finished before the kill");
@@ -282,7 +287,7 @@ final class ChildJvm implements AutoCloseable {
                                 + code
                                 + ": "
                                 + lastLine(child.outputText()));
-                org.assertj.core.api.Assertions.assertThat(code)
+                Assertions.assertThat(code)
                         .as("exit code of run %d; its output:%n%s", attempt, child.outputText())
                         .isZero();
                 return killed;
@@ -300,11 +305,11 @@ final class ChildJvm implements AutoCloseable {
      * batches: false if this child exited first; fails the test if nothing comes within the
      * timeout.
      */
-    boolean awaitNewBatch(java.nio.file.Path checkpoint, int before, java.time.Duration timeout)
+    boolean awaitNewBatch(CheckpointLayout checkpoint, int before, Duration timeout)
             throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            if (org.flinkss.progress.ProgressTracker.history(checkpoint).size() > before) {
+            if (ProgressTracker.history(checkpoint).size() > before) {
                 return true;
             }
             if (!isAlive()) {

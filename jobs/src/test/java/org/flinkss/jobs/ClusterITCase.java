@@ -6,12 +6,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.progress.ProgressTracker;
-import org.flinkss.query.CheckpointDir;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.Folders;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.table.Warehouse;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -91,7 +94,7 @@ class ClusterITCase {
                 "the jars are missing: run 'mvn package' first (this test runs in failsafe, after"
                         + " package): "
                         + CLUSTER_JAR);
-        CheckpointDir.deleteRecursively(WORK);
+        Folders.deleteRecursively(WORK);
         Files.createDirectories(WORK);
         // From here on the cluster may be up: stop it on every way out, a killed test JVM included.
         clusterStarted = true;
@@ -115,9 +118,8 @@ class ClusterITCase {
     }
 
     private static boolean onPath(String command) {
-        for (String dir :
-                System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-            if (Files.isExecutable(java.nio.file.Paths.get(dir, command))) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (Files.isExecutable(Paths.get(dir, command))) {
                 return true;
             }
         }
@@ -371,7 +373,7 @@ class ClusterITCase {
     }
 
     private static List<Path> savepoints(Path base) {
-        Path dir = base.resolve("_cp/bronze/savepoints");
+        Path dir = CheckpointLayout.of(base, "bronze").savepoints();
         try (var s = Files.list(dir)) {
             return s.filter(p -> Files.exists(p.resolve("_metadata"))).toList();
         } catch (IOException e) {
@@ -380,7 +382,7 @@ class ClusterITCase {
     }
 
     private static List<Long> batchIds(Path base) {
-        return ProgressTracker.history(base.resolve("_cp/bronze")).stream()
+        return ProgressTracker.history(CheckpointLayout.of(base, "bronze")).stream()
                 .map(p -> p.path("batchId").asLong())
                 .toList();
     }

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -54,9 +55,7 @@ class DockerComposeTest {
                                         .as(
                                                 "tag of %s (pom.xml has flink.version %s)",
                                                 image, flinkVersion)
-                                        .matches(
-                                                java.util.regex.Pattern.quote(flinkVersion)
-                                                        + "(-.*)?"));
+                                        .matches(Pattern.quote(flinkVersion) + "(-.*)?"));
         // Each Flink service gets its image, directly or through the x-flink anchor (<<: *flink).
         Map<?, ?> services = (Map<?, ?>) compose.get("services");
         for (String service : List.of("jobmanager", "taskmanager-1", "taskmanager-2", "client")) {

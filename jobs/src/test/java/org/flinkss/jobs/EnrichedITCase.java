@@ -7,11 +7,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.EnrichedQuery;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.TableRewriter;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -34,7 +37,7 @@ class EnrichedITCase {
         // Step 1: customers 1..49 in two countries (50 missing: a left join keeps its rows, with
         // null).
         Customers.land(warehouse, List.of("US", "DE"));
-        new org.flinkss.table.TableRewriter(warehouse, EnrichedQuery.CUSTOMERS)
+        new TableRewriter(warehouse, EnrichedQuery.CUSTOMERS)
                 .replace(row -> row.getInt(0) == 50, List.of());
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
         QueryRunner.run(new BronzeQuery(options.events()), options);

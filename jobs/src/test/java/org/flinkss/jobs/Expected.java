@@ -1,6 +1,7 @@
 package org.flinkss.jobs;
 
-import org.flinkss.event.Event;
+import org.flinkss.course.event.Event;
+import org.flinkss.runtime.table.RowValues;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -95,7 +96,7 @@ final class Expected {
                                                 .doubleValue()));
                     }
                 });
-        rows.sort(org.flinkss.table.RowValues.ORDER);
+        rows.sort(RowValues.ORDER);
         return rows;
     }
 

@@ -10,22 +10,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.event.Event;
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.jdbc.Database;
-import org.flinkss.jdbc.JdbcUpsert;
-import org.flinkss.query.Query;
-import org.flinkss.query.QueryContext;
-import org.flinkss.query.QueryException;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.sink.ForEachBatchSink;
-import org.flinkss.table.EventTables;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.EventSources;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.tables.EventTables;
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.jdbc.JdbcUpsert;
+import org.flinkss.runtime.query.Query;
+import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.sink.BatchFunction;
+import org.flinkss.runtime.sink.ForEachBatchSink;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 
@@ -49,7 +53,7 @@ class FailureRecoveryITCase {
      * Applies a batch, then fails while commit failures are left to throw: the replay must change
      * nothing.
      */
-    static final class FailingUpsert implements org.flinkss.sink.BatchFunction<RowData> {
+    static final class FailingUpsert implements BatchFunction<RowData> {
         private static final long serialVersionUID = 1L;
         private final JdbcUpsert upsert;
 
@@ -58,12 +62,12 @@ class FailureRecoveryITCase {
         }
 
         @Override
-        public void apply(java.util.List<RowData> batch, long id) throws Exception {
+        public void apply(List<RowData> batch, long id) throws Exception {
             apply(batch, id, 0);
         }
 
         @Override
-        public void apply(java.util.List<RowData> batch, long id, int writer) throws Exception {
+        public void apply(List<RowData> batch, long id, int writer) throws Exception {
             upsert.apply(batch, id, writer);
             if (!batch.isEmpty() && COMMIT_FAILURES.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 throw new IllegalStateException("boom: injected commit failure");
@@ -106,7 +110,9 @@ class FailureRecoveryITCase {
             @Override
             public void build(QueryContext context) {
                 DataStream<Event> events1 =
-                        BronzeQuery.splitBad(context.eventFiles("events", events, null))
+                        BronzeQuery.splitBad(
+                                        EventSources.jsonFiles(
+                                                context, "events", events, null, false))
                                 .map(
                                         (MapFunction<Event, Event>)
                                                 e -> {

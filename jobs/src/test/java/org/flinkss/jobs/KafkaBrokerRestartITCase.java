@@ -11,13 +11,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.event.EventJson;
-import org.flinkss.kafka.KafkaSourceOptions;
-import org.flinkss.kafka.KafkaTables;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.query.Trigger;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.EventJson;
+import org.flinkss.course.queries.KafkaBronzeQuery;
+import org.flinkss.runtime.kafka.KafkaSourceOptions;
+import org.flinkss.runtime.kafka.KafkaTables;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.trigger.Trigger;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -8,16 +8,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.event.Event;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.event.EventJson;
-import org.flinkss.kafka.KafkaSourceOptions;
-import org.flinkss.kafka.KafkaTables;
-import org.flinkss.progress.ProgressTracker;
-import org.flinkss.query.QueryException;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.EventJson;
+import org.flinkss.course.queries.KafkaBronzeQuery;
+import org.flinkss.course.queries.KafkaEventsQuery;
+import org.flinkss.course.tables.EventTables;
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.kafka.KafkaSourceOptions;
+import org.flinkss.runtime.kafka.KafkaTables;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -25,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -137,10 +141,8 @@ class KafkaBronzeITCase {
         QueryRunner.Result parsed = QueryRunner.run(new KafkaEventsQuery(), options);
         assertThat(parsed.numInputRows()).isEqualTo(102);
         List<Event> events = new ArrayList<>();
-        warehouse
-                .rows(KafkaEventsQuery.TABLE)
-                .forEach(row -> events.add(org.flinkss.table.EventTables.fromRow(row)));
-        events.sort(java.util.Comparator.comparing(e -> e.eventId));
+        warehouse.rows(KafkaEventsQuery.TABLE).forEach(row -> events.add(EventTables.fromRow(row)));
+        events.sort(Comparator.comparing(e -> e.eventId));
         assertThat(events).containsExactlyElementsOf(EventGenerator.events(0, 100));
         List<List<Object>> bad = warehouse.sortedValues(KafkaEventsQuery.QUARANTINE);
         assertThat(bad).hasSize(2);

@@ -11,11 +11,16 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-import org.flinkss.event.EventGenerator;
-import org.flinkss.kafka.EventsToKafka;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.kafka.EventsToKafka;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,20 +47,16 @@ final class KafkaTestBroker implements AutoCloseable {
      * One broker for a test class: {@code @RegisterExtension static final KafkaTestBroker.PerClass
      * KAFKA = new KafkaTestBroker.PerClass();}, started before its tests and closed after them.
      */
-    static final class PerClass
-            implements org.junit.jupiter.api.extension.BeforeAllCallback,
-                    org.junit.jupiter.api.extension.AfterAllCallback {
+    static final class PerClass implements BeforeAllCallback, AfterAllCallback {
         private KafkaTestBroker broker;
 
         @Override
-        public void beforeAll(org.junit.jupiter.api.extension.ExtensionContext context)
-                throws Exception {
+        public void beforeAll(ExtensionContext context) throws Exception {
             broker = start();
         }
 
         @Override
-        public void afterAll(org.junit.jupiter.api.extension.ExtensionContext context)
-                throws Exception {
+        public void afterAll(ExtensionContext context) throws Exception {
             if (broker != null) {
                 broker.close();
                 broker = null;
@@ -75,8 +76,7 @@ final class KafkaTestBroker implements AutoCloseable {
     static KafkaTestBroker start() throws Exception {
         // The test kit makes its log folders under java.io.tmpdir (target/tmp), which may not exist
         // yet.
-        java.nio.file.Files.createDirectories(
-                java.nio.file.Paths.get(System.getProperty("java.io.tmpdir")));
+        Files.createDirectories(Paths.get(System.getProperty("java.io.tmpdir")));
         TestKitNodes nodes =
                 new TestKitNodes.Builder()
                         .setCombined(true)

@@ -16,20 +16,23 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.flinkss.event.Event;
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.jdbc.Database;
-import org.flinkss.jdbc.JdbcUpsert;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.EventTables;
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.LatestQuery;
+import org.flinkss.course.tables.EventTables;
+import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.jdbc.JdbcUpsert;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
 
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.LongStream;
 
@@ -185,7 +188,7 @@ class LatestITCase {
         assertThat(rows)
                 .filteredOn(r -> r.get(2) == null)
                 .containsExactly(
-                        java.util.Arrays.asList(
+                        Arrays.asList(
                                 Instant.ofEpochMilli(0),
                                 Instant.ofEpochMilli(5 * 60_000),
                                 null,

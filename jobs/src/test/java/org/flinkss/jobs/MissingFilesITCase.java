@@ -10,16 +10,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.progress.ProgressTracker;
-import org.flinkss.query.Query;
-import org.flinkss.query.QueryContext;
-import org.flinkss.query.QueryException;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.source.files.ParsedEvent;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.EventSources;
+import org.flinkss.course.event.ParsedEvent;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.query.Query;
+import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -97,7 +99,7 @@ class MissingFilesITCase {
             public void build(QueryContext context) {
                 BronzeQuery.write(
                         context,
-                        context.eventFiles("events", events, null)
+                        EventSources.jsonFiles(context, "events", events, null, false)
                                 .map(new Seam())
                                 .returns(ParsedEvent.class)
                                 .name("seam")

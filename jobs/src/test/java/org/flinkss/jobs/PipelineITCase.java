@@ -6,14 +6,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.event.Event;
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.query.CheckpointDir;
-import org.flinkss.query.QueryException;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.Pipeline;
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.checkpoint.CheckpointDir;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -104,8 +105,7 @@ class PipelineITCase {
     void aSecondPipelineRunWhileOneIsActiveIsRefused() {
         RunOptions options = BronzeITCase.options(base, 2);
         try (CheckpointDir.Lock running =
-                new CheckpointDir(options.base().resolve("_cp").resolve("_pipeline"))
-                        .lock("pipeline")) {
+                new CheckpointDir(options.checkpointOf("_pipeline")).lock("pipeline")) {
             assertThatThrownBy(() -> Pipeline.run(options, "datastream"))
                     .isInstanceOf(QueryException.class)
                     .hasMessageContaining("query 'pipeline' is already running");

@@ -6,11 +6,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.event.EventGenerator;
-import org.flinkss.event.EventJson;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.EventJson;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

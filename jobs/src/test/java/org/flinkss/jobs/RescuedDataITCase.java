@@ -6,14 +6,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.event.Event;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.event.EventJson;
-import org.flinkss.query.QueryException;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.EventTables;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.EventJson;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.LatestQuery;
+import org.flinkss.course.queries.WindowQuery;
+import org.flinkss.course.tables.EventTables;
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

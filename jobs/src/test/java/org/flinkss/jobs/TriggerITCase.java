@@ -6,13 +6,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.progress.ProgressTracker;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.query.Trigger;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.trigger.Trigger;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,7 +45,7 @@ class TriggerITCase {
         CompletableFuture<QueryRunner.Result> running =
                 CompletableFuture.supplyAsync(
                         () -> QueryRunner.run(new BronzeQuery(continuous.events()), continuous));
-        Path checkpoint = continuous.checkpointOf(BronzeQuery.NAME);
+        CheckpointLayout checkpoint = continuous.checkpointOf(BronzeQuery.NAME);
         long deadline = System.nanoTime() + Duration.ofSeconds(6).toNanos();
         while (ProgressTracker.history(checkpoint).isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(50);

@@ -9,12 +9,16 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.flinkss.event.Event;
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.Warehouse;
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.Queries;
+import org.flinkss.course.queries.WindowQuery;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.RowValues;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Path;
 import java.time.Instant;
@@ -155,7 +159,7 @@ class WindowITCase {
         expected.stream()
                 .filter(r -> ((Instant) r.get(1)).toEpochMilli() > cut)
                 .forEach(expectedAfter::add);
-        expectedAfter.sort(org.flinkss.table.RowValues.ORDER);
+        expectedAfter.sort(RowValues.ORDER);
         assertThat(warehouse.sortedValues("events_5min")).containsExactlyElementsOf(expectedAfter);
     }
 
