@@ -15,7 +15,6 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.checkpoint.CheckpointDir;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.jdbc.Database;
@@ -59,7 +58,6 @@ public final class QueryContext {
 
     private final String queryName;
     private final StreamExecutionEnvironment env;
-    private final CheckpointDir checkpoint;
     private final RunScope scope;
     private final Trigger trigger;
     private final int maxFilesPerTrigger;
@@ -85,13 +83,11 @@ public final class QueryContext {
     QueryContext(
             String queryName,
             StreamExecutionEnvironment env,
-            CheckpointDir checkpoint,
             RunScope scope,
             RunOptions options,
             Warehouse warehouse) {
         this.queryName = queryName;
         this.env = env;
-        this.checkpoint = checkpoint;
         this.scope = scope;
         this.trigger = options.trigger;
         this.maxFilesPerTrigger = options.maxFilesPerTrigger;
@@ -320,7 +316,7 @@ public final class QueryContext {
             RowType rowType,
             List<String> keyColumns,
             Database database) {
-        String metadata = checkpoint.layout().metadata().toString();
+        String metadata = scope.layout().metadata().toString();
         JdbcUpsert upsert =
                 new JdbcUpsert(
                         database,

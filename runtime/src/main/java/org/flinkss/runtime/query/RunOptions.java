@@ -3,6 +3,7 @@ package org.flinkss.runtime.query;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.progress.ProgressListener;
+import org.flinkss.runtime.runner.RunSettings;
 import org.flinkss.runtime.trigger.Trigger;
 
 import javax.annotation.Nullable;
@@ -98,6 +99,21 @@ public final class RunOptions {
         return CheckpointLayout.of(base, query);
     }
 
+    /** How the runner runs the job: the part of these options that is not the query's. */
+    RunSettings runSettings() {
+        return RunSettings.builder(base.resolve("_tmp"))
+                .trigger(trigger)
+                .runFor(runFor)
+                .parallelism(parallelism)
+                .checkpointInterval(checkpointInterval)
+                .flinkConfDir(flinkConfDir)
+                .flinkOptions(flinkOverrides)
+                .listeners(listeners)
+                .out(out)
+                .printProgress(printProgress)
+                .build();
+    }
+
     /** Builds {@link RunOptions}; every setting has the course's default. */
     public static final class Builder {
         private Path base = Paths.get("data");
@@ -175,8 +191,8 @@ public final class RunOptions {
         }
 
         /**
-         * A folder with Flink's {@code config.yaml}; by default $FLINK_CONF_DIR, else ./flink-conf
-         * if present.
+         * A folder with Flink's {@code config.yaml}; by default $FLINK_CONF_DIR, else ./flink-conf,
+         * else the one beside the jar, else the copy built into the jar.
          */
         public Builder flinkConfDir(Path dir) {
             this.flinkConfDir = dir;
