@@ -134,16 +134,18 @@ public final class QueryRun {
                 new KilledRunRecovery(runs, restorePoints, tracker).recover();
 
                 Path savepoint = execute(env, job, runId, tracker, flinkRunClient);
+                // Before noDataProgress, which tells the listeners too: it is no batch.
+                List<ObjectNode> batches = List.copyOf(committed);
                 ObjectNode last =
                         tracker.batchesThisRun() == 0
                                 ? tracker.noDataProgress(lastWatermark())
-                                : committed.get(committed.size() - 1);
+                                : batches.get(batches.size() - 1);
                 if (savepoint != null) {
                     restorePoints.pruneExcept(savepoint);
                     runs.clear();
                     job.afterFinalSavepoint();
                 }
-                return new RunOutcome(queryId, runId, committed, last, savepoint);
+                return new RunOutcome(queryId, runId, batches, last, savepoint);
             } finally {
                 Folders.deleteQuietly(tmp);
             }
