@@ -49,11 +49,10 @@ final class KafkaArgs implements KafkaSettings {
     @Option(
             names = "--max-offsets-per-trigger",
             paramLabel = "N",
-            defaultValue = "0",
             description =
                     "kafka-bronze: at most N offsets per batch, split over partitions"
                             + " (maxOffsetsPerTrigger; default: no limit)")
-    long maxOffsetsPerTrigger;
+    Long maxOffsetsPerTrigger;
 
     @Option(
             names = "--fail-on-data-loss",
@@ -100,7 +99,6 @@ final class KafkaArgs implements KafkaSettings {
                 .subscribePattern(subscribePattern)
                 .assign(assign)
                 .startingOffsets(startingOffsets)
-                .maxOffsetsPerTrigger(maxOffsetsPerTrigger)
                 .failOnDataLoss(failOnDataLoss)
                 .clientProperties(properties)
                 .build();

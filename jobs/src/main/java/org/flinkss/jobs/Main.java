@@ -342,12 +342,11 @@ public final class Main implements Callable<Integer> {
 
         @Option(
                 names = "--max-files-per-trigger",
-                defaultValue = "0",
                 paramLabel = "N",
                 description =
                         "split a backlog into batches of at most N files, each committed on its own"
                                 + " (default: no limit)")
-        int maxFilesPerTrigger;
+        Integer maxFilesPerTrigger;
 
         @Option(
                 names = "--max-bytes-per-trigger",
@@ -450,13 +449,20 @@ public final class Main implements Callable<Integer> {
                             .warehouse(common.warehouse())
                             .trigger(Trigger.parse(trigger))
                             .parallelism(parallelism)
-                            .maxFilesPerTrigger(maxFilesPerTrigger)
-                            .maxBytesPerTrigger(
-                                    maxBytesPerTrigger == null ? 0 : parseBytes(maxBytesPerTrigger))
                             .skipMissingFiles(skipMissingFiles)
                             .jdbcUrl(common.jdbcUrl)
                             .outputMode(OutputMode.parse(outputMode))
                             .printProgress(!quiet);
+            // Rate limits given are checked (Spark refuses 0 and negatives); unset means none.
+            if (maxFilesPerTrigger != null) {
+                options.maxFilesPerTrigger(maxFilesPerTrigger);
+            }
+            if (maxBytesPerTrigger != null) {
+                options.maxBytesPerTrigger(parseBytes(maxBytesPerTrigger));
+            }
+            if (kafka.maxOffsetsPerTrigger != null) {
+                options.maxOffsetsPerTrigger(kafka.maxOffsetsPerTrigger);
+            }
             if (checkpointInterval != null) {
                 options.checkpointInterval(Trigger.parseDuration(checkpointInterval));
             }

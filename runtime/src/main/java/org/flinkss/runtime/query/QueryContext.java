@@ -22,6 +22,7 @@ import org.flinkss.runtime.jdbc.JdbcUpsert;
 import org.flinkss.runtime.progress.ProgressCounter;
 import org.flinkss.runtime.sink.ChangesPerBatch;
 import org.flinkss.runtime.sink.ForEachBatchSink;
+import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.RecordFormat;
 import org.flinkss.runtime.source.SourceSpec;
 import org.flinkss.runtime.source.SplitPlanner;
@@ -60,10 +61,7 @@ public final class QueryContext {
     private final StreamExecutionEnvironment env;
     private final RunScope scope;
     private final Trigger trigger;
-    private final int maxFilesPerTrigger;
-
-    /** Spark's maxBytesPerTrigger for file sources; 0 for no limit. */
-    private final long maxBytesPerTrigger;
+    private final ReadLimit readLimit;
 
     private final boolean skipMissingFiles;
     private final Warehouse warehouse;
@@ -90,8 +88,7 @@ public final class QueryContext {
         this.env = env;
         this.scope = scope;
         this.trigger = options.trigger;
-        this.maxFilesPerTrigger = options.maxFilesPerTrigger;
-        this.maxBytesPerTrigger = options.maxBytesPerTrigger;
+        this.readLimit = options.readLimit;
         this.skipMissingFiles = options.skipMissingFiles;
         this.warehouse = warehouse;
     }
@@ -131,7 +128,7 @@ public final class QueryContext {
             String suffix,
             RecordFormat<T, FileSplit> format,
             @Nullable Duration watermarkDelay) {
-        FilePlanner planner = new FilePlanner(folder, suffix, maxBytesPerTrigger);
+        FilePlanner planner = new FilePlanner(folder, suffix);
         return source(
                 name,
                 "FileStreamSource[" + planner.root().toUri() + "*" + suffix + "]",
@@ -173,9 +170,7 @@ public final class QueryContext {
                             + rowType.getFieldNames()
                             + ")");
         }
-        FilePlanner planner =
-                new FilePlanner(
-                        warehouse.tablePath(table), ParquetFiles.SUFFIX, maxBytesPerTrigger);
+        FilePlanner planner = new FilePlanner(warehouse.tablePath(table), ParquetFiles.SUFFIX);
         return source(
                 table,
                 "DeltaSource[" + warehouse.tablePath(table).toUri() + "]",
@@ -212,7 +207,7 @@ public final class QueryContext {
                         name,
                         scope,
                         trigger,
-                        maxFilesPerTrigger,
+                        readLimit,
                         watermarkDelay == null
                                 ? SourceSpec.NO_WATERMARK
                                 : watermarkDelay.toMillis(),

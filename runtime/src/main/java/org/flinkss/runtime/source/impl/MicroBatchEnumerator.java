@@ -322,7 +322,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                         spec.name(),
                         state.nextBatchId);
             } else {
-                splits = planner.nextBatch(state.nextBatchId, spec.maxUnitsPerTrigger());
+                splits = planner.nextBatch(state.nextBatchId, spec.readLimit());
                 if (!splits.isEmpty()) {
                     plans.write(state.nextBatchId, splits);
                 }
