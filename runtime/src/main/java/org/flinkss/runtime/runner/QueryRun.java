@@ -108,7 +108,11 @@ public final class QueryRun {
             Optional<Path> restore =
                     new RestorePolicy(restorePoints, layout.dir(), flinkRunClient, settings.out)
                             .choose();
-            Path tmp = settings.tmpRoot.resolve(runId);
+            // The temporary files of this query's earlier runs are left only by killed drivers:
+            // no other run of the query is active while this one holds the lock.
+            Path tmpOfQuery = settings.tmpRoot.resolve(name);
+            Folders.deleteQuietly(tmpOfQuery);
+            Path tmp = tmpOfQuery.resolve(runId);
             try {
                 Configuration conf =
                         new JobConfiguration(
@@ -147,7 +151,7 @@ public final class QueryRun {
                 }
                 return new RunOutcome(queryId, runId, batches, last, savepoint);
             } finally {
-                Folders.deleteQuietly(tmp);
+                Folders.deleteQuietly(tmpOfQuery);
             }
         }
     }

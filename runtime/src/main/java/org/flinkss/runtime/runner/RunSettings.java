@@ -46,8 +46,9 @@ public final class RunSettings {
     }
 
     /**
-     * @param tmpRoot where each run keeps its temporary files, in a folder of its own that is
-     *     deleted when it ends
+     * @param tmpRoot where runs keep their temporary files: {@code <tmpRoot>/<query>/<run>},
+     *     deleted when the run ends, and what a killed run left there when the query's next run
+     *     starts
      */
     public static Builder builder(Path tmpRoot) {
         return new Builder(tmpRoot);
