@@ -165,7 +165,7 @@ class SparkDiffITCase {
         // Main's runs must use the test's MiniCluster (QueryRunner asks for the context environment).
         assertThat(jobs).as("jobs the project's runs submitted to the test's MiniCluster").isGreaterThan(0);
 
-        judge(diffs, ExpectedDifferences.KNOWN);
+        judge(diffs, ExpectedDifferences.KNOWN, WORK.resolve("report.txt"));
     }
 
     private static void runSpark(Map<Long, List<EdgeGenerator.Round>> data, Map<Long, List<CompletableFuture<Path>>> futures) {
@@ -227,7 +227,7 @@ class SparkDiffITCase {
      * Fails on a difference that no entry covers and on an entry that no difference shows; writes
      * every difference to target/spark-diff/report.txt either way.
      */
-    static void judge(List<TableDiff> all, List<ExpectedDifferences.Entry> known) throws IOException {
+    static void judge(List<TableDiff> all, List<ExpectedDifferences.Entry> known, Path file) throws IOException {
         List<TableDiff> diffs = all.stream().filter(TableDiff::differs)
                 .sorted(Comparator.comparing(TableDiff::seed).thenComparing(TableDiff::round).thenComparing(TableDiff::query)
                         .thenComparing(TableDiff::api).thenComparing(TableDiff::parallelism))
@@ -250,7 +250,7 @@ class SparkDiffITCase {
                     covered = false;
                     notes.add("UNEXPECTED " + part.name().toLowerCase());
                 } else {
-                    notes.add("known " + part.name().toLowerCase() + " (issue 13 " + entries.get(0).points() + ")");
+                    notes.add("known " + part.name().toLowerCase() + " (" + entries.get(0).points() + ")");
                 }
                 summary.merge(d.query().id + " [" + d.api() + "] " + part.name().toLowerCase() + (entries.isEmpty() ? " UNEXPECTED" : ""),
                         1, Integer::sum);
@@ -271,7 +271,7 @@ class SparkDiffITCase {
         List<String> head = new ArrayList<>();
         head.add("spark-diff: " + compared + " tables compared, " + diffs.size() + " differ from Spark");
         summary.forEach((k, n) -> head.add("  " + k + ": " + n + " tables"));
-        Path file = WORK.resolve("report.txt");
+        Files.createDirectories(file.getParent());
         Files.write(file, Stream.of(head, List.of(""), report, List.of("", "listed but not seen:"), missing)
                 .flatMap(List::stream).collect(Collectors.toList()), StandardCharsets.UTF_8);
         head.forEach(SparkDiffITCase::say);
