@@ -44,9 +44,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * lands the same files in Spark's landing folder and in one base per API and parallelism, runs
  * every query once (availableNow), exports every table, and compares the tables row for row.
  *
- * <p>The matrix: seeds {@code diff.seeds} (default 1,2) of {@code diff.rounds} rounds (default 5),
- * APIs {@code diff.apis} (default both), parallelism {@code diff.parallelism} for every seed
- * (default: 2 for every seed, and 1 and 4 too for the first seed). See spark-diff/README.md.
+ * <p>The matrix: seeds {@code diff.seeds} (default 1) of {@code diff.rounds} rounds (default 5),
+ * APIs {@code diff.apis} (default both), parallelism {@code diff.parallelism} for every seed and
+ * API (default: 2, plus the first seed's first API at 1 and its last API at 4), {@code
+ * diff.threads} bases at a time (default 2). See spark-diff/README.md.
  *
  * <p>A difference listed in {@link ExpectedDifferences} is reported, not failed; any other fails,
  * and so does a listed one that no table shows.
