@@ -21,6 +21,12 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Paths;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -60,20 +66,56 @@ public final class FlinkFileIO implements FileIO {
     public CloseableIterator<FileStatus> listFrom(String filePath) throws IOException {
         Path from = new Path(filePath);
         Path dir = from.getParent();
-        FileSystem fs = fs(dir);
-        org.apache.flink.core.fs.FileStatus[] statuses = fs.exists(dir) ? fs.listStatus(dir) : null;
-        if (statuses == null) {
-            throw new FileNotFoundException("no folder " + dir);
-        }
         String fromName = from.getName();
         List<FileStatus> files = new ArrayList<>();
-        for (org.apache.flink.core.fs.FileStatus s : statuses) {
-            if (!s.isDir() && s.getPath().getName().compareTo(fromName) >= 0) {
-                files.add(FileStatus.of(s.getPath().toString(), s.getLen(), s.getModificationTime()));
+        if (isLocal(dir)) {
+            listLocal(dir, fromName, files);
+        } else {
+            FileSystem fs = fs(dir);
+            org.apache.flink.core.fs.FileStatus[] statuses = fs.exists(dir) ? fs.listStatus(dir) : null;
+            if (statuses == null) {
+                throw new FileNotFoundException("no folder " + dir);
+            }
+            for (org.apache.flink.core.fs.FileStatus s : statuses) {
+                if (!s.isDir() && s.getPath().getName().compareTo(fromName) >= 0) {
+                    files.add(FileStatus.of(s.getPath().toString(), s.getLen(), s.getModificationTime()));
+                }
             }
         }
         files.sort(Comparator.comparing(f -> new Path(f.getPath()).getName()));
         return iterator(files.iterator());
+    }
+
+    private static boolean isLocal(Path path) throws IOException {
+        return "file".equals(scheme(path));
+    }
+
+    /**
+     * Flink's local file system lists a folder by name and then reads each file's status, failing
+     * with FileNotFoundException on a file deleted in between: in a log folder, the temporary file
+     * of another writer's put-if-absent. Kernel would take that for "no such table".
+     */
+    private static void listLocal(Path dir, String fromName, List<FileStatus> out) throws IOException {
+        java.nio.file.Path folder = Paths.get(dir.toUri());
+        try (DirectoryStream<java.nio.file.Path> entries = Files.newDirectoryStream(folder)) {
+            for (java.nio.file.Path entry : entries) {
+                String name = entry.getFileName().toString();
+                if (name.compareTo(fromName) < 0) {
+                    continue;
+                }
+                BasicFileAttributes attributes;
+                try {
+                    attributes = Files.readAttributes(entry, BasicFileAttributes.class);
+                } catch (NoSuchFileException e) {
+                    continue;
+                }
+                if (attributes.isRegularFile()) {
+                    out.add(FileStatus.of(new Path(dir, name).toString(), attributes.size(), attributes.lastModifiedTime().toMillis()));
+                }
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            throw new FileNotFoundException("no folder " + dir);
+        }
     }
 
     @Override
