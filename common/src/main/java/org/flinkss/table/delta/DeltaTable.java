@@ -249,7 +249,6 @@ public final class DeltaTable {
         if (appId == null || appId.isEmpty() || batchId < 0) {
             throw new IllegalArgumentException("a commit needs a query id and a batch id >= 0, not '" + appId + "'/" + batchId);
         }
-        latest(); // a clear error for a missing or legacy table
         for (int attempt = 1; ; attempt++) {
             Transaction txn;
             try {
@@ -261,6 +260,9 @@ public final class DeltaTable {
                         .build(engine);
             } catch (ConcurrentTransactionException e) {
                 return skipped(appId, batchId);
+            } catch (TableNotFoundException e) {
+                latest(); // the error that names a missing or legacy table
+                throw e;
             }
             List<Row> actions = new ArrayList<>();
             if (mode == WriteMode.OVERWRITE) {
