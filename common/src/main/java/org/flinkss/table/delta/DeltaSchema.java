@@ -10,6 +10,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.FieldMetadata;
@@ -98,20 +99,16 @@ public final class DeltaSchema {
             flink = new DateType();
         } else if (type instanceof io.delta.kernel.types.TimestampType) {
             flink = new TimestampType(6);
-            if (declared != null && declared.startsWith("TIMESTAMP_LTZ")) {
-                flink = new LocalZonedTimestampType(precision(declared));
-            } else if (declared != null && declared.startsWith("TIMESTAMP")) {
-                flink = new TimestampType(precision(declared));
+            if (declared != null) {
+                LogicalType parsed = LogicalTypeParser.parse(declared, DeltaSchema.class.getClassLoader());
+                if (parsed instanceof TimestampType || parsed instanceof LocalZonedTimestampType) {
+                    flink = parsed;
+                }
             }
         } else {
             throw new IllegalArgumentException("column '" + field.getName() + "' has Delta type " + type
                     + ", which this project does not read");
         }
         return flink.copy(nullable);
-    }
-
-    private static int precision(String timestampType) {
-        int open = timestampType.indexOf('(');
-        return open < 0 ? 6 : Integer.parseInt(timestampType.substring(open + 1, timestampType.indexOf(')')));
     }
 }
