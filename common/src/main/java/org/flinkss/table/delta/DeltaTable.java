@@ -476,7 +476,35 @@ public final class DeltaTable {
      * {@code Long.MAX_VALUE} for no limit.
      */
     public SourceBatch nextBatch(DeltaOffset start, long maxFiles, long maxBytes) {
-        return nextBatch(start, version(), maxFiles, maxBytes);
+        return nextBatch(start, latestVersionFrom(start.version() - 1), maxFiles, maxBytes);
+    }
+
+    /** How far {@link #latestVersionFrom} looks for log entries one by one before it asks Kernel. */
+    private static final int PROBES = 64;
+
+    /**
+     * The table's current version, found from a version known to be committed by looking for the
+     * next log entries by name (one status call each, the way a stream that keeps up sees one or
+     * two new versions), or, past {@value #PROBES} of them, by Kernel's snapshot (a listing of the
+     * log from its last checkpoint). Either way its cost does not grow with the table's history.
+     */
+    public long latestVersionFrom(long known) {
+        if (known < 0) {
+            return version();
+        }
+        for (long v = known; v < known + PROBES; v++) {
+            if (!fileExists(logEntry(v + 1))) {
+                if (v == known && !fileExists(logEntry(known))) {
+                    return version(); // not committed after all: ask the log
+                }
+                return v;
+            }
+        }
+        return version();
+    }
+
+    private Path logEntry(long version) {
+        return new Path(path + "/_delta_log/" + String.format("%020d.json", version));
     }
 
     /** {@link #nextBatch(DeltaOffset, long, long)} up to {@code lastVersion} (a planned end). */
@@ -525,7 +553,7 @@ public final class DeltaTable {
     }
 
     private Commit commit(long version) {
-        Path file = new Path(path + "/_delta_log/" + String.format("%020d.json", version));
+        Path file = logEntry(version);
         Commit commit = new Commit();
         long modified;
         try {

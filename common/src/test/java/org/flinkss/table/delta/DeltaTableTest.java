@@ -203,6 +203,8 @@ class DeltaTableTest {
         assertThat(table.filesAdded(1, 2)).extracting(f -> f.file().name())
                 .containsExactly(v1.get(0).name(), v1.get(1).name(), v1.get(2).name(), table.filesAdded(2, 2).get(0).file().name());
 
+        assertThat(table.latestVersionFrom(0)).isEqualTo(2);
+        assertThat(table.latestVersionFrom(2)).isEqualTo(2);
         SourceBatch b1 = table.nextBatch(DeltaOffset.START, 2, Long.MAX_VALUE);
         assertThat(b1.files()).hasSize(2);
         assertThat(b1.end()).isEqualTo(new DeltaOffset(1, 2));
@@ -220,6 +222,19 @@ class DeltaTableTest {
         table.overwrite(QUERY, 2, List.of(write(table, events(0, 1))));
         assertThatThrownBy(() -> table.nextBatch(b3.end(), Long.MAX_VALUE, Long.MAX_VALUE))
                 .hasMessageContaining("version 3 removes 4 data file(s)");
+    }
+
+    @Test
+    void theCurrentVersionIsFoundByEntryNamesOrPastSixtyFourVersionsByKernel() throws Exception {
+        DeltaTable table = newTable();
+        DataFile file = write(table, events(0, 1));
+        for (int b = 0; b < 70; b++) {
+            table.append(QUERY, b, List.of(b == 0 ? file : DataFile.of(file.path(), file.size(), file.modificationTime(), 1)));
+        }
+        // Past 64 versions behind, the current version comes from Kernel (one log listing).
+        assertThat(table.latestVersionFrom(1)).isEqualTo(70);
+        assertThat(table.latestVersionFrom(60)).isEqualTo(70);
+        assertThat(table.latestVersionFrom(70)).isEqualTo(70);
     }
 
     @Test
