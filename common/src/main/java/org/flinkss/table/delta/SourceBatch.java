@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * The files a stream reads in one micro-batch: those added from {@code start} (inclusive) to
- * {@code end} (exclusive). An empty batch has {@code end == start}.
+ * {@code end} (exclusive). A batch with no files may still move {@code end} past versions that add
+ * none (a commit of an empty batch); with no new version, {@code end == start}.
  */
 public record SourceBatch(DeltaOffset start, DeltaOffset end, List<AddedFile> files) {
 
