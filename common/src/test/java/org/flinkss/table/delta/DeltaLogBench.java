@@ -33,6 +33,7 @@ public final class DeltaLogBench {
         DeltaTable large = built ? DeltaTable.forPath(root.resolve("large").toString()) : table(root.resolve("large"));
         if (built) {
             versions = 0; // measure an existing table again
+            large.checkpoint();
         }
         long start = System.nanoTime();
         long firstHundred = 0;
@@ -54,29 +55,41 @@ public final class DeltaLogBench {
             System.out.printf("commit: %.1f ms each for versions 1-100, %.1f ms each for the last 100 of %d%n",
                     firstHundred / 1e6 / 100, lastHundred / 1e6 / 100, versions);
         }
-        long t0 = System.nanoTime();
-        int extra = 20;
-        long next = large.committedBatch("q").orElse(-1) + 1;
-        for (int b = 0; b < extra; b++) {
-            large.append("q", next + b, List.of(copy(file, large, (int) (next + b))));
-        }
-        System.out.printf("commit now: %.1f ms each (%d commits at version %d)%n", (System.nanoTime() - t0) / 1e6 / extra, extra,
-                large.version());
+        commits("small", small, file);
+        commits("large", large, file);
         try (Stream<java.nio.file.Path> log = Files.list(root.resolve("large/_delta_log"))) {
             System.out.println("log entries of the large table: " + log.count());
         }
 
         report("10 versions, checkpointed", small);
         report(large.version() + " versions, checkpointed", large);
+        // The same log without its checkpoints, in a copy (the table itself stays checkpointed).
+        java.nio.file.Path copy = root.resolve("large-no-checkpoint");
+        Files.createDirectories(copy.resolve("_delta_log"));
         try (Stream<java.nio.file.Path> log = Files.list(root.resolve("large/_delta_log"))) {
             for (java.nio.file.Path p : (Iterable<java.nio.file.Path>) log::iterator) {
                 String n = p.getFileName().toString();
-                if (n.contains("checkpoint")) {
-                    Files.delete(p);
+                if (!n.contains("checkpoint") && !Files.exists(copy.resolve("_delta_log").resolve(n))) {
+                    Files.copy(p, copy.resolve("_delta_log").resolve(n));
                 }
             }
         }
-        report(large.version() + " versions, no checkpoint", DeltaTable.forPath(root.resolve("large").toString()));
+        report(large.version() + " versions, no checkpoint", DeltaTable.forPath(copy.toString()));
+    }
+
+    /** 30 more commits: each one's time, sorted (every tenth also writes a checkpoint). */
+    private static void commits(String name, DeltaTable table, DataFile file) {
+        long next = table.committedBatch("q").orElse(-1) + 1;
+        List<Long> millis = new java.util.ArrayList<>();
+        for (int b = 0; b < 30; b++) {
+            long t = System.nanoTime();
+            table.append("q", next + b, List.of(copy(file, table, (int) (next + b))));
+            millis.add((System.nanoTime() - t) / 1_000_000);
+        }
+        List<Long> sorted = new java.util.ArrayList<>(millis);
+        sorted.sort(null);
+        System.out.printf("commit, %s table (%d versions, %d files): median %d ms, min %d, max %d; in order %s%n", name,
+                table.version(), table.snapshot().files().size(), sorted.get(15), sorted.get(0), sorted.get(29), millis);
     }
 
     private static DeltaTable table(java.nio.file.Path dir) {

@@ -18,6 +18,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -249,6 +252,24 @@ class DeltaTableTest {
         assertThat(table.version()).isEqualTo(11);
         assertThat(table.snapshot().count()).isEqualTo(11);
         assertThat(TestRows.readWithKernel(table.path())).hasSize(11);
+    }
+
+    @Test
+    void checkpointsCanBeWrittenOffTheCommittingThread() throws Exception {
+        ExecutorService background = Executors.newSingleThreadExecutor();
+        try {
+            DeltaTable table = newTable().withPostCommitExecutor(background);
+            for (int b = 0; b < 10; b++) {
+                table.append(QUERY, b, List.of(write(table, events(b, 1))));
+            }
+            background.shutdown();
+            assertThat(background.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
+
+            assertThat(dir.resolve("t/_delta_log/00000000000000000010.checkpoint.parquet")).exists();
+            assertThat(table.snapshot().count()).isEqualTo(10);
+        } finally {
+            background.shutdownNow();
+        }
     }
 
     @Test
