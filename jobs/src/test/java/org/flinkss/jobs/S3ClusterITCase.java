@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,10 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.jar.Attributes;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -130,7 +125,7 @@ class S3ClusterITCase {
                 .as("the installed config.yaml (Flink logs it) holds no credentials")
                 .doesNotContainPattern("(?m)^s3\\.access-key:").doesNotContainPattern("(?m)^s3\\.secret-key:").doesNotContain("flinkss-local-secret");
 
-        Path jar = smokeJar();
+        Path jar = S3SmokeJob.writeJar(WORK.resolve("s3-smoke.jar"));
         ProjectScripts.Result submit = scripts.script(Duration.ofMinutes(3), "flink", "run", "-m", rest.substring("http://".length()),
                 "-d", "-c", S3SmokeJob.class.getName(), jar.toString(),
                 "s3://flinkss/smoke/out", "s3://flinkss/smoke/checkpoints", String.valueOf(NUMBERS), "2");
@@ -213,23 +208,6 @@ class S3ClusterITCase {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** A jar with the smoke job's classes only: Flink's own jars are on the cluster. */
-    private static Path smokeJar() throws IOException {
-        Path classes = Path.of(S3SmokeJob.class.getProtectionDomain().getCodeSource().getLocation().getPath());
-        Path jar = WORK.resolve("s3-smoke.jar");
-        Manifest manifest = new Manifest();
-        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream jarOut = new JarOutputStream(out, manifest);
-                Stream<Path> files = Files.list(classes.resolve("org/flinkss/jobs/s3"))) {
-            for (Path file : files.filter(p -> p.getFileName().toString().startsWith("S3SmokeJob")).toList()) {
-                jarOut.putNextEntry(new JarEntry("org/flinkss/jobs/s3/" + file.getFileName()));
-                jarOut.write(Files.readAllBytes(file));
-                jarOut.closeEntry();
-            }
-        }
-        return jar;
     }
 
     private static List<Path> objectsUnder(Path dir) throws IOException {

@@ -10,7 +10,15 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.DefaultRollingPolicy;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
 
 /**
  * A tiny job for the S3 plumbing of the cluster, independent of the project's code: the numbers
@@ -57,6 +65,27 @@ public final class S3SmokeJob {
                 .map(new Slow(sleepMs)).name("slow-pad")
                 .sinkTo(sink).name("s3-file-sink");
         env.execute("s3-smoke");
+    }
+
+    /**
+     * Writes a jar with this job's classes only (Flink's own jars are on the cluster) to
+     * {@code jar}, for {@code flink run -c} from a test.
+     */
+    public static java.nio.file.Path writeJar(java.nio.file.Path jar) throws IOException {
+        java.nio.file.Path classes = java.nio.file.Path.of(S3SmokeJob.class.getProtectionDomain().getCodeSource().getLocation().getPath());
+        String folder = S3SmokeJob.class.getPackageName().replace('.', '/');
+        Files.createDirectories(jar.getParent());
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream jarOut = new JarOutputStream(out, manifest);
+                Stream<java.nio.file.Path> files = Files.list(classes.resolve(folder))) {
+            for (java.nio.file.Path file : files.filter(f -> f.getFileName().toString().startsWith(S3SmokeJob.class.getSimpleName())).toList()) {
+                jarOut.putNextEntry(new JarEntry(folder + "/" + file.getFileName()));
+                jarOut.write(Files.readAllBytes(file));
+                jarOut.closeEntry();
+            }
+        }
+        return jar;
     }
 
     /** The number, padded with dots to {@link #LINE_BYTES} - 1 characters, after a pause. */
