@@ -143,7 +143,9 @@ class S3ClusterITCase {
 
         // A TaskManager dies as a crashed machine would; the job restores from S3 on the survivor.
         scripts.script(Duration.ofMinutes(1), "cluster", "kill-taskmanager", "1").assertSuccess("kill-taskmanager 1");
+        long killed = System.nanoTime();
         ProjectScripts.await("job " + job + " FINISHED", () -> "FINISHED".equals(jobState(job)), Duration.ofMinutes(6));
+        scripts.log(String.format("job finished %.1f s after the kill", (System.nanoTime() - killed) / 1e9));
         assertThat(checkpoints(job).path("counts").path("restored").asInt()).as("restores from a checkpoint").isGreaterThanOrEqualTo(1);
 
         ProjectScripts.Result afterKill = scripts.script(Duration.ofMinutes(1), "cluster", "status");
@@ -180,6 +182,16 @@ class S3ClusterITCase {
         try (Stream<Path> uploads = Files.list(S3_DATA.resolve("flinkss"))) {
             assertThat(uploads.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".mpus-") && n.endsWith("-smoke")))
                     .as("multipart uploads left open in S3Proxy").isEmpty();
+        }
+
+        // The credentials (the local default pair; the access key is a prefix of the secret) are
+        // in no log of Flink's or S3Proxy's, and in no command output.
+        for (Path logs : List.of(WORK.resolve("flink/log"), WORK.resolve("s3/logs"), WORK)) {
+            try (Stream<Path> files = Files.walk(logs, logs.equals(WORK) ? 1 : 3)) {
+                for (Path file : files.filter(f -> Files.isRegularFile(f) && f.toString().matches(".*\\.(log|out)(\\.\\d+)?$")).toList()) {
+                    assertThat(Files.readString(file, StandardCharsets.ISO_8859_1)).as("credentials in %s", file).doesNotContain("flinkss-local");
+                }
+            }
         }
     }
 
