@@ -43,8 +43,9 @@ flat_value() {
   sed -n "s/^${1//./\\.}[[:space:]]*:[[:space:]]*\(.*\)$/\1/p" "$source_conf" | tail -n 1 | sed 's/[[:space:]]#.*$//; s/[[:space:]]*$//'
 }
 if [[ -z "${AWS_ACCESS_KEY_ID:-}" || -z "${AWS_SECRET_ACCESS_KEY:-}" ]]; then
-  export AWS_ACCESS_KEY_ID="$(flat_value s3.access-key)"
-  export AWS_SECRET_ACCESS_KEY="$(flat_value s3.secret-key)"
+  AWS_ACCESS_KEY_ID="$(flat_value s3.access-key)"
+  AWS_SECRET_ACCESS_KEY="$(flat_value s3.secret-key)"
+  export AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
 fi
 export AWS_JAVA_V1_DISABLE_DEPRECATION_ANNOUNCEMENT=true
 

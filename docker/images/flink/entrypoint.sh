@@ -59,8 +59,9 @@ write_conf() {
 # every configuration value it loads, the access key included.
 export_credentials() {
   if [[ -z "${AWS_ACCESS_KEY_ID:-}" || -z "${AWS_SECRET_ACCESS_KEY:-}" ]]; then
-    export AWS_ACCESS_KEY_ID="$(flat_value s3.access-key "$SOURCE_CONF")"
-    export AWS_SECRET_ACCESS_KEY="$(flat_value s3.secret-key "$SOURCE_CONF")"
+    AWS_ACCESS_KEY_ID="$(flat_value s3.access-key "$SOURCE_CONF")"
+    AWS_SECRET_ACCESS_KEY="$(flat_value s3.secret-key "$SOURCE_CONF")"
+    export AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
   fi
 }
 

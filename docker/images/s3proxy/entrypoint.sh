@@ -24,5 +24,6 @@ umask 077
 } >"$props"
 umask 022
 
+# shellcheck disable=SC2086  # a list of JVM flags
 exec java ${S3PROXY_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC} -Dlogback.configurationFile=/opt/s3proxy/logback.xml \
   -classpath "/opt/s3proxy/lib/*" org.gaul.s3proxy.Main --properties "$props"
