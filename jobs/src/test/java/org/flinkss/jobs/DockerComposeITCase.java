@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -45,17 +46,30 @@ class DockerComposeITCase {
 
     private static ProjectScripts scripts;
     private static DockerComposeCluster cluster;
+    private static String skipped;
 
     @BeforeAll
     static void buildImagesAndComeUp() {
         scripts = new ProjectScripts(WORK, "DockerComposeITCase");
         String unavailable = DockerComposeCluster.engineUnavailable(scripts);
-        assumeTrue(unavailable == null, () -> "DockerComposeITCase skipped: " + unavailable);
-        assumeTrue(ProjectScripts.onPath("curl"), "DockerComposeITCase skipped: curl is not on the PATH (apt-get install curl)");
+        if (unavailable == null && !ProjectScripts.onPath("curl")) {
+            unavailable = "curl is not on the PATH (apt-get install curl)";
+        }
+        if (unavailable != null) {
+            skipped = "DockerComposeITCase skipped: " + unavailable;
+            System.err.println(skipped);
+            return;
+        }
         assertThat(ProjectScripts.ROOT.resolve("jobs/target/flinkss-jobs-cluster.jar"))
                 .as("the client image needs the job jars: run 'mvn package' first (this test runs in failsafe, after package)").exists();
         scripts.script(Duration.ofMinutes(45), "docker-images").assertSuccess("scripts/docker-images");
         cluster = DockerComposeCluster.up(scripts, "flinkss-it", Duration.ofMinutes(6));
+    }
+
+    @BeforeEach
+    void skipWithoutEngine() {
+        // Here and not in @BeforeAll, so that each test is reported as skipped, with the reason.
+        assumeTrue(skipped == null, skipped);
     }
 
     @AfterAll
