@@ -98,6 +98,7 @@ public final class DedupQuery implements Query {
                                                 "dedupe",
                                                 WATERMARK_DELAY.toMillis(),
                                                 context.scope()))
+                                .returns(Event.class)
                                 .name("dedupe")
                                 .uid("dedupe-" + name);
         context.toTable(deduplicated, EventTables.events(table));
