@@ -135,6 +135,7 @@ class ViewThenBuyJoinTest {
         assertThat(views(h)).containsExactly("7: view 1 at 01:00:00 matched");
         assertThat(h.numEventTimeTimers()).isEqualTo(1);
 
+        // ISSUE 13 point 3: Spark keeps the view until its watermark is strictly past 01:05:00.
         watermark(h, "01:05");
         assertThat(views(h)).isEmpty();
         assertThat(h.numEventTimeTimers()).isZero();
@@ -152,7 +153,7 @@ class ViewThenBuyJoinTest {
         view(h, 3, "01:10");
         view(h, 3, "01:10");
 
-        watermark(h, "01:15");
+        watermark(h, "01:16");
 
         assertThat(drain(h)).containsExactly("7 1 2", "7 1 2", "7 3 null", "7 3 null");
     }
@@ -167,7 +168,7 @@ class ViewThenBuyJoinTest {
         h.snapshot(1, 0);
         assertThat(stateRows(1)).isEqualTo(new Fragment.StateRows("join", 0, 3, 3));
 
-        watermark(h, "01:05");
+        watermark(h, "01:05:30");
         h.snapshot(2, 0);
         assertThat(stateRows(2)).isEqualTo(new Fragment.StateRows("join", 0, 1, 0));
     }
