@@ -153,6 +153,11 @@ class ViewThenBuyJoinTest {
         view(h, 3, "01:10");
         view(h, 3, "01:10");
 
+        // Not in issue 13: Spark counts every row it appends to the join state as updated (5);
+        // StateMetrics counts distinct (user, event_id) pairs, so a repeated id counts once.
+        h.snapshot(1, 0);
+        assertThat(stateRows(1)).isEqualTo(new Fragment.StateRows("join", 0, 5, 3));
+
         watermark(h, "01:16");
 
         assertThat(drain(h)).containsExactly("7 1 2", "7 1 2", "7 3 null", "7 3 null");
