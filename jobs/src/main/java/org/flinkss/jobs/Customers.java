@@ -7,29 +7,40 @@ import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 
-import org.flinkss.table.TableDef;
-import org.flinkss.table.TableRewriter;
-import org.flinkss.table.Warehouse;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+
+import org.flinkss.course.queries.EnrichedQuery;
+import org.flinkss.runtime.table.TableDef;
+import org.flinkss.runtime.table.TableRewriter;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 /** The static {@code customers} table of topic 11.09: customer_id 1..50 and a country each. */
-@Command(name = "land-customers", mixinStandardHelpOptions = true,
-        description = "Write (or replace) the customers table: customer_id 1..50, countries assigned in turn.")
+@Command(
+        name = "land-customers",
+        mixinStandardHelpOptions = true,
+        description =
+                "Write (or replace) the customers table: customer_id 1..50, countries assigned in"
+                        + " turn.")
 public final class Customers implements Callable<Integer> {
 
-    static final RowType ROW = TableDef.columns(List.of("customer_id", "country"), new IntType(), VarCharType.STRING_TYPE);
+    static final RowType ROW =
+            TableDef.columns(
+                    List.of("customer_id", "country"), new IntType(), VarCharType.STRING_TYPE);
 
     @Mixin Main.Common common;
 
-    @Option(names = "--countries", split = ",", defaultValue = "US,DE,FR,IN,BR,JP,GB,CA,AU,NL",
-            description = "countries given to customers 1, 2, 3 ... in turn (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--countries",
+            split = ",",
+            defaultValue = "US,DE,FR,IN,BR,JP,GB,CA,AU,NL",
+            description =
+                    "countries given to customers 1, 2, 3 ... in turn (default: ${DEFAULT-VALUE})")
     List<String> countries;
 
     @Override
@@ -44,7 +55,9 @@ public final class Customers implements Callable<Integer> {
         warehouse.declare(EnrichedQuery.CUSTOMERS, ROW, "land-customers");
         List<RowData> rows = new ArrayList<>();
         for (int id = 1; id <= 50; id++) {
-            rows.add(GenericRowData.of(id, StringData.fromString(countries.get((id - 1) % countries.size()))));
+            rows.add(
+                    GenericRowData.of(
+                            id, StringData.fromString(countries.get((id - 1) % countries.size()))));
         }
         new TableRewriter(warehouse, EnrichedQuery.CUSTOMERS).replace(row -> true, rows);
     }

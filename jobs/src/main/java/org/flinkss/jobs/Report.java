@@ -2,14 +2,14 @@ package org.flinkss.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import org.flinkss.progress.ProgressTracker;
-import org.flinkss.table.Warehouse;
-import org.flinkss.time.Watermarks;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.time.Watermarks;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,15 +30,24 @@ import java.util.stream.Stream;
  * and the tables: for each query, its batches (rows in, rows per second, duration, watermark, state
  * rows); for each windowed table, events and amount per window and key.
  */
-@Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Write a self-contained HTML report of every query's batches and every windowed table.")
+@Command(
+        name = "report",
+        mixinStandardHelpOptions = true,
+        description =
+                "Write a self-contained HTML report of every query's batches and every windowed"
+                        + " table.")
 public final class Report implements Callable<Integer> {
 
-    private static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+    private static final String[] COLORS = {
+        "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"
+    };
 
     @Mixin Main.Common common;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "where to write it (default: <base>/report.html)")
+    @Option(
+            names = "--out",
+            paramLabel = "FILE",
+            description = "where to write it (default: <base>/report.html)")
     Path out;
 
     @Override
@@ -51,15 +60,25 @@ public final class Report implements Callable<Integer> {
 
     public static void write(Path base, Warehouse warehouse, Path file) throws IOException {
         StringBuilder html = new StringBuilder();
-        html.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>flink-structured-streaming report</title>")
-                .append("<style>body{font-family:sans-serif;margin:2em;color:#222}h2{margin-top:2em;border-bottom:1px solid #ccc}")
-                .append(".charts{display:flex;flex-wrap:wrap;gap:1.5em}figure{margin:0}figcaption{font-size:.9em;color:#555}")
-                .append("table{border-collapse:collapse;font-size:.85em}td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}</style>")
-                .append("</head><body><h1>flink-structured-streaming</h1><p>Generated ").append(Instant.now())
-                .append(" from ").append(escape(base.toAbsolutePath().toString())).append("</p>");
+        html.append(
+                        "<!DOCTYPE html><html lang=\"en\"><head><meta"
+                            + " charset=\"utf-8\"><title>flink-structured-streaming report</title>")
+                .append(
+                        "<style>body{font-family:sans-serif;margin:2em;color:#222}h2{margin-top:2em;border-bottom:1px"
+                            + " solid #ccc}")
+                .append(
+                        ".charts{display:flex;flex-wrap:wrap;gap:1.5em}figure{margin:0}figcaption{font-size:.9em;color:#555}")
+                .append(
+                        "table{border-collapse:collapse;font-size:.85em}td,th{border:1px solid"
+                                + " #ddd;padding:2px 6px;text-align:right}</style>")
+                .append("</head><body><h1>flink-structured-streaming</h1><p>Generated ")
+                .append(Instant.now())
+                .append(" from ")
+                .append(escape(base.toAbsolutePath().toString()))
+                .append("</p>");
         html.append("<h2>Queries</h2>");
         for (Path cp : checkpoints(base)) {
-            List<ObjectNode> history = ProgressTracker.history(cp);
+            List<ObjectNode> history = ProgressTracker.history(new CheckpointLayout(cp));
             if (!history.isEmpty()) {
                 query(html, cp.getFileName().toString(), history);
             }
@@ -68,7 +87,9 @@ public final class Report implements Callable<Integer> {
         for (String table : warehouse.tables()) {
             var type = warehouse.rowType(table);
             List<String> columns = type.getFieldNames();
-            if (columns.size() == 5 && columns.get(0).equals("window_start") && columns.get(3).equals("events")) {
+            if (columns.size() == 5
+                    && columns.get(0).equals("window_start")
+                    && columns.get(3).equals("events")) {
                 windows(html, table, warehouse.sortedValues(table));
             }
         }
@@ -92,20 +113,31 @@ public final class Report implements Callable<Integer> {
         Map<String, List<double[]>> series = new LinkedHashMap<>();
         for (ObjectNode p : history) {
             double batch = p.path("batchId").asDouble();
-            series.computeIfAbsent("rows in", k -> new ArrayList<>()).add(new double[] {batch, p.path("numInputRows").asDouble()});
-            series.computeIfAbsent("rows/s", k -> new ArrayList<>()).add(new double[] {batch, p.path("processedRowsPerSecond").asDouble()});
-            series.computeIfAbsent("duration ms", k -> new ArrayList<>()).add(new double[] {batch, p.path("durationMs").path("triggerExecution").asDouble()});
-            long watermark = p.path("sources").path(0).path("watermarkAfter").asLong(Watermarks.NONE);
+            series.computeIfAbsent("rows in", k -> new ArrayList<>())
+                    .add(new double[] {batch, p.path("numInputRows").asDouble()});
+            series.computeIfAbsent("rows/s", k -> new ArrayList<>())
+                    .add(new double[] {batch, p.path("processedRowsPerSecond").asDouble()});
+            series.computeIfAbsent("duration ms", k -> new ArrayList<>())
+                    .add(
+                            new double[] {
+                                batch, p.path("durationMs").path("triggerExecution").asDouble()
+                            });
+            long watermark =
+                    p.path("sources").path(0).path("watermarkAfter").asLong(Watermarks.NONE);
             if (watermark != Watermarks.NONE) {
-                series.computeIfAbsent("watermark (hours after the first event)", k -> new ArrayList<>())
+                series.computeIfAbsent(
+                                "watermark (hours after the first event)", k -> new ArrayList<>())
                         .add(new double[] {batch, (watermark - 1740787200000L) / 3_600_000.0});
             }
             JsonNode ops = p.path("stateOperators");
             if (ops.size() > 0) {
-                series.computeIfAbsent("state rows", k -> new ArrayList<>()).add(new double[] {batch, ops.path(0).path("numRowsTotal").asDouble()});
+                series.computeIfAbsent("state rows", k -> new ArrayList<>())
+                        .add(new double[] {batch, ops.path(0).path("numRowsTotal").asDouble()});
             }
         }
-        series.forEach((title, points) -> chart(html, title + " by batch", Map.of(title, points), "batch"));
+        series.forEach(
+                (title, points) ->
+                        chart(html, title + " by batch", Map.of(title, points), "batch"));
         html.append("</div>");
     }
 
@@ -115,25 +147,52 @@ public final class Report implements Callable<Integer> {
         for (List<Object> row : rows) {
             double hours = (((Instant) row.get(0)).toEpochMilli() - 1740787200000L) / 3_600_000.0;
             String key = String.valueOf(row.get(2));
-            events.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {hours, ((Long) row.get(3)).doubleValue()});
+            events.computeIfAbsent(key, k -> new ArrayList<>())
+                    .add(new double[] {hours, ((Long) row.get(3)).doubleValue()});
             Object a = row.get(4);
-            amount.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {hours, a == null ? 0 : (Double) a});
+            amount.computeIfAbsent(key, k -> new ArrayList<>())
+                    .add(new double[] {hours, a == null ? 0 : (Double) a});
         }
-        html.append("<h3>").append(escape(table)).append(" (").append(rows.size()).append(" windows)</h3><div class=\"charts\">");
+        html.append("<h3>")
+                .append(escape(table))
+                .append(" (")
+                .append(rows.size())
+                .append(" windows)</h3><div class=\"charts\">");
         if (events.size() <= COLORS.length) {
-            chart(html, "events per window", events, "window start (hours after 2025-03-01 00:00 UTC)");
-            chart(html, "amount per window", amount, "window start (hours after 2025-03-01 00:00 UTC)");
+            chart(
+                    html,
+                    "events per window",
+                    events,
+                    "window start (hours after 2025-03-01 00:00 UTC)");
+            chart(
+                    html,
+                    "amount per window",
+                    amount,
+                    "window start (hours after 2025-03-01 00:00 UTC)");
         } else {
             Map<String, List<double[]>> total = new TreeMap<>();
-            events.values().forEach(points -> points.forEach(pt -> total.computeIfAbsent("all keys", k -> new ArrayList<>()).add(pt)));
+            events.values()
+                    .forEach(
+                            points ->
+                                    points.forEach(
+                                            pt ->
+                                                    total.computeIfAbsent(
+                                                                    "all keys",
+                                                                    k -> new ArrayList<>())
+                                                            .add(pt)));
             total.get("all keys").sort((x, y) -> Double.compare(x[0], y[0]));
-            chart(html, "events per window, " + events.size() + " keys", total, "window start (hours after 2025-03-01 00:00 UTC)");
+            chart(
+                    html,
+                    "events per window, " + events.size() + " keys",
+                    total,
+                    "window start (hours after 2025-03-01 00:00 UTC)");
         }
         html.append("</div>");
     }
 
     /** A line chart with points, axes and a legend, as inline SVG. */
-    private static void chart(StringBuilder html, String title, Map<String, List<double[]>> series, String xLabel) {
+    private static void chart(
+            StringBuilder html, String title, Map<String, List<double[]>> series, String xLabel) {
         int w = 520;
         int h = 260;
         int left = 60;
@@ -154,14 +213,29 @@ public final class Report implements Callable<Integer> {
         if (maxY == 0) {
             maxY = 1;
         }
-        html.append("<figure><svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(w).append("\" height=\"").append(h)
-                .append("\" role=\"img\" aria-label=\"").append(escape(title)).append("\">")
-                .append("<rect x=\"0\" y=\"0\" width=\"").append(w).append("\" height=\"").append(h).append("\" fill=\"#fff\"/>")
-                .append(line(left, h - bottom, w - 10, h - bottom)).append(line(left, 10, left, h - bottom));
+        html.append("<figure><svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+                .append(w)
+                .append("\" height=\"")
+                .append(h)
+                .append("\" role=\"img\" aria-label=\"")
+                .append(escape(title))
+                .append("\">")
+                .append("<rect x=\"0\" y=\"0\" width=\"")
+                .append(w)
+                .append("\" height=\"")
+                .append(h)
+                .append("\" fill=\"#fff\"/>")
+                .append(line(left, h - bottom, w - 10, h - bottom))
+                .append(line(left, 10, left, h - bottom));
         for (int i = 0; i <= 4; i++) {
             double y = h - bottom - (h - bottom - 10) * i / 4.0;
             html.append(text(left - 5, y + 4, fmt(maxY * i / 4), "end"));
-            html.append(text(left + (w - 10 - left) * i / 4.0, h - bottom + 15, fmt(minX + (maxX - minX) * i / 4), "middle"));
+            html.append(
+                    text(
+                            left + (w - 10 - left) * i / 4.0,
+                            h - bottom + 15,
+                            fmt(minX + (maxX - minX) * i / 4),
+                            "middle"));
         }
         html.append(text((left + w) / 2.0, h - 5, xLabel, "middle"));
         int s = 0;
@@ -171,13 +245,32 @@ public final class Report implements Callable<Integer> {
             for (double[] p : e.getValue()) {
                 double x = left + (w - 10 - left) * (p[0] - minX) / (maxX - minX);
                 double y = h - bottom - (h - bottom - 10) * p[1] / maxY;
-                path.append(path.length() == 0 ? "M" : "L").append(fmt2(x)).append(',').append(fmt2(y));
+                path.append(path.length() == 0 ? "M" : "L")
+                        .append(fmt2(x))
+                        .append(',')
+                        .append(fmt2(y));
                 if (e.getValue().size() <= 60) {
-                    html.append("<circle cx=\"").append(fmt2(x)).append("\" cy=\"").append(fmt2(y)).append("\" r=\"2.5\" fill=\"").append(color).append("\"/>");
+                    html.append("<circle cx=\"")
+                            .append(fmt2(x))
+                            .append("\" cy=\"")
+                            .append(fmt2(y))
+                            .append("\" r=\"2.5\" fill=\"")
+                            .append(color)
+                            .append("\"/>");
                 }
             }
-            html.append("<path d=\"").append(path).append("\" fill=\"none\" stroke=\"").append(color).append("\" stroke-width=\"1.5\"/>");
-            html.append("<rect x=\"").append(w - 150).append("\" y=\"").append(14 + 16 * s).append("\" width=\"10\" height=\"10\" fill=\"").append(color).append("\"/>");
+            html.append("<path d=\"")
+                    .append(path)
+                    .append("\" fill=\"none\" stroke=\"")
+                    .append(color)
+                    .append("\" stroke-width=\"1.5\"/>");
+            html.append("<rect x=\"")
+                    .append(w - 150)
+                    .append("\" y=\"")
+                    .append(14 + 16 * s)
+                    .append("\" width=\"10\" height=\"10\" fill=\"")
+                    .append(color)
+                    .append("\"/>");
             html.append(text(w - 135, 23 + 16 * s, e.getKey(), "start"));
             s++;
         }
@@ -185,15 +278,33 @@ public final class Report implements Callable<Integer> {
     }
 
     private static String line(double x1, double y1, double x2, double y2) {
-        return "<line x1=\"" + x1 + "\" y1=\"" + y1 + "\" x2=\"" + x2 + "\" y2=\"" + y2 + "\" stroke=\"#888\"/>";
+        return "<line x1=\""
+                + x1
+                + "\" y1=\""
+                + y1
+                + "\" x2=\""
+                + x2
+                + "\" y2=\""
+                + y2
+                + "\" stroke=\"#888\"/>";
     }
 
     private static String text(double x, double y, String s, String anchor) {
-        return "<text x=\"" + fmt2(x) + "\" y=\"" + fmt2(y) + "\" font-size=\"10\" text-anchor=\"" + anchor + "\">" + escape(s) + "</text>";
+        return "<text x=\""
+                + fmt2(x)
+                + "\" y=\""
+                + fmt2(y)
+                + "\" font-size=\"10\" text-anchor=\""
+                + anchor
+                + "\">"
+                + escape(s)
+                + "</text>";
     }
 
     private static String fmt(double v) {
-        return Math.abs(v) >= 1000 ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%.1f", v);
+        return Math.abs(v) >= 1000
+                ? String.format(Locale.ROOT, "%,.0f", v)
+                : String.format(Locale.ROOT, "%.1f", v);
     }
 
     private static String fmt2(double v) {
@@ -201,6 +312,9 @@ public final class Report implements Callable<Integer> {
     }
 
     private static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return s.replace("&", "&amp;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
+                .replace("\"", "&quot;");
     }
 }

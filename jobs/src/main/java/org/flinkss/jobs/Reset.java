@@ -1,15 +1,16 @@
 package org.flinkss.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
-import org.flinkss.jdbc.Database;
-import org.flinkss.progress.Fragments;
-import org.flinkss.query.CheckpointDir;
-import org.flinkss.table.Warehouse;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
+
+import org.flinkss.runtime.checkpoint.CheckpointDir;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.Folders;
+import org.flinkss.runtime.checkpoint.JsonFiles;
+import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,8 +26,12 @@ import java.util.concurrent.Callable;
  * writes, so that its next run reprocesses its sources from the start without duplicating a row.
  * Held under the query's lock; tables written by another query are left alone.
  */
-@Command(name = "reset", mixinStandardHelpOptions = true,
-        description = "Start a query over: delete its checkpoint and the tables it writes; the next run reprocesses from the start.")
+@Command(
+        name = "reset",
+        mixinStandardHelpOptions = true,
+        description =
+                "Start a query over: delete its checkpoint and the tables it writes; the next run"
+                        + " reprocesses from the start.")
 public final class Reset implements Callable<Integer> {
 
     @Mixin Main.Common common;
@@ -36,32 +41,47 @@ public final class Reset implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<String> emptied = reset(common.base, new Warehouse(common.warehouse()), common.database(), query);
-        System.out.println(query + ": checkpoint deleted" + (emptied.isEmpty() ? "" : ", tables emptied: " + String.join(", ", emptied))
-                + ". The next run reprocesses everything.");
+        List<String> emptied =
+                reset(common.base, new Warehouse(common.warehouse()), common.database(), query);
+        System.out.println(
+                query
+                        + ": checkpoint deleted"
+                        + (emptied.isEmpty()
+                                ? ""
+                                : ", tables emptied: " + String.join(", ", emptied))
+                        + ". The next run reprocesses everything.");
         return 0;
     }
 
-    static List<String> reset(Path base, Warehouse warehouse, Database database, String query) throws Exception {
-        CheckpointDir checkpoint = new CheckpointDir(base.resolve("_cp").resolve(query));
-        Path metadata = checkpoint.path().resolve("metadata.json");
+    static List<String> reset(Path base, Warehouse warehouse, Database database, String query)
+            throws Exception {
+        CheckpointDir checkpoint = new CheckpointDir(CheckpointLayout.of(base, query));
+        Path metadata = checkpoint.layout().metadata();
         if (!Files.exists(metadata)) {
-            throw new IllegalArgumentException("query '" + query + "' has no checkpoint under " + checkpoint.path() + ": nothing to reset");
+            throw new IllegalArgumentException(
+                    "query '"
+                            + query
+                            + "' has no checkpoint under "
+                            + checkpoint.path()
+                            + ": nothing to reset");
         }
         List<String> emptied = new ArrayList<>();
         try (CheckpointDir.Lock lock = checkpoint.lock(query)) {
-            JsonNode identity = Fragments.JSON.readTree(metadata.toFile());
+            JsonNode identity = JsonFiles.JSON.readTree(metadata.toFile());
             String queryId = identity.path("id").asText();
             List<String> written = new ArrayList<>();
             identity.path("sinks").forEach(sink -> written.add(sink.asText()));
             identity.path("records").forEach(record -> written.add(record.asText()));
             for (String table : written) {
                 if (warehouse.exists(table) && warehouse.writer(table).equals(query)) {
-                    CheckpointDir.deleteRecursively(warehouse.tablePath(table));
+                    Folders.deleteRecursively(warehouse.tablePath(table));
                     emptied.add(table);
                 } else if (database.hasTable(table)) {
-                    try (Connection c = database.connect(); Statement s = c.createStatement();
-                         PreparedStatement batches = c.prepareStatement("DELETE FROM _flinkss_batches WHERE query_id = ?")) {
+                    try (Connection c = database.connect();
+                            Statement s = c.createStatement();
+                            PreparedStatement batches =
+                                    c.prepareStatement(
+                                            "DELETE FROM _flinkss_batches WHERE query_id = ?")) {
                         s.executeUpdate("DELETE FROM " + table);
                         batches.setString(1, queryId);
                         batches.executeUpdate();
@@ -69,9 +89,15 @@ public final class Reset implements Callable<Integer> {
                     emptied.add(table);
                 }
             }
-            for (Path child : List.of(checkpoint.checkpoints(), checkpoint.savepoints(), checkpoint.path().resolve("progress"),
-                    checkpoint.path().resolve("runs"), checkpoint.path().resolve("offsets"), metadata)) {
-                CheckpointDir.deleteQuietly(child);
+            for (Path child :
+                    List.of(
+                            checkpoint.checkpoints(),
+                            checkpoint.savepoints(),
+                            checkpoint.path().resolve("progress"),
+                            checkpoint.path().resolve("runs"),
+                            checkpoint.path().resolve("offsets"),
+                            metadata)) {
+                Folders.deleteQuietly(child);
             }
         }
         return emptied;

@@ -1,7 +1,7 @@
 package org.flinkss.jobs;
 
-import org.flinkss.jdbc.Database;
-import org.flinkss.table.Warehouse;
+import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.table.Warehouse;
 
 import javax.annotation.Nullable;
 
@@ -28,10 +28,25 @@ final class Tables {
                 return true;
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot look for table '" + table + "' in " + database.describe() + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot look for table '"
+                            + table
+                            + "' in "
+                            + database.describe()
+                            + ": "
+                            + e.getMessage(),
+                    e);
         }
-        throw new IllegalArgumentException("no table '" + table + "' in warehouse " + warehouse.root() + " (tables: "
-                + String.join(", ", warehouse.tables()) + ") nor in " + database.describe() + ": run the query that writes it first");
+        throw new IllegalArgumentException(
+                "no table '"
+                        + table
+                        + "' in warehouse "
+                        + warehouse.root()
+                        + " (tables: "
+                        + String.join(", ", warehouse.tables())
+                        + ") nor in "
+                        + database.describe()
+                        + ": run the query that writes it first");
     }
 
     long count(String table) {
@@ -39,7 +54,9 @@ final class Tables {
     }
 
     List<String> columns(String table) {
-        return inDatabase(table) ? call(() -> database.columns(table)) : warehouse.rowType(table).getFieldNames();
+        return inDatabase(table)
+                ? call(() -> database.columns(table))
+                : warehouse.rowType(table).getFieldNames();
     }
 
     List<List<Object>> sortedValues(String table) {
@@ -54,7 +71,8 @@ final class Tables {
         try {
             return sql.get();
         } catch (SQLException e) {
-            throw new IllegalStateException("reading " + database.describe() + " failed: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "reading " + database.describe() + " failed: " + e.getMessage(), e);
         }
     }
 }

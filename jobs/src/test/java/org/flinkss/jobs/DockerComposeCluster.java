@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 final class DockerComposeCluster implements AutoCloseable {
 
     static final Path COMPOSE_FILE = ProjectScripts.ROOT.resolve("docker/docker-compose.yml");
+
     /** The local default credentials (flink-conf/config.yaml, the s3proxy service). */
     static final String S3_CREDENTIALS = "flinkss-local:flinkss-local-secret";
 
@@ -61,12 +62,13 @@ final class DockerComposeCluster implements AutoCloseable {
 
     /**
      * Null when a Docker engine answers (started with {@code scripts/dockerd start} if none did;
-     * that one is stopped again by {@link #stopEngineIfStarted}), else why none can be used,
-     * fit for an assumption's message.
+     * that one is stopped again by {@link #stopEngineIfStarted}), else why none can be used, fit
+     * for an assumption's message.
      */
     static String engineUnavailable(ProjectScripts scripts) {
         if (!ProjectScripts.onPath("docker-compose")) {
-            return "docker-compose is not on the PATH (Debian: apt-get install docker-compose docker.io; .ci/run installs both)";
+            return "docker-compose is not on the PATH (Debian: apt-get install docker-compose"
+                    + " docker.io; .ci/run installs both)";
         }
         if (!Files.isExecutable(Path.of("/usr/bin/docker")) && !ProjectScripts.onPath("docker")) {
             return "no docker client (Debian: apt-get install docker.io; .ci/run installs it)";
@@ -102,9 +104,12 @@ final class DockerComposeCluster implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(cluster.downOnExit);
         try {
             // A project of the same name left by a killed run goes first.
-            cluster.compose(Duration.ofMinutes(3), "down", "-v", "--remove-orphans", "--timeout", "5");
-            cluster.compose(timeout, "up", "-d").assertSuccess("docker-compose -p " + project + " up -d");
-            ProjectScripts.await("2 TaskManagers registered at " + cluster.restUrl(),
+            cluster.compose(
+                    Duration.ofMinutes(3), "down", "-v", "--remove-orphans", "--timeout", "5");
+            cluster.compose(timeout, "up", "-d")
+                    .assertSuccess("docker-compose -p " + project + " up -d");
+            ProjectScripts.await(
+                    "2 TaskManagers registered at " + cluster.restUrl(),
                     () -> {
                         String overview = ProjectScripts.httpGet(cluster.restUrl() + "/overview");
                         return overview != null && overview.contains("\"taskmanagers\":2");
@@ -132,7 +137,9 @@ final class DockerComposeCluster implements AutoCloseable {
 
     /** {@code docker-compose -p <project> -f docker/docker-compose.yml <args>}. */
     ProjectScripts.Result compose(Duration timeout, String... args) {
-        List<String> command = new ArrayList<>(List.of("docker-compose", "-p", project, "-f", COMPOSE_FILE.toString()));
+        List<String> command =
+                new ArrayList<>(
+                        List.of("docker-compose", "-p", project, "-f", COMPOSE_FILE.toString()));
         command.addAll(Arrays.asList(args));
         return scripts.run(timeout, command.toArray(String[]::new));
     }
@@ -146,13 +153,24 @@ final class DockerComposeCluster implements AutoCloseable {
 
     /** SIGKILL to a service's container, as a crashed machine. */
     void kill(String service) {
-        compose(Duration.ofMinutes(1), "kill", service).assertSuccess("docker-compose kill " + service);
+        compose(Duration.ofMinutes(1), "kill", service)
+                .assertSuccess("docker-compose kill " + service);
     }
 
     /** Copies a host file into a service's container (docker-compose 1.29 has no cp). */
     void copyInto(String service, Path file, String containerPath) {
-        String id = compose(Duration.ofMinutes(1), "ps", "-q", service).assertSuccess("docker-compose ps -q").output().strip();
-        scripts.run(Duration.ofMinutes(2), docker(), "cp", file.toString(), id + ":" + containerPath).assertSuccess("docker cp");
+        String id =
+                compose(Duration.ofMinutes(1), "ps", "-q", service)
+                        .assertSuccess("docker-compose ps -q")
+                        .output()
+                        .strip();
+        scripts.run(
+                        Duration.ofMinutes(2),
+                        docker(),
+                        "cp",
+                        file.toString(),
+                        id + ":" + containerPath)
+                .assertSuccess("docker cp");
     }
 
     /**
@@ -161,13 +179,33 @@ final class DockerComposeCluster implements AutoCloseable {
      */
     int s3Status(String method, String path) {
         try {
-            Process curl = scripts.builder("curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "-K", "-",
-                    "--aws-sigv4", "aws:amz:us-east-1:s3", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", "-X", method,
-                    s3Url() + path).redirectErrorStream(false).start();
+            Process curl =
+                    scripts.builder(
+                                    "curl",
+                                    "-sS",
+                                    "-o",
+                                    "/dev/null",
+                                    "-w",
+                                    "%{http_code}",
+                                    "--max-time",
+                                    "10",
+                                    "-K",
+                                    "-",
+                                    "--aws-sigv4",
+                                    "aws:amz:us-east-1:s3",
+                                    "-H",
+                                    "x-amz-content-sha256: UNSIGNED-PAYLOAD",
+                                    "-X",
+                                    method,
+                                    s3Url() + path)
+                            .redirectErrorStream(false)
+                            .start();
             try (OutputStream in = curl.getOutputStream()) {
                 in.write(("user = \"" + S3_CREDENTIALS + "\"\n").getBytes(StandardCharsets.UTF_8));
             }
-            String out = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            String out =
+                    new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                            .strip();
             if (!curl.waitFor(30, TimeUnit.SECONDS)) {
                 curl.destroyForcibly();
                 throw new AssertionError("curl " + method + " " + path + " did not end");

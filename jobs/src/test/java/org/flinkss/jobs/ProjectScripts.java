@@ -34,7 +34,9 @@ final class ProjectScripts {
     private final Map<String, String> environment = new LinkedHashMap<>();
     private int commands;
 
-    /** @param work where the command logs go; {@code name} prefixes the progress lines. */
+    /**
+     * @param work where the command logs go; {@code name} prefixes the progress lines.
+     */
     ProjectScripts(Path work, String name) {
         this.work = work;
         this.name = name;
@@ -65,7 +67,10 @@ final class ProjectScripts {
 
     /** Runs a command to its end (killed after the timeout), both streams into one log file. */
     Result run(Duration timeout, String... command) {
-        Path log = work.resolve(String.format("%02d-%s.log", ++commands, Paths.get(command[0]).getFileName()));
+        Path log =
+                work.resolve(
+                        String.format(
+                                "%02d-%s.log", ++commands, Paths.get(command[0]).getFileName()));
         long started = System.nanoTime();
         try {
             Files.createDirectories(work);
@@ -73,13 +78,25 @@ final class ProjectScripts {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.descendants().forEach(ProcessHandle::destroyForcibly);
                 process.destroyForcibly();
-                throw new AssertionError(String.join(" ", command) + " did not end within " + timeout + ":\n" + read(log));
+                throw new AssertionError(
+                        String.join(" ", command)
+                                + " did not end within "
+                                + timeout
+                                + ":\n"
+                                + read(log));
             }
-            log(String.format("%5.1fs  exit %d  %s", (System.nanoTime() - started) / 1e9, process.exitValue(),
-                    String.join(" ", Arrays.copyOfRange(command, 0, Math.min(command.length, 8)))));
+            log(
+                    String.format(
+                            "%5.1fs  exit %d  %s",
+                            (System.nanoTime() - started) / 1e9,
+                            process.exitValue(),
+                            String.join(
+                                    " ",
+                                    Arrays.copyOfRange(command, 0, Math.min(command.length, 8)))));
             return new Result(process.exitValue(), read(log));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + String.join(" ", command) + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot run " + String.join(" ", command) + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted while running " + String.join(" ", command), e);
@@ -87,17 +104,19 @@ final class ProjectScripts {
     }
 
     ProcessBuilder builder(String... command) {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true);
+        ProcessBuilder builder =
+                new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true);
         // The scripts' own installations and configuration unless a test names others.
         builder.environment().remove("FLINK_HOME");
         builder.environment().remove("FLINK_CONF_DIR");
-        environment.forEach((k, v) -> {
-            if (v.isEmpty()) {
-                builder.environment().remove(k);
-            } else {
-                builder.environment().put(k, v);
-            }
-        });
+        environment.forEach(
+                (k, v) -> {
+                    if (v.isEmpty()) {
+                        builder.environment().remove(k);
+                    } else {
+                        builder.environment().put(k, v);
+                    }
+                });
         return builder;
     }
 
@@ -135,9 +154,16 @@ final class ProjectScripts {
     /** The body of a GET, or null when nothing answers (or not with 200). */
     static String httpGet(String url) {
         try {
-            HttpResponse<String> response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build()
-                    .send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET().build(),
-                            HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response =
+                    HttpClient.newBuilder()
+                            .connectTimeout(Duration.ofSeconds(3))
+                            .build()
+                            .send(
+                                    HttpRequest.newBuilder(URI.create(url))
+                                            .timeout(Duration.ofSeconds(5))
+                                            .GET()
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString());
             return response.statusCode() == 200 ? response.body() : null;
         } catch (IOException e) {
             return null;
@@ -173,10 +199,13 @@ final class ProjectScripts {
 
     private static Path projectRoot() {
         for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
-            if (Files.isRegularFile(d.resolve("scripts/cluster")) && Files.isRegularFile(d.resolve("pom.xml"))) {
+            if (Files.isRegularFile(d.resolve("scripts/cluster"))
+                    && Files.isRegularFile(d.resolve("pom.xml"))) {
                 return d;
             }
         }
-        throw new IllegalStateException("no project root (a folder with scripts/cluster) above " + Paths.get("").toAbsolutePath());
+        throw new IllegalStateException(
+                "no project root (a folder with scripts/cluster) above "
+                        + Paths.get("").toAbsolutePath());
     }
 }

@@ -27,22 +27,24 @@ import java.util.stream.Stream;
  *
  * <p>Part files roll at 8 MiB only, so each stays open over many checkpoints: every checkpoint
  * persists an open multipart upload (Flink's S3 recoverable writer), and each file is completed
- * from several parts of at least 5 MiB ({@code s3.upload.min.part.size}) after the checkpoint
- * that closed it. The records are slowed down so that the run spans several checkpoints and a
+ * from several parts of at least 5 MiB ({@code s3.upload.min.part.size}) after the checkpoint that
+ * closed it. The records are slowed down so that the run spans several checkpoints and a
  * TaskManager can be killed in the middle of it.
  *
- * <p>Arguments: {@code <output s3:// folder> <checkpoint s3:// folder> <n> <milliseconds per record>}.
+ * <p>Arguments: {@code <output s3:// folder> <checkpoint s3:// folder> <n> <milliseconds per
+ * record>}.
  */
 public final class S3SmokeJob {
 
     static final int LINE_BYTES = 1024;
 
-    private S3SmokeJob() {
-    }
+    private S3SmokeJob() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length != 4) {
-            throw new IllegalArgumentException("usage: S3SmokeJob <output s3:// folder> <checkpoint s3:// folder> <n> <ms per record>");
+            throw new IllegalArgumentException(
+                    "usage: S3SmokeJob <output s3:// folder> <checkpoint s3:// folder> <n> <ms per"
+                            + " record>");
         }
         String output = args[0];
         long n = Long.parseLong(args[2]);
@@ -54,32 +56,49 @@ public final class S3SmokeJob {
         env.enableCheckpointing(1000);
         env.setParallelism(2);
 
-        FileSink<String> sink = FileSink.forRowFormat(new Path(output), new SimpleStringEncoder<String>("UTF-8"))
-                .withRollingPolicy(DefaultRollingPolicy.builder()
-                        .withMaxPartSize(MemorySize.ofMebiBytes(8))
-                        .withRolloverInterval(Duration.ofMinutes(10))
-                        .withInactivityInterval(Duration.ofMinutes(10))
-                        .build())
-                .build();
+        FileSink<String> sink =
+                FileSink.forRowFormat(new Path(output), new SimpleStringEncoder<String>("UTF-8"))
+                        .withRollingPolicy(
+                                DefaultRollingPolicy.builder()
+                                        .withMaxPartSize(MemorySize.ofMebiBytes(8))
+                                        .withRolloverInterval(Duration.ofMinutes(10))
+                                        .withInactivityInterval(Duration.ofMinutes(10))
+                                        .build())
+                        .build();
         env.fromSequence(0, n - 1)
-                .map(new Slow(sleepMs)).name("slow-pad")
-                .sinkTo(sink).name("s3-file-sink");
+                .map(new Slow(sleepMs))
+                .name("slow-pad")
+                .sinkTo(sink)
+                .name("s3-file-sink");
         env.execute("s3-smoke");
     }
 
     /**
-     * Writes a jar with this job's classes only (Flink's own jars are on the cluster) to
-     * {@code jar}, for {@code flink run -c} from a test.
+     * Writes a jar with this job's classes only (Flink's own jars are on the cluster) to {@code
+     * jar}, for {@code flink run -c} from a test.
      */
     public static java.nio.file.Path writeJar(java.nio.file.Path jar) throws IOException {
-        java.nio.file.Path classes = java.nio.file.Path.of(S3SmokeJob.class.getProtectionDomain().getCodeSource().getLocation().getPath());
+        java.nio.file.Path classes =
+                java.nio.file.Path.of(
+                        S3SmokeJob.class
+                                .getProtectionDomain()
+                                .getCodeSource()
+                                .getLocation()
+                                .getPath());
         String folder = S3SmokeJob.class.getPackageName().replace('.', '/');
         Files.createDirectories(jar.getParent());
         Manifest manifest = new Manifest();
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream jarOut = new JarOutputStream(out, manifest);
+        try (OutputStream out = Files.newOutputStream(jar);
+                JarOutputStream jarOut = new JarOutputStream(out, manifest);
                 Stream<java.nio.file.Path> files = Files.list(classes.resolve(folder))) {
-            for (java.nio.file.Path file : files.filter(f -> f.getFileName().toString().startsWith(S3SmokeJob.class.getSimpleName())).toList()) {
+            for (java.nio.file.Path file :
+                    files.filter(
+                                    f ->
+                                            f.getFileName()
+                                                    .toString()
+                                                    .startsWith(S3SmokeJob.class.getSimpleName()))
+                            .toList()) {
                 jarOut.putNextEntry(new JarEntry(folder + "/" + file.getFileName()));
                 jarOut.write(Files.readAllBytes(file));
                 jarOut.closeEntry();
