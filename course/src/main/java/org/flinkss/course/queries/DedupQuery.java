@@ -94,6 +94,9 @@ public final class DedupQuery implements Query {
                                                 "dedupe",
                                                 QueryCatalog.WATERMARK_DELAY.toMillis(),
                                                 context.scope()))
+                                // The operator's T is erased: Flink cannot infer it from the
+                                // input.
+                                .returns(Event.class)
                                 .name("dedupe")
                                 .uid("dedupe-" + name);
         context.toTable(deduplicated, EventTables.events(table));
