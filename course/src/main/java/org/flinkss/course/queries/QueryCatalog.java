@@ -18,7 +18,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -74,7 +73,7 @@ public enum QueryCatalog {
                     .refuses(Refusal.PIPELINE_NOT_IN_APPEND)
                     .availableNowOnly()
                     .options(QueryOption.RESCUED_DATA, QueryOption.SKIP_MISSING_FILES)
-                    .layers(() -> List.of(BRONZE, SILVER, GOLD))),
+                    .layers(BRONZE, SILVER, GOLD)),
     ENRICHED(
             query("enriched")
                     .writes("events_enriched")
@@ -88,7 +87,7 @@ public enum QueryCatalog {
     /** {@code run view-then-buy --outer} is this query: its own checkpoint and table. */
     VIEW_THEN_BUY_OUTER(
             query("view-then-buy-outer")
-                    .outerJoinOf("view-then-buy")
+                    .outerJoinOf(VIEW_THEN_BUY)
                     .writesWithLateRows("view_then_buy_left")
                     .refuses(Refusal.UPDATE_OF_STREAM_JOIN, Refusal.COMPLETE_WITHOUT_AGGREGATION)
                     .creates(r -> new ViewThenBuyQuery(true, r.api()))),
@@ -139,9 +138,9 @@ public enum QueryCatalog {
     private final Set<Refusal> refusals;
     private final Set<QueryOption> options;
     private final boolean availableNowOnly;
-    @Nullable private final String outerJoinOf;
+    @Nullable private final QueryCatalog outerJoinOf;
     @Nullable private final Function<QueryRequest, Query> factory;
-    @Nullable private final Supplier<List<QueryCatalog>> layers;
+    @Nullable private final List<QueryCatalog> layers;
 
     QueryCatalog(Spec spec) {
         this.queryName = spec.name;
@@ -189,7 +188,7 @@ public enum QueryCatalog {
 
     /** The queries a composite query runs one after the other; the query itself otherwise. */
     public List<QueryCatalog> layers() {
-        return layers != null ? layers.get() : List.of(this);
+        return layers != null ? layers : List.of(this);
     }
 
     /** Whether the query is several queries, each with its own checkpoint ({@code pipeline}). */
@@ -231,7 +230,7 @@ public enum QueryCatalog {
             return this;
         }
         for (QueryCatalog q : values()) {
-            if (queryName.equals(q.outerJoinOf)) {
+            if (q.outerJoinOf == this) {
                 return q;
             }
         }
@@ -434,9 +433,9 @@ public enum QueryCatalog {
         final Set<Refusal> refusals = EnumSet.noneOf(Refusal.class);
         Set<QueryOption> options = EnumSet.noneOf(QueryOption.class);
         boolean availableNowOnly;
-        String outerJoinOf;
+        QueryCatalog outerJoinOf;
         Function<QueryRequest, Query> factory;
-        Supplier<List<QueryCatalog>> layers;
+        List<QueryCatalog> layers;
 
         Spec(String name) {
             this.name = name;
@@ -472,7 +471,7 @@ public enum QueryCatalog {
             return this;
         }
 
-        Spec outerJoinOf(String inner) {
+        Spec outerJoinOf(QueryCatalog inner) {
             outerJoinOf = inner;
             return this;
         }
@@ -482,8 +481,8 @@ public enum QueryCatalog {
             return this;
         }
 
-        Spec layers(Supplier<List<QueryCatalog>> queries) {
-            layers = queries;
+        Spec layers(QueryCatalog... queries) {
+            layers = List.of(queries);
             return this;
         }
     }

@@ -52,7 +52,7 @@ public enum QueryOption {
 
     private String hint(QueryCatalog query) {
         if (query == QueryCatalog.KAFKA_BRONZE && this == RESCUED_DATA) {
-            return ": kafka-bronze lands the raw records, with no schema to rescue from";
+            return ": " + query + " lands the raw records, with no schema to rescue from";
         }
         if (query == QueryCatalog.KAFKA_BRONZE && this == KAFKA_TOPIC) {
             return ": to read a topic, use --subscribe T";
