@@ -1,22 +1,20 @@
-package org.flinkss.jobs;
+package org.flinkss.jobs.cli.options;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import org.flinkss.course.queries.KafkaSettings;
-import org.flinkss.runtime.kafka.KafkaClientProperties;
 import org.flinkss.runtime.kafka.KafkaSourceOptions;
 
-import java.nio.file.Path;
 import java.util.Map;
 
-/** The Kafka options of {@code run}, with Spark's option names in the help. */
-final class KafkaArgs implements KafkaSettings {
+/**
+ * The Kafka options of {@code run}, with Spark's option names in the help: what {@code
+ * kafka-bronze} reads, and the client settings that it and {@code bronze-to-kafka} use.
+ */
+public final class KafkaOptions implements KafkaSettings {
 
-    @Option(
-            names = "--bootstrap-servers",
-            paramLabel = "H:P[,H:P]",
-            description = "Kafka's bootstrap servers (kafka.bootstrap.servers)")
-    String bootstrapServers;
+    @Mixin KafkaClientOptions client;
 
     @Option(
             names = "--subscribe",
@@ -49,60 +47,42 @@ final class KafkaArgs implements KafkaSettings {
     @Option(
             names = "--max-offsets-per-trigger",
             paramLabel = "N",
-            defaultValue = "0",
+            converter = Converters.LongLimit.class,
             description =
                     "kafka-bronze: at most N offsets per batch, split over partitions"
                             + " (maxOffsetsPerTrigger; default: no limit)")
-    long maxOffsetsPerTrigger;
+    Long maxOffsetsPerTrigger;
 
     @Option(
             names = "--fail-on-data-loss",
             paramLabel = "true|false",
-            defaultValue = "true",
             arity = "1",
             description =
                     "kafka-bronze: fail when offsets to read are gone (failOnDataLoss; default:"
-                            + " ${DEFAULT-VALUE})")
-    boolean failOnDataLoss;
-
-    @Option(
-            names = "--topic",
-            paramLabel = "T",
-            description = "bronze-to-kafka: the topic to write to")
-    String topic;
-
-    @Option(
-            names = "--kafka-properties",
-            paramLabel = "FILE",
-            description =
-                    "Kafka client settings (security: SASL, SSL) as a properties file;"
-                        + " FLINKSS_KAFKA_<NAME> variables override it. Values are never printed.")
-    Path propertiesFile;
+                            + " true)")
+    Boolean failOnDataLoss;
 
     @Override
     public Map<String, String> clientProperties() {
-        return KafkaClientProperties.load(propertiesFile, System.getenv());
+        return client.clientProperties();
     }
 
     @Override
     public String bootstrapServers(Map<String, String> clientProperties) {
-        return bootstrapServers != null
-                ? bootstrapServers
-                : clientProperties.get("bootstrap.servers");
+        return client.bootstrapServers(clientProperties);
     }
 
     @Override
     public KafkaSourceOptions sourceOptions() {
-        Map<String, String> properties = clientProperties();
         return KafkaSourceOptions.builder()
-                .bootstrapServers(bootstrapServers)
+                .bootstrapServers(client.bootstrapServersOption())
                 .subscribe(subscribe)
                 .subscribePattern(subscribePattern)
                 .assign(assign)
                 .startingOffsets(startingOffsets)
-                .maxOffsetsPerTrigger(maxOffsetsPerTrigger)
-                .failOnDataLoss(failOnDataLoss)
-                .clientProperties(properties)
+                .maxOffsetsPerTrigger(maxOffsetsPerTrigger != null ? maxOffsetsPerTrigger : 0)
+                .failOnDataLoss(failOnDataLoss == null || failOnDataLoss)
+                .clientProperties(client.clientProperties())
                 .build();
     }
 
@@ -111,11 +91,18 @@ final class KafkaArgs implements KafkaSettings {
         return subscribe != null
                 || subscribePattern != null
                 || assign != null
-                || startingOffsets != null;
+                || startingOffsets != null
+                || maxOffsetsPerTrigger != null
+                || failOnDataLoss != null;
+    }
+
+    @Override
+    public boolean hasClientSettings() {
+        return client.given();
     }
 
     @Override
     public String topic() {
-        return topic;
+        return client.topic();
     }
 }

@@ -1,18 +1,29 @@
-package org.flinkss.jobs;
+package org.flinkss.jobs.cli;
+
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.LandEvents;
+import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.DedupQuery;
 import org.flinkss.course.queries.EnrichedQuery;
 import org.flinkss.course.queries.LatestQuery;
 import org.flinkss.course.queries.Pipeline;
-import org.flinkss.course.queries.Queries;
+import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.ViewThenBuyQuery;
 import org.flinkss.course.queries.WindowQuery;
+import org.flinkss.course.tables.Customers;
+import org.flinkss.course.tables.EventTables;
+import org.flinkss.jobs.cli.options.ParallelismOption;
+import org.flinkss.jobs.cli.output.RunSummary;
+import org.flinkss.jobs.cli.output.TablePrinter;
+import org.flinkss.jobs.cli.output.Tables;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
@@ -49,7 +60,7 @@ import java.util.function.Supplier;
         mixinStandardHelpOptions = true,
         description =
                 "Replay the course module topic by topic, comparing each result with the course's.")
-public final class Demo implements Callable<Integer> {
+public final class DemoCommand implements Callable<Integer> {
 
     @Option(
             names = "--topic",
@@ -63,11 +74,8 @@ public final class Demo implements Callable<Integer> {
             description = "where to work (default: a new folder data/demo-<time>)")
     Path base;
 
-    @Option(
-            names = "--parallelism",
-            defaultValue = "2",
-            description = "parallelism of every run (default: ${DEFAULT-VALUE})")
-    int parallelism;
+    @Mixin ParallelismOption parallelismOption;
+    private int parallelism;
 
     private final List<String[]> results = new ArrayList<>();
     private boolean loud = true;
@@ -87,6 +95,7 @@ public final class Demo implements Callable<Integer> {
                                                     DateTimeFormatter.ofPattern(
                                                             "yyyyMMdd-HHmmss")));
         }
+        parallelism = parallelismOption.orElse(2);
         options =
                 RunOptions.builder()
                         .base(base)
@@ -263,7 +272,7 @@ public final class Demo implements Callable<Integer> {
                     ">>> run "
                             + query.name()
                             + " (availableNow): "
-                            + Main.summary(query.name(), result));
+                            + RunSummary.of(query.name(), result));
         }
         return result;
     }
@@ -274,7 +283,7 @@ public final class Demo implements Callable<Integer> {
 
     private void watermarking() {
         header("11.07", "Watermarking");
-        QueryRunner.Result win5 = runQuery(WindowQuery.win5("datastream"));
+        QueryRunner.Result win5 = runQuery(WindowQuery.win5(Api.DATASTREAM));
         long watermark = watermarkAfter(win5);
         check(
                 "11.07",
@@ -286,22 +295,22 @@ public final class Demo implements Callable<Integer> {
                 "windows that end before the watermark are final; the newest stay open",
                 true,
                 () ->
-                        warehouse.sortedValues("events_5min").stream()
+                        warehouse.sortedValues(QueryCatalog.WIN5.table()).stream()
                                         .allMatch(
                                                 r ->
                                                         ((Instant) r.get(1)).toEpochMilli()
                                                                 <= watermark)
-                                && warehouse.count("events_5min") == 31 * 3);
+                                && warehouse.count(QueryCatalog.WIN5.table()) == 31 * 3);
     }
 
     private void stateful() {
         header("11.08", "Stateful vs Stateless Processing");
-        QueryRunner.Result dedup = runQuery(DedupQuery.dedup("datastream"));
+        QueryRunner.Result dedup = runQuery(DedupQuery.dedup(Api.DATASTREAM));
         check(
                 "11.08",
                 "dropDuplicatesWithinWatermark([\"event_id\"]): every id once",
                 1000L,
-                () -> warehouse.count("events_dedup"));
+                () -> warehouse.count(QueryCatalog.DEDUP.table()));
         check(
                 "11.08",
                 "stateOperators[0].numRowsTotal is bounded (keys within the watermark)",
@@ -321,16 +330,16 @@ public final class Demo implements Callable<Integer> {
         if (loud) {
             System.out.println(">>> customers = spark.table(\"customers\")   # 50 customers");
         }
-        runQuery(new EnrichedQuery(options.warehouse(), "datastream"));
+        runQuery(new EnrichedQuery(options.warehouse(), Api.DATASTREAM));
         check(
                 "11.09",
                 "stream-static left join: every event with its country",
                 1000L,
                 () ->
-                        warehouse.sortedValues("events_enriched").stream()
+                        warehouse.sortedValues(QueryCatalog.ENRICHED.table()).stream()
                                 .filter(r -> r.get(5) != null)
                                 .count());
-        runQuery(new ViewThenBuyQuery(false, "datastream"));
+        runQuery(new ViewThenBuyQuery(false, Api.DATASTREAM));
         check(
                 "11.09",
                 "view_then_buy: each buy within 5 minutes after a view of the same user",
@@ -338,7 +347,9 @@ public final class Demo implements Callable<Integer> {
                 this::viewThenBuyHolds);
         if (loud) {
             System.out.println(
-                    "    view_then_buy has " + warehouse.count("view_then_buy") + " rows");
+                    "    view_then_buy has "
+                            + warehouse.count(QueryCatalog.VIEW_THEN_BUY.table())
+                            + " rows");
         }
     }
 
@@ -347,7 +358,7 @@ public final class Demo implements Callable<Integer> {
         for (List<Object> row : warehouse.sortedValues(BronzeQuery.TABLE)) {
             bronze.put((Long) row.get(0), row);
         }
-        List<List<Object>> pairs = warehouse.sortedValues("view_then_buy");
+        List<List<Object>> pairs = warehouse.sortedValues(QueryCatalog.VIEW_THEN_BUY.table());
         return !pairs.isEmpty()
                 && pairs.stream()
                         .allMatch(
@@ -370,10 +381,11 @@ public final class Demo implements Callable<Integer> {
         if (loud) {
             System.out.println(
                     ">>> display(spark.table(\"events_5min\").orderBy(\"window\").limit(10))");
-            System.out.print(Main.show(warehouse, "events_5min", 10));
+            System.out.print(
+                    TablePrinter.show(new Tables(warehouse, null), QueryCatalog.WIN5.table(), 10));
         }
-        runQuery(WindowQuery.sliding("datastream"));
-        runQuery(WindowQuery.sessions("datastream"));
+        runQuery(WindowQuery.sliding(Api.DATASTREAM));
+        runQuery(WindowQuery.sessions(Api.DATASTREAM));
         check(
                 "11.10",
                 "each sliding window = the two 5-minute windows it spans",
@@ -416,12 +428,12 @@ public final class Demo implements Callable<Integer> {
                         .printProgress(false)
                         .outputMode(OutputMode.COMPLETE)
                         .build();
-        QueryRunner.run(Queries.create("win5", update, "datastream"), update);
-        QueryRunner.run(Queries.create("sliding", complete, "datastream"), complete);
-        List<List<Object>> closed = warehouse.sortedValues("events_5min");
+        QueryRunner.run(QueryCatalog.WIN5.create(update, Api.DATASTREAM), update);
+        QueryRunner.run(QueryCatalog.SLIDING.create(complete, Api.DATASTREAM), complete);
+        List<List<Object>> closed = warehouse.sortedValues(QueryCatalog.WIN5.table());
         List<List<Object>> updated;
         try {
-            updated = update.database().rows("events_5min");
+            updated = update.database().rows(QueryCatalog.WIN5.table());
         } catch (SQLException e) {
             throw new IllegalStateException(
                     "reading the update-mode table failed: " + e.getMessage(), e);
@@ -446,17 +458,17 @@ public final class Demo implements Callable<Integer> {
                 "complete mode: every sliding window, the table replaced at each commit",
                 true,
                 () ->
-                        new Warehouse(append.warehouse()).count("events_sliding")
-                                > warehouse.count("events_sliding"));
+                        new Warehouse(append.warehouse()).count(QueryCatalog.SLIDING.table())
+                                > warehouse.count(QueryCatalog.SLIDING.table()));
     }
 
     private boolean slidingMatchesTumbling() {
         Map<String, Long> tumbling = new HashMap<>();
-        for (List<Object> r : warehouse.sortedValues("events_5min")) {
+        for (List<Object> r : warehouse.sortedValues(QueryCatalog.WIN5.table())) {
             tumbling.put(r.get(0) + "/" + r.get(2), (Long) r.get(3));
         }
         int compared = 0;
-        for (List<Object> r : warehouse.sortedValues("events_sliding")) {
+        for (List<Object> r : warehouse.sortedValues(QueryCatalog.SLIDING.table())) {
             Instant start = (Instant) r.get(0);
             Long first = tumbling.get(start + "/" + r.get(2));
             Long second = tumbling.get(start.plusSeconds(300) + "/" + r.get(2));
@@ -471,7 +483,8 @@ public final class Demo implements Callable<Integer> {
     }
 
     private boolean sessionsAreApart() {
-        List<List<Object>> sessions = new ArrayList<>(warehouse.sortedValues("events_sessions"));
+        List<List<Object>> sessions =
+                new ArrayList<>(warehouse.sortedValues(QueryCatalog.SESSIONS.table()));
         sessions.sort(
                 Comparator.<List<Object>, Integer>comparing(r -> (Integer) r.get(2))
                         .thenComparing(r -> (Instant) r.get(0)));
@@ -505,7 +518,7 @@ public final class Demo implements Callable<Integer> {
                 "run_bronze(): bronze keeps all rows",
                 1501L,
                 () -> warehouse.count(BronzeQuery.TABLE));
-        QueryRunner.Result win5 = runQuery(WindowQuery.win5("datastream"));
+        QueryRunner.Result win5 = runQuery(WindowQuery.win5(Api.DATASTREAM));
         check(
                 "11.11",
                 "numRowsDroppedByWatermark",
@@ -520,7 +533,7 @@ public final class Demo implements Callable<Integer> {
                 "11.11",
                 "the late event is kept in events_5min_late",
                 1L,
-                () -> warehouse.count("events_5min_late"));
+                () -> warehouse.count(QueryCatalog.WIN5.table() + EventTables.LATE_SUFFIX));
     }
 
     private void exactlyOnce() {
@@ -562,7 +575,7 @@ public final class Demo implements Callable<Integer> {
 
     private void pipeline() {
         header("11.15", "End-to-End Streaming Pipelines");
-        List<QueryRunner.Result> layers = Pipeline.run(options, "datastream");
+        List<QueryRunner.Result> layers = Pipeline.run(options, Api.DATASTREAM);
         if (loud) {
             System.out.println(
                     ">>> run pipeline: "
@@ -578,14 +591,14 @@ public final class Demo implements Callable<Integer> {
                 "11.15",
                 "events_silver: valid, deduplicated (first run: one batch, nothing late)",
                 1501L,
-                () -> warehouse.count("events_silver"));
+                () -> warehouse.count(QueryCatalog.SILVER.table()));
         check(
                 "11.15",
                 "events_by_type: 30-minute windows closed by the watermark",
                 true,
                 () ->
-                        warehouse.count("events_by_type") > 0
-                                && warehouse.sortedValues("events_by_type").stream()
+                        warehouse.count(QueryCatalog.GOLD.table()) > 0
+                                && warehouse.sortedValues(QueryCatalog.GOLD.table()).stream()
                                         .allMatch(
                                                 r ->
                                                         ((Instant) r.get(1)).toEpochMilli()
@@ -607,7 +620,12 @@ public final class Demo implements Callable<Integer> {
     }
 
     private void land(int batch, long start) {
-        Main.LandEventsCommand.land(options.events(), batch, start, 500, "datastream");
+        LandEvents.withDataStream(
+                StreamExecutionEnvironment.getExecutionEnvironment(),
+                options.events(),
+                batch,
+                start,
+                500);
         if (loud) {
             System.out.println(">>> land_events(" + batch + ", " + start + ")");
         }
@@ -616,7 +634,8 @@ public final class Demo implements Callable<Integer> {
     private void runBronze() {
         last = QueryRunner.run(new BronzeQuery(options.events()), options);
         if (loud) {
-            System.out.println(">>> run bronze (availableNow): " + Main.summary("bronze", last));
+            System.out.println(
+                    ">>> run bronze (availableNow): " + RunSummary.of(BronzeQuery.NAME, last));
         }
     }
 

@@ -1,10 +1,12 @@
-package org.flinkss.jobs;
+package org.flinkss.jobs.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
+import org.flinkss.course.queries.QueryCatalog;
+import org.flinkss.jobs.cli.options.DataOptions;
+import org.flinkss.jobs.cli.options.QueryArgument;
 import org.flinkss.runtime.checkpoint.CheckpointDir;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.Folders;
@@ -32,19 +34,17 @@ import java.util.concurrent.Callable;
         description =
                 "Start a query over: delete its checkpoint and the tables it writes; the next run"
                         + " reprocesses from the start.")
-public final class Reset implements Callable<Integer> {
+public final class ResetCommand implements Callable<Integer> {
 
-    @Mixin Main.Common common;
-
-    @Parameters(paramLabel = "QUERY")
-    String query;
+    @Mixin DataOptions data;
+    @Mixin QueryArgument query;
 
     @Override
     public Integer call() throws Exception {
-        List<String> emptied =
-                reset(common.base, new Warehouse(common.warehouse()), common.database(), query);
+        QueryCatalog q = query.query().single("reset");
+        List<String> emptied = reset(data.base, data.openWarehouse(), data.database(), q);
         System.out.println(
-                query
+                q
                         + ": checkpoint deleted"
                         + (emptied.isEmpty()
                                 ? ""
@@ -53,8 +53,15 @@ public final class Reset implements Callable<Integer> {
         return 0;
     }
 
-    static List<String> reset(Path base, Warehouse warehouse, Database database, String query)
+    /**
+     * Deletes the checkpoint of {@code entry} and empties the tables it wrote (its checkpoint's
+     * identity lists them), returning their names.
+     */
+    public static List<String> reset(
+            Path base, Warehouse warehouse, Database database, QueryCatalog entry)
             throws Exception {
+        // A name of the catalog, never a path: nothing outside <base>/_cp/<query> is touched.
+        String query = entry.single("reset").queryName();
         CheckpointDir checkpoint = new CheckpointDir(CheckpointLayout.of(base, query));
         Path metadata = checkpoint.layout().metadata();
         if (!Files.exists(metadata)) {

@@ -1,4 +1,4 @@
-package org.flinkss.jobs;
+package org.flinkss.jobs.cli;
 
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -13,8 +13,11 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import org.flinkss.course.queries.Queries;
+import org.flinkss.course.queries.Api;
+import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.WindowQuery;
+import org.flinkss.jobs.cli.options.Converters;
+import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointDir;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
@@ -26,9 +29,7 @@ import org.flinkss.runtime.time.Watermarks;
 
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -46,29 +47,39 @@ import java.util.concurrent.Callable;
         description =
                 "Rebuild the closed windows of a windowed table in [--from, --to) from bronze, as a"
                         + " batch job, replacing exactly those rows.")
-public final class Recompute implements Callable<Integer> {
+public final class RecomputeCommand implements Callable<Integer> {
 
-    @Mixin Main.Common common;
+    @Mixin DataOptions data;
 
     @Parameters(
             paramLabel = "TABLE",
-            description = "events_5min, events_sliding or events_sessions")
+            description = "events_5min, events_sliding, events_sessions or events_by_type")
     String table;
 
     @Option(
             names = "--from",
             required = true,
+            converter = Converters.Timestamp.class,
             description =
                     "first window start, e.g. 2025-03-01T00:00:00Z or '2025-03-01 00:00:00' (UTC)")
-    String from;
+    Instant from;
 
-    @Option(names = "--to", required = true, description = "windows must end by this time")
-    String to;
+    @Option(
+            names = "--to",
+            required = true,
+            converter = Converters.Timestamp.class,
+            description = "windows must end by this time")
+    Instant to;
 
     @Override
     public Integer call() {
-        Warehouse warehouse = new Warehouse(common.warehouse());
-        Result result = recompute(warehouse, common.base, table, parseTime(from), parseTime(to));
+        Result result =
+                recompute(
+                        data.openWarehouse(),
+                        data.base,
+                        table,
+                        from.toEpochMilli(),
+                        to.toEpochMilli());
         System.out.printf(
                 "%s: replaced %d rows with %d recomputed rows for windows in [%s, %s)%n",
                 table,
@@ -105,20 +116,22 @@ public final class Recompute implements Callable<Integer> {
                             + " included, and is replaced at each commit; there is nothing to"
                             + " recompute");
         }
-        WindowQuery query;
-        try {
-            query =
-                    (WindowQuery)
-                            Queries.create(
-                                    writer, RunOptions.builder().base(base).build(), "table");
-        } catch (ClassCastException | IllegalArgumentException e) {
-            throw new QueryException(
-                    "table '"
-                            + table
-                            + "' is written by query '"
-                            + writer
-                            + "', which is not a windowed aggregation: nothing to recompute");
-        }
+        // The writer's window, in the Table API: the batch job runs the stream's SQL.
+        WindowQuery query =
+                QueryCatalog.find(writer)
+                        .filter(q -> !q.isComposite() && q.apis().contains(Api.TABLE))
+                        .map(q -> q.create(RunOptions.builder().base(base).build(), Api.TABLE))
+                        .filter(WindowQuery.class::isInstance)
+                        .map(WindowQuery.class::cast)
+                        .orElseThrow(
+                                () ->
+                                        new QueryException(
+                                                "table '"
+                                                        + table
+                                                        + "' is written by query '"
+                                                        + writer
+                                                        + "', which is not a windowed aggregation:"
+                                                        + " nothing to recompute"));
         CheckpointDir checkpoint = new CheckpointDir(CheckpointLayout.of(base, writer));
         try (CheckpointDir.Lock lock = checkpoint.lock(writer)) {
             // A window the stream has not closed yet will still be written by it: leave it alone.
@@ -171,7 +184,7 @@ public final class Recompute implements Callable<Integer> {
                         + warehouse.tablePath(query.source()).toUri()
                         + "', 'format' = 'parquet')");
         String where =
-                query.name().equals("sessions")
+                query.isSessions()
                         ? null
                         : "event_ts >= TO_TIMESTAMP_LTZ("
                                 + (from - query.lookBackMillis())
@@ -182,7 +195,7 @@ public final class Recompute implements Callable<Integer> {
                 tEnv.executeSql(
                         query.windowSql("bronze", "event_ts", "user_id", "event_type", where));
         List<RowData> rows = new ArrayList<>();
-        boolean byUser = query.name().equals("sessions");
+        boolean byUser = query.isSessions();
         try (CloseableIterator<Row> it = result.collect()) {
             while (it.hasNext()) {
                 RowData row = WindowQuery.toRowData(it.next(), byUser);
@@ -201,23 +214,5 @@ public final class Recompute implements Callable<Integer> {
                     e);
         }
         return rows;
-    }
-
-    static long parseTime(String text) {
-        try {
-            return Instant.parse(text).toEpochMilli();
-        } catch (DateTimeParseException e) {
-            try {
-                return LocalDateTime.parse(text.replace(' ', 'T'))
-                        .toInstant(ZoneOffset.UTC)
-                        .toEpochMilli();
-            } catch (DateTimeParseException e2) {
-                throw new IllegalArgumentException(
-                        "cannot read '"
-                                + text
-                                + "' as a time: use 2025-03-01T00:00:00Z or '2025-03-01 00:00:00'"
-                                + " (UTC)");
-            }
-        }
     }
 }

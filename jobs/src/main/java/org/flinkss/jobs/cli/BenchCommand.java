@@ -1,23 +1,28 @@
-package org.flinkss.jobs;
+package org.flinkss.jobs.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.event.EventJson;
 import org.flinkss.course.queries.BronzeQuery;
-import org.flinkss.course.queries.Pipeline;
-import org.flinkss.course.queries.Queries;
+import org.flinkss.course.queries.QueryCatalog;
+import org.flinkss.course.queries.QueryRequest;
+import org.flinkss.course.tables.Customers;
+import org.flinkss.jobs.cli.options.ApiOption;
+import org.flinkss.jobs.cli.options.CheckpointIntervalOption;
+import org.flinkss.jobs.cli.options.Converters;
+import org.flinkss.jobs.cli.options.OutputModeOption;
+import org.flinkss.jobs.cli.options.ParallelismOption;
+import org.flinkss.jobs.cli.options.QueryArgument;
 import org.flinkss.runtime.checkpoint.Folders;
-import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.Warehouse;
-import org.flinkss.runtime.trigger.Trigger;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -42,23 +47,13 @@ import java.util.concurrent.Callable;
         description =
                 "Time one availableNow run of a query over N landed events; print events/s and peak"
                         + " memory.")
-public final class Bench implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer> {
 
-    @Parameters(
-            paramLabel = "QUERY",
-            description =
-                    "the query to time: bronze, or one that reads bronze (win5, sliding, sessions,"
-                            + " dedup, view-then-buy, enriched ...)")
-    String query;
-
-    @Option(
-            names = "--api",
-            defaultValue = "datastream",
-            description = "datastream or table (default: ${DEFAULT-VALUE})")
-    String api;
-
-    @Option(names = "--outer", description = "view-then-buy: the left outer join")
-    boolean outer;
+    @Mixin QueryArgument query;
+    @Mixin ApiOption api;
+    @Mixin ParallelismOption parallelism;
+    @Mixin CheckpointIntervalOption checkpointInterval;
+    @Mixin OutputModeOption outputMode;
 
     @Option(
             names = "--rescued-data",
@@ -74,32 +69,16 @@ public final class Bench implements Callable<Integer> {
     @Option(
             names = "--events",
             defaultValue = "1000000",
+            converter = Converters.PositiveInt.class,
             description = "events to land (default: ${DEFAULT-VALUE})")
     int events;
 
     @Option(
             names = "--files-of",
             defaultValue = "5000",
+            converter = Converters.PositiveInt.class,
             description = "events per landed file (default: ${DEFAULT-VALUE})")
     int filesOf;
-
-    @Option(
-            names = "--parallelism",
-            defaultValue = "2",
-            description = "parallelism (default: ${DEFAULT-VALUE})")
-    int parallelism;
-
-    @Option(
-            names = "--checkpoint-interval",
-            paramLabel = "DURATION",
-            description = "checkpoint cadence (default: the run's)")
-    String checkpointInterval;
-
-    @Option(
-            names = "--output-mode",
-            defaultValue = "append",
-            description = "window queries: append, update or complete (default: ${DEFAULT-VALUE})")
-    String outputMode;
 
     @Option(
             names = "--base",
@@ -109,6 +88,15 @@ public final class Bench implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        // Bronze lands the events; the query named is timed after it, in its API and mode.
+        QueryCatalog timed = query.query();
+        RunOptions withMode = builder().outputMode(outputMode.mode()).build();
+        QueryRequest request = QueryRequest.of(withMode, api.api());
+        if (timed == QueryCatalog.BRONZE) {
+            timed.check(request.withRescuedData(rescuedData));
+        } else {
+            timed.check(request);
+        }
         Folders.deleteRecursively(base);
         RunOptions options = builder().build();
         long landStart = System.nanoTime();
@@ -138,9 +126,10 @@ public final class Bench implements Callable<Integer> {
                 "bronze: %,d events in %.2f s (run: restore, read, commit, stop with savepoint) ="
                         + " %,.0f events/s, %d batch(es)%n",
                 events, seconds, events / seconds, result.batches());
-        if (query.equals(Pipeline.NAME)) {
+        if (timed.isComposite()) {
             double total = seconds;
-            for (Query layer : Pipeline.layers(options, api, rescuedData).subList(1, 3)) {
+            List<Query> layers = timed.createLayers(QueryRequest.of(options, api.api()));
+            for (Query layer : layers.subList(1, layers.size())) {
                 long layerStart = System.nanoTime();
                 QueryRunner.Result r = QueryRunner.run(layer, options);
                 double layerSeconds = (System.nanoTime() - layerStart) / 1e9;
@@ -148,7 +137,7 @@ public final class Bench implements Callable<Integer> {
                 System.out.printf(
                         "%s [%s]: %,d rows in %.2f s = %,.0f events/s%n",
                         layer.name(),
-                        api,
+                        api.api(),
                         r.numInputRows(),
                         layerSeconds,
                         r.numInputRows() / layerSeconds);
@@ -157,34 +146,37 @@ public final class Bench implements Callable<Integer> {
                     "pipeline: %,d events through bronze, silver and gold in %.2f s = %,.0f"
                             + " events/s end to end%n",
                     events, total, events / total);
-        } else if (!query.equals(BronzeQuery.NAME)) {
-            if (query.equals("enriched")) {
+        } else if (timed != QueryCatalog.BRONZE) {
+            if (timed == QueryCatalog.ENRICHED) {
                 Customers.land(new Warehouse(options.warehouse()), List.of("US", "DE", "FR"));
             }
-            RunOptions withMode = builder().outputMode(OutputMode.parse(outputMode)).build();
-            Query q = Queries.create(query, withMode, api, outer);
+            Query q = timed.create(request);
             long queryStart = System.nanoTime();
-            QueryRunner.Result timed = QueryRunner.run(q, withMode);
+            QueryRunner.Result measured = QueryRunner.run(q, withMode);
             double querySeconds = (System.nanoTime() - queryStart) / 1e9;
-            if (timed.numInputRows() != events) {
+            if (measured.numInputRows() != events) {
                 throw new IllegalStateException(
-                        query + " read " + timed.numInputRows() + " rows, expected " + events);
+                        timed + " read " + measured.numInputRows() + " rows, expected " + events);
             }
             System.out.printf(
                     "%s [%s, %s]: %,d events from events_bronze in %.2f s = %,.0f events/s%n",
-                    query, api, outputMode, events, querySeconds, events / querySeconds);
+                    q.name(),
+                    api.api(),
+                    outputMode.mode().text(),
+                    events,
+                    querySeconds,
+                    events / querySeconds);
         }
         System.out.printf("peak heap %d MiB, peak process RSS %s%n", peakHeapMiB(), peakRss());
         return 0;
     }
 
     private RunOptions.Builder builder() {
-        RunOptions.Builder b =
-                RunOptions.builder().base(base).parallelism(parallelism).printProgress(false);
-        if (checkpointInterval != null) {
-            b.checkpointInterval(Trigger.parseDuration(checkpointInterval));
-        }
-        return b;
+        return checkpointInterval.applyTo(
+                RunOptions.builder()
+                        .base(base)
+                        .parallelism(parallelism.orElse(2))
+                        .printProgress(false));
     }
 
     /** A new source field that the schema does not know: skipped by it, or rescued. */

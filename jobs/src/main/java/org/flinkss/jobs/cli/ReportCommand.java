@@ -1,4 +1,4 @@
-package org.flinkss.jobs;
+package org.flinkss.jobs.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -6,6 +6,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.table.Warehouse;
@@ -36,13 +37,13 @@ import java.util.stream.Stream;
         description =
                 "Write a self-contained HTML report of every query's batches and every windowed"
                         + " table.")
-public final class Report implements Callable<Integer> {
+public final class ReportCommand implements Callable<Integer> {
 
     private static final String[] COLORS = {
         "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"
     };
 
-    @Mixin Main.Common common;
+    @Mixin DataOptions data;
 
     @Option(
             names = "--out",
@@ -52,8 +53,8 @@ public final class Report implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Path file = out != null ? out : common.base.resolve("report.html");
-        write(common.base, new Warehouse(common.warehouse()), file);
+        Path file = out != null ? out : data.base.resolve("report.html");
+        write(data.base, data.openWarehouse(), file);
         System.out.println("report: " + file.toAbsolutePath());
         return 0;
     }

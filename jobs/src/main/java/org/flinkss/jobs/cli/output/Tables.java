@@ -1,4 +1,4 @@
-package org.flinkss.jobs;
+package org.flinkss.jobs.cli.output;
 
 import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.table.Warehouse;
@@ -9,12 +9,12 @@ import java.sql.SQLException;
 import java.util.List;
 
 /** Tables by name for the command line: the warehouse's Parquet tables, then the SQL database's. */
-final class Tables {
+public final class Tables {
 
     private final Warehouse warehouse;
     @Nullable private final Database database;
 
-    Tables(Warehouse warehouse, @Nullable Database database) {
+    public Tables(Warehouse warehouse, @Nullable Database database) {
         this.warehouse = warehouse;
         this.database = database;
     }
@@ -49,17 +49,17 @@ final class Tables {
                         + ": run the query that writes it first");
     }
 
-    long count(String table) {
+    public long count(String table) {
         return inDatabase(table) ? call(() -> database.count(table)) : warehouse.count(table);
     }
 
-    List<String> columns(String table) {
+    public List<String> columns(String table) {
         return inDatabase(table)
                 ? call(() -> database.columns(table))
                 : warehouse.rowType(table).getFieldNames();
     }
 
-    List<List<Object>> sortedValues(String table) {
+    public List<List<Object>> sortedValues(String table) {
         return inDatabase(table) ? call(() -> database.rows(table)) : warehouse.sortedValues(table);
     }
 
