@@ -1,4 +1,0 @@
-package org.flinkss.table.delta;
-
-/** A data file as added by one version of a table: the {@code index}-th file of {@code version}. */
-public record AddedFile(long version, long index, DataFile file) {}
