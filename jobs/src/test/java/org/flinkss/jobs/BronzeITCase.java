@@ -2,37 +2,45 @@ package org.flinkss.jobs;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.progress.ProgressTracker;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.Warehouse;
-
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.jobs.cli.options.Values;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class BronzeITCase {
 
-    @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
-    @TempDir
-    Path base;
+    @TempDir Path base;
 
     private RunOptions options() {
         return options(base, 2);
     }
 
     static RunOptions options(Path base, int parallelism) {
-        return RunOptions.builder().base(base).parallelism(parallelism).printProgress(false).build();
+        return RunOptions.builder()
+                .base(base)
+                .parallelism(parallelism)
+                .printProgress(false)
+                .build();
     }
 
     @Test
@@ -64,26 +72,41 @@ class BronzeITCase {
         assertThat(third.lastProgress.path("numInputRows").asLong()).isZero();
         assertThat(third.lastProgress.path("batchId").asLong()).isEqualTo(2);
         assertThat(warehouse.count(BronzeQuery.TABLE)).isEqualTo(1000);
-        assertThat(warehouse.sortedValues(BronzeQuery.TABLE)).extracting(row -> row.get(0))
-                .containsExactlyElementsOf(java.util.stream.LongStream.range(0, 1000).boxed().toList());
+        assertThat(warehouse.sortedValues(BronzeQuery.TABLE))
+                .extracting(row -> row.get(0))
+                .containsExactlyElementsOf(LongStream.range(0, 1000).boxed().toList());
         assertThat(ProgressTracker.history(options.checkpointOf(BronzeQuery.NAME)))
-                .extracting(p -> p.path("batchId").asLong()).containsExactly(0L, 1L);
+                .extracting(p -> p.path("batchId").asLong())
+                .containsExactly(0L, 1L);
     }
 
     @Test
     void aBacklogIsSplitIntoCommittedBatchesByMaxFilesPerTrigger() {
-        RunOptions options = RunOptions.builder().base(base).parallelism(2).printProgress(false)
-                .maxFilesPerTrigger(2).checkpointInterval(java.time.Duration.ofMillis(200)).build();
+        RunOptions options =
+                RunOptions.builder()
+                        .base(base)
+                        .parallelism(2)
+                        .printProgress(false)
+                        .maxFilesPerTrigger(2)
+                        .checkpointInterval(Duration.ofMillis(200))
+                        .build();
         for (int batch = 1; batch <= 5; batch++) {
-            EventFiles.writeBatch(options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
+            EventFiles.writeBatch(
+                    options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
         }
 
         QueryRunner.Result run = QueryRunner.run(new BronzeQuery(options.events()), options);
 
         // Five files, two per trigger: three batches, each with its own id and its own commit.
-        assertThat(run.progress).extracting(p -> p.path("batchId").asLong()).containsExactly(0L, 1L, 2L);
-        assertThat(run.progress).extracting(p -> p.path("numInputRows").asLong()).containsExactly(1000L, 1000L, 500L);
-        assertThat(run.progress).extracting(p -> p.path("sink").path("numOutputRows").asLong()).containsExactly(1000L, 1000L, 500L);
+        assertThat(run.progress)
+                .extracting(p -> p.path("batchId").asLong())
+                .containsExactly(0L, 1L, 2L);
+        assertThat(run.progress)
+                .extracting(p -> p.path("numInputRows").asLong())
+                .containsExactly(1000L, 1000L, 500L);
+        assertThat(run.progress)
+                .extracting(p -> p.path("sink").path("numOutputRows").asLong())
+                .containsExactly(1000L, 1000L, 500L);
         assertThat(new Warehouse(options.warehouse()).count(BronzeQuery.TABLE)).isEqualTo(2500);
     }
 
@@ -94,36 +117,59 @@ class BronzeITCase {
             EventFiles.writeBatch(events, batch, EventGenerator.events((batch - 1) * 500L, 500));
         }
         long fileSize;
-        try (var files = java.nio.file.Files.walk(events)) {
-            fileSize = files.filter(f -> f.toString().endsWith(".json") && !f.getFileName().toString().startsWith("."))
-                    .mapToLong(f -> f.toFile().length()).max().orElseThrow();
+        try (var files = Files.walk(events)) {
+            fileSize =
+                    files.filter(
+                                    f ->
+                                            f.toString().endsWith(".json")
+                                                    && !f.getFileName().toString().startsWith("."))
+                            .mapToLong(f -> f.toFile().length())
+                            .max()
+                            .orElseThrow();
         }
         // Room for two files of about that size, not three: batches of 2, 2 and 1 files.
-        RunOptions options = RunOptions.builder().base(base).parallelism(2).printProgress(false)
-                .maxBytesPerTrigger(fileSize * 2 + fileSize / 2).build();
+        RunOptions options =
+                RunOptions.builder()
+                        .base(base)
+                        .parallelism(2)
+                        .printProgress(false)
+                        .maxBytesPerTrigger(fileSize * 2 + fileSize / 2)
+                        .build();
         QueryRunner.Result run = QueryRunner.run(new BronzeQuery(options.events()), options);
-        assertThat(run.progress).extracting(p -> p.path("numInputRows").asLong()).containsExactly(1000L, 1000L, 500L);
+        assertThat(run.progress)
+                .extracting(p -> p.path("numInputRows").asLong())
+                .containsExactly(1000L, 1000L, 500L);
 
         // A limit below one file's size still moves: one file per batch.
         EventFiles.writeBatch(events, 6, EventGenerator.events(2500, 500));
         EventFiles.writeBatch(events, 7, EventGenerator.events(3000, 500));
-        QueryRunner.Result small = QueryRunner.run(new BronzeQuery(options.events()),
-                RunOptions.builder().base(base).parallelism(2).printProgress(false).maxBytesPerTrigger(1).build());
-        assertThat(small.progress).extracting(p -> p.path("numInputRows").asLong()).containsExactly(500L, 500L);
+        QueryRunner.Result small =
+                QueryRunner.run(
+                        new BronzeQuery(options.events()),
+                        RunOptions.builder()
+                                .base(base)
+                                .parallelism(2)
+                                .printProgress(false)
+                                .maxBytesPerTrigger(1)
+                                .build());
+        assertThat(small.progress)
+                .extracting(p -> p.path("numInputRows").asLong())
+                .containsExactly(500L, 500L);
         assertThat(new Warehouse(options.warehouse()).count(BronzeQuery.TABLE)).isEqualTo(3500);
-        assertThat(Main.parseBytes("64m")).isEqualTo(64L << 20);
-        assertThat(Main.parseBytes("1G")).isEqualTo(1L << 30);
-        assertThat(Main.parseBytes("4096")).isEqualTo(4096);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Main.parseBytes("lots")).hasMessageContaining("e.g. 64m");
+        assertThat(Values.bytes("64m")).isEqualTo(64L << 20);
+        assertThat(Values.bytes("1G")).isEqualTo(1L << 30);
+        assertThat(Values.bytes("4096")).isEqualTo(4096);
+        Assertions.assertThatThrownBy(() -> Values.bytes("lots")).hasMessageContaining("e.g. 64m");
     }
 
     @Test
     void parallelismOneAndTwoWriteIdenticalTables() {
-        List<List<List<Object>>> tables = new java.util.ArrayList<>();
+        List<List<List<Object>>> tables = new ArrayList<>();
         for (int parallelism : new int[] {1, 2}) {
             RunOptions options = options(base.resolve("p" + parallelism), parallelism);
             for (int batch = 1; batch <= 3; batch++) {
-                EventFiles.writeBatch(options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
+                EventFiles.writeBatch(
+                        options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
                 QueryRunner.run(new BronzeQuery(options.events()), options);
             }
             tables.add(new Warehouse(options.warehouse()).sortedValues(BronzeQuery.TABLE));

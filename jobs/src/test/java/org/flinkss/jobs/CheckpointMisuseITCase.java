@@ -2,34 +2,38 @@ package org.flinkss.jobs;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.query.CheckpointDir;
-import org.flinkss.query.Query;
-import org.flinkss.query.QueryContext;
-import org.flinkss.query.QueryException;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.EventTables;
-import org.flinkss.table.Warehouse;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.EventSources;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.QueryCatalog;
+import org.flinkss.course.tables.EventTables;
+import org.flinkss.jobs.cli.ResetCommand;
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.checkpoint.CheckpointDir;
+import org.flinkss.runtime.query.Query;
+import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class CheckpointMisuseITCase {
 
-    @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
-    @TempDir
-    Path base;
+    @TempDir Path base;
 
     /** Another query that claims bronze's checkpoint: same name, another sink. */
     private static Query impostor(Path events) {
@@ -41,7 +45,10 @@ class CheckpointMisuseITCase {
 
             @Override
             public void build(QueryContext context) {
-                context.toTable(BronzeQuery.splitBad(context.eventFiles("events", events, null)), EventTables.events("other_table"));
+                context.toTable(
+                        BronzeQuery.splitBad(
+                                EventSources.jsonFiles(context, "events", events, null, false)),
+                        EventTables.events("other_table"));
             }
         };
     }
@@ -78,14 +85,17 @@ class CheckpointMisuseITCase {
         Warehouse warehouse = new Warehouse(options.warehouse());
 
         // The impostor could not run on bronze's checkpoint; after a reset, bronze reprocesses all.
-        java.util.List<String> emptied = Reset.reset(options.base(), warehouse, options.database(), BronzeQuery.NAME);
+        List<String> emptied =
+                ResetCommand.reset(
+                        options.base(), warehouse, options.database(), QueryCatalog.BRONZE);
         assertThat(emptied).contains(BronzeQuery.TABLE);
         assertThat(warehouse.exists(BronzeQuery.TABLE)).isFalse();
         QueryRunner.Result again = QueryRunner.run(new BronzeQuery(options.events()), options);
         assertThat(again.numInputRows()).isEqualTo(1000);
         assertThat(again.lastProgress.path("batchId").asLong()).isZero();
-        assertThat(warehouse.sortedValues(BronzeQuery.TABLE)).extracting(r -> r.get(0))
-                .containsExactlyElementsOf(java.util.stream.LongStream.range(0, 1000).boxed().toList());
+        assertThat(warehouse.sortedValues(BronzeQuery.TABLE))
+                .extracting(r -> r.get(0))
+                .containsExactlyElementsOf(LongStream.range(0, 1000).boxed().toList());
     }
 
     @Test
@@ -93,7 +103,8 @@ class CheckpointMisuseITCase {
         RunOptions options = BronzeITCase.options(base, 2);
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
         // Another process holds the checkpoint: its lock is an OS file lock on <cp>/.lock.
-        try (CheckpointDir.Lock running = new CheckpointDir(options.checkpointOf(BronzeQuery.NAME)).lock(BronzeQuery.NAME)) {
+        try (CheckpointDir.Lock running =
+                new CheckpointDir(options.checkpointOf(BronzeQuery.NAME)).lock(BronzeQuery.NAME)) {
             assertThatThrownBy(() -> QueryRunner.run(new BronzeQuery(options.events()), options))
                     .isInstanceOf(QueryException.class)
                     .hasMessageContaining("query 'bronze' is already running")

@@ -1,5 +1,10 @@
 package org.flinkss.jobs;
 
+import org.assertj.core.api.Assertions;
+
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.progress.ProgressTracker;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,7 +19,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
@@ -22,11 +30,11 @@ import java.util.jar.Manifest;
  * A {@code main} class run in a child JVM with the test's classpath, so that a test can do what
  * users do to a process: let it exit, or kill it with {@code kill -9} at any moment.
  *
- * <p>The child gets the JVM options a Flink job needs on Java 17 ({@code --add-opens}), a heap
- * of 1 GB, its own {@code java.io.tmpdir} (each embedded MiniCluster leaves ~40 MB there, and a
- * killed one never cleans up), the test's log4j configuration, and no {@code FLINK_CONF_DIR}, so
- * it runs with the same Flink settings as the test's in-process runs. Everything it prints, both
- * streams, goes to one output file.
+ * <p>The child gets the JVM options a Flink job needs on Java 17 ({@code --add-opens}), a heap of 1
+ * GB, its own {@code java.io.tmpdir} (each embedded MiniCluster leaves ~40 MB there, and a killed
+ * one never cleans up), the test's log4j configuration, and no {@code FLINK_CONF_DIR}, so it runs
+ * with the same Flink settings as the test's in-process runs. Everything it prints, both streams,
+ * goes to one output file.
  *
  * <pre>{@code
  * ChildJvm child = ChildJvm.of(Main.class).workDir(dir).output(dir.resolve("run-1.log")).start("run", "bronze", ...);
@@ -67,7 +75,10 @@ final class ChildJvm implements AutoCloseable {
             this.mainClass = mainClass;
         }
 
-        /** The child's working directory; its {@code java.io.tmpdir} is {@code <workDir>/tmp} unless set. */
+        /**
+         * The child's working directory; its {@code java.io.tmpdir} is {@code <workDir>/tmp} unless
+         * set.
+         */
         Launcher workDir(Path dir) {
             this.workDir = dir.toAbsolutePath().normalize();
             return this;
@@ -95,7 +106,10 @@ final class ChildJvm implements AutoCloseable {
         }
 
         ChildJvm start(String... args) {
-            Path out = output != null ? output : workDir.resolve("child-" + System.nanoTime() + ".log");
+            Path out =
+                    output != null
+                            ? output
+                            : workDir.resolve("child-" + System.nanoTime() + ".log");
             Path tmp = tmpDir != null ? tmpDir : workDir.resolve("tmp");
             List<String> command = new ArrayList<>();
             command.add(javaExecutable());
@@ -103,7 +117,8 @@ final class ChildJvm implements AutoCloseable {
             command.add("--add-opens=java.base/java.util=ALL-UNNAMED");
             command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
             command.add("-Djava.io.tmpdir=" + tmp);
-            log4jConfiguration().ifPresent(file -> command.add("-Dlog4j.configurationFile=" + file));
+            log4jConfiguration()
+                    .ifPresent(file -> command.add("-Dlog4j.configurationFile=" + file));
             command.addAll(jvmOptions);
             command.add("-cp");
             command.add(testClassPath());
@@ -113,15 +128,17 @@ final class ChildJvm implements AutoCloseable {
                 Files.createDirectories(workDir);
                 Files.createDirectories(tmp);
                 Files.createDirectories(out.getParent());
-                ProcessBuilder builder = new ProcessBuilder(command)
-                        .directory(workDir.toFile())
-                        .redirectErrorStream(true)
-                        .redirectOutput(out.toFile());
+                ProcessBuilder builder =
+                        new ProcessBuilder(command)
+                                .directory(workDir.toFile())
+                                .redirectErrorStream(true)
+                                .redirectOutput(out.toFile());
                 // The child must not pick up a Flink configuration that the test JVM does not use.
                 builder.environment().remove("FLINK_CONF_DIR");
                 return new ChildJvm(builder.start(), out, command, mainClass.getName());
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot start " + String.join(" ", command) + ": " + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "cannot start " + String.join(" ", command) + ": " + e.getMessage(), e);
             }
         }
     }
@@ -151,13 +168,20 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
-    /** Waits for the child to exit and returns its exit code; kills it if it outlives the timeout. */
+    /**
+     * Waits for the child to exit and returns its exit code; kills it if it outlives the timeout.
+     */
     int waitFor(Duration timeout) {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 kill9();
-                throw new AssertionError("child JVM (pid " + pid() + ") did not exit within " + timeout
-                        + "; killed it. Its output:\n" + outputText());
+                throw new AssertionError(
+                        "child JVM (pid "
+                                + pid()
+                                + ") did not exit within "
+                                + timeout
+                                + "; killed it. Its output:\n"
+                                + outputText());
             }
             return process.exitValue();
         } catch (InterruptedException e) {
@@ -170,8 +194,8 @@ final class ChildJvm implements AutoCloseable {
     /**
      * {@code kill -9}: on Linux {@link Process#destroyForcibly()} sends SIGKILL, so the child gets
      * no chance to run shutdown hooks, flush or release anything but what the OS releases. Returns
-     * once the process is gone, with its exit code ({@value #KILLED_EXIT_CODE} if the signal ended it,
-     * or the code it exited with if it was faster).
+     * once the process is gone, with its exit code ({@value #KILLED_EXIT_CODE} if the signal ended
+     * it, or the code it exited with if it was faster).
      */
     int kill9() {
         ProcessHandle handle = process.toHandle();
@@ -191,44 +215,80 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Runs a command line in child JVMs until one run finishes by itself: each of the first
-     * {@code kills} runs that commits a new batch is killed with SIGKILL a seeded 0 to
-     * {@code maxExtraMillis} ms after that commit, and the next run restores. Each run's output
-     * goes to {@code logs/run-N.log}, listed in {@code outputs}; what happens goes to {@code note},
-     * with {@code atKill}'s description of the moment. The last run must exit 0, within
-     * {@code timeout}. Returns the kills that hit a running process.
+     * Runs a command line in child JVMs until one run finishes by itself: each of the first {@code
+     * kills} runs that commits a new batch is killed with SIGKILL a seeded 0 to {@code
+     * maxExtraMillis} ms after that commit, and the next run restores. Each run's output goes to
+     * {@code logs/run-N.log}, listed in {@code outputs}; what happens goes to {@code note}, with
+     * {@code atKill}'s description of the moment. The last run must exit 0, within {@code timeout}.
+     * Returns the kills that hit a running process.
      */
-    static int runKilledAfterCommits(Launcher launcher, String[] args, Path checkpoint, int kills, java.util.Random random,
-                                     int maxExtraMillis, Duration timeout, Path logs, List<Path> outputs,
-                                     java.util.function.Consumer<String> note, java.util.function.Supplier<String> atKill)
+    static int runKilledAfterCommits(
+            Launcher launcher,
+            String[] args,
+            CheckpointLayout checkpoint,
+            int kills,
+            Random random,
+            int maxExtraMillis,
+            Duration timeout,
+            Path logs,
+            List<Path> outputs,
+            Consumer<String> note,
+            Supplier<String> atKill)
             throws InterruptedException {
         int killed = 0;
         for (int attempt = 1; ; attempt++) {
-            org.assertj.core.api.Assertions.assertThat(attempt).as("runs needed").isLessThanOrEqualTo(kills + 1);
+            Assertions.assertThat(attempt).as("runs needed").isLessThanOrEqualTo(kills + 1);
             Path output = logs.resolve("run-" + attempt + ".log");
             outputs.add(output);
-            int before = org.flinkss.progress.ProgressTracker.history(checkpoint).size();
+            int before = ProgressTracker.history(checkpoint).size();
             try (ChildJvm child = launcher.output(output).start(args)) {
-                note.accept("run " + attempt + ": pid " + child.pid() + ", " + before + " batches committed so far");
+                note.accept(
+                        "run "
+                                + attempt
+                                + ": pid "
+                                + child.pid()
+                                + ", "
+                                + before
+                                + " batches committed so far");
                 if (killed < kills && child.awaitNewBatch(checkpoint, before, timeout)) {
                     int extra = random.nextInt(maxExtraMillis);
                     Thread.sleep(extra);
                     if (child.isAlive()) {
                         int code = child.kill9();
                         killed++;
-                        note.accept("run " + attempt + ": kill -9 #" + killed + " " + extra + " ms after a commit, exit code " + code + ", "
-                                + org.flinkss.progress.ProgressTracker.history(checkpoint).size() + " batches in the log, "
-                                + atKill.get() + "; its last line: " + lastLine(child.outputText()));
-                        org.assertj.core.api.Assertions.assertThat(code).as("exit code of a process ended by SIGKILL")
+                        note.accept(
+                                "run "
+                                        + attempt
+                                        + ": kill -9 #"
+                                        + killed
+                                        + " "
+                                        + extra
+                                        + " ms after a commit, exit code "
+                                        + code
+                                        + ", "
+                                        + ProgressTracker.history(checkpoint).size()
+                                        + " batches in the log, "
+                                        + atKill.get()
+                                        + "; its last line: "
+                                        + lastLine(child.outputText()));
+                        Assertions.assertThat(code)
+                                .as("exit code of a process ended by SIGKILL")
                                 .isEqualTo(KILLED_EXIT_CODE);
-                        org.assertj.core.api.Assertions.assertThat(child.isAlive()).isFalse();
+                        Assertions.assertThat(child.isAlive()).isFalse();
                         continue;
                     }
                     note.accept("run " + attempt + ": finished before the kill");
                 }
                 int code = child.waitFor(timeout);
-                note.accept("run " + attempt + ": exited " + code + ": " + lastLine(child.outputText()));
-                org.assertj.core.api.Assertions.assertThat(code).as("exit code of run %d; its output:%n%s", attempt, child.outputText())
+                note.accept(
+                        "run "
+                                + attempt
+                                + ": exited "
+                                + code
+                                + ": "
+                                + lastLine(child.outputText()));
+                Assertions.assertThat(code)
+                        .as("exit code of run %d; its output:%n%s", attempt, child.outputText())
                         .isZero();
                 return killed;
             }
@@ -242,12 +302,14 @@ final class ChildJvm implements AutoCloseable {
 
     /**
      * Waits until the query's progress log under {@code checkpoint} has more than {@code before}
-     * batches: false if this child exited first; fails the test if nothing comes within the timeout.
+     * batches: false if this child exited first; fails the test if nothing comes within the
+     * timeout.
      */
-    boolean awaitNewBatch(java.nio.file.Path checkpoint, int before, java.time.Duration timeout) throws InterruptedException {
+    boolean awaitNewBatch(CheckpointLayout checkpoint, int before, Duration timeout)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            if (org.flinkss.progress.ProgressTracker.history(checkpoint).size() > before) {
+            if (ProgressTracker.history(checkpoint).size() > before) {
                 return true;
             }
             if (!isAlive()) {
@@ -255,7 +317,13 @@ final class ChildJvm implements AutoCloseable {
             }
             Thread.sleep(20);
         }
-        throw new AssertionError("no batch committed within " + timeout + " by " + this + "; its output:\n" + outputText());
+        throw new AssertionError(
+                "no batch committed within "
+                        + timeout
+                        + " by "
+                        + this
+                        + "; its output:\n"
+                        + outputText());
     }
 
     /** Never leaves a child behind, whatever happened in the test. */
@@ -277,8 +345,8 @@ final class ChildJvm implements AutoCloseable {
     /**
      * The test's real classpath. Surefire and failsafe start the test JVM from a manifest-only jar
      * whose {@code Class-Path} lists the real entries, so {@code java.class.path} may name that jar
-     * only; they also put the real classpath in {@code surefire.test.class.path}. Without either,
-     * a manifest-only jar is expanded here.
+     * only; they also put the real classpath in {@code surefire.test.class.path}. Without either, a
+     * manifest-only jar is expanded here.
      */
     static String testClassPath() {
         String classPath = System.getProperty("surefire.test.class.path");
@@ -301,8 +369,10 @@ final class ChildJvm implements AutoCloseable {
         }
         try (JarFile jar = new JarFile(path.toFile())) {
             Manifest manifest = jar.getManifest();
-            String manifestClassPath = manifest == null ? null : manifest.getMainAttributes().getValue("Class-Path");
-            if (manifestClassPath == null || !path.getFileName().toString().startsWith("surefire")) {
+            String manifestClassPath =
+                    manifest == null ? null : manifest.getMainAttributes().getValue("Class-Path");
+            if (manifestClassPath == null
+                    || !path.getFileName().toString().startsWith("surefire")) {
                 return List.of(entry);
             }
             URL base = path.toUri().toURL();

@@ -1,17 +1,20 @@
 package org.flinkss.jobs;
 
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.progress.ProgressTracker;
-import org.flinkss.query.CheckpointDir;
-import org.flinkss.table.Warehouse;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.Folders;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.table.Warehouse;
+
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -34,10 +37,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The jobs on a real Flink cluster: {@code scripts/cluster start} (a JobManager and a
- * TaskManager as separate JVMs), submissions with {@code scripts/flink run} of
- * {@code jobs/target/flinkss-jobs-cluster.jar}, {@code scripts/flink stop --savepointPath} and
- * {@code run -s}, then {@code scripts/cluster stop}, whatever happened.
+ * The jobs on a real Flink cluster: {@code scripts/cluster start} (a JobManager and a TaskManager
+ * as separate JVMs), submissions with {@code scripts/flink run} of {@code
+ * jobs/target/flinkss-jobs-cluster.jar}, {@code scripts/flink stop --savepointPath} and {@code run
+ * -s}, then {@code scripts/cluster stop}, whatever happened.
  *
  * <p>It needs ports 8081 and 6123 (the cluster's REST API and RPC) and skips itself, saying so,
  * when something else holds them; {@code -DexcludedGroups=ports} skips it outright. It runs in
@@ -50,7 +53,8 @@ class ClusterITCase {
     private static final int RPC_PORT = 6123;
     private static final String MASTER = "127.0.0.1:" + REST_PORT;
     private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(3);
-    private static final Pattern JOB_ID = Pattern.compile("Job has been submitted with JobID ([0-9a-f]{32})");
+    private static final Pattern JOB_ID =
+            Pattern.compile("Job has been submitted with JobID ([0-9a-f]{32})");
     private static final Pattern SAVEPOINT = Pattern.compile("Savepoint completed\\. Path: (\\S+)");
 
     private static final Path ROOT = projectRoot();
@@ -67,35 +71,55 @@ class ClusterITCase {
 
     @BeforeAll
     static void startCluster() throws IOException {
-        String taken = taken(REST_PORT, "the Flink REST API") + taken(RPC_PORT, "the JobManager RPC");
+        String taken =
+                taken(REST_PORT, "the Flink REST API") + taken(RPC_PORT, "the JobManager RPC");
         if (!onPath("curl")) {
-            skipped = "ClusterITCase skipped: scripts/cluster needs curl to poll Flink's REST API (apt-get install curl; .ci/run installs it).";
+            skipped =
+                    "ClusterITCase skipped: scripts/cluster needs curl to poll Flink's REST API"
+                            + " (apt-get install curl; .ci/run installs it).";
             System.err.println(skipped);
             return;
         }
         if (!taken.isEmpty()) {
-            skipped = "ClusterITCase skipped:" + taken + " Stop what holds them (scripts/cluster stop, if it is"
-                    + " a cluster of yours), or skip this test with -DexcludedGroups=ports.";
+            skipped =
+                    "ClusterITCase skipped:"
+                            + taken
+                            + " Stop what holds them (scripts/cluster stop, if it is a cluster of"
+                            + " yours), or skip this test with -DexcludedGroups=ports.";
             System.err.println(skipped);
             return;
         }
-        assertTrue(Files.isRegularFile(CLUSTER_JAR) && Files.isRegularFile(RUNNABLE_JAR),
-                "the jars are missing: run 'mvn package' first (this test runs in failsafe, after package): " + CLUSTER_JAR);
-        CheckpointDir.deleteRecursively(WORK);
+        assertTrue(
+                Files.isRegularFile(CLUSTER_JAR) && Files.isRegularFile(RUNNABLE_JAR),
+                "the jars are missing: run 'mvn package' first (this test runs in failsafe, after"
+                        + " package): "
+                        + CLUSTER_JAR);
+        Folders.deleteRecursively(WORK);
         Files.createDirectories(WORK);
         // From here on the cluster may be up: stop it on every way out, a killed test JVM included.
         clusterStarted = true;
         stopOnExit = new Thread(ClusterITCase::stopClusterQuietly, "ClusterITCase-stop");
         Runtime.getRuntime().addShutdownHook(stopOnExit);
-        Result start = command(Duration.ofMinutes(5), ROOT.resolve("scripts/cluster").toString(), "start",
-                "--data-dir", WORK.resolve("flink-data").toString());
+        Result start =
+                command(
+                        Duration.ofMinutes(5),
+                        ROOT.resolve("scripts/cluster").toString(),
+                        "start",
+                        "--data-dir",
+                        WORK.resolve("flink-data").toString());
         assertThat(start.code).as("scripts/cluster start\n%s", start.output).isZero();
-        log("cluster up: " + start.output.lines().filter(l -> l.startsWith("Flink cluster up")).findFirst().orElse(""));
+        log(
+                "cluster up: "
+                        + start.output
+                                .lines()
+                                .filter(l -> l.startsWith("Flink cluster up"))
+                                .findFirst()
+                                .orElse(""));
     }
 
     private static boolean onPath(String command) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-            if (Files.isExecutable(java.nio.file.Paths.get(dir, command))) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (Files.isExecutable(Paths.get(dir, command))) {
                 return true;
             }
         }
@@ -129,31 +153,71 @@ class ClusterITCase {
         }
         clusterStarted = false;
         try {
-            return command(Duration.ofMinutes(2), ROOT.resolve("scripts/cluster").toString(), "stop");
+            return command(
+                    Duration.ofMinutes(2), ROOT.resolve("scripts/cluster").toString(), "stop");
         } catch (RuntimeException e) {
             return new Result(-1, e.toString());
         }
     }
 
-    /** The course's first steps, submitted with flink run: the second submission continues from the first's savepoint. */
+    /**
+     * The course's first steps, submitted with flink run: the second submission continues from the
+     * first's savepoint.
+     */
     @Test
     void availableNowRunsOnTheClusterContinueFromTheQuerysCheckpoint() {
         Path base = WORK.resolve("available-now");
         Warehouse warehouse = new Warehouse(base.resolve("warehouse"));
 
         // Land batch 1 the way a user does, with the runnable jar.
-        Result land = command(COMMAND_TIMEOUT, ChildJvm.javaExecutable(), "-Djava.io.tmpdir=" + WORK.resolve("tmp"),
-                "-jar", RUNNABLE_JAR.toString(), "land-events", "--base", base.toString(), "--batch", "1", "--start", "0");
+        Result land =
+                command(
+                        COMMAND_TIMEOUT,
+                        ChildJvm.javaExecutable(),
+                        "-Djava.io.tmpdir=" + WORK.resolve("tmp"),
+                        "-jar",
+                        RUNNABLE_JAR.toString(),
+                        "land-events",
+                        "--base",
+                        base.toString(),
+                        "--batch",
+                        "1",
+                        "--start",
+                        "0");
         assertThat(land.code).as(land.output).isZero();
 
-        Result first = flink("run", "-m", MASTER, CLUSTER_JAR.toString(), "run", "bronze", "--base", base.toString(), "--quiet");
+        Result first =
+                flink(
+                        "run",
+                        "-m",
+                        MASTER,
+                        CLUSTER_JAR.toString(),
+                        "run",
+                        "bronze",
+                        "--base",
+                        base.toString(),
+                        "--quiet");
         assertThat(first.code).as(first.output).isZero();
-        assertThat(first.output).contains("Job has been submitted with JobID").contains("bronze: 1 batch, 500 rows read, last batch id 0");
+        assertThat(first.output)
+                .contains("Job has been submitted with JobID")
+                .contains("bronze: 1 batch, 500 rows read, last batch id 0");
         assertThat(warehouse.count(BronzeQuery.TABLE)).isEqualTo(500);
-        assertThat(savepoints(base)).as("the run ended with a savepoint in the query's checkpoint").hasSize(1);
+        assertThat(savepoints(base))
+                .as("the run ended with a savepoint in the query's checkpoint")
+                .hasSize(1);
 
         EventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
-        Result second = flink("run", "-m", MASTER, CLUSTER_JAR.toString(), "run", "bronze", "--base", base.toString(), "--quiet");
+        Result second =
+                flink(
+                        "run",
+                        "-m",
+                        MASTER,
+                        CLUSTER_JAR.toString(),
+                        "run",
+                        "bronze",
+                        "--base",
+                        base.toString(),
+                        "--quiet");
         assertThat(second.code).as(second.output).isZero();
         assertThat(second.output).contains("bronze: 1 batch, 500 rows read, last batch id 1");
         assertThat(warehouse.count(BronzeQuery.TABLE)).isEqualTo(1000);
@@ -182,34 +246,71 @@ class ClusterITCase {
         assertThat(stop.code).as(stop.output).isZero();
         String savepoint = group(SAVEPOINT, stop.output);
         String clientOutput = awaitExit(client, WORK.resolve("continuous-1.log"));
-        assertThat(clientOutput).contains("bronze: stopped from outside with savepoint").contains("the next run continues from it")
+        assertThat(clientOutput)
+                .contains("bronze: stopped from outside with savepoint")
+                .contains("the next run continues from it")
                 .contains("bronze: 1 batch, 500 rows read, last batch id 0");
-        assertThat(savepoints(base)).as("the external savepoint, copied into the query's checkpoint").hasSize(1);
+        assertThat(savepoints(base))
+                .as("the external savepoint, copied into the query's checkpoint")
+                .hasSize(1);
 
         // run -s with that savepoint: it is the one the checkpoint already holds a copy of.
         EventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
-        Result resumed = flink("run", "-m", MASTER, "-s", savepoint, CLUSTER_JAR.toString(), "run", "bronze", "--base", base.toString(), "--quiet");
+        Result resumed =
+                flink(
+                        "run",
+                        "-m",
+                        MASTER,
+                        "-s",
+                        savepoint,
+                        CLUSTER_JAR.toString(),
+                        "run",
+                        "bronze",
+                        "--base",
+                        base.toString(),
+                        "--quiet");
         assertThat(resumed.code).as(resumed.output).isZero();
-        assertThat(resumed.output).contains("is already in the checkpoint").contains("bronze: 1 batch, 500 rows read, last batch id 1");
+        assertThat(resumed.output)
+                .contains("is already in the checkpoint")
+                .contains("bronze: 1 batch, 500 rows read, last batch id 1");
         assertThat(warehouse.count(BronzeQuery.TABLE)).isEqualTo(1000);
 
         // The client dies (kill -9) while the job runs on; the job is stopped from outside later,
-        // so nobody copies its savepoint: run -s hands it over, and it is newer than the checkpoint's.
+        // so nobody copies its savepoint: run -s hands it over, and it is newer than the
+        // checkpoint's.
         EventFiles.writeBatch(base.resolve("events"), 3, EventGenerator.events(1000, 500));
         Process lost = startContinuous(base, "continuous-2");
         String lostJob = jobId(lost, WORK.resolve("continuous-2.log"));
         awaitRows(warehouse, 1500, lost, WORK.resolve("continuous-2.log"));
-        await("batch 2 in the progress log", () -> batchIds(base).contains(2L), Duration.ofSeconds(30));
+        await(
+                "batch 2 in the progress log",
+                () -> batchIds(base).contains(2L),
+                Duration.ofSeconds(30));
         lost.destroyForcibly();
         assertTrue(waitFor(lost, Duration.ofSeconds(30)), "the client survived SIGKILL");
-        Result stopLost = flink("stop", "-m", MASTER, "--savepointPath", external.toString(), lostJob);
+        Result stopLost =
+                flink("stop", "-m", MASTER, "--savepointPath", external.toString(), lostJob);
         assertThat(stopLost.code).as(stopLost.output).isZero();
         String newer = group(SAVEPOINT, stopLost.output);
 
         EventFiles.writeBatch(base.resolve("events"), 4, EventGenerator.events(1500, 500));
-        Result fromNewer = flink("run", "-m", MASTER, "-s", newer, CLUSTER_JAR.toString(), "run", "bronze", "--base", base.toString(), "--quiet");
+        Result fromNewer =
+                flink(
+                        "run",
+                        "-m",
+                        MASTER,
+                        "-s",
+                        newer,
+                        CLUSTER_JAR.toString(),
+                        "run",
+                        "bronze",
+                        "--base",
+                        base.toString(),
+                        "--quiet");
         assertThat(fromNewer.code).as(fromNewer.output).isZero();
-        assertThat(fromNewer.output).contains("note: restoring from -s").contains("bronze: 1 batch, 500 rows read, last batch id 3");
+        assertThat(fromNewer.output)
+                .contains("note: restoring from -s")
+                .contains("bronze: 1 batch, 500 rows read, last batch id 3");
         assertThat(warehouse.count(BronzeQuery.TABLE)).isEqualTo(2000);
         assertThat(batchIds(base)).containsExactly(0L, 1L, 2L, 3L);
     }
@@ -218,8 +319,21 @@ class ClusterITCase {
 
     private static Process startContinuous(Path base, String name) {
         Path log = WORK.resolve(name + ".log");
-        ProcessBuilder builder = builder(ROOT.resolve("scripts/flink").toString(), "run", "-m", MASTER, "-d", CLUSTER_JAR.toString(),
-                "run", "bronze", "--base", base.toString(), "--trigger", "processing-time=2s", "--quiet");
+        ProcessBuilder builder =
+                builder(
+                        ROOT.resolve("scripts/flink").toString(),
+                        "run",
+                        "-m",
+                        MASTER,
+                        "-d",
+                        CLUSTER_JAR.toString(),
+                        "run",
+                        "bronze",
+                        "--base",
+                        base.toString(),
+                        "--trigger",
+                        "processing-time=2s",
+                        "--quiet");
         builder.redirectOutput(log.toFile());
         try {
             Process process = builder.start();
@@ -232,12 +346,16 @@ class ClusterITCase {
     }
 
     private static String jobId(Process client, Path log) {
-        await("the job id in " + log, () -> JOB_ID.matcher(read(log)).find() || !client.isAlive(), Duration.ofMinutes(2));
+        await(
+                "the job id in " + log,
+                () -> JOB_ID.matcher(read(log)).find() || !client.isAlive(),
+                Duration.ofMinutes(2));
         return group(JOB_ID, read(log));
     }
 
     private static void awaitRows(Warehouse warehouse, long rows, Process client, Path log) {
-        await(rows + " rows in events_bronze (client output: " + log + ")",
+        await(
+                rows + " rows in events_bronze (client output: " + log + ")",
                 () -> {
                     assertTrue(client.isAlive(), () -> "the client ended early:\n" + read(log));
                     return warehouse.count(BronzeQuery.TABLE) >= rows;
@@ -247,13 +365,15 @@ class ClusterITCase {
     }
 
     private static String awaitExit(Process client, Path log) {
-        assertTrue(waitFor(client, Duration.ofMinutes(1)), () -> "the client did not end after the stop:\n" + read(log));
+        assertTrue(
+                waitFor(client, Duration.ofMinutes(1)),
+                () -> "the client did not end after the stop:\n" + read(log));
         assertThat(client.exitValue()).as(read(log)).isZero();
         return read(log);
     }
 
     private static List<Path> savepoints(Path base) {
-        Path dir = base.resolve("_cp/bronze/savepoints");
+        Path dir = CheckpointLayout.of(base, "bronze").savepoints();
         try (var s = Files.list(dir)) {
             return s.filter(p -> Files.exists(p.resolve("_metadata"))).toList();
         } catch (IOException e) {
@@ -262,7 +382,9 @@ class ClusterITCase {
     }
 
     private static List<Long> batchIds(Path base) {
-        return ProgressTracker.history(base.resolve("_cp/bronze")).stream().map(p -> p.path("batchId").asLong()).toList();
+        return ProgressTracker.history(CheckpointLayout.of(base, "bronze")).stream()
+                .map(p -> p.path("batchId").asLong())
+                .toList();
     }
 
     private static Result flink(String... args) {
@@ -284,7 +406,10 @@ class ClusterITCase {
 
     /** Runs a command to its end (killed after the timeout), both streams into one file. */
     private static Result command(Duration timeout, String... command) {
-        Path log = WORK.resolve(String.format("%02d-%s.log", ++commands, Paths.get(command[0]).getFileName()));
+        Path log =
+                WORK.resolve(
+                        String.format(
+                                "%02d-%s.log", ++commands, Paths.get(command[0]).getFileName()));
         long started = System.nanoTime();
         ProcessBuilder builder = builder(command);
         builder.redirectOutput(log.toFile());
@@ -293,18 +418,30 @@ class ClusterITCase {
             Process process = builder.start();
             if (!waitFor(process, timeout)) {
                 process.destroyForcibly();
-                throw new AssertionError(String.join(" ", command) + " did not end within " + timeout + ":\n" + read(log));
+                throw new AssertionError(
+                        String.join(" ", command)
+                                + " did not end within "
+                                + timeout
+                                + ":\n"
+                                + read(log));
             }
-            log(String.format("%5.1fs  %s", (System.nanoTime() - started) / 1e9, String.join(" ", Arrays.copyOfRange(command, 0,
-                    Math.min(command.length, 8)))));
+            log(
+                    String.format(
+                            "%5.1fs  %s",
+                            (System.nanoTime() - started) / 1e9,
+                            String.join(
+                                    " ",
+                                    Arrays.copyOfRange(command, 0, Math.min(command.length, 8)))));
             return new Result(process.exitValue(), read(log));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + String.join(" ", command) + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot run " + String.join(" ", command) + ": " + e.getMessage(), e);
         }
     }
 
     private static ProcessBuilder builder(String... command) {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true);
+        ProcessBuilder builder =
+                new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true);
         // The scripts' own installation (<project>/.flink) and configuration, not the caller's.
         builder.environment().remove("FLINK_HOME");
         builder.environment().remove("FLINK_CONF_DIR");
@@ -362,11 +499,13 @@ class ClusterITCase {
     private static Path projectRoot() {
         Path dir = Paths.get("").toAbsolutePath();
         for (Path d = dir; d != null; d = d.getParent()) {
-            if (Files.isRegularFile(d.resolve("scripts/cluster")) && Files.isRegularFile(d.resolve("pom.xml"))) {
+            if (Files.isRegularFile(d.resolve("scripts/cluster"))
+                    && Files.isRegularFile(d.resolve("pom.xml"))) {
                 return d;
             }
         }
-        throw new IllegalStateException("no project root (a folder with scripts/cluster) above " + dir);
+        throw new IllegalStateException(
+                "no project root (a folder with scripts/cluster) above " + dir);
     }
 
     private static void log(String line) {

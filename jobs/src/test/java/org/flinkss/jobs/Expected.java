@@ -1,6 +1,7 @@
 package org.flinkss.jobs;
 
-import org.flinkss.event.Event;
+import org.flinkss.course.event.Event;
+import org.flinkss.runtime.table.RowValues;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -23,12 +24,14 @@ final class Expected {
     static final long MINUTE = 60_000L;
 
     /** Rows {@code [window_start, window_end, key, events, amount]} sorted by every column. */
-    static List<List<Object>> windows(List<Event> events, long size, long slide, boolean byUser, long watermark) {
+    static List<List<Object>> windows(
+            List<Event> events, long size, long slide, boolean byUser, long watermark) {
         Map<List<Object>, double[]> groups = new TreeMap<>(Comparator.comparing(Object::toString));
         for (Event e : events) {
             long ts = e.eventTs.toEpochMilli();
             for (long start = ts - Math.floorMod(ts, slide); start > ts - size; start -= slide) {
-                List<Object> key = List.of(start, start + size, byUser ? (Object) e.userId : e.eventType);
+                List<Object> key =
+                        List.of(start, start + size, byUser ? (Object) e.userId : e.eventType);
                 double[] acc = groups.computeIfAbsent(key, k -> new double[2]);
                 acc[0]++;
                 acc[1] += e.amount;
@@ -37,7 +40,9 @@ final class Expected {
         return rows(groups, watermark);
     }
 
-    /** Session windows with a gap: events at most one gap apart share a session; end = last + gap. */
+    /**
+     * Session windows with a gap: events at most one gap apart share a session; end = last + gap.
+     */
     static List<List<Object>> sessions(List<Event> events, long gap, long watermark) {
         Map<Integer, List<Event>> byUser = new TreeMap<>();
         for (Event e : events) {
@@ -76,19 +81,26 @@ final class Expected {
 
     private static List<List<Object>> rows(Map<List<Object>, double[]> groups, long watermark) {
         List<List<Object>> rows = new ArrayList<>();
-        groups.forEach((key, acc) -> {
-            long end = (Long) key.get(1);
-            if (end <= watermark) {
-                rows.add(List.of(Instant.ofEpochMilli((Long) key.get(0)), Instant.ofEpochMilli(end), key.get(2), (long) acc[0],
-                        BigDecimal.valueOf(acc[1]).setScale(2, RoundingMode.HALF_UP).doubleValue()));
-            }
-        });
-        rows.sort(org.flinkss.table.RowValues.ORDER);
+        groups.forEach(
+                (key, acc) -> {
+                    long end = (Long) key.get(1);
+                    if (end <= watermark) {
+                        rows.add(
+                                List.of(
+                                        Instant.ofEpochMilli((Long) key.get(0)),
+                                        Instant.ofEpochMilli(end),
+                                        key.get(2),
+                                        (long) acc[0],
+                                        BigDecimal.valueOf(acc[1])
+                                                .setScale(2, RoundingMode.HALF_UP)
+                                                .doubleValue()));
+                    }
+                });
+        rows.sort(RowValues.ORDER);
         return rows;
     }
 
     static long maxEventTime(List<Event> events) {
         return events.stream().map(e -> e.eventTs.toEpochMilli()).max(Long::compare).orElseThrow();
     }
-
 }

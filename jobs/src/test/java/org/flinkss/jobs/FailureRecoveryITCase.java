@@ -6,26 +6,30 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import org.flinkss.event.Event;
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.jdbc.Database;
-import org.flinkss.jdbc.JdbcUpsert;
-import org.flinkss.query.Query;
-import org.flinkss.query.QueryContext;
-import org.flinkss.query.QueryException;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.sink.ForEachBatchSink;
-import org.flinkss.table.EventTables;
-import org.flinkss.table.Warehouse;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.EventSources;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.tables.EventTables;
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.jdbc.JdbcUpsert;
+import org.flinkss.runtime.query.Query;
+import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.sink.BatchFunction;
+import org.flinkss.runtime.sink.ForEachBatchSink;
+import org.flinkss.runtime.table.Warehouse;
+
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 
@@ -35,19 +39,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Topic 11.14, in-process: failures thrown inside an operator and inside a sink's commit. */
 class FailureRecoveryITCase {
 
-    @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
     /** Shared with the tasks, which run in this JVM: how many failures are still to throw. */
     static final AtomicInteger OPERATOR_FAILURES = new AtomicInteger();
+
     static final AtomicInteger COMMIT_FAILURES = new AtomicInteger();
     static final AtomicInteger SEEN = new AtomicInteger();
 
-    @TempDir
-    Path base;
+    @TempDir Path base;
 
-    /** Applies a batch, then fails while commit failures are left to throw: the replay must change nothing. */
-    static final class FailingUpsert implements org.flinkss.sink.BatchFunction<RowData> {
+    /**
+     * Applies a batch, then fails while commit failures are left to throw: the replay must change
+     * nothing.
+     */
+    static final class FailingUpsert implements BatchFunction<RowData> {
         private static final long serialVersionUID = 1L;
         private final JdbcUpsert upsert;
 
@@ -56,12 +62,12 @@ class FailureRecoveryITCase {
         }
 
         @Override
-        public void apply(java.util.List<RowData> batch, long id) throws Exception {
+        public void apply(List<RowData> batch, long id) throws Exception {
             apply(batch, id, 0);
         }
 
         @Override
-        public void apply(java.util.List<RowData> batch, long id, int writer) throws Exception {
+        public void apply(List<RowData> batch, long id, int writer) throws Exception {
             upsert.apply(batch, id, writer);
             if (!batch.isEmpty() && COMMIT_FAILURES.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 throw new IllegalStateException("boom: injected commit failure");
@@ -74,16 +80,22 @@ class FailureRecoveryITCase {
     }
 
     /**
-     * Fast restarts: a test must not wait for the production backoff. Each failure of a task
-     * costs two attempts: the task's own restart, then the global one the source asks for.
+     * Fast restarts: a test must not wait for the production backoff. Each failure of a task costs
+     * two attempts: the task's own restart, then the global one the source asks for.
      */
     private RunOptions options(int attempts) {
-        return RunOptions.builder().base(base).parallelism(2).printProgress(false).maxFilesPerTrigger(1)
+        return RunOptions.builder()
+                .base(base)
+                .parallelism(2)
+                .printProgress(false)
+                .maxFilesPerTrigger(1)
                 .checkpointInterval(Duration.ofMillis(200))
                 .flinkOption("restart-strategy.type", "exponential-delay")
                 .flinkOption("restart-strategy.exponential-delay.initial-backoff", "100 ms")
                 .flinkOption("restart-strategy.exponential-delay.max-backoff", "200 ms")
-                .flinkOption("restart-strategy.exponential-delay.attempts-before-reset-backoff", String.valueOf(attempts))
+                .flinkOption(
+                        "restart-strategy.exponential-delay.attempts-before-reset-backoff",
+                        String.valueOf(attempts))
                 .build();
     }
 
@@ -97,13 +109,25 @@ class FailureRecoveryITCase {
 
             @Override
             public void build(QueryContext context) {
-                DataStream<Event> events1 = BronzeQuery.splitBad(context.eventFiles("events", events, null))
-                        .map((MapFunction<Event, Event>) e -> {
-                            if (SEEN.incrementAndGet() > 1200 && OPERATOR_FAILURES.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-                                throw new IllegalStateException("boom: injected operator failure");
-                            }
-                            return e;
-                        }).returns(Event.class).name("may-fail").uid("may-fail");
+                DataStream<Event> events1 =
+                        BronzeQuery.splitBad(
+                                        EventSources.jsonFiles(
+                                                context, "events", events, null, false))
+                                .map(
+                                        (MapFunction<Event, Event>)
+                                                e -> {
+                                                    if (SEEN.incrementAndGet() > 1200
+                                                            && OPERATOR_FAILURES.getAndUpdate(
+                                                                            n -> Math.max(0, n - 1))
+                                                                    > 0) {
+                                                        throw new IllegalStateException(
+                                                                "boom: injected operator failure");
+                                                    }
+                                                    return e;
+                                                })
+                                .returns(Event.class)
+                                .name("may-fail")
+                                .uid("may-fail");
                 context.toTable(events1, EventTables.events("failing_bronze"));
             }
         };
@@ -111,7 +135,8 @@ class FailureRecoveryITCase {
 
     private void land(RunOptions options) {
         for (int batch = 1; batch <= 4; batch++) {
-            EventFiles.writeBatch(options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
+            EventFiles.writeBatch(
+                    options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
         }
     }
 
@@ -125,7 +150,8 @@ class FailureRecoveryITCase {
         QueryRunner.run(failingBronze(options.events()), options);
 
         assertThat(OPERATOR_FAILURES.get()).as("the failure was thrown").isZero();
-        assertThat(new Warehouse(options.warehouse()).sortedValues("failing_bronze")).extracting(r -> r.get(0))
+        assertThat(new Warehouse(options.warehouse()).sortedValues("failing_bronze"))
+                .extracting(r -> r.get(0))
                 .containsExactlyElementsOf(LongStream.range(0, 2000).boxed().toList());
     }
 
@@ -141,10 +167,13 @@ class FailureRecoveryITCase {
         try {
             assertThatThrownBy(() -> QueryRunner.run(failingBronze(options.events()), options))
                     .isInstanceOf(QueryException.class)
-                    .hasMessageStartingWith("query 'failing-bronze' failed: IllegalStateException: boom: injected operator failure\n")
+                    .hasMessageStartingWith(
+                            "query 'failing-bronze' failed: IllegalStateException: boom: injected"
+                                    + " operator failure\n")
                     .hasMessageContaining("in task 'Source: events -> split-bad-lines -> may-fail")
                     .hasMessageContaining("Recovery is suppressed")
-                    .hasMessageContaining("restarted from the last checkpoint; restarting the whole query")
+                    .hasMessageContaining(
+                            "restarted from the last checkpoint; restarting the whole query")
                     .hasMessageContaining("keeps what was committed");
         } finally {
             OPERATOR_FAILURES.set(0);
@@ -157,28 +186,45 @@ class FailureRecoveryITCase {
         land(options);
         QueryRunner.run(new BronzeQuery(options.events()), options);
         Database db = options.database();
-        JdbcUpsert upsert = new JdbcUpsert(db, "events_upserted", EventTables.EVENT_ROW, "event_id", () -> "commit-failure-test");
+        JdbcUpsert upsert =
+                new JdbcUpsert(
+                        db,
+                        "events_upserted",
+                        EventTables.EVENT_ROW,
+                        "event_id",
+                        () -> "commit-failure-test");
         upsert.createTables();
         COMMIT_FAILURES.set(2);
-        Query query = new Query() {
-            @Override
-            public String name() {
-                return "failing-commit";
-            }
+        Query query =
+                new Query() {
+                    @Override
+                    public String name() {
+                        return "failing-commit";
+                    }
 
-            @Override
-            public void build(QueryContext context) {
-                DataStream<RowData> rows = context.tableStream(EventTables.BRONZE, null, null);
-                context.toSink(rows, "events_upserted", "upsert", new ForEachBatchSink<RowData>(
-                        InternalTypeInfo.of(EventTables.EVENT_ROW).createSerializer(new org.apache.flink.api.common.serialization.SerializerConfigImpl()),
-                        new FailingUpsert(upsert)));
-            }
-        };
+                    @Override
+                    public void build(QueryContext context) {
+                        DataStream<RowData> rows =
+                                context.tableStream(EventTables.BRONZE, null, null);
+                        context.toSink(
+                                rows,
+                                "events_upserted",
+                                "upsert",
+                                new ForEachBatchSink<RowData>(
+                                        InternalTypeInfo.of(EventTables.EVENT_ROW)
+                                                .createSerializer(
+                                                        new org.apache.flink.api.common
+                                                                .serialization
+                                                                .SerializerConfigImpl()),
+                                        new FailingUpsert(upsert)));
+                    }
+                };
 
         QueryRunner.run(query, options);
 
         assertThat(COMMIT_FAILURES.get()).isZero();
-        assertThat(db.rows("events_upserted")).extracting(r -> ((Number) r.get(0)).longValue())
+        assertThat(db.rows("events_upserted"))
+                .extracting(r -> ((Number) r.get(0)).longValue())
                 .containsExactlyElementsOf(LongStream.range(0, 2000).boxed().toList());
     }
 }

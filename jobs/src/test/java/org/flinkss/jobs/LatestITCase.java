@@ -6,31 +6,33 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.flink.types.RowKind;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.RowKind;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-
-import org.flinkss.event.Event;
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.jdbc.Database;
-import org.flinkss.jdbc.JdbcUpsert;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.EventTables;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.LatestQuery;
+import org.flinkss.course.tables.EventTables;
+import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.jdbc.JdbcUpsert;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.LongStream;
 
@@ -39,13 +41,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Topic 11.13: foreachBatch + MERGE into a SQL table, exactly once, on SQLite and PostgreSQL. */
 class LatestITCase {
 
-    @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
     private static EmbeddedPostgres postgres;
 
-    @TempDir
-    Path base;
+    @TempDir Path base;
 
     @AfterAll
     static void stopPostgres() throws Exception {
@@ -63,10 +63,16 @@ class LatestITCase {
             postgres = EmbeddedPostgres.builder().start();
         }
         String schema = "t" + Math.abs(System.nanoTime());
-        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = postgres.getPostgresDatabase().getConnection();
+                Statement s = c.createStatement()) {
             s.executeUpdate("CREATE DATABASE " + schema);
         }
-        return new Database("jdbc:postgresql://localhost:" + postgres.getPort() + "/" + schema + "?user=postgres");
+        return new Database(
+                "jdbc:postgresql://localhost:"
+                        + postgres.getPort()
+                        + "/"
+                        + schema
+                        + "?user=postgres");
     }
 
     @ParameterizedTest
@@ -74,8 +80,13 @@ class LatestITCase {
     void upsertsMergeOnTheKeyAndAReplayedBatchChangesNothing(String kind) throws Exception {
         RunOptions base0 = BronzeITCase.options(base, 2);
         Database db = database(kind, base0);
-        RunOptions options = RunOptions.builder().base(base).parallelism(2).printProgress(false)
-                .jdbcUrl(kind.equals("sqlite") ? null : dbUrl(db)).build();
+        RunOptions options =
+                RunOptions.builder()
+                        .base(base)
+                        .parallelism(2)
+                        .printProgress(false)
+                        .jdbcUrl(kind.equals("sqlite") ? null : dbUrl(db))
+                        .build();
 
         // Step 1: batches 1 and 2 into bronze, then latest: 1000 rows, one per event_id.
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
@@ -95,12 +106,23 @@ class LatestITCase {
         QueryRunner.run(new BronzeQuery(options.events()), options);
         QueryRunner.run(new LatestQuery(db), options);
         List<List<Object>> rows = db.rows(LatestQuery.TABLE);
-        assertThat(rows).extracting(r -> ((Number) r.get(0)).longValue()).containsExactlyElementsOf(LongStream.range(0, 1000).boxed().toList());
-        assertThat(rows.subList(0, 100)).allSatisfy(r -> assertThat((Double) r.get(4)).isGreaterThanOrEqualTo(1000.0));
-        assertThat(rows.subList(100, 1000)).allSatisfy(r -> assertThat((Double) r.get(4)).isLessThan(1000.0));
+        assertThat(rows)
+                .extracting(r -> ((Number) r.get(0)).longValue())
+                .containsExactlyElementsOf(LongStream.range(0, 1000).boxed().toList());
+        assertThat(rows.subList(0, 100))
+                .allSatisfy(r -> assertThat((Double) r.get(4)).isGreaterThanOrEqualTo(1000.0));
+        assertThat(rows.subList(100, 1000))
+                .allSatisfy(r -> assertThat((Double) r.get(4)).isLessThan(1000.0));
 
-        // Step 3: the same batch id handed again (as after a failure) changes nothing, even with other rows.
-        JdbcUpsert upsert = new JdbcUpsert(db, LatestQuery.TABLE, EventTables.EVENT_ROW, "event_id", () -> "replay-test");
+        // Step 3: the same batch id handed again (as after a failure) changes nothing, even with
+        // other rows.
+        JdbcUpsert upsert =
+                new JdbcUpsert(
+                        db,
+                        LatestQuery.TABLE,
+                        EventTables.EVENT_ROW,
+                        "event_id",
+                        () -> "replay-test");
         List<RowData> batch = new ArrayList<>();
         for (Event e : EventGenerator.events(5000, 10)) {
             batch.add(EventTables.toRow(e));
@@ -115,35 +137,75 @@ class LatestITCase {
         assertThat(db.count("_flinkss_batches")).isGreaterThanOrEqualTo(4);
     }
 
-    /** Update mode's upserts: a window and its group as the key, nulls in it, deletes, and a replay. */
+    /**
+     * Update mode's upserts: a window and its group as the key, nulls in it, deletes, and a replay.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
     void compositeKeysWithNullsUpsertDeleteAndReplayIdempotently(String kind) throws Exception {
         Database db = database(kind, BronzeITCase.options(base, 1));
         RowType type = EventTables.windowRow("event_type", VarCharType.STRING_TYPE);
-        JdbcUpsert upsert = new JdbcUpsert(db, "windows_updated", type, List.of("window_start", "window_end", "event_type"), () -> "composite");
+        JdbcUpsert upsert =
+                new JdbcUpsert(
+                        db,
+                        "windows_updated",
+                        type,
+                        List.of("window_start", "window_end", "event_type"),
+                        () -> "composite");
         upsert.createTables();
-        upsert.apply(List.of(window(0, "view", 1, 1.5), window(0, null, 2, 2.0), window(5, "buy", 1, 9.0)), 0);
+        upsert.apply(
+                List.of(
+                        window(0, "view", 1, 1.5),
+                        window(0, null, 2, 2.0),
+                        window(5, "buy", 1, 9.0)),
+                0);
         // Batch 1: both keys grow (the null group too), one row is deleted, one is new.
         RowData gone = window(5, "buy", 1, 9.0);
         gone.setRowKind(RowKind.DELETE);
-        List<RowData> batch1 = List.of(window(0, "view", 3, 4.5), window(0, null, 5, 7.0), gone, window(10, "cart", 1, 1.0));
+        List<RowData> batch1 =
+                List.of(
+                        window(0, "view", 3, 4.5),
+                        window(0, null, 5, 7.0),
+                        gone,
+                        window(10, "cart", 1, 1.0));
         upsert.apply(batch1, 1);
-        List<List<Object>> expected = List.of(
-                List.of(Instant.ofEpochMilli(0), Instant.ofEpochMilli(5 * 60_000), "view", 3L, 4.5),
-                List.of(Instant.ofEpochMilli(10 * 60_000), Instant.ofEpochMilli(15 * 60_000), "cart", 1L, 1.0));
+        List<List<Object>> expected =
+                List.of(
+                        List.of(
+                                Instant.ofEpochMilli(0),
+                                Instant.ofEpochMilli(5 * 60_000),
+                                "view",
+                                3L,
+                                4.5),
+                        List.of(
+                                Instant.ofEpochMilli(10 * 60_000),
+                                Instant.ofEpochMilli(15 * 60_000),
+                                "cart",
+                                1L,
+                                1.0));
         List<List<Object>> rows = db.rows("windows_updated");
         assertThat(rows).hasSize(3).containsAll(expected);
-        assertThat(rows).filteredOn(r -> r.get(2) == null).containsExactly(
-                java.util.Arrays.asList(Instant.ofEpochMilli(0), Instant.ofEpochMilli(5 * 60_000), null, 5L, 7.0));
+        assertThat(rows)
+                .filteredOn(r -> r.get(2) == null)
+                .containsExactly(
+                        Arrays.asList(
+                                Instant.ofEpochMilli(0),
+                                Instant.ofEpochMilli(5 * 60_000),
+                                null,
+                                5L,
+                                7.0));
         // Batch 1 handed again, even with other rows: nothing changes.
         upsert.apply(List.of(window(0, "view", 99, 99.0)), 1);
         assertThat(db.rows("windows_updated")).isEqualTo(rows);
     }
 
     private static RowData window(long startMinute, String type, long events, double amount) {
-        return GenericRowData.of(TimestampData.fromEpochMillis(startMinute * 60_000), TimestampData.fromEpochMillis((startMinute + 5) * 60_000),
-                type == null ? null : StringData.fromString(type), events, amount);
+        return GenericRowData.of(
+                TimestampData.fromEpochMillis(startMinute * 60_000),
+                TimestampData.fromEpochMillis((startMinute + 5) * 60_000),
+                type == null ? null : StringData.fromString(type),
+                events,
+                amount);
     }
 
     private static String dbUrl(Database db) {

@@ -3,15 +3,18 @@ package org.flinkss.jobs;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-/** The embedded cluster every ITCase runs on: one TaskManager with enough slots for parallelism 4. */
+/**
+ * The embedded cluster every ITCase runs on: one TaskManager with enough slots for parallelism 4.
+ */
 final class MiniClusters {
 
     private MiniClusters() {}
 
     static MiniClusterExtension create() {
-        return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                .setNumberTaskManagers(1)
-                .setNumberSlotsPerTaskManager(4)
-                .build());
+        return new MiniClusterExtension(
+                new MiniClusterResourceConfiguration.Builder()
+                        .setNumberTaskManagers(1)
+                        .setNumberSlotsPerTaskManager(4)
+                        .build());
     }
 }

@@ -2,22 +2,26 @@ package org.flinkss.jobs;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import org.flinkss.event.Event;
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.jdbc.Database;
-import org.flinkss.query.OutputMode;
-import org.flinkss.query.QueryException;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.CompleteTable;
-import org.flinkss.table.Warehouse;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.Api;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.QueryCatalog;
+import org.flinkss.jobs.cli.ResetCommand;
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.query.OutputMode;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.CompleteTable;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,29 +38,36 @@ import static org.flinkss.jobs.Expected.MINUTE;
 import static org.flinkss.jobs.WindowITCase.DELAY;
 import static org.flinkss.jobs.WindowITCase.LATE;
 
-/** Topic 11.02's output modes, run by run: append (elsewhere), update and complete, and what is refused. */
+/**
+ * Topic 11.02's output modes, run by run: append (elsewhere), update and complete, and what is
+ * refused.
+ */
 class OutputModeITCase {
 
-    @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
-    @TempDir
-    Path base;
+    @TempDir Path base;
 
     private static RunOptions options(Path dir, OutputMode mode) {
-        return RunOptions.builder().base(dir).parallelism(2).printProgress(false).outputMode(mode).build();
+        return RunOptions.builder()
+                .base(dir)
+                .parallelism(2)
+                .printProgress(false)
+                .outputMode(mode)
+                .build();
     }
 
-    private static QueryRunner.Result run(String query, String api, RunOptions options) {
-        QueryRunner.run(new BronzeQuery(options.events()), options(options.base(), OutputMode.APPEND));
-        return QueryRunner.run(Queries.create(query, options, api), options);
+    private static QueryRunner.Result run(QueryCatalog query, Api api, RunOptions options) {
+        QueryRunner.run(
+                new BronzeQuery(options.events()), options(options.base(), OutputMode.APPEND));
+        return QueryRunner.run(query.create(options, api), options);
     }
 
     private static final long NO_WATERMARK = Long.MAX_VALUE;
 
     @ParameterizedTest
-    @ValueSource(strings = {"datastream", "table"})
-    void updateModeUpsertsPartialWindowsThatLaterRunsOverwrite(String api) throws Exception {
+    @EnumSource(Api.class)
+    void updateModeUpsertsPartialWindowsThatLaterRunsOverwrite(Api api) throws Exception {
         RunOptions options = options(base, OutputMode.UPDATE);
         Database db = options.database();
         List<Event> first = EventGenerator.events(0, 1000);
@@ -64,51 +75,80 @@ class OutputModeITCase {
         // Step 1: batches 1 and 2: every window so far, the open ones with partial counts.
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
         EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
-        QueryRunner.Result run1 = run("win5", api, options);
+        QueryRunner.Result run1 = run(QueryCatalog.WIN5, api, options);
         List<List<Object>> afterRun1 = db.rows("events_5min");
-        assertThat(afterRun1).containsExactlyElementsOf(Expected.windows(first, 5 * MINUTE, 5 * MINUTE, false, NO_WATERMARK));
-        // About one row per changed window and batch, not one per event (a periodic checkpoint inside
+        assertThat(afterRun1)
+                .containsExactlyElementsOf(
+                        Expected.windows(first, 5 * MINUTE, 5 * MINUTE, false, NO_WATERMARK));
+        // About one row per changed window and batch, not one per event (a periodic checkpoint
+        // inside
         // the batch may write a window on both sides of it).
-        assertThat(run1.lastProgress.path("sink").path("numOutputRows").asLong()).isBetween((long) afterRun1.size(), 1000L / 2);
-        long closedByRun1 = Expected.windows(first, 5 * MINUTE, 5 * MINUTE, false, Expected.maxEventTime(first) - DELAY).size();
+        assertThat(run1.lastProgress.path("sink").path("numOutputRows").asLong())
+                .isBetween((long) afterRun1.size(), 1000L / 2);
+        long closedByRun1 =
+                Expected.windows(
+                                first,
+                                5 * MINUTE,
+                                5 * MINUTE,
+                                false,
+                                Expected.maxEventTime(first) - DELAY)
+                        .size();
         assertThat(afterRun1.size()).isGreaterThan((int) closedByRun1);
 
-        // Step 2: the late event (dropped, as in append mode) and batch 4: the open windows grow in place.
+        // Step 2: the late event (dropped, as in append mode) and batch 4: the open windows grow in
+        // place.
         EventFiles.writeBatch(options.events(), 3, List.of(LATE));
         EventFiles.writeBatch(options.events(), 4, EventGenerator.events(1000, 500));
-        QueryRunner.Result run2 = run("win5", api, options);
+        QueryRunner.Result run2 = run(QueryCatalog.WIN5, api, options);
         List<Event> all = EventGenerator.events(0, 1500);
         List<List<Object>> afterRun2 = db.rows("events_5min");
-        assertThat(afterRun2).containsExactlyElementsOf(Expected.windows(all, 5 * MINUTE, 5 * MINUTE, false, NO_WATERMARK));
-        List<List<Object>> overwritten = afterRun1.stream().filter(row -> !afterRun2.contains(row)).toList();
-        assertThat(overwritten).as("partial windows of run 1 overwritten by run 2").isNotEmpty()
-                .allSatisfy(row -> assertThat(((Instant) row.get(1)).toEpochMilli()).isGreaterThan(Expected.maxEventTime(first) - DELAY));
+        assertThat(afterRun2)
+                .containsExactlyElementsOf(
+                        Expected.windows(all, 5 * MINUTE, 5 * MINUTE, false, NO_WATERMARK));
+        List<List<Object>> overwritten =
+                afterRun1.stream().filter(row -> !afterRun2.contains(row)).toList();
+        assertThat(overwritten)
+                .as("partial windows of run 1 overwritten by run 2")
+                .isNotEmpty()
+                .allSatisfy(
+                        row ->
+                                assertThat(((Instant) row.get(1)).toEpochMilli())
+                                        .isGreaterThan(Expected.maxEventTime(first) - DELAY));
         assertThat(new Warehouse(options.warehouse()).count("events_5min_late")).isEqualTo(1);
-        // Only the windows batch 4 touched were written, not the whole result; the closed ones stayed as they were.
+        // Only the windows batch 4 touched were written, not the whole result; the closed ones
+        // stayed as they were.
         long changed = afterRun2.stream().filter(row -> !afterRun1.contains(row)).count();
-        assertThat(run2.lastProgress.path("sink").path("numOutputRows").asLong()).isBetween(changed, (long) afterRun2.size() / 2);
+        assertThat(run2.lastProgress.path("sink").path("numOutputRows").asLong())
+                .isBetween(changed, (long) afterRun2.size() / 2);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"datastream", "table"})
-    void completeModeReplacesTheTableWithEveryWindowAndDropsNothing(String api) {
+    @EnumSource(Api.class)
+    void completeModeReplacesTheTableWithEveryWindowAndDropsNothing(Api api) {
         RunOptions options = options(base, OutputMode.COMPLETE);
         Warehouse warehouse = new Warehouse(options.warehouse());
 
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
         EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
-        run("sliding", api, options);
+        run(QueryCatalog.SLIDING, api, options);
         assertThat(warehouse.sortedValues("events_sliding"))
-                .containsExactlyElementsOf(Expected.windows(EventGenerator.events(0, 1000), 10 * MINUTE, 5 * MINUTE, false, NO_WATERMARK));
+                .containsExactlyElementsOf(
+                        Expected.windows(
+                                EventGenerator.events(0, 1000),
+                                10 * MINUTE,
+                                5 * MINUTE,
+                                false,
+                                NO_WATERMARK));
 
         // Complete mode keeps all state: the late event still counts; there is no late table.
         EventFiles.writeBatch(options.events(), 3, List.of(LATE));
         EventFiles.writeBatch(options.events(), 4, EventGenerator.events(1000, 500));
-        run("sliding", api, options);
+        run(QueryCatalog.SLIDING, api, options);
         List<Event> all = new ArrayList<>(EventGenerator.events(0, 1500));
         all.add(LATE);
         assertThat(warehouse.sortedValues("events_sliding"))
-                .containsExactlyElementsOf(Expected.windows(all, 10 * MINUTE, 5 * MINUTE, false, NO_WATERMARK));
+                .containsExactlyElementsOf(
+                        Expected.windows(all, 10 * MINUTE, 5 * MINUTE, false, NO_WATERMARK));
         assertThat(warehouse.exists("events_sliding_late")).isFalse();
         assertThat(warehouse.partFiles("events_sliding")).hasSize(1);
     }
@@ -121,48 +161,74 @@ class OutputModeITCase {
         Event b = new Event(2L, 7, "view", Instant.parse("2025-03-01T00:03:00Z"), 2.0);
         Event c = new Event(3L, 7, "buy", Instant.parse("2025-03-01T00:01:30Z"), 4.0);
         EventFiles.writeBatch(options.events(), 1, List.of(a, b));
-        run("sessions", "datastream", options);
+        run(QueryCatalog.SESSIONS, Api.DATASTREAM, options);
         Warehouse warehouse = new Warehouse(options.warehouse());
-        assertThat(warehouse.sortedValues("events_sessions")).containsExactlyElementsOf(Expected.sessions(List.of(a, b), 2 * MINUTE, NO_WATERMARK))
+        assertThat(warehouse.sortedValues("events_sessions"))
+                .containsExactlyElementsOf(
+                        Expected.sessions(List.of(a, b), 2 * MINUTE, NO_WATERMARK))
                 .hasSize(2);
 
         EventFiles.writeBatch(options.events(), 2, List.of(c));
-        run("sessions", "datastream", options);
-        assertThat(warehouse.sortedValues("events_sessions")).containsExactly(List.of(
-                Instant.parse("2025-03-01T00:00:00Z"), Instant.parse("2025-03-01T00:05:00Z"), 7, 3L, 7.0));
+        run(QueryCatalog.SESSIONS, Api.DATASTREAM, options);
+        assertThat(warehouse.sortedValues("events_sessions"))
+                .containsExactly(
+                        List.of(
+                                Instant.parse("2025-03-01T00:00:00Z"),
+                                Instant.parse("2025-03-01T00:05:00Z"),
+                                7,
+                                3L,
+                                7.0));
     }
 
     @Test
     void readersNeverSeeAHalfWrittenCompleteTable() throws Exception {
-        RunOptions options = RunOptions.builder().base(base).parallelism(2).printProgress(false).outputMode(OutputMode.COMPLETE)
-                .maxFilesPerTrigger(1).build();
+        RunOptions options =
+                RunOptions.builder()
+                        .base(base)
+                        .parallelism(2)
+                        .printProgress(false)
+                        .outputMode(OutputMode.COMPLETE)
+                        .maxFilesPerTrigger(1)
+                        .build();
         Warehouse warehouse = new Warehouse(options.warehouse());
         for (int batch = 1; batch <= 4; batch++) {
-            EventFiles.writeBatch(options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
+            EventFiles.writeBatch(
+                    options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
         }
         // Bronze in four commits, so that win5 reads it in (at least) four batches.
-        QueryRunner.run(new BronzeQuery(options.events()),
-                RunOptions.builder().base(base).parallelism(2).printProgress(false).maxFilesPerTrigger(1).build());
+        QueryRunner.run(
+                new BronzeQuery(options.events()),
+                RunOptions.builder()
+                        .base(base)
+                        .parallelism(2)
+                        .printProgress(false)
+                        .maxFilesPerTrigger(1)
+                        .build());
 
         // A reader reads the table over and over while the query commits four batches.
         AtomicBoolean done = new AtomicBoolean();
         ConcurrentLinkedQueue<Long> eventsSeen = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
-        Thread reader = new Thread(() -> {
-            while (!done.get()) {
-                try {
-                    if (warehouse.exists("events_5min")) {
-                        eventsSeen.add(warehouse.sortedValues("events_5min").stream().mapToLong(r -> (Long) r.get(3)).sum());
-                    }
-                } catch (Throwable t) {
-                    errors.add(t);
-                }
-            }
-        });
+        Thread reader =
+                new Thread(
+                        () -> {
+                            while (!done.get()) {
+                                try {
+                                    if (warehouse.exists("events_5min")) {
+                                        eventsSeen.add(
+                                                warehouse.sortedValues("events_5min").stream()
+                                                        .mapToLong(r -> (Long) r.get(3))
+                                                        .sum());
+                                    }
+                                } catch (Throwable t) {
+                                    errors.add(t);
+                                }
+                            }
+                        });
         reader.start();
         QueryRunner.Result result;
         try {
-            result = QueryRunner.run(Queries.create("win5", options, "datastream"), options);
+            result = QueryRunner.run(QueryCatalog.WIN5.create(options, Api.DATASTREAM), options);
         } finally {
             done.set(true);
             reader.join();
@@ -171,12 +237,22 @@ class OutputModeITCase {
         assertThat(errors).isEmpty();
         // Every read saw a whole result, empty before the first commit, never going back.
         List<Long> seen = new ArrayList<>(eventsSeen);
-        assertThat(seen).isNotEmpty().isSorted().allSatisfy(n -> assertThat(n).isBetween(0L, 2000L));
+        assertThat(seen)
+                .isNotEmpty()
+                .isSorted()
+                .allSatisfy(n -> assertThat(n).isBetween(0L, 2000L));
         assertThat(warehouse.sortedValues("events_5min"))
-                .containsExactlyElementsOf(Expected.windows(EventGenerator.events(0, 2000), 5 * MINUTE, 5 * MINUTE, false, NO_WATERMARK));
+                .containsExactlyElementsOf(
+                        Expected.windows(
+                                EventGenerator.events(0, 2000),
+                                5 * MINUTE,
+                                5 * MINUTE,
+                                false,
+                                NO_WATERMARK));
         try (Stream<Path> files = Files.list(warehouse.tablePath("events_5min"))) {
             // The current result and the one before it, nothing else.
-            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith("_"))).hasSize(2)
+            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith("_")))
+                    .hasSize(2)
                     .allSatisfy(n -> assertThat(n).startsWith(CompleteTable.PREFIX));
         }
     }
@@ -185,20 +261,34 @@ class OutputModeITCase {
     void modesThatMakeNoSenseAreRefusedWithTheReason() {
         RunOptions update = options(base, OutputMode.UPDATE);
         RunOptions complete = options(base, OutputMode.COMPLETE);
-        assertThatThrownBy(() -> Queries.create("bronze", complete, "datastream"))
+        assertThatThrownBy(() -> QueryCatalog.BRONZE.create(complete, Api.DATASTREAM))
                 .hasMessageContaining("complete output mode needs a streaming aggregation");
-        assertThatThrownBy(() -> Queries.create("bronze", update, "datastream"))
+        assertThatThrownBy(() -> QueryCatalog.BRONZE.create(update, Api.DATASTREAM))
                 .hasMessageContaining("events_bronze, takes appends only");
-        assertThatThrownBy(() -> Queries.create("dedup", complete, "datastream")).hasMessageContaining("needs a streaming aggregation");
-        assertThatThrownBy(() -> Queries.create("view-then-buy", update, "datastream"))
-                .hasMessageContaining("Join between two streaming DataFrames/Datasets is not supported in Update output mode");
-        assertThatThrownBy(() -> Queries.create("sessions", update, "datastream"))
+        assertThatThrownBy(() -> QueryCatalog.DEDUP.create(complete, Api.DATASTREAM))
+                .hasMessageContaining("needs a streaming aggregation");
+        assertThatThrownBy(() -> QueryCatalog.VIEW_THEN_BUY.create(update, Api.DATASTREAM))
+                .hasMessageContaining(
+                        "Join between two streaming DataFrames/Datasets is not supported in Update"
+                                + " output mode");
+        assertThatThrownBy(() -> QueryCatalog.SESSIONS.create(update, Api.DATASTREAM))
                 .hasMessageContaining("Spark refuses update mode for session windows");
-        assertThatThrownBy(() -> Queries.create("sessions", complete, "table")).hasMessageContaining("--api datastream");
-        assertThatThrownBy(() -> Queries.create("latest", complete, "datastream")).hasMessageContaining("needs a streaming aggregation");
-        assertThat(Queries.create("latest", update, "datastream").name()).isEqualTo("latest");
-        assertThatThrownBy(() -> OutputMode.parse("upsert")).hasMessageContaining("use append, update or complete");
-        assertThat(Main.execute("run", "pipeline", "--base", base.toString(), "--output-mode", "complete")).isNotZero();
+        assertThatThrownBy(() -> QueryCatalog.SESSIONS.create(complete, Api.TABLE))
+                .hasMessageContaining("--api datastream");
+        assertThatThrownBy(() -> QueryCatalog.LATEST.create(complete, Api.DATASTREAM))
+                .hasMessageContaining("needs a streaming aggregation");
+        assertThat(QueryCatalog.LATEST.create(update, Api.DATASTREAM).name()).isEqualTo("latest");
+        assertThatThrownBy(() -> OutputMode.parse("upsert"))
+                .hasMessageContaining("use append, update or complete");
+        assertThat(
+                        Main.execute(
+                                "run",
+                                "pipeline",
+                                "--base",
+                                base.toString(),
+                                "--output-mode",
+                                "complete"))
+                .isNotZero();
     }
 
     @Test
@@ -206,17 +296,25 @@ class OutputModeITCase {
         RunOptions append = options(base, OutputMode.APPEND);
         RunOptions complete = options(base, OutputMode.COMPLETE);
         EventFiles.writeBatch(append.events(), 1, EventGenerator.events(0, 500));
-        run("win5", "datastream", append);
+        run(QueryCatalog.WIN5, Api.DATASTREAM, append);
         Warehouse warehouse = new Warehouse(append.warehouse());
         long appended = warehouse.count("events_5min");
 
-        assertThatThrownBy(() -> run("win5", "datastream", complete)).isInstanceOf(QueryException.class)
-                .hasMessageContaining("output mode complete").hasMessageContaining("reset");
+        assertThatThrownBy(() -> run(QueryCatalog.WIN5, Api.DATASTREAM, complete))
+                .isInstanceOf(QueryException.class)
+                .hasMessageContaining("output mode complete")
+                .hasMessageContaining("reset");
         assertThat(warehouse.count("events_5min")).isEqualTo(appended);
 
-        Reset.reset(base, warehouse, append.database(), "win5");
-        run("win5", "datastream", complete);
+        ResetCommand.reset(base, warehouse, append.database(), QueryCatalog.WIN5);
+        run(QueryCatalog.WIN5, Api.DATASTREAM, complete);
         assertThat(warehouse.sortedValues("events_5min"))
-                .containsExactlyElementsOf(Expected.windows(EventGenerator.events(0, 500), 5 * MINUTE, 5 * MINUTE, false, NO_WATERMARK));
+                .containsExactlyElementsOf(
+                        Expected.windows(
+                                EventGenerator.events(0, 500),
+                                5 * MINUTE,
+                                5 * MINUTE,
+                                false,
+                                NO_WATERMARK));
     }
 }

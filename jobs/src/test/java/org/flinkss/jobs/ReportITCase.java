@@ -2,46 +2,50 @@ package org.flinkss.jobs;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.table.Warehouse;
-
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.Api;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.WindowQuery;
+import org.flinkss.jobs.cli.ReportCommand;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Topic 11.15's report: one HTML file, charts of every query's batches and of the windowed tables. */
+/**
+ * Topic 11.15's report: one HTML file, charts of every query's batches and of the windowed tables.
+ */
 class ReportITCase {
 
-    @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
-    @TempDir
-    Path base;
+    @TempDir Path base;
 
     private Path report() throws Exception {
         RunOptions options = BronzeITCase.options(base, 2);
         for (int batch = 1; batch <= 3; batch++) {
-            EventFiles.writeBatch(options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
+            EventFiles.writeBatch(
+                    options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
             QueryRunner.run(new BronzeQuery(options.events()), options);
-            QueryRunner.run(WindowQuery.win5("datastream"), options);
+            QueryRunner.run(WindowQuery.win5(Api.DATASTREAM), options);
         }
         Path file = base.resolve("report.html");
-        Report.write(base, new Warehouse(options.warehouse()), file);
+        ReportCommand.write(base, new Warehouse(options.warehouse()), file);
         return file;
     }
 
@@ -49,14 +53,28 @@ class ReportITCase {
     void theReportIsOneSelfContainedPageWithAChartPerMeasure() throws Exception {
         String html = Files.readString(report(), StandardCharsets.UTF_8);
 
-        // Nothing to fetch: no script, no external style, image or font (xmlns is a name, not a fetch).
-        assertThat(html).startsWith("<!DOCTYPE html>").doesNotContain("<script").doesNotContain("src=").doesNotContain("href=")
-                .doesNotContain("@import").doesNotContain("url(");
-        // bronze: rows in, rows/s, duration; win5: the same plus watermark and state rows; events_5min: events, amount.
+        // Nothing to fetch: no script, no external style, image or font (xmlns is a name, not a
+        // fetch).
+        assertThat(html)
+                .startsWith("<!DOCTYPE html>")
+                .doesNotContain("<script")
+                .doesNotContain("src=")
+                .doesNotContain("href=")
+                .doesNotContain("@import")
+                .doesNotContain("url(");
+        // bronze: rows in, rows/s, duration; win5: the same plus watermark and state rows;
+        // events_5min: events, amount.
         assertThat(count(html, "<svg class=\"chart\"")).isEqualTo(3 + 5 + 2);
-        assertThat(html).contains("<h3>bronze</h3>", "<h3>win5</h3>", "events_5min (", "state rows by batch", "events per window");
+        assertThat(html)
+                .contains(
+                        "<h3>bronze</h3>",
+                        "<h3>win5</h3>",
+                        "events_5min (",
+                        "state rows by batch",
+                        "events per window");
         // Three batches of bronze, three points on its chart of rows in.
-        Matcher rowsIn = Pattern.compile("aria-label=\"rows in by batch\">(.*?)</svg>").matcher(html);
+        Matcher rowsIn =
+                Pattern.compile("aria-label=\"rows in by batch\">(.*?)</svg>").matcher(html);
         assertThat(rowsIn.find()).isTrue();
         assertThat(count(rowsIn.group(1), "<circle")).isEqualTo(3);
     }
@@ -64,14 +82,28 @@ class ReportITCase {
     @Test
     void theReportLoadsInAHeadlessBrowserAndDrawsItsCharts() throws Exception {
         Path chromium = Paths.get("/usr/bin/chromium");
-        Assumptions.assumeTrue(Files.isExecutable(chromium),
-                "SKIPPED: no /usr/bin/chromium here (apt-get install chromium) to render the report in a real browser");
+        Assumptions.assumeTrue(
+                Files.isExecutable(chromium),
+                "SKIPPED: no /usr/bin/chromium here (apt-get install chromium) to render the report"
+                        + " in a real browser");
         Path file = report();
         Path png = base.resolve("report.png");
-        Process dump = new ProcessBuilder(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + base.resolve("chromium-dump"), "--dump-dom", file.toUri().toString())
-                .redirectError(base.resolve("chromium-dump.log").toFile()).start();
+        Process dump =
+                new ProcessBuilder(
+                                chromium.toString(),
+                                "--headless",
+                                "--no-sandbox",
+                                "--disable-gpu",
+                                "--disable-quic",
+                                "--no-first-run",
+                                "--disable-background-networking",
+                                "--disable-component-update",
+                                "--disable-sync",
+                                "--user-data-dir=" + base.resolve("chromium-dump"),
+                                "--dump-dom",
+                                file.toUri().toString())
+                        .redirectError(base.resolve("chromium-dump.log").toFile())
+                        .start();
         String dom = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(dump.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(dump.exitValue()).isZero();
@@ -79,10 +111,24 @@ class ReportITCase {
         assertThat(count(dom, "<svg class=\"chart\"")).isEqualTo(10);
         assertThat(count(dom, "<path d=\"M")).isGreaterThanOrEqualTo(10);
 
-        Process shot = new ProcessBuilder(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + base.resolve("chromium-shot"), "--window-size=1200,1600", "--screenshot=" + png, file.toUri().toString())
-                .redirectErrorStream(true).redirectOutput(base.resolve("chromium-shot.log").toFile()).start();
+        Process shot =
+                new ProcessBuilder(
+                                chromium.toString(),
+                                "--headless",
+                                "--no-sandbox",
+                                "--disable-gpu",
+                                "--disable-quic",
+                                "--no-first-run",
+                                "--disable-background-networking",
+                                "--disable-component-update",
+                                "--disable-sync",
+                                "--user-data-dir=" + base.resolve("chromium-shot"),
+                                "--window-size=1200,1600",
+                                "--screenshot=" + png,
+                                file.toUri().toString())
+                        .redirectErrorStream(true)
+                        .redirectOutput(base.resolve("chromium-shot.log").toFile())
+                        .start();
         assertThat(shot.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(Files.size(png)).isGreaterThan(10_000);
     }

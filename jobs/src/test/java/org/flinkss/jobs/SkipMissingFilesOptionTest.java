@@ -12,8 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class SkipMissingFilesOptionTest {
 
-    @TempDir
-    Path base;
+    @TempDir Path base;
 
     @Test
     void queriesThatReadNoLandingFilesRefuseTheFlagBeforeAnythingRuns() {
@@ -29,6 +28,8 @@ class SkipMissingFilesOptionTest {
 
         assertThat(code).isEqualTo(1);
         assertThat(captured.toString(StandardCharsets.UTF_8))
-                .contains("error: --skip-missing-files is an option of the queries that read landing files (bronze, pipeline), not of 'win5'");
+                .contains(
+                        "error: --skip-missing-files is an option of the queries that read landing"
+                                + " files (bronze, pipeline), not of 'win5'");
     }
 }

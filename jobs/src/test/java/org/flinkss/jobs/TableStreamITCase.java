@@ -2,19 +2,20 @@ package org.flinkss.jobs;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import org.flinkss.event.Event;
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.query.Query;
-import org.flinkss.query.QueryContext;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.sink.CollectSink;
-import org.flinkss.table.EventTables;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.tables.EventTables;
+import org.flinkss.runtime.query.Query;
+import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.sink.CollectSink;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -24,11 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class TableStreamITCase {
 
-    @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
-    @TempDir
-    Path base;
+    @TempDir Path base;
 
     /** spark.readStream.table("events_bronze") into the memory sink. */
     private static Query readBronze(String sinkName) {
@@ -41,8 +40,12 @@ class TableStreamITCase {
             @Override
             public void build(QueryContext context) {
                 context.toSink(
-                        context.tableStream(BronzeQuery.TABLE, "event_ts", null).map(EventTables::fromRow).returns(Event.class),
-                        "memory", "MemorySink", new CollectSink<>(sinkName));
+                        context.tableStream(BronzeQuery.TABLE, "event_ts", null)
+                                .map(EventTables::fromRow)
+                                .returns(Event.class),
+                        "memory",
+                        "MemorySink",
+                        new CollectSink<>(sinkName));
             }
         };
     }
@@ -66,7 +69,9 @@ class TableStreamITCase {
         assertThat(QueryRunner.run(readBronze(sink), options).batches()).isZero();
 
         List<Event> read = CollectSink.collected(sink);
-        assertThat(read).extracting(e -> e.eventId).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 1000).boxed().toList());
+        assertThat(read)
+                .extracting(e -> e.eventId)
+                .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 1000).boxed().toList());
         assertThat(read).containsExactlyInAnyOrderElementsOf(EventGenerator.events(0, 1000));
         assertThat(second.lastProgress.path("sink").path("numOutputRows").asLong()).isEqualTo(500);
     }

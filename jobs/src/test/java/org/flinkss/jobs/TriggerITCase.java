@@ -2,17 +2,19 @@ package org.flinkss.jobs;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import org.flinkss.event.EventFiles;
-import org.flinkss.event.EventGenerator;
-import org.flinkss.progress.ProgressTracker;
-import org.flinkss.query.QueryRunner;
-import org.flinkss.query.RunOptions;
-import org.flinkss.query.Trigger;
-import org.flinkss.table.Warehouse;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.trigger.Trigger;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,22 +24,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class TriggerITCase {
 
-    @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
-    @TempDir
-    Path base;
+    @TempDir Path base;
 
     @Test
-    void processingTimeRunsPickUpWhatArrivesAndTheCheckpointCarriesOverToAvailableNow() throws Exception {
-        RunOptions continuous = RunOptions.builder().base(base).parallelism(2).printProgress(false)
-                .trigger(Trigger.processingTime(Duration.ofMillis(500))).runFor(Duration.ofSeconds(8)).build();
+    void processingTimeRunsPickUpWhatArrivesAndTheCheckpointCarriesOverToAvailableNow()
+            throws Exception {
+        RunOptions continuous =
+                RunOptions.builder()
+                        .base(base)
+                        .parallelism(2)
+                        .printProgress(false)
+                        .trigger(Trigger.processingTime(Duration.ofMillis(500)))
+                        .runFor(Duration.ofSeconds(8))
+                        .build();
         EventFiles.writeBatch(continuous.events(), 1, EventGenerator.events(0, 500));
 
         // Step 1: a processing-time run; batch 2 lands while it runs and is read by a later batch.
         CompletableFuture<QueryRunner.Result> running =
-                CompletableFuture.supplyAsync(() -> QueryRunner.run(new BronzeQuery(continuous.events()), continuous));
-        Path checkpoint = continuous.checkpointOf(BronzeQuery.NAME);
+                CompletableFuture.supplyAsync(
+                        () -> QueryRunner.run(new BronzeQuery(continuous.events()), continuous));
+        CheckpointLayout checkpoint = continuous.checkpointOf(BronzeQuery.NAME);
         long deadline = System.nanoTime() + Duration.ofSeconds(6).toNanos();
         while (ProgressTracker.history(checkpoint).isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(50);
@@ -45,14 +53,18 @@ class TriggerITCase {
         EventFiles.writeBatch(continuous.events(), 2, EventGenerator.events(500, 500));
         QueryRunner.Result result = running.get();
 
-        assertThat(result.progress).extracting(p -> p.path("numInputRows").asLong()).containsExactly(500L, 500L);
+        assertThat(result.progress)
+                .extracting(p -> p.path("numInputRows").asLong())
+                .containsExactly(500L, 500L);
         assertThat(new Warehouse(continuous.warehouse()).count(BronzeQuery.TABLE)).isEqualTo(1000);
 
         // Step 2: the same checkpoint with another trigger (Spark allows it): batch 3 only.
         EventFiles.writeBatch(continuous.events(), 3, EventGenerator.events(1000, 500));
         RunOptions availableNow = BronzeITCase.options(base, 2);
-        QueryRunner.Result next = QueryRunner.run(new BronzeQuery(availableNow.events()), availableNow);
+        QueryRunner.Result next =
+                QueryRunner.run(new BronzeQuery(availableNow.events()), availableNow);
         assertThat(next.progress).extracting(p -> p.path("batchId").asLong()).containsExactly(2L);
-        assertThat(new Warehouse(availableNow.warehouse()).count(BronzeQuery.TABLE)).isEqualTo(1500);
+        assertThat(new Warehouse(availableNow.warehouse()).count(BronzeQuery.TABLE))
+                .isEqualTo(1500);
     }
 }

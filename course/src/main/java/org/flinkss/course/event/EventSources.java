@@ -1,0 +1,36 @@
+package org.flinkss.course.event;
+
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+import org.flinkss.runtime.query.QueryContext;
+
+import javax.annotation.Nullable;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** The course's landing files as a stream: Spark's {@code readStream.schema(...).json(folder)}. */
+public final class EventSources {
+
+    private EventSources() {}
+
+    /**
+     * JSON lines of events under {@code folder} (recursively, {@code *.json} only), read with the
+     * course's explicit schema; bad lines come out as {@link ParsedEvent#bad} records. With {@code
+     * --skip-missing-files}, a planned file that is gone when read comes out as one {@link
+     * ParsedEvent#skippedFile} record; without it, the run fails naming the file.
+     *
+     * @param rescuedData Auto Loader's rescued data column: fields that are not in the schema and
+     *     values of the wrong type are kept in {@link ParsedEvent#rescuedData} instead of being
+     *     skipped or making the line bad
+     */
+    public static DataStream<ParsedEvent> jsonFiles(
+            QueryContext context,
+            String name,
+            Path folder,
+            @Nullable Duration watermarkDelay,
+            boolean rescuedData) {
+        return context.files(
+                name, folder, ".json", new EventLinesFormat(rescuedData), watermarkDelay);
+    }
+}

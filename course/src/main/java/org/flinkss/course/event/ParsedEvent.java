@@ -1,0 +1,105 @@
+package org.flinkss.course.event;
+
+import java.util.Objects;
+
+/**
+ * A line of a landing file, read with the event schema: the event, or, for a line that is not JSON
+ * or does not fit the schema, where it was and why it was refused (the quarantine's row). A third
+ * kind stands for a whole file that was gone when read and was skipped ({@code
+ * --skip-missing-files}): the file, its batch and why (the skipped-files table's row).
+ */
+public final class ParsedEvent {
+
+    /** The event, or null for a bad line. */
+    public Event event;
+
+    /**
+     * With a rescued data column, what the line held that the schema could not (a JSON object, see
+     * {@link org.flinkss.course.event.EventJson#parseRescued}); null if nothing, or without one.
+     */
+    public String rescuedData;
+
+    public String file;
+    public Long line;
+
+    /** The raw text and the reason; null for a good line. */
+    public String raw;
+
+    public String reason;
+
+    /** For a skipped file: the batch it was planned in; null for a line. */
+    public Long skippedInBatch;
+
+    public ParsedEvent() {}
+
+    public static ParsedEvent good(Event event) {
+        ParsedEvent p = new ParsedEvent();
+        p.event = event;
+        return p;
+    }
+
+    public static ParsedEvent good(Event event, String rescuedData) {
+        ParsedEvent p = good(event);
+        p.rescuedData = rescuedData;
+        return p;
+    }
+
+    public static ParsedEvent bad(String file, long line, String raw, String reason) {
+        ParsedEvent p = new ParsedEvent();
+        p.file = file;
+        p.line = line;
+        p.raw = raw;
+        p.reason = reason;
+        return p;
+    }
+
+    /**
+     * A file gone before it was read, skipped: {@code file}, {@code skippedInBatch} and {@code
+     * reason} say which and why.
+     */
+    public static ParsedEvent skippedFile(String file, long batchId, String reason) {
+        ParsedEvent p = new ParsedEvent();
+        p.file = file;
+        p.skippedInBatch = batchId;
+        p.reason = reason;
+        return p;
+    }
+
+    public boolean isBad() {
+        return event == null && skippedInBatch == null;
+    }
+
+    public boolean isSkippedFile() {
+        return skippedInBatch != null;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof ParsedEvent)) {
+            return false;
+        }
+        ParsedEvent p = (ParsedEvent) o;
+        return Objects.equals(event, p.event)
+                && Objects.equals(rescuedData, p.rescuedData)
+                && Objects.equals(file, p.file)
+                && Objects.equals(line, p.line)
+                && Objects.equals(raw, p.raw)
+                && Objects.equals(reason, p.reason)
+                && Objects.equals(skippedInBatch, p.skippedInBatch);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(event, rescuedData, file, line, raw, reason, skippedInBatch);
+    }
+
+    @Override
+    public String toString() {
+        if (isSkippedFile()) {
+            return "Skipped{" + file + ", batch " + skippedInBatch + ", " + reason + "}";
+        }
+        return isBad()
+                ? "Bad{" + file + ":" + line + " " + reason + "}"
+                : rescuedData == null ? String.valueOf(event) : event + " rescued " + rescuedData;
+    }
+}

@@ -1,0 +1,54 @@
+package org.flinkss.course.operators;
+
+import org.apache.flink.table.annotation.ArgumentHint;
+import org.apache.flink.table.annotation.ArgumentTrait;
+import org.apache.flink.table.annotation.DataTypeHint;
+import org.apache.flink.table.annotation.FunctionHint;
+import org.apache.flink.table.annotation.StateHint;
+import org.apache.flink.table.functions.ProcessTableFunction;
+import org.apache.flink.types.Row;
+
+/**
+ * {@code dropDuplicatesWithinWatermark} for the Table API, as a process table function: call it
+ * with {@code TABLE t PARTITION BY <key>} and {@code on_time => DESCRIPTOR(<rowtime>)}. The first
+ * row of a key passes; the key is forgotten when the watermark reaches its event time plus the
+ * delay, exactly as {@link DedupWithinWatermark} does in the DataStream API.
+ */
+@FunctionHint(output = @DataTypeHint("ROW<userId INT, eventType STRING, amount DOUBLE>"))
+public final class DedupWithinWatermarkFunction extends ProcessTableFunction<Row> {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Per key: when the key may be forgotten (Spark's watermark, in epoch milliseconds). */
+    public static final class Seen {
+        public Long expiresAt;
+    }
+
+    public void eval(
+            Context ctx,
+            @StateHint Seen seen,
+            @ArgumentHint(
+                            value = {
+                                ArgumentTrait.SET_SEMANTIC_TABLE,
+                                ArgumentTrait.REQUIRE_ON_TIME
+                            },
+                            name = "input")
+                    Row input,
+            @ArgumentHint(name = "delayMillis") Long delayMillis) {
+        if (seen.expiresAt != null) {
+            return;
+        }
+        TimeContext<Long> time = ctx.timeContext(Long.class);
+        seen.expiresAt = time.time() + delayMillis;
+        time.registerOnTime(seen.expiresAt - 1);
+        collect(
+                Row.of(
+                        input.getField("userId"),
+                        input.getField("eventType"),
+                        input.getField("amount")));
+    }
+
+    public void onTimer(OnTimerContext ctx, Seen seen) {
+        ctx.clearAllState();
+    }
+}

@@ -1,0 +1,28 @@
+package org.flinkss.course.operators;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+
+import org.flinkss.course.event.Event;
+import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.operators.LateRowRouter;
+
+/**
+ * The engine's {@link LateRowRouter} on the course's events, whose event time is {@code event_ts}.
+ */
+public final class LateEvents {
+
+    private LateEvents() {}
+
+    /**
+     * A router before stateful operator {@code operatorName} that drops by Spark's {@code rule}.
+     */
+    public static LateRowRouter<Event> router(
+            String operatorName, LateRowRouter.Rule rule, RunScope scope) {
+        return new LateRowRouter<>(
+                operatorName,
+                rule,
+                e -> e.eventTs == null ? null : e.eventTs.toEpochMilli(),
+                TypeInformation.of(Event.class),
+                scope);
+    }
+}

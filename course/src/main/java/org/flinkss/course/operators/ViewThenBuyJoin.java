@@ -1,0 +1,185 @@
+package org.flinkss.course.operators;
+
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.Collector;
+
+import org.flinkss.course.event.Event;
+import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.operators.StateMetrics;
+
+import java.util.Arrays;
+
+/**
+ * A stream-stream interval join of views and buys of the same user, {@code buy.event_ts BETWEEN
+ * view.event_ts AND view.event_ts + bound}, inner or left outer, as Spark runs it with watermarks
+ * on both sides: every matching pair once; in the outer variant, each view that no buy matched
+ * once, with a null {@code buy_id}, as soon as the watermark makes a match impossible ({@code
+ * watermark >= view.event_ts + bound}), never earlier and never for a view that matches.
+ *
+ * <p>State is evicted by the watermark: rows older than it are dropped before the join, so a view
+ * can match no future buy once the watermark passes its end of range, and a buy no future view once
+ * the watermark passes the buy itself.
+ */
+public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event, Event, RowData>
+        implements CheckpointedFunction {
+
+    private static final long serialVersionUID = 1L;
+
+    private final long boundMillis;
+    private final boolean leftOuter;
+    private final StateMetrics metrics;
+
+    /**
+     * Rows by time bucket (event time / bound): a row only ever meets rows of its own bucket and
+     * the next (or previous) one, so a lookup reads two small buckets whatever the state size.
+     * Views are stored as (id, time, matched 0/1) triples, buys as (id, time) pairs.
+     */
+    private transient MapState<Long, long[]> views;
+
+    private transient MapState<Long, long[]> buys;
+
+    public ViewThenBuyJoin(long boundMillis, boolean leftOuter, RunScope scope) {
+        this.boundMillis = boundMillis;
+        this.leftOuter = leftOuter;
+        this.metrics = new StateMetrics("join", scope);
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        views =
+                getRuntimeContext()
+                        .getMapState(new MapStateDescriptor<>("views", Types.LONG, LONGS));
+        buys = getRuntimeContext().getMapState(new MapStateDescriptor<>("buys", Types.LONG, LONGS));
+    }
+
+    private static final TypeInformation<long[]> LONGS =
+            PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO;
+
+    private static long id(Event e) {
+        return e.eventId == null ? Long.MIN_VALUE : e.eventId;
+    }
+
+    private long bucket(long ts) {
+        return Math.floorDiv(ts, boundMillis);
+    }
+
+    private static long[] append(long[] rows, long... row) {
+        long[] grown =
+                rows == null ? new long[row.length] : Arrays.copyOf(rows, rows.length + row.length);
+        System.arraycopy(row, 0, grown, grown.length - row.length, row.length);
+        return grown;
+    }
+
+    @Override
+    public void processElement1(Event view, Context ctx, Collector<RowData> out) throws Exception {
+        long ts = ctx.timestamp();
+        boolean matched = false;
+        for (long b = bucket(ts); b <= bucket(ts + boundMillis); b++) {
+            long[] rows = buys.get(b);
+            for (int i = 0; rows != null && i < rows.length; i += 2) {
+                if (rows[i + 1] >= ts && rows[i + 1] <= ts + boundMillis) {
+                    out.collect(GenericRowData.of(ctx.getCurrentKey(), id(view), rows[i]));
+                    matched = true;
+                }
+            }
+        }
+        views.put(bucket(ts), append(views.get(bucket(ts)), id(view), ts, matched ? 1 : 0));
+        metrics.added(1);
+        metrics.updated(ctx.getCurrentKey(), id(view));
+        // No buy can match once Spark's watermark >= ts + bound (Flink's is one less).
+        ctx.timerService().registerEventTimeTimer(ts + boundMillis - 1);
+    }
+
+    @Override
+    public void processElement2(Event buy, Context ctx, Collector<RowData> out) throws Exception {
+        long ts = ctx.timestamp();
+        for (long b = bucket(ts - boundMillis); b <= bucket(ts); b++) {
+            long[] rows = views.get(b);
+            boolean changed = false;
+            for (int i = 0; rows != null && i < rows.length; i += 3) {
+                if (ts >= rows[i + 1] && ts <= rows[i + 1] + boundMillis) {
+                    out.collect(GenericRowData.of(ctx.getCurrentKey(), rows[i], id(buy)));
+                    if (rows[i + 2] == 0) {
+                        rows[i + 2] = 1;
+                        changed = true;
+                    }
+                }
+            }
+            if (changed) {
+                views.put(b, rows);
+            }
+        }
+        buys.put(bucket(ts), append(buys.get(bucket(ts)), id(buy), ts));
+        metrics.added(1);
+        metrics.updated(ctx.getCurrentKey(), id(buy));
+        // No view can match once Spark's watermark >= the buy's time.
+        ctx.timerService().registerEventTimeTimer(ts - 1);
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<RowData> out)
+            throws Exception {
+        long watermark = timestamp + 1;
+        // Views whose range ended at this time: emit the unmatched ones (outer), forget them.
+        long viewBucket = bucket(watermark - boundMillis);
+        long[] rows = views.get(viewBucket);
+        if (rows != null) {
+            long[] kept = new long[0];
+            for (int i = 0; i < rows.length; i += 3) {
+                if (rows[i + 1] + boundMillis <= watermark) {
+                    if (leftOuter && rows[i + 2] == 0) {
+                        out.collect(GenericRowData.of(ctx.getCurrentKey(), rows[i], null));
+                    }
+                    metrics.removed(1);
+                } else {
+                    kept = append(kept, rows[i], rows[i + 1], rows[i + 2]);
+                }
+            }
+            put(views, viewBucket, kept);
+        }
+        // Buys at this time: no later view can match them.
+        long buyBucket = bucket(watermark);
+        long[] buyRows = buys.get(buyBucket);
+        if (buyRows != null) {
+            long[] kept = new long[0];
+            for (int i = 0; i < buyRows.length; i += 2) {
+                if (buyRows[i + 1] <= watermark) {
+                    metrics.removed(1);
+                } else {
+                    kept = append(kept, buyRows[i], buyRows[i + 1]);
+                }
+            }
+            put(buys, buyBucket, kept);
+        }
+    }
+
+    private static void put(MapState<Long, long[]> state, long bucket, long[] rows)
+            throws Exception {
+        if (rows.length == 0) {
+            state.remove(bucket);
+        } else {
+            state.put(bucket, rows);
+        }
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        metrics.snapshot(context, getRuntimeContext());
+    }
+
+    @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        metrics.initialize(context);
+    }
+}

@@ -1,0 +1,132 @@
+package org.flinkss.course.queries;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.apache.flink.util.function.SerializableFunction;
+
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventSources;
+import org.flinkss.course.event.ParsedEvent;
+import org.flinkss.course.tables.EventTables;
+import org.flinkss.runtime.query.Query;
+import org.flinkss.runtime.query.QueryContext;
+
+import java.nio.file.Path;
+
+/**
+ * The course's bronze query (topics 11.03 to 11.06): the JSON files under {@code <base>/events},
+ * read with the explicit event schema, appended to {@code events_bronze}. Lines that are not JSON
+ * or do not fit the schema go to {@code events_bronze_quarantine} with their file, line and reason:
+ * bronze keeps everything, and loses nothing silently. Files skipped because they were gone when
+ * read ({@code --skip-missing-files}) are recorded in {@code events_bronze_skipped_files}.
+ *
+ * <p>A schema change in the source (topic 11.14): fields that are not in the schema are skipped by
+ * it, as Spark's explicit schema does. With a rescued data column (Databricks Auto Loader's {@code
+ * rescuedDataColumn}, {@code run bronze --rescued-data}) {@code events_bronze} has a further
+ * column, {@code _rescued_data STRING}: null when a line fit the schema, else a JSON object of the
+ * fields not in the schema and of the values of the wrong type (whose column is then null, where
+ * without it the line goes to the quarantine), with {@code "_file_path"}; see {@link
+ * org.flinkss.course.event.EventJson#parseRescued}. Lines that are not JSON objects still go to the
+ * quarantine. The column is part of the checkpoint's identity: a checkpoint made with it does not
+ * go on without it, nor the reverse.
+ */
+public final class BronzeQuery implements Query {
+
+    public static final String NAME = QueryCatalog.BRONZE.queryName();
+    public static final String TABLE = EventTables.BRONZE;
+    public static final String QUARANTINE = EventTables.BRONZE + EventTables.QUARANTINE_SUFFIX;
+    public static final String SKIPPED_FILES =
+            EventTables.BRONZE + EventTables.SKIPPED_FILES_SUFFIX;
+
+    static final OutputTag<ParsedEvent> BAD =
+            new OutputTag<>("bad-lines", TypeInformation.of(ParsedEvent.class));
+    static final OutputTag<ParsedEvent> SKIPPED =
+            new OutputTag<>("skipped-files", TypeInformation.of(ParsedEvent.class));
+
+    private final Path events;
+    private final boolean rescuedData;
+
+    public BronzeQuery(Path events) {
+        this(events, false);
+    }
+
+    /**
+     * @param rescuedData write what the schema cannot hold to {@code _rescued_data}
+     */
+    public BronzeQuery(Path events, boolean rescuedData) {
+        this.events = events;
+        this.rescuedData = rescuedData;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void build(QueryContext context) {
+        write(
+                context,
+                EventSources.jsonFiles(context, "events", events, null, rescuedData),
+                rescuedData);
+    }
+
+    /** Bronze's tables from the lines of landing files: events, bad lines, skipped files. */
+    public static void write(QueryContext context, DataStream<ParsedEvent> lines) {
+        write(context, lines, false);
+    }
+
+    /** The same, with the rescued data column in events_bronze if {@code rescuedData}. */
+    static void write(QueryContext context, DataStream<ParsedEvent> lines, boolean rescuedData) {
+        SingleOutputStreamOperator<?> split;
+        if (rescuedData) {
+            SingleOutputStreamOperator<ParsedEvent> good =
+                    splitBad(lines, line -> line, TypeInformation.of(ParsedEvent.class));
+            context.toTable(good, EventTables.rescuedEvents(TABLE));
+            split = good;
+        } else {
+            SingleOutputStreamOperator<Event> good = splitBad(lines);
+            context.toTable(good, EventTables.events(TABLE));
+            split = good;
+        }
+        context.toTable(split.getSideOutput(BAD), EventTables.quarantine(QUARANTINE));
+        context.toSkippedFilesTable(
+                split.getSideOutput(SKIPPED),
+                EventTables.skippedFiles(SKIPPED_FILES, context.runId()));
+    }
+
+    /**
+     * Good lines as events; bad ones to the {@link #BAD} side output, skipped files to {@link
+     * #SKIPPED}.
+     */
+    public static SingleOutputStreamOperator<Event> splitBad(DataStream<ParsedEvent> lines) {
+        return splitBad(lines, line -> line.event, TypeInformation.of(Event.class));
+    }
+
+    private static <T> SingleOutputStreamOperator<T> splitBad(
+            DataStream<ParsedEvent> lines,
+            SerializableFunction<ParsedEvent, T> good,
+            TypeInformation<T> type) {
+        return lines.process(
+                        new ProcessFunction<ParsedEvent, T>() {
+                            @Override
+                            public void processElement(
+                                    ParsedEvent line, Context ctx, Collector<T> out) {
+                                if (line.isSkippedFile()) {
+                                    ctx.output(SKIPPED, line);
+                                } else if (line.isBad()) {
+                                    ctx.output(BAD, line);
+                                } else {
+                                    out.collect(good.apply(line));
+                                }
+                            }
+                        })
+                .returns(type)
+                .name("split-bad-lines")
+                .uid("split-bad-lines");
+    }
+}

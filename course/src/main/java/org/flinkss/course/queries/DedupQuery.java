@@ -1,0 +1,139 @@
+package org.flinkss.course.queries;
+
+import org.apache.flink.api.common.functions.FilterFunction;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.types.Row;
+
+import org.flinkss.course.event.Event;
+import org.flinkss.course.operators.DedupWithinWatermarkFunction;
+import org.flinkss.course.operators.LateEvents;
+import org.flinkss.course.tables.EventTables;
+import org.flinkss.runtime.operators.DedupWithinWatermark;
+import org.flinkss.runtime.operators.LateRowRouter;
+import org.flinkss.runtime.query.Query;
+import org.flinkss.runtime.query.QueryContext;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+/**
+ * Topic 11.08's {@code dropDuplicatesWithinWatermark(["event_id"])} with a 10-minute watermark:
+ * {@code events_bronze} to {@code events_dedup} (query {@code dedup}); with the filter {@code
+ * amount IS NOT NULL AND amount >= 0} before it, the pipeline's silver layer ({@code silver}:
+ * {@code events_bronze} to {@code events_silver}). In the DataStream API a keyed process function;
+ * in the Table API a process table function over the same stream and watermark. Late rows go to
+ * {@code <table>_late}.
+ */
+public final class DedupQuery implements Query {
+
+    private final String name;
+    private final String source;
+    private final String table;
+    private final boolean validAmountsOnly;
+    private final Api api;
+
+    private DedupQuery(QueryCatalog entry, String source, boolean validAmountsOnly, Api api) {
+        this.name = entry.queryName();
+        this.source = source;
+        this.table = entry.table();
+        this.validAmountsOnly = validAmountsOnly;
+        this.api = api;
+    }
+
+    public static DedupQuery dedup(Api api) {
+        return new DedupQuery(QueryCatalog.DEDUP, EventTables.BRONZE, false, api);
+    }
+
+    /** The course's silver layer: valid amounts, deduplicated within the watermark. */
+    public static DedupQuery silver(Api api) {
+        return new DedupQuery(QueryCatalog.SILVER, EventTables.BRONZE, true, api);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    public String table() {
+        return table;
+    }
+
+    @Override
+    public void build(QueryContext context) {
+        context.stateful(
+                "dedupe["
+                        + api.text()
+                        + "]: event_id within watermark "
+                        + QueryCatalog.WATERMARK_DELAY.toMinutes()
+                        + " min");
+        DataStream<Event> events =
+                context.tableStream(source, "event_ts", QueryCatalog.WATERMARK_DELAY)
+                        .map(EventTables::fromRow)
+                        .returns(Event.class)
+                        .name("events")
+                        .uid("events-" + name);
+        if (validAmountsOnly) {
+            events =
+                    events.filter((FilterFunction<Event>) e -> e.amount != null && e.amount >= 0)
+                            .name("amount IS NOT NULL AND amount >= 0")
+                            .uid("valid-amounts-" + name);
+        }
+        LateRowRouter<Event> late =
+                LateEvents.router("dedupe", LateRowRouter.rowRule(), context.scope());
+        SingleOutputStreamOperator<Event> onTime =
+                events.process(late).name("drop-late-rows").uid("late-rows-" + name);
+        DataStream<Event> deduplicated =
+                api == Api.TABLE
+                        ? withTable(context, onTime)
+                        : onTime.keyBy(e -> e.eventId == null ? "null" : e.eventId.toString())
+                                .process(
+                                        new DedupWithinWatermark<String, Event>(
+                                                "dedupe",
+                                                QueryCatalog.WATERMARK_DELAY.toMillis(),
+                                                context.scope()))
+                                // The operator's T is erased: Flink cannot infer it from the
+                                // input.
+                                .returns(Event.class)
+                                .name("dedupe")
+                                .uid("dedupe-" + name);
+        context.toTable(deduplicated, EventTables.events(table));
+        context.toTable(
+                onTime.getSideOutput(late.lateRows()),
+                EventTables.late(table + EventTables.LATE_SUFFIX, context.runId()));
+    }
+
+    private DataStream<Event> withTable(QueryContext context, DataStream<Event> onTime) {
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(context.env());
+        tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
+        tEnv.createTemporarySystemFunction(
+                "dedup_within_watermark", DedupWithinWatermarkFunction.class);
+        Table events = EventTables.withSourceWatermark(tEnv, onTime);
+        tEnv.createTemporaryView("events_for_" + name, events);
+        Table deduplicated =
+                tEnv.sqlQuery(
+                        "SELECT eventId, userId, eventType, rowtime, amount FROM"
+                                + " TABLE(dedup_within_watermark(input => TABLE events_for_"
+                                + name
+                                + " PARTITION BY eventId, delayMillis => CAST("
+                                + QueryCatalog.WATERMARK_DELAY.toMillis()
+                                + " AS BIGINT)"
+                                + ", on_time => DESCRIPTOR(rowtime)))");
+        return tEnv.toDataStream(deduplicated)
+                .map(DedupQuery::toEvent)
+                .returns(Event.class)
+                .name("deduplicated")
+                .uid("deduplicated-" + name);
+    }
+
+    private static Event toEvent(Row row) {
+        return new Event(
+                (Long) row.getField(0),
+                (Integer) row.getField(1),
+                (String) row.getField(2),
+                (Instant) row.getField(3),
+                (Double) row.getField(4));
+    }
+}

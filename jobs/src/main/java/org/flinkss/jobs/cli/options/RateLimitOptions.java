@@ -1,0 +1,36 @@
+package org.flinkss.jobs.cli.options;
+
+import picocli.CommandLine.Option;
+
+import org.flinkss.runtime.query.RunOptions;
+
+/**
+ * Spark's {@code maxFilesPerTrigger} and {@code maxBytesPerTrigger}: a backlog split into batches,
+ * each committed on its own. Left out, there is no limit; 0 and negative values are refused.
+ */
+public final class RateLimitOptions {
+
+    @Option(
+            names = "--max-files-per-trigger",
+            paramLabel = "N",
+            converter = Converters.IntLimit.class,
+            description =
+                    "split a backlog into batches of at most N files, each committed on its own"
+                            + " (default: no limit)")
+    Integer maxFiles;
+
+    @Option(
+            names = "--max-bytes-per-trigger",
+            paramLabel = "SIZE",
+            converter = Converters.Size.class,
+            description =
+                    "file sources: batches of at most SIZE bytes of files (e.g. 64m, 1g), one file"
+                            + " at least (default: no limit)")
+    Long maxBytes;
+
+    public RunOptions.Builder applyTo(RunOptions.Builder run) {
+        // The builder's 0 means "no limit"; only a left-out option gets there.
+        return run.maxFilesPerTrigger(maxFiles != null ? maxFiles : 0)
+                .maxBytesPerTrigger(maxBytes != null ? maxBytes : 0);
+    }
+}

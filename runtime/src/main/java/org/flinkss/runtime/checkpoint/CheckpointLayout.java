@@ -1,0 +1,139 @@
+package org.flinkss.runtime.checkpoint;
+
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+/**
+ * The one place that knows what a query's checkpoint directory (Spark's {@code checkpointLocation})
+ * holds and where:
+ *
+ * <pre>
+ * &lt;base&gt;/_cp/&lt;query&gt;/
+ *   metadata.json                   the query's identity: id, name, sources, sinks, stateful operators, tables
+ *   checkpoints/&lt;job&gt;/chk-N        Flink's retained checkpoints (RocksDB, incremental)
+ *   savepoints/savepoint-...        the savepoint each availableNow run ends with
+ *   offsets/&lt;source&gt;/N             the splits of the batch planned last, written before it is read
+ *   progress/log.jsonl              one progress object per committed batch
+ *   progress/last.json              the last progress object printed
+ *   progress/pending/&lt;run&gt;/&lt;chk&gt;/  what a run's operators reported at one checkpoint (fragments)
+ *   runs/&lt;run&gt;/job.json            the Flink job of a run
+ *   runs/&lt;run&gt;/caught-up-&lt;source&gt; written by a source once it has read what the run is to read
+ *   .lock, .lock.owner              held by the running driver
+ * </pre>
+ *
+ * <p>Nothing else spells these names. The layout is serializable so that operators can carry it
+ * (inside a {@link RunScope}) to the TaskManagers, which reach the same directory.
+ */
+public final class CheckpointLayout implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The folder under a base that holds every query's checkpoint directory. */
+    public static final String CHECKPOINTS_FOLDER = "_cp";
+
+    private final String dir;
+
+    public CheckpointLayout(Path dir) {
+        this.dir = dir.toAbsolutePath().normalize().toString();
+    }
+
+    /**
+     * The checkpoint directory of query {@code query} under {@code base}: {@code
+     * <base>/_cp/<query>}.
+     */
+    public static CheckpointLayout of(Path base, String query) {
+        return new CheckpointLayout(base.resolve(CHECKPOINTS_FOLDER).resolve(query));
+    }
+
+    /** Every query's checkpoint directory under {@code base}. */
+    public static Path allUnder(Path base) {
+        return base.resolve(CHECKPOINTS_FOLDER);
+    }
+
+    public Path dir() {
+        return Paths.get(dir);
+    }
+
+    public Path metadata() {
+        return dir().resolve("metadata.json");
+    }
+
+    public Path checkpoints() {
+        return dir().resolve("checkpoints");
+    }
+
+    public Path checkpointsOfJob(String jobId) {
+        return checkpoints().resolve(jobId);
+    }
+
+    public Path savepoints() {
+        return dir().resolve("savepoints");
+    }
+
+    /** Spark's offset log of one source: the splits of the batch planned last. */
+    public Path offsets(String source) {
+        return dir().resolve("offsets").resolve(source);
+    }
+
+    public Path progressLog() {
+        return progress().resolve("log.jsonl");
+    }
+
+    public Path lastProgress() {
+        return progress().resolve("last.json");
+    }
+
+    /** The fragments of every run whose progress is not merged yet. */
+    public Path pendingProgress() {
+        return progress().resolve("pending");
+    }
+
+    public Path pendingProgress(String runId) {
+        return pendingProgress().resolve(runId);
+    }
+
+    /** What the operators of run {@code runId} reported at checkpoint {@code checkpointId}. */
+    public Path fragments(String runId, long checkpointId) {
+        return pendingProgress(runId).resolve(String.format("%012d", checkpointId));
+    }
+
+    public Path runs() {
+        return dir().resolve("runs");
+    }
+
+    public Path jobFile(String runId) {
+        return runs().resolve(runId).resolve("job.json");
+    }
+
+    public Path caughtUpMarker(String runId, String source) {
+        return runs().resolve(runId).resolve("caught-up-" + source);
+    }
+
+    public Path lockFile() {
+        return dir().resolve(".lock");
+    }
+
+    public Path lockOwner() {
+        return dir().resolve(".lock.owner");
+    }
+
+    private Path progress() {
+        return dir().resolve("progress");
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CheckpointLayout && ((CheckpointLayout) o).dir.equals(dir);
+    }
+
+    @Override
+    public int hashCode() {
+        return dir.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return dir;
+    }
+}

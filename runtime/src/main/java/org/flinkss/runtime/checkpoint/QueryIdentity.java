@@ -1,0 +1,199 @@
+package org.flinkss.runtime.checkpoint;
+
+import org.apache.flink.table.types.logical.RowType;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What makes a query the same query for its checkpoint (Spark's rule): its sources, its sinks and
+ * its stateful operators, and the columns of the tables it writes (a table with other columns needs
+ * a new checkpoint and a rebuilt table). Filters, rate limits and the trigger may change between
+ * runs.
+ *
+ * <p>Record tables (a source's {@code <table>_skipped_files}) are kept beside the identity, not in
+ * it: they are the source's bookkeeping, written whether or not anything is skipped, and a
+ * checkpoint made before they existed is the same query's. They are listed so that {@code reset}
+ * empties them too.
+ */
+public final class QueryIdentity {
+
+    private final String name;
+    private final List<String> sources;
+    private final List<String> sinks;
+    private final List<String> stateful;
+    private final List<String> records;
+
+    /** Table -> its columns, as {@code ["event_id BIGINT", ...]}; null if not recorded. */
+    @Nullable private final Map<String, List<String>> tables;
+
+    public QueryIdentity(
+            String name, List<String> sources, List<String> sinks, List<String> stateful) {
+        this(name, sources, sinks, stateful, List.of(), null);
+    }
+
+    /**
+     * @param records the record tables, which {@link #sameQuery} does not compare
+     * @param tables the columns of each table the query writes, by table name, as {@link #columns};
+     *     null if unknown (a checkpoint's identity recorded before they were part of it)
+     */
+    public QueryIdentity(
+            String name,
+            List<String> sources,
+            List<String> sinks,
+            List<String> stateful,
+            List<String> records,
+            @Nullable Map<String, List<String>> tables) {
+        this.name = name;
+        this.sources = List.copyOf(sources);
+        this.sinks = List.copyOf(sinks);
+        this.stateful = List.copyOf(stateful);
+        this.records = List.copyOf(records);
+        this.tables =
+                tables == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(tables));
+    }
+
+    /**
+     * A table's columns as the identity records them: {@code ["event_id BIGINT", "user_id INT",
+     * ...]}.
+     */
+    public static List<String> columns(RowType rowType) {
+        return rowType.getFields().stream()
+                .map(f -> f.getName() + " " + f.getType().asSummaryString())
+                .toList();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The record tables, which {@link #sameQuery} does not compare. */
+    public List<String> records() {
+        return records;
+    }
+
+    /** This identity with other record tables. */
+    QueryIdentity withRecords(List<String> newRecords) {
+        return new QueryIdentity(name, sources, sinks, stateful, newRecords, tables);
+    }
+
+    /**
+     * Same name, sources, sinks and stateful operators; see {@link #columnChange} for the columns.
+     */
+    public boolean sameQuery(QueryIdentity other) {
+        return name.equals(other.name)
+                && sources.equals(other.sources)
+                && sinks.equals(other.sinks)
+                && stateful.equals(other.stateful);
+    }
+
+    /** False for a checkpoint made before tables' columns were part of the identity. */
+    boolean recordsTables() {
+        return tables != null;
+    }
+
+    /**
+     * How a run of the same query ({@link #sameQuery}) changes the columns of a table this identity
+     * recorded, or null if it changes none (or either side recorded no columns).
+     */
+    @Nullable
+    String columnChange(QueryIdentity run) {
+        if (tables == null || run.tables == null) {
+            return null;
+        }
+        for (Map.Entry<String, List<String>> table : tables.entrySet()) {
+            List<String> before = table.getValue();
+            List<String> now = run.tables.get(table.getKey());
+            if (now != null && !now.equals(before)) {
+                List<String> added = now.stream().filter(c -> !before.contains(c)).toList();
+                List<String> dropped = before.stream().filter(c -> !now.contains(c)).toList();
+                return "writes table '"
+                        + table.getKey()
+                        + "' with columns ("
+                        + String.join(", ", before)
+                        + "), but this run writes it with ("
+                        + String.join(", ", now)
+                        + ")"
+                        + (added.isEmpty() ? "" : "; added: " + String.join(", ", added))
+                        + (dropped.isEmpty() ? "" : "; dropped: " + String.join(", ", dropped));
+            }
+        }
+        return null;
+    }
+
+    public String describe() {
+        return "'"
+                + name
+                + "' (sources "
+                + sources
+                + ", sinks "
+                + sinks
+                + (stateful.isEmpty() ? "" : ", stateful " + stateful)
+                + ")";
+    }
+
+    ObjectNode toJson() {
+        ObjectNode node = JsonFiles.JSON.createObjectNode();
+        node.put("name", name);
+        sources.forEach(node.putArray("sources")::add);
+        sinks.forEach(node.putArray("sinks")::add);
+        stateful.forEach(node.putArray("stateful")::add);
+        if (!records.isEmpty()) {
+            records.forEach(node.putArray("records")::add);
+        }
+        if (tables != null) {
+            ObjectNode recorded = node.putObject("tables");
+            tables.forEach((table, columns) -> columns.forEach(recorded.putArray(table)::add));
+        }
+        return node;
+    }
+
+    /** The query id kept in a checkpoint's {@code metadata.json}. */
+    public static String idIn(Path metadata) {
+        try {
+            String id = JsonFiles.JSON.readTree(metadata.toFile()).path("id").asText("");
+            if (id.isEmpty()) {
+                throw new IllegalStateException("no query id in " + metadata);
+            }
+            return id;
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot read the query id in " + metadata + ": " + e.getMessage(), e);
+        }
+    }
+
+    static QueryIdentity fromJson(JsonNode node) {
+        Map<String, List<String>> tables = null;
+        if (node.has("tables")) {
+            Map<String, List<String>> recorded = new LinkedHashMap<>();
+            node.path("tables")
+                    .fields()
+                    .forEachRemaining(t -> recorded.put(t.getKey(), texts(t.getValue())));
+            tables = recorded;
+        }
+        return new QueryIdentity(
+                node.path("name").asText(),
+                texts(node.path("sources")),
+                texts(node.path("sinks")),
+                texts(node.path("stateful")),
+                texts(node.path("records")),
+                tables);
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> list = new ArrayList<>();
+        array.forEach(n -> list.add(n.asText()));
+        return list;
+    }
+}

@@ -1,0 +1,230 @@
+package org.flinkss.runtime.jdbc;
+
+import org.apache.flink.table.types.logical.LogicalType;
+
+import org.flinkss.runtime.table.RowValues;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Serializable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * A SQL database for upsert tables: SQLite, embedded (a file in the warehouse, the default), or
+ * PostgreSQL. Credentials never live in code or in the job: they come from the environment ({@code
+ * FLINKSS_JDBC_USER}, {@code FLINKSS_JDBC_PASSWORD}) or from a properties file named by {@code
+ * FLINKSS_JDBC_PROPERTIES} ({@code user=}, {@code password=}), read where the connection is made;
+ * {@link #describe()} never shows them.
+ */
+public final class Database implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String url;
+
+    public Database(String url) {
+        if (!url.startsWith("jdbc:sqlite:") && !url.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException(
+                    "unsupported JDBC URL '"
+                            + url
+                            + "': use jdbc:sqlite:<file> or jdbc:postgresql://host:port/db");
+        }
+        this.url = url;
+    }
+
+    /** The default: {@code <warehouse>/warehouse.db}, SQLite. */
+    public static Database sqliteIn(Path warehouse) {
+        return new Database("jdbc:sqlite:" + warehouse.toAbsolutePath().resolve("warehouse.db"));
+    }
+
+    public boolean isSqlite() {
+        return url.startsWith("jdbc:sqlite:");
+    }
+
+    /** The URL without any user or password in it. */
+    public String describe() {
+        return url.replaceAll("(?i)(user|password)=[^&;]*", "$1=***");
+    }
+
+    public Connection connect() throws SQLException {
+        Properties props = new Properties();
+        String file = System.getenv("FLINKSS_JDBC_PROPERTIES");
+        if (file != null) {
+            try (InputStream in = Files.newInputStream(Paths.get(file))) {
+                props.load(in);
+            } catch (IOException e) {
+                throw new SQLException(
+                        "cannot read the JDBC properties file named by FLINKSS_JDBC_PROPERTIES ("
+                                + file
+                                + "): "
+                                + e.getMessage(),
+                        e);
+            }
+        }
+        if (System.getenv("FLINKSS_JDBC_USER") != null) {
+            props.setProperty("user", System.getenv("FLINKSS_JDBC_USER"));
+        }
+        if (System.getenv("FLINKSS_JDBC_PASSWORD") != null) {
+            props.setProperty("password", System.getenv("FLINKSS_JDBC_PASSWORD"));
+        }
+        if (isSqlite()) {
+            Path db = Paths.get(url.substring("jdbc:sqlite:".length()));
+            try {
+                Files.createDirectories(db.toAbsolutePath().getParent());
+            } catch (IOException e) {
+                throw new SQLException(
+                        "cannot create the folder of " + db + ": " + e.getMessage(), e);
+            }
+            props.setProperty("busy_timeout", "30000");
+            // Take the write lock when the transaction begins: two writers that both read first
+            // and then upgrade would deadlock, which SQLite reports at once as SQLITE_BUSY.
+            props.setProperty("transaction_mode", "IMMEDIATE");
+        }
+        return DriverManager.getConnection(url, props);
+    }
+
+    /** A connection for a user and password given by the caller (tests, tools), never logged. */
+    public Connection connect(String user, String password) throws SQLException {
+        return DriverManager.getConnection(url, user, password);
+    }
+
+    String sqlType(LogicalType type) {
+        switch (type.getTypeRoot()) {
+            case BIGINT:
+                return "BIGINT";
+            case INTEGER:
+                return "INTEGER";
+            case DOUBLE:
+                return isSqlite() ? "REAL" : "DOUBLE PRECISION";
+            case VARCHAR:
+            case CHAR:
+                return "TEXT";
+            case BOOLEAN:
+                return "BOOLEAN";
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return isSqlite() ? "TEXT" : "TIMESTAMPTZ";
+            default:
+                throw new IllegalArgumentException("no SQL type for " + type);
+        }
+    }
+
+    int jdbcType(LogicalType type) {
+        switch (type.getTypeRoot()) {
+            case BIGINT:
+                return Types.BIGINT;
+            case INTEGER:
+                return Types.INTEGER;
+            case DOUBLE:
+                return Types.DOUBLE;
+            case BOOLEAN:
+                return Types.BOOLEAN;
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return isSqlite() ? Types.VARCHAR : Types.TIMESTAMP_WITH_TIMEZONE;
+            default:
+                return Types.VARCHAR;
+        }
+    }
+
+    /**
+     * SQLite keeps timestamps as ISO-8601 text (which sorts like time); PostgreSQL as timestamptz.
+     */
+    void bindTimestamp(PreparedStatement s, int index, OffsetDateTime value) throws SQLException {
+        if (isSqlite()) {
+            s.setString(index, value.toInstant().toString());
+        } else {
+            s.setObject(index, value);
+        }
+    }
+
+    public boolean hasTable(String table) throws SQLException {
+        try (Connection c = connect();
+                ResultSet r =
+                        c.getMetaData()
+                                .getTables(
+                                        null,
+                                        null,
+                                        isSqlite() ? table : table.toLowerCase(),
+                                        null)) {
+            return r.next();
+        }
+    }
+
+    /** Every row of a table as Java values (timestamps as Instant), sorted by every column. */
+    public List<String> columns(String table) throws SQLException {
+        try (Connection c = connect();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
+            ResultSetMetaData meta = r.getMetaData();
+            List<String> names = new ArrayList<>();
+            for (int i = 1; i <= meta.getColumnCount(); i++) {
+                names.add(meta.getColumnName(i).toLowerCase());
+            }
+            return names;
+        }
+    }
+
+    public List<List<Object>> rows(String table) throws SQLException {
+        List<List<Object>> rows = new ArrayList<>();
+        try (Connection c = connect();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT * FROM " + table)) {
+            ResultSetMetaData meta = r.getMetaData();
+            while (r.next()) {
+                List<Object> row = new ArrayList<>();
+                for (int i = 1; i <= meta.getColumnCount(); i++) {
+                    row.add(value(r, i, meta));
+                }
+                rows.add(row);
+            }
+        }
+        rows.sort(RowValues.ORDER);
+        return rows;
+    }
+
+    private Object value(ResultSet r, int i, ResultSetMetaData meta) throws SQLException {
+        Object v = r.getObject(i);
+        if (v == null) {
+            return null;
+        }
+        String type = meta.getColumnTypeName(i).toUpperCase();
+        if (type.startsWith("TIMESTAMP")) {
+            return r.getObject(i, OffsetDateTime.class).toInstant();
+        }
+        if (isSqlite() && v instanceof String && ((String) v).matches("\\d{4}-\\d\\d-\\d\\dT.*Z")) {
+            return Instant.parse((String) v);
+        }
+        if (v instanceof Integer && type.equals("BIGINT")) {
+            return ((Integer) v).longValue();
+        }
+        if (v instanceof Float) {
+            return ((Float) v).doubleValue();
+        }
+        return v;
+    }
+
+    public long count(String table) throws SQLException {
+        try (Connection c = connect();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+}

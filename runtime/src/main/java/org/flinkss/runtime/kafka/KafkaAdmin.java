@@ -1,0 +1,155 @@
+package org.flinkss.runtime.kafka;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * The metadata a planner needs, through Kafka's {@link Admin} client: partitions of a subscription
+ * and their offsets. One instance per refresh, closed after it: an enumerator has no close hook for
+ * its planner, and an idle client would keep reconnecting after the job ends.
+ */
+final class KafkaAdmin implements AutoCloseable {
+
+    private final Admin admin;
+    private final String bootstrapServers;
+    private final long timeoutMillis;
+
+    public KafkaAdmin(String bootstrapServers, Map<String, String> clientProperties) {
+        Properties props = new Properties();
+        props.putAll(clientProperties);
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "flinkss-planner");
+        this.bootstrapServers = bootstrapServers;
+        this.timeoutMillis = KafkaTimeouts.apiTimeoutMillis(clientProperties);
+        this.admin = Admin.create(props);
+    }
+
+    /**
+     * The partitions a source reads now, sorted; topics of a subscription that do not exist yet
+     * have none.
+     */
+    public List<TopicPartition> partitions(KafkaSourceOptions options) throws IOException {
+        Set<String> topics = new TreeSet<>();
+        Set<String> existing =
+                get(
+                        admin.listTopics(new ListTopicsOptions().listInternal(false)).names(),
+                        "list topics");
+        for (String topic : existing) {
+            if (options.strategy() != KafkaSourceOptions.Strategy.ASSIGN
+                    && options.subscribes(topic)) {
+                topics.add(topic);
+            }
+        }
+        Map<String, TreeSet<Integer>> assigned =
+                options.strategy() == KafkaSourceOptions.Strategy.ASSIGN
+                        ? options.assigned()
+                        : Map.of();
+        for (String topic : assigned.keySet()) {
+            if (existing.contains(topic)) {
+                topics.add(topic);
+            }
+        }
+        List<TopicPartition> partitions = new ArrayList<>();
+        if (topics.isEmpty()) {
+            return partitions;
+        }
+        Map<String, TopicDescription> descriptions =
+                get(admin.describeTopics(topics).allTopicNames(), "describe topics " + topics);
+        for (String topic : topics) {
+            for (TopicPartitionInfo p : descriptions.get(topic).partitions()) {
+                if (options.strategy() != KafkaSourceOptions.Strategy.ASSIGN
+                        || assigned.get(topic).contains(p.partition())) {
+                    partitions.add(new TopicPartition(topic, p.partition()));
+                }
+            }
+        }
+        return partitions;
+    }
+
+    /** The last stable offsets: what a {@code read_committed} consumer can read up to now. */
+    public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions)
+            throws IOException {
+        return offsets(partitions, tp -> OffsetSpec.latest(), "end offsets");
+    }
+
+    public Map<TopicPartition, Long> earliestOffsets(Collection<TopicPartition> partitions)
+            throws IOException {
+        return offsets(partitions, tp -> OffsetSpec.earliest(), "earliest offsets");
+    }
+
+    private Map<TopicPartition, Long> offsets(
+            Collection<TopicPartition> partitions,
+            Function<TopicPartition, OffsetSpec> spec,
+            String what)
+            throws IOException {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        if (partitions.isEmpty()) {
+            return offsets;
+        }
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        partitions.forEach(tp -> request.put(tp, spec.apply(tp)));
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result =
+                get(
+                        admin.listOffsets(
+                                        request,
+                                        new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                                .all(),
+                        what + " of " + partitions);
+        result.forEach((tp, info) -> offsets.put(tp, info.offset()));
+        return offsets;
+    }
+
+    private <T> T get(KafkaFuture<T> future, String what) throws IOException {
+        try {
+            return future.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(
+                    "interrupted while asking Kafka at " + bootstrapServers + " to " + what, e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new IOException(
+                    "Kafka at " + bootstrapServers + " could not " + what + ": " + cause, cause);
+        } catch (TimeoutException e) {
+            throw new IOException(
+                    "Kafka at "
+                            + bootstrapServers
+                            + " did not answer within "
+                            + Duration.ofMillis(timeoutMillis)
+                            + " ("
+                            + what
+                            + "); is the broker up and are the bootstrap servers and security"
+                            + " settings right?",
+                    e);
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,370 @@
+package org.flinkss.runtime.kafka;
+
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.flinkss.runtime.source.SplitPlanner;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Plans micro-batches over Kafka partitions, as Spark's Kafka source: a batch reads, for each
+ * partition with new data, the offsets {@code [committed, target)}.
+ *
+ * <ul>
+ *   <li>The committed position is an offset per topic-partition, kept in the query's checkpoint
+ *       (the enumerator's state). No consumer group is used or committed to.
+ *   <li>{@link #refreshTarget()} finds the partitions (subscribe, subscribePattern or assign; new
+ *       partitions and topics are found at every refresh) and their end offsets at that moment,
+ *       read with {@code read_committed}: the last stable offset, so a batch never waits for an
+ *       open transaction. An availableNow run refreshes once, at its start.
+ *   <li>{@code startingOffsets} apply to the query's first batch only. That batch includes every
+ *       partition, even with nothing to read, so that {@code latest} is pinned in the checkpoint as
+ *       in Spark's offset log (the batch may have 0 rows). Partitions that appear later start at
+ *       their earliest offset.
+ *   <li>{@code maxOffsetsPerTrigger} splits a backlog into batches, pro rata by partition, as in
+ *       Spark; the runner's {@code maxFilesPerTrigger} limits the partitions of a batch.
+ *   <li>Offsets that are gone (retention, a deleted and recreated topic) fail the query with {@code
+ *       failOnDataLoss} (the default); without it the batch starts at the earliest offset.
+ * </ul>
+ *
+ * <p>{@link #refreshTarget()} runs in a worker thread of the enumerator, everything else in its
+ * coordinator thread: the target is replaced whole, and the committed offsets are read under a
+ * lock.
+ */
+public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaPlanner.class);
+
+    private static final Comparator<TopicPartition> ORDER =
+            Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
+
+    private final KafkaSourceOptions options;
+
+    private transient Map<TopicPartition, Long> committed;
+    private transient boolean initialized;
+    private transient long commits;
+    private transient volatile Target target;
+
+    public KafkaPlanner(KafkaSourceOptions options) {
+        this.options = options;
+    }
+
+    public KafkaSourceOptions options() {
+        return options;
+    }
+
+    /**
+     * What exists at a refresh: for each partition its earliest offset, its end, and where it
+     * starts if not committed yet.
+     */
+    static final class Target {
+        final TreeMap<TopicPartition, Long> earliest = new TreeMap<>(ORDER);
+        final TreeMap<TopicPartition, Long> end = new TreeMap<>(ORDER);
+        final TreeMap<TopicPartition, Long> start = new TreeMap<>(ORDER);
+    }
+
+    @Override
+    public synchronized void restore(byte[] bytes) throws IOException {
+        committed = new TreeMap<>(ORDER);
+        initialized = false;
+        commits = 0;
+        target = null;
+        if (bytes != null) {
+            DataInputDeserializer in = new DataInputDeserializer(bytes);
+            int version = in.readInt();
+            if (version != 1) {
+                throw new IOException("unknown Kafka position version " + version);
+            }
+            initialized = in.readBoolean();
+            commits = in.readLong();
+            int n = in.readInt();
+            for (int i = 0; i < n; i++) {
+                committed.put(new TopicPartition(in.readUTF(), in.readInt()), in.readLong());
+            }
+        }
+    }
+
+    @Override
+    public synchronized byte[] committed() throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(64 + committed.size() * 32);
+        out.writeInt(1);
+        out.writeBoolean(initialized);
+        out.writeLong(commits);
+        out.writeInt(committed.size());
+        for (Map.Entry<TopicPartition, Long> e : committed.entrySet()) {
+            out.writeUTF(e.getKey().topic());
+            out.writeInt(e.getKey().partition());
+            out.writeLong(e.getValue());
+        }
+        return out.getCopyOfBuffer();
+    }
+
+    @Override
+    public void refreshTarget() throws IOException {
+        boolean first;
+        TreeSet<TopicPartition> known = new TreeSet<>(ORDER);
+        synchronized (this) {
+            first = !initialized;
+            known.addAll(committed.keySet());
+        }
+        Target next = new Target();
+        try (KafkaAdmin admin =
+                new KafkaAdmin(options.bootstrapServers, options.clientProperties)) {
+            List<TopicPartition> partitions = admin.partitions(options);
+            next.end.putAll(admin.endOffsets(partitions));
+            next.earliest.putAll(admin.earliestOffsets(partitions));
+            List<TopicPartition> fresh = new ArrayList<>();
+            for (TopicPartition tp : partitions) {
+                if (!known.contains(tp)) {
+                    fresh.add(tp);
+                }
+            }
+            if (first) {
+                next.start.putAll(startingOffsets(fresh, next));
+            } else {
+                for (TopicPartition tp : fresh) {
+                    LOG.info(
+                            "Kafka source {}: new partition {}, read from its earliest offset {}",
+                            options.description(),
+                            tp,
+                            next.earliest.get(tp));
+                    next.start.put(tp, next.earliest.get(tp));
+                }
+            }
+        }
+        target = next;
+    }
+
+    /** Spark's startingOffsets for the partitions of the first batch. */
+    private Map<TopicPartition, Long> startingOffsets(List<TopicPartition> partitions, Target t) {
+        StartingOffsets starting = options.startingOffsets;
+        Map<TopicPartition, Long> start = new HashMap<>();
+        if (starting.isSpecific()) {
+            TreeSet<TopicPartition> named = new TreeSet<>(ORDER);
+            starting.specific()
+                    .forEach(
+                            (topic, ps) ->
+                                    ps.keySet()
+                                            .forEach(p -> named.add(new TopicPartition(topic, p))));
+            TreeSet<TopicPartition> found = new TreeSet<>(ORDER);
+            found.addAll(partitions);
+            if (!named.equals(found)) {
+                // Spark's rule: the JSON must name every partition that the source reads.
+                throw new IllegalArgumentException(
+                        "startingOffsets "
+                                + starting
+                                + " must name every partition that "
+                                + options.description()
+                                + " reads, with -2 for earliest and -1 for latest. Named: "
+                                + named
+                                + ", found: "
+                                + found);
+            }
+        }
+        for (TopicPartition tp : partitions) {
+            long wanted =
+                    starting.isSpecific()
+                            ? starting.specific().get(tp.topic()).get(tp.partition())
+                            : starting.forAll();
+            long offset;
+            if (wanted == StartingOffsets.EARLIEST) {
+                offset = t.earliest.get(tp);
+            } else if (wanted == StartingOffsets.LATEST) {
+                offset = t.end.get(tp);
+            } else {
+                // An offset beyond the end waits for data to reach it; one before the start is
+                // handled as lost data.
+                offset = wanted;
+            }
+            start.put(tp, offset);
+        }
+        return start;
+    }
+
+    @Override
+    public synchronized List<KafkaSplit> nextBatch(long batchId, int maxUnits) throws IOException {
+        Target t = target;
+        if (t == null) {
+            return List.of();
+        }
+        Map<TopicPartition, long[]> ranges = ranges(t);
+        if (options.maxOffsetsPerTrigger > 0) {
+            rateLimit(ranges, options.maxOffsetsPerTrigger);
+        }
+        List<KafkaSplit> batch = new ArrayList<>();
+        for (Map.Entry<TopicPartition, long[]> e : ranges.entrySet()) {
+            long from = e.getValue()[0];
+            long to = e.getValue()[1];
+            if (to > from || !initialized) {
+                batch.add(
+                        new KafkaSplit(
+                                e.getKey().topic(), e.getKey().partition(), from, to, batchId, 0));
+            }
+        }
+        if (batch.size() > maxUnits) {
+            // The rest waits for the next batch: pending partitions first, empty ones of a first
+            // batch after.
+            batch.sort(Comparator.comparing((KafkaSplit s) -> s.to() == s.from()));
+            batch = new ArrayList<>(batch.subList(0, maxUnits));
+        }
+        return batch;
+    }
+
+    /**
+     * From where to where each known partition would read now: {from, to}, sorted by topic and
+     * partition.
+     */
+    private Map<TopicPartition, long[]> ranges(Target t) throws IOException {
+        Map<TopicPartition, long[]> ranges = new LinkedHashMap<>();
+        for (Map.Entry<TopicPartition, Long> e : t.end.entrySet()) {
+            TopicPartition tp = e.getKey();
+            long end = e.getValue();
+            Long from = committed.containsKey(tp) ? committed.get(tp) : t.start.get(tp);
+            if (from == null) {
+                // Found after the last refresh began: the next refresh decides where it starts.
+                continue;
+            }
+            long earliest = t.earliest.get(tp);
+            if (from > end) {
+                lost(
+                        tp,
+                        "the checkpoint is at offset "
+                                + from
+                                + " but the partition ends at "
+                                + end
+                                + ": the topic was deleted and recreated, or the offsets are beyond"
+                                + " its end");
+                if (!committed.containsKey(tp)) {
+                    // A startingOffsets JSON beyond the end: wait until data reaches it.
+                    continue;
+                }
+                from = earliest;
+            } else if (from < earliest) {
+                lost(
+                        tp,
+                        "offsets "
+                                + from
+                                + " to "
+                                + (earliest - 1)
+                                + " are gone (retention or deletion); the partition now starts at "
+                                + earliest);
+                from = earliest;
+            }
+            ranges.put(tp, new long[] {from, end});
+        }
+        return ranges;
+    }
+
+    private void lost(TopicPartition tp, String what) throws IOException {
+        String message =
+                "Kafka source " + options.description() + ", partition " + tp + ": " + what + ".";
+        if (options.failOnDataLoss) {
+            throw new IOException(
+                    message
+                            + " Some data may have been lost. If that is expected, run with"
+                            + " failOnDataLoss false (--fail-on-data-loss=false) to go on from the"
+                            + " earliest offset.");
+        }
+        LOG.warn("{} Going on from the earliest offset (failOnDataLoss is false).", message);
+    }
+
+    /**
+     * Spark's pro-rata split of {@code limit} offsets over partitions with data
+     * (KafkaMicroBatchStream.rateLimit).
+     */
+    static void rateLimit(Map<TopicPartition, long[]> ranges, long limit) {
+        double total = 0;
+        for (long[] r : ranges.values()) {
+            total += r[1] - r[0];
+        }
+        if (total <= limit) {
+            return;
+        }
+        for (long[] r : ranges.values()) {
+            long size = r[1] - r[0];
+            if (size <= 0) {
+                continue;
+            }
+            double prorate = limit * (size / total);
+            long n = (long) (prorate < 1 ? Math.ceil(prorate) : Math.floor(prorate));
+            r[1] = Math.min(r[1], r[0] + n);
+        }
+    }
+
+    @Override
+    public synchronized boolean nextBatchIsEmpty() {
+        Target t = target;
+        if (t == null) {
+            return true;
+        }
+        try {
+            for (long[] r : ranges(t).values()) {
+                if (r[1] > r[0] || !initialized) {
+                    return false;
+                }
+            }
+        } catch (IOException e) {
+            // Lost data: the next nextBatch call fails the query with the message.
+            return false;
+        }
+        return true;
+    }
+
+    @Override
+    public synchronized void commit(List<KafkaSplit> batch) {
+        for (KafkaSplit split : batch) {
+            committed.put(split.topicPartition(), split.to());
+        }
+        Target t = target;
+        if (!initialized && t != null) {
+            // Pin the starting offsets of partitions that this first batch left for later.
+            t.start.forEach(committed::putIfAbsent);
+        }
+        initialized = true;
+        commits++;
+    }
+
+    /**
+     * Spark's offsets JSON, {@code {"events":{"0":170,"1":160,"2":170}}}: the committed offset of
+     * each partition (for partitions not committed yet, where they will start).
+     */
+    @Override
+    public synchronized Map<String, Object> describeOffsets() {
+        TreeMap<TopicPartition, Long> offsets = new TreeMap<>(ORDER);
+        Target t = target;
+        if (t != null) {
+            offsets.putAll(t.start);
+        }
+        offsets.putAll(committed);
+        Map<String, Object> json = new LinkedHashMap<>();
+        for (Map.Entry<TopicPartition, Long> e : offsets.entrySet()) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> partitions =
+                    (Map<String, Object>)
+                            json.computeIfAbsent(
+                                    e.getKey().topic(), k -> new LinkedHashMap<String, Object>());
+            partitions.put(Integer.toString(e.getKey().partition()), e.getValue());
+        }
+        return json;
+    }
+
+    @Override
+    public SimpleVersionedSerializer<KafkaSplit> splitSerializer() {
+        return new KafkaSplit.Serializer();
+    }
+}

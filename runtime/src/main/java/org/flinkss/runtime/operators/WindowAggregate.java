@@ -1,0 +1,295 @@
+package org.flinkss.runtime.operators;
+
+import org.apache.flink.api.common.functions.AggregateFunction;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.windowing.assigners.MergingWindowAssigner;
+import org.apache.flink.streaming.api.windowing.assigners.WindowAssigner;
+import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.Collector;
+
+import org.flinkss.runtime.checkpoint.RunScope;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * An event-time window aggregation, as Spark's {@code groupBy(window(...), key)}: Flink's window
+ * assigners say which windows a row belongs to (tumbling, sliding, or sessions, which merge when
+ * they touch), an {@link AggregateFunction} accumulates. What it writes is its {@link
+ * WindowEmission}, which the query's output mode chooses.
+ *
+ * <p>It keeps its windows in keyed {@link MapState} (RocksDB) by window start, so that it can
+ * report Spark's state metrics exactly: {@code numRowsTotal} is the number of (key, window) rows
+ * held, {@code numRowsUpdated} those changed since the last commit. Late rows never reach it: a
+ * {@code LateRowRouter} stands before it.
+ *
+ * <p>Rows must come with their event time as the record timestamp.
+ *
+ * @param <K> the grouping key
+ * @param <IN> the rows
+ * @param <A> the accumulator
+ */
+public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
+        extends KeyedProcessFunction<K, IN, RowData> implements CheckpointedFunction {
+
+    private static final long serialVersionUID = 1L;
+
+    /** An accumulator that knows its window's end (sessions grow). */
+    public interface Ended extends Serializable {
+        long end();
+
+        void end(long end);
+    }
+
+    /** Makes the output row of a closed window. */
+    @FunctionalInterface
+    public interface Emitter<K, A> extends Serializable {
+        RowData row(long windowStart, long windowEnd, K key, A accumulator);
+    }
+
+    private final String operatorName;
+    private final WindowAssigner<Object, TimeWindow> assigner;
+    private final AggregateFunction<IN, A, A> aggregate;
+    private final Class<A> accumulatorClass;
+    private final Emitter<K, A> emitter;
+    private final StateMetrics metrics;
+    private final WindowEmission emission;
+
+    private transient MapState<Long, A> windows;
+
+    /** Sessions only: gap-sized time bucket -> starts of the sessions that span it. */
+    private transient MapState<Long, long[]> sessionIndex;
+
+    private transient WindowAssigner.WindowAssignerContext assignerContext;
+    private transient long windowSize;
+
+    @SuppressWarnings("unchecked")
+    public WindowAggregate(
+            String operatorName,
+            WindowAssigner<?, TimeWindow> assigner,
+            AggregateFunction<IN, A, A> aggregate,
+            Class<A> accumulatorClass,
+            Emitter<K, A> emitter,
+            WindowEmission emission,
+            RunScope scope) {
+        if (emission == WindowEmission.CHANGES && assigner instanceof MergingWindowAssigner) {
+            throw new IllegalArgumentException(
+                    "session windows in update mode: a merged session's old row would stay (Spark "
+                            + "refuses it too); use append or complete");
+        }
+        this.emission = emission;
+        this.operatorName = operatorName;
+        this.assigner = (WindowAssigner<Object, TimeWindow>) assigner;
+        this.aggregate = aggregate;
+        this.accumulatorClass = accumulatorClass;
+        this.emitter = emitter;
+        this.metrics = new StateMetrics(operatorName, scope);
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        windows =
+                getRuntimeContext()
+                        .getMapState(
+                                new MapStateDescriptor<>(
+                                        "windows", Types.LONG, Types.POJO(accumulatorClass)));
+        windowSize = -1;
+        sessionIndex =
+                getRuntimeContext()
+                        .getMapState(
+                                new MapStateDescriptor<>(
+                                        "session-index",
+                                        Types.LONG,
+                                        PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
+    }
+
+    @Override
+    public void processElement(IN event, Context ctx, Collector<RowData> out) throws Exception {
+        long timestamp = ctx.timestamp();
+        Collection<TimeWindow> assigned =
+                assigner.assignWindows(event, timestamp, assignerContext());
+        if (assigner instanceof MergingWindowAssigner) {
+            for (TimeWindow window : assigned) {
+                addToSession(window, event, ctx, out);
+            }
+            return;
+        }
+        for (TimeWindow window : assigned) {
+            A acc = windows.get(window.getStart());
+            if (acc == null) {
+                acc = aggregate.createAccumulator();
+                acc.end(window.getEnd());
+                metrics.added(1);
+            }
+            acc = aggregate.add(event, acc);
+            windows.put(window.getStart(), acc);
+            metrics.updated(ctx.getCurrentKey(), window.getStart());
+            if (emission != WindowEmission.ALL) {
+                ctx.timerService().registerEventTimeTimer(window.maxTimestamp());
+            }
+            if (emission != WindowEmission.FINAL) {
+                out.collect(
+                        emitter.row(window.getStart(), window.getEnd(), ctx.getCurrentKey(), acc));
+            }
+        }
+    }
+
+    /**
+     * Sessions: the new row's window swallows every session it touches (Spark merges at equality
+     * too). Candidates come from an index of the gap-sized time buckets each session spans, so a
+     * row looks at a few sessions, not at every open session of its key.
+     */
+    private void addToSession(TimeWindow window, IN event, Context ctx, Collector<RowData> out)
+            throws Exception {
+        long gap = window.getEnd() - window.getStart();
+        long start = window.getStart();
+        long end = window.getEnd();
+        A merged = aggregate.add(event, aggregate.createAccumulator());
+        List<Long> swallowed = new ArrayList<>();
+        for (long s : sessionsSpanning(start, end, gap)) {
+            A session = windows.get(s);
+            if (session != null && s <= end && session.end() >= start) {
+                swallowed.add(s);
+                merged = aggregate.merge(merged, session);
+                start = Math.min(start, s);
+                end = Math.max(end, session.end());
+            }
+        }
+        for (Long s : swallowed) {
+            A old = windows.get(s);
+            index(s, old.end(), gap, false);
+            windows.remove(s);
+            if (emission == WindowEmission.ALL) {
+                RowData gone = emitter.row(s, old.end(), ctx.getCurrentKey(), old);
+                gone.setRowKind(RowKind.DELETE);
+                out.collect(gone);
+            }
+        }
+        metrics.added(1 - swallowed.size());
+        merged.end(end);
+        windows.put(start, merged);
+        index(start, end, gap, true);
+        metrics.updated(ctx.getCurrentKey(), start);
+        if (emission == WindowEmission.ALL) {
+            out.collect(emitter.row(start, end, ctx.getCurrentKey(), merged));
+        } else {
+            ctx.timerService().registerEventTimeTimer(end - 1);
+        }
+    }
+
+    private Set<Long> sessionsSpanning(long from, long to, long gap) throws Exception {
+        Set<Long> starts = new TreeSet<>();
+        for (long b = Math.floorDiv(from, gap); b <= Math.floorDiv(to, gap); b++) {
+            long[] inBucket = sessionIndex.get(b);
+            if (inBucket != null) {
+                for (long s : inBucket) {
+                    starts.add(s);
+                }
+            }
+        }
+        return starts;
+    }
+
+    private void index(long start, long end, long gap, boolean add) throws Exception {
+        for (long b = Math.floorDiv(start, gap); b <= Math.floorDiv(end, gap); b++) {
+            long[] inBucket = sessionIndex.get(b);
+            long[] updated;
+            if (add) {
+                updated =
+                        inBucket == null
+                                ? new long[] {start}
+                                : Arrays.copyOf(inBucket, inBucket.length + 1);
+                updated[updated.length - 1] = start;
+            } else {
+                updated =
+                        inBucket == null
+                                ? new long[0]
+                                : Arrays.stream(inBucket).filter(x -> x != start).toArray();
+            }
+            if (updated.length == 0) {
+                sessionIndex.remove(b);
+            } else {
+                sessionIndex.put(b, updated);
+            }
+        }
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<RowData> out)
+            throws Exception {
+        if (!(assigner instanceof MergingWindowAssigner)) {
+            // One timer per window, at its maxTimestamp (end - 1): with the watermark mapping
+            // that is Spark's end <= watermark. The window's start follows from its end.
+            long start = timestamp + 1 - sizeOf(timestamp);
+            A acc = windows.get(start);
+            if (acc != null && acc.end() == timestamp + 1) {
+                if (emission == WindowEmission.FINAL) {
+                    out.collect(emitter.row(start, acc.end(), ctx.getCurrentKey(), acc));
+                }
+                windows.remove(start);
+                metrics.removed(1);
+            }
+            return;
+        }
+        // Sessions: the one that ends at this timer, if it has not grown since.
+        long end = timestamp + 1;
+        long gap = sizeOf(timestamp);
+        for (long start : sessionsSpanning(end, end, gap)) {
+            A session = windows.get(start);
+            if (session != null && session.end() == end) {
+                out.collect(emitter.row(start, end, ctx.getCurrentKey(), session));
+                index(start, end, gap, false);
+                windows.remove(start);
+                metrics.removed(1);
+            }
+        }
+    }
+
+    /** The size of the (fixed-size) windows, from the assigner. */
+    private long sizeOf(long timestamp) {
+        if (windowSize < 0) {
+            TimeWindow any =
+                    assigner.assignWindows(null, timestamp, assignerContext()).iterator().next();
+            windowSize = any.getEnd() - any.getStart();
+        }
+        return windowSize;
+    }
+
+    private WindowAssigner.WindowAssignerContext assignerContext() {
+        if (assignerContext == null) {
+            assignerContext =
+                    new WindowAssigner.WindowAssignerContext() {
+                        @Override
+                        public long getCurrentProcessingTime() {
+                            return System.currentTimeMillis();
+                        }
+                    };
+        }
+        return assignerContext;
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        metrics.snapshot(context, getRuntimeContext());
+    }
+
+    @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        metrics.initialize(context);
+    }
+}

@@ -1,0 +1,437 @@
+package org.flinkss.runtime.query;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.connector.file.sink.FileSink;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
+import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.BasePathBucketAssigner;
+import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.RowType;
+
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.checkpoint.CheckpointDir;
+import org.flinkss.runtime.checkpoint.QueryIdentity;
+import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.jdbc.JdbcUpsert;
+import org.flinkss.runtime.progress.ProgressCounter;
+import org.flinkss.runtime.sink.ChangesPerBatch;
+import org.flinkss.runtime.sink.ForEachBatchSink;
+import org.flinkss.runtime.source.RecordFormat;
+import org.flinkss.runtime.source.SourceSpec;
+import org.flinkss.runtime.source.SplitPlanner;
+import org.flinkss.runtime.source.WorkSplit;
+import org.flinkss.runtime.source.files.FilePlanner;
+import org.flinkss.runtime.source.files.FileSplit;
+import org.flinkss.runtime.source.impl.MicroBatchSource;
+import org.flinkss.runtime.table.CompleteTable;
+import org.flinkss.runtime.table.ParquetFiles;
+import org.flinkss.runtime.table.ParquetRowFormat;
+import org.flinkss.runtime.table.TableDef;
+import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.trigger.Trigger;
+
+import javax.annotation.Nullable;
+
+import java.nio.file.Paths;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a {@link Query} builds its graph with: sources that read in micro-batches, and sinks that
+ * commit with checkpoints. The trigger, the checkpoint directory and the run are attached here, in
+ * one place, so that the query's own code never sees them.
+ *
+ * <p>Every source and sink gets a stable uid derived from its name: a later run's job maps its
+ * state back by uid, so a changed filter or a changed parallelism keeps the checkpoint.
+ */
+public final class QueryContext {
+
+    private final String queryName;
+    private final StreamExecutionEnvironment env;
+    private final CheckpointDir checkpoint;
+    private final RunScope scope;
+    private final Trigger trigger;
+    private final int maxFilesPerTrigger;
+
+    /** Spark's maxBytesPerTrigger for file sources; 0 for no limit. */
+    private final long maxBytesPerTrigger;
+
+    private final boolean skipMissingFiles;
+    private final Warehouse warehouse;
+
+    private final List<String> sources = new ArrayList<>();
+    private final List<String> sourceNames = new ArrayList<>();
+    private final Map<String, String> sinks = new LinkedHashMap<>();
+    private final List<String> skippedFilesTables = new ArrayList<>();
+    private final List<String> stateful = new ArrayList<>();
+    private final List<Runnable> beforeRun = new ArrayList<>();
+    private final List<String> tables = new ArrayList<>();
+
+    /** The columns of every table written, warehouse and SQL: part of the query's identity. */
+    private final Map<String, List<String>> tableColumns = new LinkedHashMap<>();
+
+    /** The run's trigger, rate limits and missing-file policy come from {@code options}. */
+    QueryContext(
+            String queryName,
+            StreamExecutionEnvironment env,
+            CheckpointDir checkpoint,
+            RunScope scope,
+            RunOptions options,
+            Warehouse warehouse) {
+        this.queryName = queryName;
+        this.env = env;
+        this.checkpoint = checkpoint;
+        this.scope = scope;
+        this.trigger = options.trigger;
+        this.maxFilesPerTrigger = options.maxFilesPerTrigger;
+        this.maxBytesPerTrigger = options.maxBytesPerTrigger;
+        this.skipMissingFiles = options.skipMissingFiles;
+        this.warehouse = warehouse;
+    }
+
+    public StreamExecutionEnvironment env() {
+        return env;
+    }
+
+    public Warehouse warehouse() {
+        return warehouse;
+    }
+
+    public String queryName() {
+        return queryName;
+    }
+
+    /** The run: operators that report progress carry it. */
+    public RunScope scope() {
+        return scope;
+    }
+
+    public String runId() {
+        return scope.runId();
+    }
+
+    /**
+     * Files under {@code folder} (recursively, names ending in {@code suffix}) as a stream, Spark's
+     * file source: each batch reads files that earlier batches did not, at most as many as the rate
+     * limits allow. A planned file that is gone when read fails the run naming it or, with {@code
+     * --skip-missing-files}, becomes the format's {@link RecordFormat#skipped} record.
+     *
+     * @param watermarkDelay the delay of the query's {@code withWatermark} on this source, or null
+     */
+    public <T> DataStream<T> files(
+            String name,
+            java.nio.file.Path folder,
+            String suffix,
+            RecordFormat<T, FileSplit> format,
+            @Nullable Duration watermarkDelay) {
+        FilePlanner planner = new FilePlanner(folder, suffix, maxBytesPerTrigger);
+        return source(
+                name,
+                "FileStreamSource[" + planner.root().toUri() + "*" + suffix + "]",
+                planner,
+                format,
+                watermarkDelay,
+                skipMissingFiles);
+    }
+
+    /**
+     * A table of the warehouse as a stream, Spark's {@code readStream.table(name)}: each batch
+     * reads the part files committed since the last one.
+     *
+     * @param eventTimeColumn the TIMESTAMP column that carries event time, or null
+     */
+    public DataStream<RowData> tableStream(
+            String table, @Nullable String eventTimeColumn, @Nullable Duration watermarkDelay) {
+        var rowType = warehouse.rowType(table);
+        if (warehouse.writtenBy(table).equals(Warehouse.REPLACED)) {
+            throw new QueryException(
+                    "table '"
+                            + table
+                            + "' is replaced whole at every batch (its writer, query '"
+                            + warehouse.writer(table)
+                            + "', runs in complete mode), so it has no new rows to read as a"
+                            + " stream, as a Delta table overwritten in complete mode. Read it with"
+                            + " 'table show "
+                            + table
+                            + "', or run its writer in append or update mode.");
+        }
+        int column = eventTimeColumn == null ? -1 : rowType.getFieldIndex(eventTimeColumn);
+        if (eventTimeColumn != null && column < 0) {
+            throw new QueryException(
+                    "table '"
+                            + table
+                            + "' has no column '"
+                            + eventTimeColumn
+                            + "' (columns: "
+                            + rowType.getFieldNames()
+                            + ")");
+        }
+        FilePlanner planner =
+                new FilePlanner(
+                        warehouse.tablePath(table), ParquetFiles.SUFFIX, maxBytesPerTrigger);
+        return source(
+                table,
+                "DeltaSource[" + warehouse.tablePath(table).toUri() + "]",
+                planner,
+                new ParquetRowFormat(rowType, column),
+                watermarkDelay);
+    }
+
+    /** Any micro-batch source: a planner says what each batch reads, a format how to read it. */
+    public <T, S extends WorkSplit> DataStream<T> source(
+            String name,
+            String description,
+            SplitPlanner<S> planner,
+            RecordFormat<T, S> format,
+            @Nullable Duration watermarkDelay) {
+        return source(name, description, planner, format, watermarkDelay, false);
+    }
+
+    private <T, S extends WorkSplit> DataStream<T> source(
+            String name,
+            String description,
+            SplitPlanner<S> planner,
+            RecordFormat<T, S> format,
+            @Nullable Duration watermarkDelay,
+            boolean skipMissing) {
+        if (sourceNames.contains(name)) {
+            throw new IllegalArgumentException(
+                    "query '" + queryName + "' has two sources named '" + name + "'");
+        }
+        sourceNames.add(name);
+        sources.add(description);
+        SourceSpec spec =
+                new SourceSpec(
+                        name,
+                        scope,
+                        trigger,
+                        maxFilesPerTrigger,
+                        watermarkDelay == null
+                                ? SourceSpec.NO_WATERMARK
+                                : watermarkDelay.toMillis(),
+                        skipMissing);
+        return env.fromSource(
+                        new MicroBatchSource<>(spec, planner, format),
+                        WatermarkStrategy.noWatermarks(),
+                        name)
+                .uid("source-" + name)
+                .returns(format.producedType());
+    }
+
+    /**
+     * Appends a stream to a table of the warehouse through Flink's exactly-once FileSink: part
+     * files stay hidden until the checkpoint that contains them completes, then appear whole.
+     */
+    public <T> void toTable(DataStream<T> stream, TableDef<T> table) {
+        String name = table.name();
+        tables.add(name);
+        tableColumns.put(name, QueryIdentity.columns(table.rowType()));
+        beforeRun.add(() -> warehouse.declare(name, table.rowType(), queryName));
+        FileSink<RowData> sink =
+                FileSink.forBulkFormat(
+                                new Path(warehouse.tablePath(name).toUri()),
+                                ParquetFiles.writerFactory(table.rowType()))
+                        .withBucketAssigner(new BasePathBucketAssigner<>())
+                        .withRollingPolicy(OnCheckpointRollingPolicy.build())
+                        .withOutputFileConfig(
+                                OutputFileConfig.builder()
+                                        .withPartPrefix("part")
+                                        .withPartSuffix(ParquetFiles.SUFFIX)
+                                        .build())
+                        .build();
+        SingleOutputStreamOperator<RowData> rows =
+                stream.map(new ProgressCounter<>(scope, name, table.rowFunction()))
+                        .returns(InternalTypeInfo.of(table.rowType()))
+                        .name("to-" + name)
+                        .uid("rows-" + name);
+        rows.sinkTo(sink).name(name).uid("sink-" + name);
+        sinks.put(name, "DeltaSink[" + warehouse.tablePath(name).toUri() + "]");
+    }
+
+    /**
+     * Appends the files that a source skipped because they were gone ({@code --skip-missing-files})
+     * to a table, exactly once as {@link #toTable} does. The table is the source's bookkeeping,
+     * declared whether or not anything is skipped; it is not part of the query's identity, so a
+     * checkpoint made before it existed stays the query's (see {@link QueryIdentity}).
+     */
+    public <T> void toSkippedFilesTable(DataStream<T> skipped, TableDef<T> table) {
+        toTable(skipped, table);
+        skippedFilesTables.add(table.name());
+    }
+
+    /** Any Sink V2 (console, collect, Kafka, JDBC), counted in progress under {@code name}. */
+    public <T> void toSink(DataStream<T> stream, String name, String description, Sink<T> sink) {
+        SingleOutputStreamOperator<T> counted =
+                stream.map(new ProgressCounter<>(scope, name, x -> x))
+                        .returns(stream.getType())
+                        .name("count-" + name)
+                        .uid("rows-" + name);
+        counted.sinkTo(sink).name(name).uid("sink-" + name);
+        sinks.put(name, description);
+    }
+
+    /**
+     * Upserts a stream into a SQL table by key, exactly once: Spark's {@code foreachBatch} + {@code
+     * MERGE} of topic 11.13. Each batch is one transaction (the sink runs with parallelism 1),
+     * recorded with the query's id and the batch id, so a replayed batch changes nothing.
+     */
+    public void toUpsertTable(
+            DataStream<RowData> rows,
+            String table,
+            RowType rowType,
+            String keyColumn,
+            Database database) {
+        upsert(rows, table, rowType, List.of(keyColumn), database);
+    }
+
+    /**
+     * Update output mode: an aggregation's changelog by {@code keyColumns} upserted into a SQL
+     * table, the last change of each key once per batch, in the batch's transaction (see {@link
+     * #toUpsertTable}). Partial results are overwritten as their windows grow.
+     */
+    public void toUpdatedTable(
+            DataStream<RowData> changes,
+            String table,
+            RowType rowType,
+            List<String> keyColumns,
+            Database database) {
+        upsert(
+                ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table),
+                table,
+                rowType,
+                keyColumns,
+                database);
+    }
+
+    private void upsert(
+            DataStream<RowData> rows,
+            String table,
+            RowType rowType,
+            List<String> keyColumns,
+            Database database) {
+        String metadata = checkpoint.layout().metadata().toString();
+        JdbcUpsert upsert =
+                new JdbcUpsert(
+                        database,
+                        table,
+                        rowType,
+                        keyColumns,
+                        () -> QueryIdentity.idIn(Paths.get(metadata)));
+        beforeRun.add(
+                () -> {
+                    try {
+                        upsert.createTables();
+                    } catch (SQLException e) {
+                        throw new QueryException(
+                                "cannot create table '"
+                                        + table
+                                        + "' in "
+                                        + database.describe()
+                                        + ": "
+                                        + e.getMessage(),
+                                e);
+                    }
+                });
+        DataStream<RowData> counted =
+                rows.map(new ProgressCounter<>(scope, table, (RowData r) -> r))
+                        .returns(InternalTypeInfo.of(rowType))
+                        .name("to-" + table)
+                        .uid("rows-" + table);
+        counted.sinkTo(
+                        new ForEachBatchSink<>(
+                                InternalTypeInfo.of(rowType)
+                                        .createSerializer(
+                                                new org.apache.flink.api.common.serialization
+                                                        .SerializerConfigImpl()),
+                                upsert))
+                .setParallelism(1)
+                .name(table)
+                .uid("sink-" + table);
+        sinks.put(
+                table,
+                "ForeachBatchSink[upsert into " + table + " at " + database.describe() + "]");
+        tableColumns.put(table, QueryIdentity.columns(rowType));
+    }
+
+    /**
+     * Complete output mode: the table of the warehouse is replaced, whole, at each commit by the
+     * result so far. {@code changes} is the aggregation's changelog by {@code keyColumns}; the last
+     * change of each key in a batch is merged into the table by {@link
+     * org.flinkss.runtime.table.CompleteTable}.
+     */
+    public void toCompleteTable(
+            DataStream<RowData> changes, String table, RowType rowType, List<String> keyColumns) {
+        tables.add(table);
+        tableColumns.put(table, QueryIdentity.columns(rowType));
+        beforeRun.add(() -> warehouse.declare(table, rowType, queryName, Warehouse.REPLACED));
+        DataStream<RowData> counted =
+                ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table)
+                        .map(new ProgressCounter<>(scope, table, (RowData r) -> r))
+                        .returns(InternalTypeInfo.of(rowType))
+                        .name("to-" + table)
+                        .uid("rows-" + table);
+        counted.sinkTo(
+                        new ForEachBatchSink<>(
+                                InternalTypeInfo.of(rowType)
+                                        .createSerializer(
+                                                new org.apache.flink.api.common.serialization
+                                                        .SerializerConfigImpl()),
+                                new CompleteTable(warehouse, table, rowType, keyColumns)))
+                .setParallelism(1)
+                .name(table)
+                .uid("sink-" + table);
+        sinks.put(table, "DeltaSink[" + warehouse.tablePath(table).toUri() + ", complete]");
+    }
+
+    /** Declares a stateful operator: it is part of the query's identity for its checkpoint. */
+    public void stateful(String operatorName) {
+        stateful.add(operatorName);
+    }
+
+    QueryIdentity identity() {
+        List<String> outputs = new ArrayList<>(sinks.keySet());
+        outputs.removeAll(skippedFilesTables);
+        return new QueryIdentity(
+                queryName, sources, outputs, stateful, skippedFilesTables, tableColumns);
+    }
+
+    /** The tables of {@link #toSkippedFilesTable}. */
+    List<String> skippedFilesTables() {
+        return skippedFilesTables;
+    }
+
+    List<String> sourceNames() {
+        return sourceNames;
+    }
+
+    Map<String, String> sourceDescriptions() {
+        Map<String, String> descriptions = new LinkedHashMap<>();
+        for (int i = 0; i < sourceNames.size(); i++) {
+            descriptions.put(sourceNames.get(i), sources.get(i));
+        }
+        return descriptions;
+    }
+
+    Map<String, String> sinkDescriptions() {
+        return sinks;
+    }
+
+    List<String> tables() {
+        return tables;
+    }
+
+    void prepare() {
+        beforeRun.forEach(Runnable::run);
+    }
+}

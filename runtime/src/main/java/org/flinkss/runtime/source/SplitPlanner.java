@@ -1,0 +1,47 @@
+package org.flinkss.runtime.source;
+
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides what each micro-batch reads: Spark's offsets for one source. It runs in the split
+ * enumerator, which keeps its committed position in the query's checkpoints.
+ *
+ * <p>The life of a planner in a run: {@link #restore} the committed position, then for every
+ * trigger {@link #refreshTarget()} (what exists now: an availableNow run calls it once, at its
+ * start, so it never reads data that arrived later), then {@link #nextBatch} until it returns
+ * nothing; each batch is {@link #commit committed} when its records are all emitted.
+ */
+public interface SplitPlanner<S extends WorkSplit> extends Serializable {
+
+    /** Restores the committed position, or the starting one if {@code committed} is null. */
+    void restore(byte[] committed) throws IOException;
+
+    /** The committed position: everything that committed batches read. */
+    byte[] committed() throws IOException;
+
+    /** Looks at the source again: later batches may read up to what exists now. */
+    void refreshTarget() throws IOException;
+
+    /**
+     * The splits of the next batch: at most {@code maxUnits} units (files, partitions) beyond the
+     * committed position and within the target; empty when caught up with the target.
+     */
+    List<S> nextBatch(long batchId, int maxUnits) throws IOException;
+
+    /** True when {@link #nextBatch} would return nothing: caught up with the target. */
+    boolean nextBatchIsEmpty();
+
+    /** Moves the committed position past the splits of a batch whose records are all emitted. */
+    void commit(List<S> batch) throws IOException;
+
+    /** Spark's {@code startOffset}/{@code endOffset} of the committed position, for progress. */
+    Map<String, Object> describeOffsets();
+
+    /** Serializes this planner's splits in enumerator and reader state. */
+    SimpleVersionedSerializer<S> splitSerializer();
+}

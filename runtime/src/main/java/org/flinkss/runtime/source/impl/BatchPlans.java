@@ -1,0 +1,99 @@
+package org.flinkss.runtime.source.impl;
+
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+
+import org.flinkss.runtime.source.WorkSplit;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Spark's offset log for one source: the splits of a batch, written before any reader gets one.
+ *
+ * <p>A batch lives in the enumerator's checkpointed state only from the first checkpoint after it
+ * was planned; readers start on it at once. A job that restarts before that checkpoint (a failover,
+ * or a killed run run again) restores an enumerator that never planned the batch. Without this log
+ * it would plan the batch again from a fresh listing: a planned file that is gone by then would
+ * simply not be listed, and the run would go on without it and without a word. With it, batch N
+ * reads the same splits however often it is retried, as in Spark: the file is missing every time,
+ * and the run fails naming it or, with {@code --skip-missing-files}, skips and records it.
+ *
+ * <p>Plans live in {@code <checkpoint>/offsets/<source>/<batch id>}; writing one deletes those of
+ * earlier batches, which no restore can need (a batch is planned only after a checkpoint holding
+ * the previous one has completed, and a restore takes the newest).
+ */
+final class BatchPlans<S extends WorkSplit> {
+
+    private final Path dir;
+    private final SimpleVersionedSerializer<S> serializer;
+
+    /**
+     * @param dir the source's offset log, {@code CheckpointLayout#offsets}
+     */
+    BatchPlans(Path dir, SimpleVersionedSerializer<S> serializer) {
+        this.dir = dir;
+        this.serializer = serializer;
+    }
+
+    /** The splits batch {@code batchId} was planned with, or null if it never was. */
+    @Nullable
+    List<S> read(long batchId) throws IOException {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file(batchId));
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        DataInputDeserializer in = new DataInputDeserializer(bytes);
+        int version = in.readInt();
+        int n = in.readInt();
+        List<S> splits = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            byte[] split = new byte[in.readInt()];
+            in.readFully(split);
+            splits.add(serializer.deserialize(version, split));
+        }
+        return splits;
+    }
+
+    /**
+     * Records batch {@code batchId}'s splits (atomically) and forgets the plans of earlier batches.
+     */
+    void write(long batchId, List<S> splits) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(256 * splits.size() + 8);
+        out.writeInt(serializer.getVersion());
+        out.writeInt(splits.size());
+        for (S split : splits) {
+            byte[] bytes = serializer.serialize(split);
+            out.writeInt(bytes.length);
+            out.write(bytes);
+        }
+        Files.createDirectories(dir);
+        Path file = file(batchId);
+        Path tmp = dir.resolve("." + file.getFileName() + ".tmp");
+        Files.write(tmp, out.getCopyOfBuffer());
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try (Stream<Path> plans = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) plans::iterator) {
+                String name = p.getFileName().toString();
+                if (name.matches("\\d+") && Long.parseLong(name) < batchId) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    private Path file(long batchId) {
+        return dir.resolve(String.format("%019d", batchId));
+    }
+}

@@ -1,0 +1,437 @@
+package org.flinkss.runtime.source.impl;
+
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.util.FlinkRuntimeException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.flinkss.runtime.checkpoint.JsonFiles;
+import org.flinkss.runtime.progress.BatchSummary;
+import org.flinkss.runtime.progress.Fragment;
+import org.flinkss.runtime.progress.Fragments;
+import org.flinkss.runtime.source.SourceSpec;
+import org.flinkss.runtime.source.SplitPlanner;
+import org.flinkss.runtime.source.WorkSplit;
+import org.flinkss.runtime.time.Watermarks;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
+import java.util.stream.Collectors;
+
+/**
+ * Drives micro-batches for one source, as Spark's {@code MicroBatchExecution} does for its offsets:
+ * plan a batch, hand its splits to readers, and once every reader is done, fix the batch's
+ * watermark ({@code max(event time) - delay}, never going back), have every reader emit it after
+ * its records, and only then call the batch sealed.
+ *
+ * <p>The next batch starts only after a checkpoint that contains the sealed batch has completed.
+ * Checkpoint barriers are aligned, so by then every operator has received the sealed batch's
+ * watermark from every input channel: each record of the next batch meets exactly the watermark
+ * that the previous batch ended with, whatever the parallelism and the order files are read in
+ * (Spark's micro-batch rule). It also makes every batch a commit of its own.
+ *
+ * <p>A batch's splits are written to the source's offset log ({@link BatchPlans}) before any reader
+ * gets one, so that a job restarted before the batch reached a checkpoint reads the same batch
+ * again (Spark's offset log), instead of planning it anew from a fresh listing.
+ *
+ * <p>State hand-off follows FLIP-27: a split assigned to a reader belongs to the reader (and its
+ * checkpointed state) until it is read; readers report running totals, never deltas, and keep them
+ * in their own state until they have emitted the batch's watermark. So no report can be lost or
+ * counted twice across a restore.
+ */
+public final class MicroBatchEnumerator<S extends WorkSplit>
+        implements SplitEnumerator<MicroBatchSplit<S>, EnumeratorState<S>> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MicroBatchEnumerator.class);
+
+    /**
+     * In the message of the global failure that the enumerator asks for after a reader restarted:
+     * when a job's final cause says this, the exception to fix is the task failure just before.
+     */
+    public static final String RESTART_REQUEST =
+            "restarted from the last checkpoint; restarting the whole query";
+
+    private final SplitEnumeratorContext<MicroBatchSplit<S>> context;
+    private final SourceSpec spec;
+    private final SplitPlanner<S> planner;
+    private final EnumeratorState<S> state;
+    private final BatchPlans<S> plans;
+
+    /** Readers with nothing to read since their last report, and what they read of the batch. */
+    private final Set<Integer> idle = new HashSet<>();
+
+    private final Map<Integer, BatchStats> statsByReader = new HashMap<>();
+    private final Set<Integer> watermarkEmitted = new HashSet<>();
+
+    /**
+     * Sealed batches not yet in a completed checkpoint, by the checkpoint that first carried them.
+     */
+    private final TreeMap<Long, List<BatchSummary>> sealedByCheckpoint = new TreeMap<>();
+
+    private final List<BatchSummary> sealedNotSnapshotted = new ArrayList<>();
+
+    /** A batch is sealed; the next may start once a checkpoint after this id completes. */
+    private long waitingForCheckpointAfter = -1;
+
+    private boolean waitingForCheckpoint;
+    private boolean targetFixed;
+    private boolean caughtUpSignalled;
+    private boolean restartRequested;
+
+    public MicroBatchEnumerator(
+            SplitEnumeratorContext<MicroBatchSplit<S>> context,
+            SourceSpec spec,
+            SplitPlanner<S> planner,
+            @Nullable EnumeratorState<S> restored) {
+        this.context = context;
+        this.spec = spec;
+        this.planner = planner;
+        this.state = restored != null ? restored : new EnumeratorState<>();
+        this.plans =
+                new BatchPlans<>(
+                        spec.scope().layout().offsets(spec.name()), planner.splitSerializer());
+    }
+
+    @Override
+    public void start() {
+        try {
+            planner.restore(state.plannerCommitted);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "source '" + spec.name() + "': cannot restore its position: " + e.getMessage(),
+                    e);
+        }
+        Callable<Boolean> refresh =
+                () -> {
+                    planner.refreshTarget();
+                    return true;
+                };
+        BiConsumer<Boolean, Throwable> plan =
+                (ok, error) -> {
+                    failIf(error, "cannot list what is available");
+                    targetFixed = true;
+                    maybeStartBatch();
+                };
+        if (spec.trigger().isAvailableNow()) {
+            // availableNow reads what exists now, and nothing that arrives during the run.
+            context.callAsync(refresh, plan);
+        } else {
+            long interval = spec.trigger().interval().toMillis();
+            context.callAsync(refresh, plan, 0, interval);
+        }
+    }
+
+    private void failIf(Throwable error, String what) {
+        if (error != null) {
+            throw new RuntimeException(
+                    "source '" + spec.name() + "': " + what + ": " + error.getMessage(), error);
+        }
+    }
+
+    @Override
+    public void addReader(int subtaskId) {
+        idle.remove(subtaskId);
+        watermarkEmitted.remove(subtaskId);
+        // A reader of a restored job starts from the watermark in force before any record.
+        EnumeratorState.InFlight<S> batch = state.inFlight;
+        if (batch != null && batch.readDone != null) {
+            context.sendEventToSourceReader(
+                    subtaskId,
+                    new SourceEvents.AdvanceWatermark(
+                            batch.batchId, batch.readDone.watermarkAfter));
+        } else if (state.watermark != Long.MIN_VALUE) {
+            context.sendEventToSourceReader(
+                    subtaskId,
+                    new SourceEvents.AdvanceWatermark(state.nextBatchId - 1, state.watermark));
+        }
+    }
+
+    @Override
+    public void handleSplitRequest(int subtaskId, @Nullable String requesterHostname) {
+        // Readers ask with ReaderIdle, which also carries what they read.
+    }
+
+    @Override
+    public void addSplitsBack(List<MicroBatchSplit<S>> splits, int subtaskId) {
+        // Flink restarted a reader from the last checkpoint (a regional failover) but kept this
+        // enumerator as it is: batches it sealed since then are ahead of the data, and their
+        // watermark was computed from rows that are now rolled back. Failing from here makes the
+        // failover global, which restores the enumerator from the same checkpoint as everyone.
+        if (!restartRequested) {
+            restartRequested = true;
+            throw new FlinkRuntimeException(
+                    "source '"
+                            + spec.name()
+                            + "': reader "
+                            + subtaskId
+                            + " "
+                            + RESTART_REQUEST
+                            + " from that checkpoint so that its batches and watermark stay"
+                            + " consistent");
+        }
+    }
+
+    @Override
+    public void handleSourceEvent(int subtaskId, SourceEvent event) {
+        if (event instanceof SourceEvents.ReaderIdle) {
+            onReaderIdle(subtaskId, ((SourceEvents.ReaderIdle) event).stats);
+        } else if (event instanceof SourceEvents.WatermarkEmitted) {
+            onWatermarkEmitted(subtaskId, ((SourceEvents.WatermarkEmitted) event).batchId);
+        } else {
+            LOG.warn(
+                    "Source '{}' ignores an unknown event {} from reader {}",
+                    spec.name(),
+                    event,
+                    subtaskId);
+        }
+    }
+
+    private void onReaderIdle(int subtaskId, BatchStats stats) {
+        EnumeratorState.InFlight<S> batch = state.inFlight;
+        if (batch == null || batch.readDone != null) {
+            idle.add(subtaskId);
+            if (batch != null) {
+                // A reader restored with totals of a batch whose watermark is already fixed.
+                context.sendEventToSourceReader(
+                        subtaskId,
+                        new SourceEvents.AdvanceWatermark(
+                                batch.batchId, batch.readDone.watermarkAfter));
+            }
+            return;
+        }
+        if (stats.batchId == batch.batchId) {
+            statsByReader.put(subtaskId, stats);
+        }
+        if (!batch.unassigned.isEmpty()) {
+            context.assignSplit(MicroBatchSplit.of(batch.unassigned.remove(0)), subtaskId);
+            idle.remove(subtaskId);
+            return;
+        }
+        idle.add(subtaskId);
+        maybeFinishReading();
+    }
+
+    private void maybeFinishReading() {
+        EnumeratorState.InFlight<S> batch = state.inFlight;
+        if (batch == null || batch.readDone != null || !batch.unassigned.isEmpty()) {
+            return;
+        }
+        int parallelism = context.currentParallelism();
+        if (idle.size() < parallelism || context.registeredReaders().size() < parallelism) {
+            return;
+        }
+        BatchStats total = BatchStats.empty();
+        for (BatchStats s : statsByReader.values()) {
+            total.merge(s);
+        }
+        BatchSummary summary = new BatchSummary();
+        summary.batchId = batch.batchId;
+        summary.numInputRows = total.rows;
+        summary.numBadRows = total.badRows;
+        summary.numSplits = batch.splits.size();
+        summary.startedAtMillis = batch.startedAtMillis;
+        summary.readAtMillis = System.currentTimeMillis();
+        summary.minEventTime = total.minEventTime;
+        summary.maxEventTime = total.maxEventTime;
+        summary.avgEventTime =
+                total.eventTimeCount == 0 ? Double.NaN : total.sumEventTime / total.eventTimeCount;
+        summary.watermarkBefore = state.watermark;
+        summary.watermarkAfter =
+                spec.hasWatermark()
+                        ? Watermarks.advance(
+                                state.watermark, total.maxEventTime, spec.watermarkDelayMillis())
+                        : Long.MIN_VALUE;
+        summary.startOffset = new LinkedHashMap<>(planner.describeOffsets());
+        summary.skippedFiles = total.skipped.stream().sorted().collect(Collectors.toList());
+        batch.readDone = summary;
+        statsByReader.clear();
+        watermarkEmitted.clear();
+        for (int reader : context.registeredReaders().keySet()) {
+            context.sendEventToSourceReader(
+                    reader,
+                    new SourceEvents.AdvanceWatermark(batch.batchId, summary.watermarkAfter));
+        }
+    }
+
+    private void onWatermarkEmitted(int subtaskId, long batchId) {
+        EnumeratorState.InFlight<S> batch = state.inFlight;
+        if (batch == null || batch.readDone == null || batch.batchId != batchId) {
+            return;
+        }
+        watermarkEmitted.add(subtaskId);
+        if (watermarkEmitted.size() < context.currentParallelism()) {
+            return;
+        }
+        // Sealed: every record of the batch and its watermark are emitted by every reader.
+        try {
+            planner.commit(batch.splits);
+            state.plannerCommitted = planner.committed();
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "source '"
+                            + spec.name()
+                            + "': cannot commit batch "
+                            + batchId
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        }
+        BatchSummary summary = batch.readDone;
+        summary.endOffset = new LinkedHashMap<>(planner.describeOffsets());
+        state.watermark = Math.max(state.watermark, summary.watermarkAfter);
+        state.inFlight = null;
+        sealedNotSnapshotted.add(summary);
+        waitingForCheckpoint = true;
+        waitingForCheckpointAfter = -1;
+        LOG.info(
+                "Source '{}' sealed batch {}: {} rows, watermark {}{}",
+                spec.name(),
+                batchId,
+                summary.numInputRows,
+                Watermarks.format(state.watermark),
+                summary.skippedFiles.isEmpty() ? "" : ", skipped (gone) " + summary.skippedFiles);
+        if (spec.trigger().isAvailableNow() && planner.nextBatchIsEmpty()) {
+            signalCaughtUp();
+        }
+    }
+
+    private void maybeStartBatch() {
+        if (state.inFlight != null) {
+            if (state.inFlight.readDone != null) {
+                // Restored after the watermark was fixed: every reader emits it again.
+                for (int reader : context.registeredReaders().keySet()) {
+                    context.sendEventToSourceReader(
+                            reader,
+                            new SourceEvents.AdvanceWatermark(
+                                    state.inFlight.batchId,
+                                    state.inFlight.readDone.watermarkAfter));
+                }
+            }
+            return;
+        }
+        if (waitingForCheckpoint || !targetFixed) {
+            return;
+        }
+        List<S> splits;
+        try {
+            splits = plans.read(state.nextBatchId);
+            if (splits != null) {
+                LOG.info(
+                        "Source '{}' reads batch {} again as it was planned before the job"
+                                + " restarted",
+                        spec.name(),
+                        state.nextBatchId);
+            } else {
+                splits = planner.nextBatch(state.nextBatchId, spec.maxUnitsPerTrigger());
+                if (!splits.isEmpty()) {
+                    plans.write(state.nextBatchId, splits);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "source '"
+                            + spec.name()
+                            + "': cannot plan batch "
+                            + state.nextBatchId
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        }
+        if (splits.isEmpty()) {
+            if (spec.trigger().isAvailableNow()) {
+                signalCaughtUp();
+            }
+            return;
+        }
+        EnumeratorState.InFlight<S> batch = new EnumeratorState.InFlight<>();
+        batch.batchId = state.nextBatchId++;
+        batch.splits = new ArrayList<>(splits);
+        batch.unassigned = new ArrayList<>(splits);
+        batch.startedAtMillis = System.currentTimeMillis();
+        state.inFlight = batch;
+        statsByReader.clear();
+        LOG.info(
+                "Source '{}' starts batch {} with {} splits",
+                spec.name(),
+                batch.batchId,
+                splits.size());
+        for (int reader : new ArrayList<>(idle)) {
+            if (batch.unassigned.isEmpty()) {
+                break;
+            }
+            context.assignSplit(MicroBatchSplit.of(batch.unassigned.remove(0)), reader);
+            idle.remove(reader);
+        }
+    }
+
+    private void signalCaughtUp() {
+        if (!caughtUpSignalled) {
+            caughtUpSignalled = true;
+            LOG.info(
+                    "Source '{}' has read everything available at the start of the run",
+                    spec.name());
+            JsonFiles.touch(spec.scope().caughtUpMarker(spec.name()));
+        }
+    }
+
+    @Override
+    public EnumeratorState<S> snapshotState(long checkpointId) {
+        if (!sealedNotSnapshotted.isEmpty()) {
+            sealedByCheckpoint.put(checkpointId, new ArrayList<>(sealedNotSnapshotted));
+            sealedNotSnapshotted.clear();
+        }
+        // Sealed batches of checkpoints that did not complete are reported again with this one.
+        List<BatchSummary> carried = new ArrayList<>();
+        sealedByCheckpoint.values().forEach(carried::addAll);
+        if (!carried.isEmpty()) {
+            Fragments.write(
+                    spec.scope(), checkpointId, new Fragment.SourceBatches(spec.name(), carried));
+        }
+        if (waitingForCheckpoint && waitingForCheckpointAfter < 0) {
+            waitingForCheckpointAfter = checkpointId;
+        }
+        EnumeratorState<S> copy = new EnumeratorState<>();
+        copy.nextBatchId = state.nextBatchId;
+        copy.watermark = state.watermark;
+        copy.plannerCommitted = state.plannerCommitted;
+        if (state.inFlight != null) {
+            EnumeratorState.InFlight<S> b = new EnumeratorState.InFlight<>();
+            b.batchId = state.inFlight.batchId;
+            b.splits = new ArrayList<>(state.inFlight.splits);
+            b.unassigned = new ArrayList<>(state.inFlight.unassigned);
+            b.readDone = state.inFlight.readDone;
+            b.startedAtMillis = state.inFlight.startedAtMillis;
+            copy.inFlight = b;
+        }
+        return copy;
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+        sealedByCheckpoint.headMap(checkpointId, true).clear();
+        if (waitingForCheckpoint
+                && waitingForCheckpointAfter >= 0
+                && checkpointId >= waitingForCheckpointAfter) {
+            waitingForCheckpoint = false;
+            maybeStartBatch();
+        }
+    }
+
+    @Override
+    public void close() {}
+}

@@ -1,0 +1,168 @@
+package org.flinkss.runtime.checkpoint;
+
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.table.TableDef;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A table's columns are part of its query's checkpoint identity, also for checkpoints older than
+ * that rule; record tables are kept beside it.
+ */
+class QueryIdentityTest {
+
+    private static final RowType EVENTS =
+            TableDef.columns(
+                    List.of("event_id", "user_id", "event_type", "event_ts", "amount"),
+                    new BigIntType(),
+                    new IntType(),
+                    VarCharType.STRING_TYPE,
+                    new LocalZonedTimestampType(3),
+                    new DoubleType());
+    private static final RowType WITH_RESCUED =
+            TableDef.columns(
+                    List.of(
+                            "event_id",
+                            "user_id",
+                            "event_type",
+                            "event_ts",
+                            "amount",
+                            "_rescued_data"),
+                    new BigIntType(),
+                    new IntType(),
+                    VarCharType.STRING_TYPE,
+                    new LocalZonedTimestampType(3),
+                    new DoubleType(),
+                    VarCharType.STRING_TYPE);
+
+    @TempDir Path dir;
+
+    private static QueryIdentity bronze(RowType columns) {
+        return new QueryIdentity(
+                "bronze",
+                List.of("FileStreamSource[x]"),
+                List.of("events_bronze"),
+                List.of(),
+                List.of(),
+                Map.of("events_bronze", QueryIdentity.columns(columns)));
+    }
+
+    @Test
+    void theSameQueryWithOtherColumnsIsRefusedNamingTheChange() {
+        CheckpointDir cp = new CheckpointDir(new CheckpointLayout(dir));
+        String id = cp.checkIdentity(bronze(EVENTS));
+
+        assertThat(cp.checkIdentity(bronze(EVENTS))).isEqualTo(id);
+        assertThatThrownBy(() -> cp.checkIdentity(bronze(WITH_RESCUED)))
+                .isInstanceOf(QueryException.class)
+                .hasMessageContaining(
+                        "query 'bronze' writes table 'events_bronze' with columns (event_id BIGINT,"
+                            + " user_id INT, event_type STRING, event_ts TIMESTAMP_LTZ(3), amount"
+                            + " DOUBLE), but this run writes it with (event_id BIGINT, user_id INT,"
+                            + " event_type STRING, event_ts TIMESTAMP_LTZ(3), amount DOUBLE,"
+                            + " _rescued_data STRING); added: _rescued_data STRING.")
+                .hasMessageContaining("'reset bronze'");
+    }
+
+    @Test
+    void aCheckpointRecordedWithoutColumnsLearnsThemFromItsNextRun() throws Exception {
+        // Step 1: metadata.json as written before columns were part of the identity.
+        Path meta = dir.resolve("metadata.json");
+        Files.writeString(
+                meta,
+                "{\"name\":\"bronze\",\"sources\":[\"FileStreamSource[x]\"],\"sinks\":[\"events_bronze\"],"
+                    + "\"stateful\":[],\"id\":\"old-id\"}");
+        CheckpointDir cp = new CheckpointDir(new CheckpointLayout(dir));
+
+        // Step 2: the next run is accepted, and once its tables took the columns, they are
+        // recorded.
+        assertThat(cp.checkIdentity(bronze(EVENTS))).isEqualTo("old-id");
+        cp.recordTables(bronze(EVENTS));
+
+        assertThat(
+                        JsonFiles.JSON
+                                .readTree(meta.toFile())
+                                .path("tables")
+                                .path("events_bronze")
+                                .toString())
+                .isEqualTo(
+                        "[\"event_id BIGINT\",\"user_id INT\",\"event_type STRING\",\"event_ts"
+                                + " TIMESTAMP_LTZ(3)\",\"amount DOUBLE\"]");
+        assertThat(JsonFiles.JSON.readTree(meta.toFile()).path("id").asText()).isEqualTo("old-id");
+        assertThatThrownBy(() -> cp.checkIdentity(bronze(WITH_RESCUED)))
+                .isInstanceOf(QueryException.class)
+                .hasMessageContaining("added: _rescued_data");
+    }
+
+    private static final List<String> SOURCES =
+            List.of("FileStreamSource[file:/data/events/*.json]");
+    private static final List<String> SINKS = List.of("events_bronze", "events_bronze_quarantine");
+
+    @Test
+    void aCheckpointMadeBeforeTheSkippedFilesTableExistedStaysTheQuerysAndLearnsTheTable()
+            throws Exception {
+        CheckpointDir checkpoint = new CheckpointDir(new CheckpointLayout(dir.resolve("bronze")));
+        // Step 1: a checkpoint of bronze from before skipped files were recorded.
+        String id =
+                checkpoint.checkIdentity(new QueryIdentity("bronze", SOURCES, SINKS, List.of()));
+
+        // Step 2: today's bronze, with its record table: the same query, the same id.
+        QueryIdentity now =
+                new QueryIdentity(
+                        "bronze",
+                        SOURCES,
+                        SINKS,
+                        List.of(),
+                        List.of("events_bronze_skipped_files"),
+                        null);
+        assertThat(checkpoint.checkIdentity(now)).isEqualTo(id);
+
+        // Step 3: metadata.json now lists the record table, so that reset empties it too.
+        JsonNode stored =
+                JsonFiles.JSON.readTree(dir.resolve("bronze").resolve("metadata.json").toFile());
+        assertThat(stored.path("id").asText()).isEqualTo(id);
+        assertThat(stored.path("records").get(0).asText()).isEqualTo("events_bronze_skipped_files");
+        assertThat(checkpoint.checkIdentity(now)).isEqualTo(id);
+    }
+
+    @Test
+    void anotherSinkIsStillAnotherQuery() {
+        CheckpointDir checkpoint = new CheckpointDir(new CheckpointLayout(dir.resolve("bronze")));
+        checkpoint.checkIdentity(
+                new QueryIdentity(
+                        "bronze",
+                        SOURCES,
+                        SINKS,
+                        List.of(),
+                        List.of("events_bronze_skipped_files"),
+                        null));
+
+        assertThatThrownBy(
+                        () ->
+                                checkpoint.checkIdentity(
+                                        new QueryIdentity(
+                                                "bronze",
+                                                SOURCES,
+                                                List.of("other_table"),
+                                                List.of())))
+                .isInstanceOf(QueryException.class)
+                .hasMessageContaining("belongs to query 'bronze'");
+    }
+}

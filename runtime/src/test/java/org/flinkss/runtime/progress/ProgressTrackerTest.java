@@ -1,0 +1,77 @@
+package org.flinkss.runtime.progress;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.RunScope;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** How per-checkpoint fragments become one progress object per batch. */
+class ProgressTrackerTest {
+
+    private static final String RUN = "run-1";
+
+    @TempDir Path checkpoint;
+
+    private RunScope scope() {
+        return new RunScope(new CheckpointLayout(checkpoint), RUN);
+    }
+
+    private void source(long checkpointId, long batchId, long rows) {
+        BatchSummary batch = new BatchSummary();
+        batch.batchId = batchId;
+        batch.numInputRows = rows;
+        Fragments.write(
+                scope(), checkpointId, new Fragment.SourceBatches("events", List.of(batch)));
+    }
+
+    private void sink(long checkpointId, String name, int subtask, long rows) {
+        Fragments.write(scope(), checkpointId, new Fragment.SinkRows(name, subtask, 2, rows));
+    }
+
+    @Test
+    void aBatchWaitsForEverySinksFragmentsWhenACheckpointWasCutShort() {
+        Map<String, String> sinks = new LinkedHashMap<>();
+        sinks.put("events_5min", "upsert");
+        sinks.put("events_5min_late", "late rows");
+        ProgressTracker tracker =
+                new ProgressTracker(
+                        new CheckpointLayout(checkpoint),
+                        "query-id",
+                        "win5",
+                        RUN,
+                        Map.of(),
+                        sinks,
+                        List.of());
+
+        // Checkpoint 1 was aborted by the stop: the enumerator reported batch 0, the late sink
+        // snapshotted both subtasks, the main sink only one of its two.
+        source(1, 0, 1000);
+        sink(1, "events_5min_late", 0, 0);
+        sink(1, "events_5min_late", 1, 0);
+        sink(1, "events_5min", 0, 40);
+        // The stop's savepoint (checkpoint 2) carries batch 0 again with the rest of the counts.
+        source(2, 0, 1000);
+        sink(2, "events_5min", 0, 0);
+        sink(2, "events_5min", 1, 62);
+        sink(2, "events_5min_late", 0, 1);
+        sink(2, "events_5min_late", 1, 0);
+
+        List<ObjectNode> emitted = tracker.commit(RUN, Long.MAX_VALUE);
+
+        assertThat(emitted).hasSize(1);
+        assertThat(emitted.get(0).path("batchId").asLong()).isZero();
+        assertThat(emitted.get(0).path("numInputRows").asLong()).isEqualTo(1000);
+        assertThat(emitted.get(0).path("sink").path("numOutputRows").asLong()).isEqualTo(102);
+        assertThat(emitted.get(0).path("sink").path("others").path("events_5min_late").asLong())
+                .isEqualTo(1);
+    }
+}
