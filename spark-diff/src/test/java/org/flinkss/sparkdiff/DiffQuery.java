@@ -19,6 +19,7 @@ enum DiffQuery {
 
     /** The name in reports and in the expected differences (the oracle's name). */
     final String id;
+
     final String table;
     private final List<String> runArgs;
 

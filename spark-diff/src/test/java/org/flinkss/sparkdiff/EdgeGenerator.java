@@ -13,7 +13,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 
@@ -28,15 +30,14 @@ import java.util.UUID;
  * timestamp, a few timestamps with microseconds, a few null fields, and rounds that move the
  * watermark a lot, a little, not at all, or land nothing. A few hundred rows per round.
  *
- * <p>Amounts are multiples of 0.25, exact in binary, so sums do not depend on the order in which
- * an engine adds them: a difference in {@code amount} is a difference in rows, not in rounding
- * order.
+ * <p>Amounts are multiples of 0.25, exact in binary, so sums do not depend on the order in which an
+ * engine adds them: a difference in {@code amount} is a difference in rows, not in rounding order.
  *
  * <p>Files are written as Spark's JSON writer (and the project's {@code EventFiles}) write them:
- * {@code batch_<round>/part-0000k-<uuid>-c000.json}, one JSON line per event, fields in schema order,
- * null fields left out, timestamps {@code yyyy-MM-dd'T'HH:mm:ss.SSS'Z'} (six digits when the value
- * has microseconds), beside an empty {@code _SUCCESS}; a batch folder appears whole (renamed into
- * place).
+ * {@code batch_<round>/part-0000k-<uuid>-c000.json}, one JSON line per event, fields in schema
+ * order, null fields left out, timestamps {@code yyyy-MM-dd'T'HH:mm:ss.SSS'Z'} (six digits when the
+ * value has microseconds), beside an empty {@code _SUCCESS}; a batch folder appears whole (renamed
+ * into place).
  */
 final class EdgeGenerator {
 
@@ -53,7 +54,13 @@ final class EdgeGenerator {
     }
 
     /** How a round moves the events' time. */
-    enum Kind { START, BIG, SMALL, STILL, EMPTY }
+    enum Kind {
+        START,
+        BIG,
+        SMALL,
+        STILL,
+        EMPTY
+    }
 
     /** A round: its kind and its files (each a list of rows). */
     record Round(int number, Kind kind, List<List<Ev>> files) {
@@ -96,7 +103,10 @@ final class EdgeGenerator {
         return rounds;
     }
 
-    /** The first round starts the time; then every kind at least once (from 5 rounds on), in a seeded order. */
+    /**
+     * The first round starts the time; then every kind at least once (from 5 rounds on), in a
+     * seeded order.
+     */
     private List<Kind> kinds(int n) {
         List<Kind> later = new ArrayList<>();
         List<Kind> cycle = List.of(Kind.BIG, Kind.STILL, Kind.EMPTY, Kind.SMALL);
@@ -119,17 +129,28 @@ final class EdgeGenerator {
         boolean started = maxAll != Long.MIN_VALUE;
         // The watermarks in force during this round (Spark: the previous round's maxima - 10 min).
         long w = started ? maxAll - DELAY.toMillis() : Long.MIN_VALUE;
-        long wJoin = maxView != Long.MIN_VALUE && maxBuy != Long.MIN_VALUE ? Math.min(maxView, maxBuy) - DELAY.toMillis() : Long.MIN_VALUE;
+        long wJoin =
+                maxView != Long.MIN_VALUE && maxBuy != Long.MIN_VALUE
+                        ? Math.min(maxView, maxBuy) - DELAY.toMillis()
+                        : Long.MIN_VALUE;
         long wValid = maxValid != Long.MIN_VALUE ? maxValid - DELAY.toMillis() : Long.MIN_VALUE;
 
         // The round's newest time; BIG sometimes ends exactly on a 30-minute boundary, so the next
         // round's watermark sits exactly on window ends.
         long newMax;
         switch (kind) {
-            case START: newMax = (20 + random.nextInt(10)) * MINUTE; break;
-            case BIG: newMax = maxAll + (20 + random.nextInt(25)) * MINUTE; break;
-            case SMALL: newMax = maxAll + (1 + random.nextInt(4)) * MINUTE + random.nextInt(1000); break;
-            default: newMax = maxAll; break;
+            case START:
+                newMax = (20 + random.nextInt(10)) * MINUTE;
+                break;
+            case BIG:
+                newMax = maxAll + (20 + random.nextInt(25)) * MINUTE;
+                break;
+            case SMALL:
+                newMax = maxAll + (1 + random.nextInt(4)) * MINUTE + random.nextInt(1000);
+                break;
+            default:
+                newMax = maxAll;
+                break;
         }
         if (kind == Kind.BIG && random.nextBoolean()) {
             newMax = (newMax / (30 * MINUTE) + 1) * 30 * MINUTE;
@@ -175,7 +196,9 @@ final class EdgeGenerator {
 
         // 3. Rows on window starts and ends (5-minute and 30-minute boundaries), a millisecond
         // either side, around the watermark and the newest time.
-        for (long b = ((started ? w : 0) - 10 * MINUTE) / (5 * MINUTE) * 5 * MINUTE; b <= newMax; b += 5 * MINUTE) {
+        for (long b = ((started ? w : 0) - 10 * MINUTE) / (5 * MINUTE) * 5 * MINUTE;
+                b <= newMax;
+                b += 5 * MINUTE) {
             if (b < 0 || random.nextInt(3) == 0) {
                 continue;
             }
@@ -225,8 +248,8 @@ final class EdgeGenerator {
         }
         // One row per id: two different rows with one id in one round would make the kept one
         // depend on read order.
-        java.util.Map<Long, Ev> recent = new java.util.LinkedHashMap<>();
-        java.util.Map<Long, Ev> old = new java.util.LinkedHashMap<>();
+        Map<Long, Ev> recent = new LinkedHashMap<>();
+        Map<Long, Ev> old = new LinkedHashMap<>();
         for (Ev e : history) {
             if (e.ts() != null && e.id() != null) {
                 (started && millis(e.ts()) > w ? recent : old).putIfAbsent(e.id(), e);
@@ -236,7 +259,16 @@ final class EdgeGenerator {
         Collections.shuffle(recentPicks, random);
         for (int i = 0; i < Math.min(4, recentPicks.size()); i++) {
             Ev e = recentPicks.get(i);
-            rows.add(i == 2 ? e.withAmount(quarter()) : i == 3 ? e.withTs(at(Math.max(millis(e.ts()), newMax - random.nextInt(5) * MINUTE))) : e);
+            rows.add(
+                    i == 2
+                            ? e.withAmount(quarter())
+                            : i == 3
+                                    ? e.withTs(
+                                            at(
+                                                    Math.max(
+                                                            millis(e.ts()),
+                                                            newMax - random.nextInt(5) * MINUTE)))
+                                    : e);
         }
         List<Ev> oldPicks = new ArrayList<>(old.values());
         Collections.shuffle(oldPicks, random);
@@ -265,14 +297,24 @@ final class EdgeGenerator {
             rows.add(new Ev(nextId++, null, "view", at(newMax - 3 * MINUTE), quarter()));
         }
         if (random.nextBoolean()) {
-            rows.add(new Ev(nextId++, 1 + random.nextInt(10), null, at(newMax - 4 * MINUTE), quarter()));
+            rows.add(
+                    new Ev(
+                            nextId++,
+                            1 + random.nextInt(10),
+                            null,
+                            at(newMax - 4 * MINUTE),
+                            quarter()));
         }
         if (number % 2 == 0) {
             rows.add(new Ev(nextId++, 1 + random.nextInt(10), "click", null, quarter()));
         }
 
         if (noBuys) {
-            rows.replaceAll(e -> "buy".equals(e.type()) ? new Ev(e.id(), e.user(), "click", e.ts(), e.amount()) : e);
+            rows.replaceAll(
+                    e ->
+                            "buy".equals(e.type())
+                                    ? new Ev(e.id(), e.user(), "click", e.ts(), e.amount())
+                                    : e);
         }
 
         // 10. Views without a buy whose range ends exactly at the join's watermark after this
@@ -354,8 +396,10 @@ final class EdgeGenerator {
 
     // ---------------------------------------------------------------- files
 
-    private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter MICROS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MILLIS =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MICROS =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
     /** One JSON line as Spark's writer makes it: schema order, nulls left out. */
     static String json(Ev e) {
@@ -370,7 +414,10 @@ final class EdgeGenerator {
             field(sb, "event_type").append('"').append(e.type()).append('"');
         }
         if (e.ts() != null) {
-            field(sb, "event_ts").append('"').append((e.ts().getNano() % 1_000_000 == 0 ? MILLIS : MICROS).format(e.ts())).append('"');
+            field(sb, "event_ts")
+                    .append('"')
+                    .append((e.ts().getNano() % 1_000_000 == 0 ? MILLIS : MICROS).format(e.ts()))
+                    .append('"');
         }
         if (e.amount() != null) {
             field(sb, "amount").append(e.amount());
@@ -398,7 +445,10 @@ final class EdgeGenerator {
         try {
             Files.createDirectories(staging);
             for (int f = 0; f < round.files().size(); f++) {
-                UUID uuid = UUID.nameUUIDFromBytes((seed + "/" + round.number() + "/" + f).getBytes(StandardCharsets.UTF_8));
+                UUID uuid =
+                        UUID.nameUUIDFromBytes(
+                                (seed + "/" + round.number() + "/" + f)
+                                        .getBytes(StandardCharsets.UTF_8));
                 Path part = staging.resolve(String.format("part-%05d-%s-c000.json", f, uuid));
                 try (BufferedWriter out = Files.newBufferedWriter(part, StandardCharsets.UTF_8)) {
                     for (Ev e : round.files().get(f)) {
@@ -410,7 +460,8 @@ final class EdgeGenerator {
             Files.createFile(staging.resolve("_SUCCESS"));
             Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot land round " + round.number() + " in " + target, e);
+            throw new UncheckedIOException(
+                    "cannot land round " + round.number() + " in " + target, e);
         }
     }
 }

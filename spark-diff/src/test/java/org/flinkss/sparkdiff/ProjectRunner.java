@@ -3,8 +3,10 @@ package org.flinkss.sparkdiff;
 import org.flinkss.jobs.Main;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,8 +14,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The project's side: its command line, {@code org.flinkss.jobs.Main.execute(...)}, in this JVM
- * (so runs use the test's MiniCluster), with {@code run <query>} and {@code table export <table>
+ * The project's side: its command line, {@code org.flinkss.jobs.Main.execute(...)}, in this JVM (so
+ * runs use the test's MiniCluster), with {@code run <query>} and {@code table export <table>
  * --csv}. What a command prints is captured per thread, so several bases can run at once.
  */
 final class ProjectRunner {
@@ -37,8 +39,8 @@ final class ProjectRunner {
         public void write(int b) {
             try {
                 target().write(b);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
 
@@ -46,8 +48,8 @@ final class ProjectRunner {
         public void write(byte[] b, int off, int len) {
             try {
                 target().write(b, off, len);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
 
@@ -55,8 +57,8 @@ final class ProjectRunner {
         public void flush() {
             try {
                 target().flush();
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
     }
@@ -64,13 +66,16 @@ final class ProjectRunner {
     private static final ThreadLocal<ByteArrayOutputStream> OUT = new ThreadLocal<>();
     private static final ThreadLocal<ByteArrayOutputStream> ERR = new ThreadLocal<>();
     private static boolean installed;
+
     /** Where this test's own lines go (the real standard output). */
     static final PrintStream CONSOLE = System.out;
 
     static synchronized void install() {
         if (!installed) {
-            System.setOut(new PrintStream(new PerThread(System.out, OUT), true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(new PerThread(System.err, ERR), true, StandardCharsets.UTF_8));
+            System.setOut(
+                    new PrintStream(new PerThread(System.out, OUT), true, StandardCharsets.UTF_8));
+            System.setErr(
+                    new PrintStream(new PerThread(System.err, ERR), true, StandardCharsets.UTF_8));
             installed = true;
         }
     }
@@ -93,17 +98,36 @@ final class ProjectRunner {
             OUT.remove();
             ERR.remove();
         }
-        return new Output(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        return new Output(
+                code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    /** {@code run <query> --base <base> --api <api> --parallelism <p> --quiet}; fails with what it printed. */
+    /**
+     * {@code run <query> --base <base> --api <api> --parallelism <p> --quiet}; fails with what it
+     * printed.
+     */
     static void run(Path base, DiffQuery query, String api, int parallelism) {
         List<String> args = new ArrayList<>(List.of("run"));
         args.addAll(query.runArgs());
-        args.addAll(List.of("--base", base.toString(), "--api", api, "--parallelism", String.valueOf(parallelism), "--quiet"));
+        args.addAll(
+                List.of(
+                        "--base",
+                        base.toString(),
+                        "--api",
+                        api,
+                        "--parallelism",
+                        String.valueOf(parallelism),
+                        "--quiet"));
         Output o = execute(args.toArray(String[]::new));
         if (o.code() != 0) {
-            throw new IllegalStateException("the project's `" + String.join(" ", args) + "` exited " + o.code() + ":\n" + o.out() + o.err());
+            throw new IllegalStateException(
+                    "the project's `"
+                            + String.join(" ", args)
+                            + "` exited "
+                            + o.code()
+                            + ":\n"
+                            + o.out()
+                            + o.err());
         }
     }
 
@@ -114,8 +138,16 @@ final class ProjectRunner {
             if (o.err().contains("no table '" + table + "'")) {
                 return List.of("");
             }
-            throw new IllegalStateException("the project's `table export " + table + " --csv --base " + base + "` exited " + o.code()
-                    + ":\n" + o.out() + o.err());
+            throw new IllegalStateException(
+                    "the project's `table export "
+                            + table
+                            + " --csv --base "
+                            + base
+                            + "` exited "
+                            + o.code()
+                            + ":\n"
+                            + o.out()
+                            + o.err());
         }
         List<String> lines = new ArrayList<>(Arrays.asList(o.out().split("\n", -1)));
         if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +28,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -58,10 +61,12 @@ class SparkDiffITCase {
     private static final int THREADS = intProperty("diff.threads", 2);
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(4 * THREADS)
-            .build());
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(4 * THREADS)
+                            .build());
 
     static final Path WORK = Paths.get("target", "spark-diff").toAbsolutePath();
 
@@ -104,10 +109,12 @@ class SparkDiffITCase {
 
     @Test
     @Order(2)
-    void everyTableMatchesSparkRoundByRound(@InjectMiniCluster MiniCluster miniCluster) throws Exception {
+    void everyTableMatchesSparkRoundByRound(@InjectMiniCluster MiniCluster miniCluster)
+            throws Exception {
         List<Long> seeds = longs(System.getProperty("diff.seeds"), List.of(1L));
         int rounds = intProperty("diff.rounds", 5);
-        List<String> apis = strings(System.getProperty("diff.apis"), List.of("datastream", "table"));
+        List<String> apis =
+                strings(System.getProperty("diff.apis"), List.of("datastream", "table"));
         List<Integer> parallelism = ints(System.getProperty("diff.parallelism"), null);
         List<Config> configs = new ArrayList<>();
         for (long seed : seeds) {
@@ -123,8 +130,18 @@ class SparkDiffITCase {
             configs.add(new Config(seeds.get(0), apis.get(0), 1));
             configs.add(new Config(seeds.get(0), apis.get(apis.size() - 1), 4));
         }
-        say("matrix: seeds " + seeds + ", " + rounds + " rounds, " + configs.size() + " runs of the project ("
-                + configs.stream().map(Config::toString).collect(Collectors.joining(", ")) + "), " + THREADS + " at a time");
+        say(
+                "matrix: seeds "
+                        + seeds
+                        + ", "
+                        + rounds
+                        + " rounds, "
+                        + configs.size()
+                        + " runs of the project ("
+                        + configs.stream().map(Config::toString).collect(Collectors.joining(", "))
+                        + "), "
+                        + THREADS
+                        + " at a time");
         long start = System.nanoTime();
 
         // Spark: every seed, round by round, in its own JVM, while the project runs.
@@ -147,29 +164,47 @@ class SparkDiffITCase {
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         List<Future<?>> done = new ArrayList<>();
         for (Config config : configs) {
-            done.add(pool.submit(() -> {
-                runProject(config, data.get(config.seed()), sparkRounds.get(config.seed()), diffs);
-                return null;
-            }));
+            done.add(
+                    pool.submit(
+                            () -> {
+                                runProject(
+                                        config,
+                                        data.get(config.seed()),
+                                        sparkRounds.get(config.seed()),
+                                        diffs);
+                                return null;
+                            }));
         }
         pool.shutdown();
         for (Future<?> f : done) {
             try {
                 f.get();
             } catch (ExecutionException e) {
-                throw new AssertionError("a run of the matrix failed: " + e.getCause().getMessage(), e.getCause());
+                throw new AssertionError(
+                        "a run of the matrix failed: " + e.getCause().getMessage(), e.getCause());
             }
         }
         int jobs = miniCluster.listJobs().get().size();
-        say("whole matrix in " + seconds(start) + " (this JVM's cpu " + cpuSeconds() + " s); the project's runs submitted " + jobs
-                + " jobs to the test's MiniCluster");
-        // Main's runs must use the test's MiniCluster (QueryRunner asks for the context environment).
-        assertThat(jobs).as("jobs the project's runs submitted to the test's MiniCluster").isGreaterThan(0);
+        say(
+                "whole matrix in "
+                        + seconds(start)
+                        + " (this JVM's cpu "
+                        + cpuSeconds()
+                        + " s); the project's runs submitted "
+                        + jobs
+                        + " jobs to the test's MiniCluster");
+        // Main's runs must use the test's MiniCluster (QueryRunner asks for the context
+        // environment).
+        assertThat(jobs)
+                .as("jobs the project's runs submitted to the test's MiniCluster")
+                .isGreaterThan(0);
 
         judge(diffs, ExpectedDifferences.KNOWN, WORK.resolve("report.txt"));
     }
 
-    private static void runSpark(Map<Long, List<EdgeGenerator.Round>> data, Map<Long, List<CompletableFuture<Path>>> futures) {
+    private static void runSpark(
+            Map<Long, List<EdgeGenerator.Round>> data,
+            Map<Long, List<CompletableFuture<Path>>> futures) {
         for (Map.Entry<Long, List<EdgeGenerator.Round>> seed : data.entrySet()) {
             List<CompletableFuture<Path>> rounds = futures.get(seed.getKey());
             try {
@@ -178,12 +213,25 @@ class SparkDiffITCase {
                 for (EdgeGenerator.Round round : seed.getValue()) {
                     EdgeGenerator.land(base.resolve("events"), seed.getKey(), round);
                     String answer = spark.call("round " + round.number());
-                    say("spark seed " + seed.getKey() + " round " + round.number() + " (" + round.kind() + ", " + round.rows() + " rows): "
-                            + answer.replaceFirst("^round \\d+ ", ""));
-                    rounds.get(round.number() - 1).complete(base.resolve("out").resolve("round-" + round.number()));
+                    say(
+                            "spark seed "
+                                    + seed.getKey()
+                                    + " round "
+                                    + round.number()
+                                    + " ("
+                                    + round.kind()
+                                    + ", "
+                                    + round.rows()
+                                    + " rows): "
+                                    + answer.replaceFirst("^round \\d+ ", ""));
+                    rounds.get(round.number() - 1)
+                            .complete(base.resolve("out").resolve("round-" + round.number()));
                 }
             } catch (RuntimeException e) {
-                for (CompletableFuture<Path> f : futures.values().stream().flatMap(List::stream).collect(Collectors.toList())) {
+                for (CompletableFuture<Path> f :
+                        futures.values().stream()
+                                .flatMap(List::stream)
+                                .collect(Collectors.toList())) {
                     f.completeExceptionally(e);
                 }
                 return;
@@ -191,8 +239,12 @@ class SparkDiffITCase {
         }
     }
 
-    private static void runProject(Config config, List<EdgeGenerator.Round> rounds, List<CompletableFuture<Path>> sparkRounds,
-            List<TableDiff> diffs) throws Exception {
+    private static void runProject(
+            Config config,
+            List<EdgeGenerator.Round> rounds,
+            List<CompletableFuture<Path>> sparkRounds,
+            List<TableDiff> diffs)
+            throws Exception {
         Path base = config.base();
         Files.createDirectories(base.resolve("events"));
         for (EdgeGenerator.Round round : rounds) {
@@ -206,21 +258,54 @@ class SparkDiffITCase {
             try {
                 sparkOut = sparkRounds.get(round.number() - 1).get();
             } catch (ExecutionException e) {
-                throw new IllegalStateException("Spark failed on seed " + config.seed() + " round " + round.number() + ": "
-                        + e.getCause().getMessage(), e.getCause());
+                throw new IllegalStateException(
+                        "Spark failed on seed "
+                                + config.seed()
+                                + " round "
+                                + round.number()
+                                + ": "
+                                + e.getCause().getMessage(),
+                        e.getCause());
             }
             int differing = 0;
             for (DiffQuery q : DiffQuery.values()) {
-                List<String> sparkLines = Files.readAllLines(sparkOut.resolve(q.table + ".csv"), StandardCharsets.UTF_8);
+                List<String> sparkLines =
+                        Files.readAllLines(
+                                sparkOut.resolve(q.table + ".csv"), StandardCharsets.UTF_8);
                 List<String> flinkLines = ProjectRunner.export(base, q.table);
-                TableDiff diff = TableDiff.of(config.seed(), round.number(), q, config.api(), config.parallelism(), sparkLines, flinkLines);
+                TableDiff diff =
+                        TableDiff.of(
+                                config.seed(),
+                                round.number(),
+                                q,
+                                config.api(),
+                                config.parallelism(),
+                                sparkLines,
+                                flinkLines);
                 diffs.add(diff);
                 if (diff.differs()) {
                     differing++;
                 }
             }
-            say(config + " round " + round.number() + " (" + round.kind() + ", " + round.rows() + " rows): " + DiffQuery.values().length
-                    + " queries in " + flinkTime + " (compared " + seconds(start) + " after landing; test JVM cpu " + cpuSeconds() + " s), " + differing + " tables differ from Spark");
+            say(
+                    config
+                            + " round "
+                            + round.number()
+                            + " ("
+                            + round.kind()
+                            + ", "
+                            + round.rows()
+                            + " rows): "
+                            + DiffQuery.values().length
+                            + " queries in "
+                            + flinkTime
+                            + " (compared "
+                            + seconds(start)
+                            + " after landing; test JVM cpu "
+                            + cpuSeconds()
+                            + " s), "
+                            + differing
+                            + " tables differ from Spark");
         }
     }
 
@@ -228,11 +313,18 @@ class SparkDiffITCase {
      * Fails on a difference that no entry covers and on an entry that no difference shows; writes
      * every difference to target/spark-diff/report.txt either way.
      */
-    static void judge(List<TableDiff> all, List<ExpectedDifferences.Entry> known, Path file) throws IOException {
-        List<TableDiff> diffs = all.stream().filter(TableDiff::differs)
-                .sorted(Comparator.comparing(TableDiff::seed).thenComparing(TableDiff::round).thenComparing(TableDiff::query)
-                        .thenComparing(TableDiff::api).thenComparing(TableDiff::parallelism))
-                .collect(Collectors.toList());
+    static void judge(List<TableDiff> all, List<ExpectedDifferences.Entry> known, Path file)
+            throws IOException {
+        List<TableDiff> diffs =
+                all.stream()
+                        .filter(TableDiff::differs)
+                        .sorted(
+                                Comparator.comparing(TableDiff::seed)
+                                        .thenComparing(TableDiff::round)
+                                        .thenComparing(TableDiff::query)
+                                        .thenComparing(TableDiff::api)
+                                        .thenComparing(TableDiff::parallelism))
+                        .collect(Collectors.toList());
         Set<ExpectedDifferences.Entry> seen = new LinkedHashSet<>();
         List<String> unexpected = new ArrayList<>();
         List<String> report = new ArrayList<>();
@@ -241,20 +333,36 @@ class SparkDiffITCase {
             List<String> notes = new ArrayList<>();
             boolean covered = true;
             for (ExpectedDifferences.Part part : ExpectedDifferences.Part.values()) {
-                boolean present = part == ExpectedDifferences.Part.ROWS ? d.rowsDiffer() : d.precisionDiffers();
+                boolean present =
+                        part == ExpectedDifferences.Part.ROWS
+                                ? d.rowsDiffer()
+                                : d.precisionDiffers();
                 if (!present) {
                     continue;
                 }
-                List<ExpectedDifferences.Entry> entries = ExpectedDifferences.covering(known, d, part);
+                List<ExpectedDifferences.Entry> entries =
+                        ExpectedDifferences.covering(known, d, part);
                 seen.addAll(entries);
                 if (entries.isEmpty()) {
                     covered = false;
                     notes.add("UNEXPECTED " + part.name().toLowerCase());
                 } else {
-                    notes.add("known " + part.name().toLowerCase() + " (" + entries.get(0).points() + ")");
+                    notes.add(
+                            "known "
+                                    + part.name().toLowerCase()
+                                    + " ("
+                                    + entries.get(0).points()
+                                    + ")");
                 }
-                summary.merge(d.query().id + " [" + d.api() + "] " + part.name().toLowerCase() + (entries.isEmpty() ? " UNEXPECTED" : ""),
-                        1, Integer::sum);
+                summary.merge(
+                        d.query().id
+                                + " ["
+                                + d.api()
+                                + "] "
+                                + part.name().toLowerCase()
+                                + (entries.isEmpty() ? " UNEXPECTED" : ""),
+                        1,
+                        Integer::sum);
             }
             String text = "- " + String.join(", ", notes) + ": " + d.describe();
             report.add(text);
@@ -270,24 +378,45 @@ class SparkDiffITCase {
         }
         int compared = all.size();
         List<String> head = new ArrayList<>();
-        head.add("spark-diff: " + compared + " tables compared, " + diffs.size() + " differ from Spark");
+        head.add(
+                "spark-diff: "
+                        + compared
+                        + " tables compared, "
+                        + diffs.size()
+                        + " differ from Spark");
         summary.forEach((k, n) -> head.add("  " + k + ": " + n + " tables"));
         Files.createDirectories(file.getParent());
-        Files.write(file, Stream.of(head, List.of(""), report, List.of("", "listed but not seen:"), missing)
-                .flatMap(List::stream).collect(Collectors.toList()), StandardCharsets.UTF_8);
+        Files.write(
+                file,
+                Stream.of(head, List.of(""), report, List.of("", "listed but not seen:"), missing)
+                        .flatMap(List::stream)
+                        .collect(Collectors.toList()),
+                StandardCharsets.UTF_8);
         head.forEach(SparkDiffITCase::say);
         say("every difference: " + file);
 
         StringBuilder failure = new StringBuilder();
         if (!unexpected.isEmpty()) {
-            failure.append(unexpected.size()).append(" tables differ from Spark in a way ExpectedDifferences does not list"
-                    + " (fix the project, or list the difference with the issue point that explains it):\n")
-                    .append(String.join("\n", unexpected.subList(0, Math.min(20, unexpected.size()))))
-                    .append(unexpected.size() > 20 ? "\n... and " + (unexpected.size() - 20) + " more in " + file : "").append('\n');
+            failure.append(unexpected.size())
+                    .append(
+                            " tables differ from Spark in a way ExpectedDifferences does not list"
+                                + " (fix the project, or list the difference with the issue point"
+                                + " that explains it):\n")
+                    .append(
+                            String.join(
+                                    "\n", unexpected.subList(0, Math.min(20, unexpected.size()))))
+                    .append(
+                            unexpected.size() > 20
+                                    ? "\n... and " + (unexpected.size() - 20) + " more in " + file
+                                    : "")
+                    .append('\n');
         }
         if (!missing.isEmpty()) {
-            failure.append("expected differences that no table showed (fixed? then delete them from ExpectedDifferences.KNOWN):\n")
-                    .append(String.join("\n", missing)).append('\n');
+            failure.append(
+                            "expected differences that no table showed (fixed? then delete them"
+                                    + " from ExpectedDifferences.KNOWN):\n")
+                    .append(String.join("\n", missing))
+                    .append('\n');
         }
         if (failure.length() > 0) {
             throw new AssertionError(failure.toString());
@@ -301,9 +430,12 @@ class SparkDiffITCase {
     }
 
     static String cpuSeconds() {
-        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-        long nanos = os instanceof com.sun.management.OperatingSystemMXBean ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : -1;
-        return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e9);
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        long nanos =
+                os instanceof com.sun.management.OperatingSystemMXBean
+                        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime()
+                        : -1;
+        return String.format(Locale.ROOT, "%.1f", nanos / 1e9);
     }
 
     static String seconds(long startNanos) {
@@ -316,17 +448,27 @@ class SparkDiffITCase {
     }
 
     static List<Long> longs(String v, List<Long> otherwise) {
-        return v == null || v.isBlank() ? otherwise
-                : Arrays.stream(v.split(",")).map(String::trim).map(Long::parseLong).collect(Collectors.toList());
+        return v == null || v.isBlank()
+                ? otherwise
+                : Arrays.stream(v.split(","))
+                        .map(String::trim)
+                        .map(Long::parseLong)
+                        .collect(Collectors.toList());
     }
 
     static List<Integer> ints(String v, List<Integer> otherwise) {
-        return v == null || v.isBlank() ? otherwise
-                : Arrays.stream(v.split(",")).map(String::trim).map(Integer::parseInt).collect(Collectors.toList());
+        return v == null || v.isBlank()
+                ? otherwise
+                : Arrays.stream(v.split(","))
+                        .map(String::trim)
+                        .map(Integer::parseInt)
+                        .collect(Collectors.toList());
     }
 
     static List<String> strings(String v, List<String> otherwise) {
-        return v == null || v.isBlank() ? otherwise : Arrays.stream(v.split(",")).map(String::trim).collect(Collectors.toList());
+        return v == null || v.isBlank()
+                ? otherwise
+                : Arrays.stream(v.split(",")).map(String::trim).collect(Collectors.toList());
     }
 
     static void deleteRecursively(Path dir) {

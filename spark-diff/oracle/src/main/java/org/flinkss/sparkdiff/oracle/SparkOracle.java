@@ -1,17 +1,21 @@
 package org.flinkss.sparkdiff.oracle;
 
-import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.count;
-import static org.apache.spark.sql.functions.expr;
-import static org.apache.spark.sql.functions.round;
-import static org.apache.spark.sql.functions.session_window;
-import static org.apache.spark.sql.functions.sum;
-import static org.apache.spark.sql.functions.window;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryProgress;
+import org.apache.spark.sql.streaming.Trigger;
 
 import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,15 +27,16 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
-import org.apache.spark.sql.Column;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.streaming.StreamingQuery;
-import org.apache.spark.sql.streaming.StreamingQueryProgress;
-import org.apache.spark.sql.streaming.Trigger;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.expr;
+import static org.apache.spark.sql.functions.round;
+import static org.apache.spark.sql.functions.session_window;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.window;
 
 /**
  * The course's queries (module 11) on Spark itself, as the course writes them: the oracle of the
@@ -40,13 +45,13 @@ import org.apache.spark.sql.streaming.Trigger;
  * {@code @oracle} (Spark's own output goes to standard error):
  *
  * <ul>
- *   <li>{@code open <dir>}: a fresh chain of queries in {@code <dir>}: landing folder
- *       {@code <dir>/events}, Delta tables {@code <dir>/tables/<table>}, checkpoints
- *       {@code <dir>/_cp/<query>};
+ *   <li>{@code open <dir>}: a fresh chain of queries in {@code <dir>}: landing folder {@code
+ *       <dir>/events}, Delta tables {@code <dir>/tables/<table>}, checkpoints {@code
+ *       <dir>/_cp/<query>};
  *   <li>{@code round <n>}: every query once with {@code Trigger.AvailableNow} (bronze first, gold
  *       after silver), then every table exported to {@code <dir>/out/round-<n>/<table>.csv} (a
- *       header, then the rows sorted as text) and each query's progress of the round to
- *       {@code <dir>/out/round-<n>/progress/<query>.jsonl};
+ *       header, then the rows sorted as text) and each query's progress of the round to {@code
+ *       <dir>/out/round-<n>/progress/<query>.jsonl};
  *   <li>{@code smoke <dir>}: writes a Delta table of 3 rows, reads it back as a batch and as a
  *       stream, and answers the counts;
  *   <li>{@code quit}.
@@ -58,7 +63,8 @@ import org.apache.spark.sql.streaming.Trigger;
  */
 public final class SparkOracle {
 
-    static final String SCHEMA = "event_id LONG, user_id INT, event_type STRING, event_ts TIMESTAMP, amount DOUBLE";
+    static final String SCHEMA =
+            "event_id LONG, user_id INT, event_type STRING, event_ts TIMESTAMP, amount DOUBLE";
     static final String WATERMARK = "10 minutes";
 
     /** The queries in the order a round runs them, with the table each writes. */
@@ -76,13 +82,15 @@ public final class SparkOracle {
         TABLES.put("gold", "events_by_type");
     }
 
-    private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter MICROS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MILLIS =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MICROS =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
     /**
      * The tables' format: parquet (Spark's file sink and, on its output, the file source; the
-     * default, about a third cheaper per round) or delta (the course's Delta tables:
-     * {@code -Doracle.format=delta}). Both hand each query the same rows batch by batch.
+     * default, about a third cheaper per round) or delta (the course's Delta tables: {@code
+     * -Doracle.format=delta}). Both hand each query the same rows batch by batch.
      */
     static final String FORMAT = System.getProperty("oracle.format", "parquet");
 
@@ -94,31 +102,44 @@ public final class SparkOracle {
     }
 
     public static void main(String[] args) throws IOException {
-        PrintStream answers = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
-        // Anything Spark or its libraries print goes to standard error: standard output is the protocol.
+        PrintStream answers =
+                new PrintStream(
+                        new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+        // Anything Spark or its libraries print goes to standard error: standard output is the
+        // protocol.
         System.setOut(System.err);
-        String warehouse = args.length > 0 ? args[0] : Files.createTempDirectory("spark-oracle").toString();
-        SparkSession spark = SparkSession.builder()
-                .master("local[2]")
-                .appName("spark-oracle")
-                .config("spark.sql.session.timeZone", "UTC")
-                .config("spark.sql.datetime.java8API.enabled", "true")
-                .config("spark.ui.enabled", "false")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                // Few state partitions: the results do not depend on them, the time does.
-                .config("spark.sql.shuffle.partitions", System.getProperty("oracle.partitions", "1"))
-                // Delta's own test settings for small local tables: fewer partitions, no statistics.
-                .config("spark.databricks.delta.snapshotPartitions", "1")
-                .config("spark.databricks.delta.stats.collect", "false")
-                .config("spark.sql.warehouse.dir", Paths.get(warehouse, "spark-warehouse").toString())
-                .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-                .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-                .getOrCreate();
+        String warehouse =
+                args.length > 0 ? args[0] : Files.createTempDirectory("spark-oracle").toString();
+        SparkSession spark =
+                SparkSession.builder()
+                        .master("local[2]")
+                        .appName("spark-oracle")
+                        .config("spark.sql.session.timeZone", "UTC")
+                        .config("spark.sql.datetime.java8API.enabled", "true")
+                        .config("spark.ui.enabled", "false")
+                        .config("spark.driver.host", "127.0.0.1")
+                        .config("spark.driver.bindAddress", "127.0.0.1")
+                        // Few state partitions: the results do not depend on them, the time does.
+                        .config(
+                                "spark.sql.shuffle.partitions",
+                                System.getProperty("oracle.partitions", "1"))
+                        // Delta's own test settings for small local tables: fewer partitions, no
+                        // statistics.
+                        .config("spark.databricks.delta.snapshotPartitions", "1")
+                        .config("spark.databricks.delta.stats.collect", "false")
+                        .config(
+                                "spark.sql.warehouse.dir",
+                                Paths.get(warehouse, "spark-warehouse").toString())
+                        .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+                        .config(
+                                "spark.sql.catalog.spark_catalog",
+                                "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+                        .getOrCreate();
         spark.sparkContext().setLogLevel("WARN");
         SparkOracle oracle = new SparkOracle(spark);
         answers.println("@oracle ready spark " + spark.version());
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        BufferedReader in =
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         while ((line = in.readLine()) != null) {
             line = line.trim();
@@ -164,19 +185,29 @@ public final class SparkOracle {
                 int round = Integer.parseInt(words[1]);
                 long start = System.nanoTime();
                 runRound(round);
-                return "round " + round + " " + (System.nanoTime() - start) / 1_000_000 + " ms, oracle cpu " + cpuSeconds() + " s";
+                return "round "
+                        + round
+                        + " "
+                        + (System.nanoTime() - start) / 1_000_000
+                        + " ms, oracle cpu "
+                        + cpuSeconds()
+                        + " s";
             case "smoke":
                 return smoke(Paths.get(words[1]));
             default:
-                throw new IllegalArgumentException("unknown command '" + line + "': open <dir>, round <n>, smoke <dir>, quit");
+                throw new IllegalArgumentException(
+                        "unknown command '" + line + "': open <dir>, round <n>, smoke <dir>, quit");
         }
     }
 
     /** CPU time of this JVM so far: the oracle's cost, apart from the project's. */
     static String cpuSeconds() {
-        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-        long nanos = os instanceof com.sun.management.OperatingSystemMXBean ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : -1;
-        return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e9);
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        long nanos =
+                os instanceof com.sun.management.OperatingSystemMXBean
+                        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime()
+                        : -1;
+        return String.format(Locale.ROOT, "%.1f", nanos / 1e9);
     }
 
     // ---------------------------------------------------------------- the course's queries
@@ -186,7 +217,8 @@ public final class SparkOracle {
     }
 
     private boolean exists(String table) {
-        return Files.isDirectory(Paths.get(table(table), FORMAT.equals("delta") ? "_delta_log" : "_spark_metadata"));
+        return Files.isDirectory(
+                Paths.get(table(table), FORMAT.equals("delta") ? "_delta_log" : "_spark_metadata"));
     }
 
     /** {@code spark.readStream.table(name)}: a Delta table as a stream. */
@@ -194,13 +226,17 @@ public final class SparkOracle {
         if (FORMAT.equals("delta")) {
             return spark.readStream().format("delta").load(table(table));
         }
-        return spark.readStream().schema(spark.read().parquet(table(table)).schema()).parquet(table(table));
+        return spark.readStream()
+                .schema(spark.read().parquet(table(table)).schema())
+                .parquet(table(table));
     }
 
     /** Module 11.03: the landing folder with the explicit schema. */
     Dataset<Row> bronze() {
-        return spark.readStream().schema(SCHEMA)
-                .option("recursiveFileLookup", "true").option("pathGlobFilter", "*.json")
+        return spark.readStream()
+                .schema(SCHEMA)
+                .option("recursiveFileLookup", "true")
+                .option("pathGlobFilter", "*.json")
                 .json(base.resolve("events").toString());
     }
 
@@ -213,17 +249,35 @@ public final class SparkOracle {
 
     /** Module 11.08: {@code dropDuplicatesWithinWatermark(["event_id"])}. */
     static Dataset<Row> dedup(Dataset<Row> events) {
-        return events.withWatermark("event_ts", WATERMARK).dropDuplicatesWithinWatermark(new String[] {"event_id"});
+        return events.withWatermark("event_ts", WATERMARK)
+                .dropDuplicatesWithinWatermark(new String[] {"event_id"});
     }
 
-    /** Module 11.09: views then a buy of the same user within 5 minutes, each side filtered then watermarked. */
+    /**
+     * Module 11.09: views then a buy of the same user within 5 minutes, each side filtered then
+     * watermarked.
+     */
     Dataset<Row> viewThenBuy(String joinType) {
-        Dataset<Row> views = stream("events_bronze").filter("event_type = 'view'").withWatermark("event_ts", WATERMARK).alias("v");
-        Dataset<Row> buys = stream("events_bronze").filter("event_type = 'buy'").withWatermark("event_ts", WATERMARK).alias("b");
-        return views.join(buys,
-                expr("v.user_id = b.user_id AND b.event_ts BETWEEN v.event_ts AND v.event_ts + INTERVAL 5 MINUTES"),
-                joinType)
-                .select(col("v.user_id"), col("v.event_id").alias("view_id"), col("b.event_id").alias("buy_id"));
+        Dataset<Row> views =
+                stream("events_bronze")
+                        .filter("event_type = 'view'")
+                        .withWatermark("event_ts", WATERMARK)
+                        .alias("v");
+        Dataset<Row> buys =
+                stream("events_bronze")
+                        .filter("event_type = 'buy'")
+                        .withWatermark("event_ts", WATERMARK)
+                        .alias("b");
+        return views.join(
+                        buys,
+                        expr(
+                                "v.user_id = b.user_id AND b.event_ts BETWEEN v.event_ts AND"
+                                        + " v.event_ts + INTERVAL 5 MINUTES"),
+                        joinType)
+                .select(
+                        col("v.user_id"),
+                        col("v.event_id").alias("view_id"),
+                        col("b.event_id").alias("buy_id"));
     }
 
     /** Module 11.15's silver: valid amounts, then the watermark, then dedup. */
@@ -233,43 +287,73 @@ public final class SparkOracle {
 
     /** Module 11.15's gold: 30-minute windows by type over silver. */
     Dataset<Row> gold() {
-        return windows(stream("events_silver"), window(col("event_ts"), "30 minutes"), "event_type");
+        return windows(
+                stream("events_silver"), window(col("event_ts"), "30 minutes"), "event_type");
     }
 
     /** The query's plan, or null when the table it reads does not exist yet (nothing to read). */
     private Dataset<Row> query(String name) {
         switch (name) {
-            case "bronze": return bronze();
-            case "gold": return exists("events_silver") ? gold() : null;
-            default: break;
+            case "bronze":
+                return bronze();
+            case "gold":
+                return exists("events_silver") ? gold() : null;
+            default:
+                break;
         }
         if (!exists("events_bronze")) {
             return null;
         }
         switch (name) {
-            case "win5": return windows(stream("events_bronze"), window(col("event_ts"), "5 minutes"), "event_type");
-            case "sliding": return windows(stream("events_bronze"), window(col("event_ts"), "10 minutes", "5 minutes"), "event_type");
-            case "sessions": return windows(stream("events_bronze"), session_window(col("event_ts"), "2 minutes"), "user_id");
-            case "dedup": return dedup(stream("events_bronze"));
-            case "view-then-buy": return viewThenBuy("inner");
-            case "view-then-buy-outer": return viewThenBuy("leftouter");
-            case "silver": return silver();
-            default: throw new IllegalArgumentException("unknown query " + name);
+            case "win5":
+                return windows(
+                        stream("events_bronze"),
+                        window(col("event_ts"), "5 minutes"),
+                        "event_type");
+            case "sliding":
+                return windows(
+                        stream("events_bronze"),
+                        window(col("event_ts"), "10 minutes", "5 minutes"),
+                        "event_type");
+            case "sessions":
+                return windows(
+                        stream("events_bronze"),
+                        session_window(col("event_ts"), "2 minutes"),
+                        "user_id");
+            case "dedup":
+                return dedup(stream("events_bronze"));
+            case "view-then-buy":
+                return viewThenBuy("inner");
+            case "view-then-buy-outer":
+                return viewThenBuy("leftouter");
+            case "silver":
+                return silver();
+            default:
+                throw new IllegalArgumentException("unknown query " + name);
         }
     }
 
     /**
      * The stages of a round: bronze, then the queries that read bronze, then gold (reads silver).
      * The queries of a stage run at the same time (each its own streaming query, checkpoint and
-     * table, as the course's notebook cells would run as separate jobs); {@code -Doracle.concurrent=false}
-     * runs them one by one.
+     * table, as the course's notebook cells would run as separate jobs); {@code
+     * -Doracle.concurrent=false} runs them one by one.
      */
-    static final List<List<String>> STAGES = List.of(
-            List.of("bronze"),
-            List.of("win5", "sliding", "sessions", "dedup", "view-then-buy", "view-then-buy-outer", "silver"),
-            List.of("gold"));
+    static final List<List<String>> STAGES =
+            List.of(
+                    List.of("bronze"),
+                    List.of(
+                            "win5",
+                            "sliding",
+                            "sessions",
+                            "dedup",
+                            "view-then-buy",
+                            "view-then-buy-outer",
+                            "silver"),
+                    List.of("gold"));
 
-    static final boolean CONCURRENT = Boolean.parseBoolean(System.getProperty("oracle.concurrent", "true"));
+    static final boolean CONCURRENT =
+            Boolean.parseBoolean(System.getProperty("oracle.concurrent", "true"));
 
     /** One availableNow run of every query, then every table exported. */
     void runRound(int round) throws Exception {
@@ -280,13 +364,16 @@ public final class SparkOracle {
             for (String name : stage) {
                 Dataset<Row> plan = query(name);
                 if (plan != null) {
-                    StreamingQuery q = plan.writeStream()
-                            .format(FORMAT)
-                            .outputMode("append")
-                            .queryName(name.replace('-', '_'))
-                            .option("checkpointLocation", base.resolve("_cp").resolve(name).toString())
-                            .trigger(Trigger.AvailableNow())
-                            .start(table(TABLES.get(name)));
+                    StreamingQuery q =
+                            plan.writeStream()
+                                    .format(FORMAT)
+                                    .outputMode("append")
+                                    .queryName(name.replace('-', '_'))
+                                    .option(
+                                            "checkpointLocation",
+                                            base.resolve("_cp").resolve(name).toString())
+                                    .trigger(Trigger.AvailableNow())
+                                    .start(table(TABLES.get(name)));
                     running.put(name, q);
                     if (!CONCURRENT) {
                         q.awaitTermination();
@@ -303,7 +390,10 @@ public final class SparkOracle {
                         progress.add(p.json().replace('\n', ' '));
                     }
                 }
-                Files.write(out.resolve("progress").resolve(q.getKey() + ".jsonl"), progress, StandardCharsets.UTF_8);
+                Files.write(
+                        out.resolve("progress").resolve(q.getKey() + ".jsonl"),
+                        progress,
+                        StandardCharsets.UTF_8);
             }
         }
         for (String table : TABLES.values()) {
@@ -313,18 +403,29 @@ public final class SparkOracle {
 
     // ---------------------------------------------------------------- export
 
-    /** The table's rows with the project's columns: window structs flattened to window_start, window_end. */
+    /**
+     * The table's rows with the project's columns: window structs flattened to window_start,
+     * window_end.
+     */
     private Dataset<Row> flat(String table) {
         Dataset<Row> rows = spark.read().format(FORMAT).load(table(table));
         switch (table) {
             case "events_5min":
             case "events_sliding":
             case "events_by_type":
-                return rows.select(col("window.start").alias("window_start"), col("window.end").alias("window_end"),
-                        col("event_type"), col("events"), col("amount"));
+                return rows.select(
+                        col("window.start").alias("window_start"),
+                        col("window.end").alias("window_end"),
+                        col("event_type"),
+                        col("events"),
+                        col("amount"));
             case "events_sessions":
-                return rows.select(col("session_window.start").alias("window_start"), col("session_window.end").alias("window_end"),
-                        col("user_id"), col("events"), col("amount"));
+                return rows.select(
+                        col("session_window.start").alias("window_start"),
+                        col("session_window.end").alias("window_end"),
+                        col("user_id"),
+                        col("events"),
+                        col("amount"));
             case "view_then_buy":
             case "view_then_buy_left":
                 return rows.select("user_id", "view_id", "buy_id");
@@ -357,7 +458,10 @@ public final class SparkOracle {
         Files.write(file, lines, StandardCharsets.UTF_8);
     }
 
-    /** A value as the project's {@code table export --csv} writes it, timestamps at Spark's precision. */
+    /**
+     * A value as the project's {@code table export --csv} writes it, timestamps at Spark's
+     * precision.
+     */
     static String csv(Object v) {
         if (v == null) {
             return "";
@@ -380,11 +484,27 @@ public final class SparkOracle {
         spark.range(3).toDF("id").write().format("delta").mode("overwrite").save(path);
         long batch = spark.read().format("delta").load(path).count();
         Path cp = dir.resolve("smoke_cp");
-        StreamingQuery q = spark.readStream().format("delta").load(path).writeStream().format("delta")
-                .option("checkpointLocation", cp.toString()).trigger(Trigger.AvailableNow()).start(dir.resolve("smoke_copy").toString());
+        StreamingQuery q =
+                spark.readStream()
+                        .format("delta")
+                        .load(path)
+                        .writeStream()
+                        .format("delta")
+                        .option("checkpointLocation", cp.toString())
+                        .trigger(Trigger.AvailableNow())
+                        .start(dir.resolve("smoke_copy").toString());
         q.awaitTermination();
-        long streamed = spark.read().format("delta").load(dir.resolve("smoke_copy").toString()).count();
-        String deltaVersion = io.delta.tables.DeltaTable.class.getPackage().getImplementationVersion();
-        return "smoke batch=" + batch + " stream=" + streamed + " delta=" + deltaVersion + " spark=" + spark.version();
+        long streamed =
+                spark.read().format("delta").load(dir.resolve("smoke_copy").toString()).count();
+        String deltaVersion =
+                io.delta.tables.DeltaTable.class.getPackage().getImplementationVersion();
+        return "smoke batch="
+                + batch
+                + " stream="
+                + streamed
+                + " delta="
+                + deltaVersion
+                + " spark="
+                + spark.version();
     }
 }
