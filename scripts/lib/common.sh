@@ -142,3 +142,36 @@ yaml_flat_value() {
   value="$(sed -n "s/^${1//./\\.}[[:space:]]*:[[:space:]]*\(.*\)$/\1/p" "$2" | tail -n 1 | sed 's/[[:space:]]#.*$//; s/[[:space:]]*$//')"
   echo "${value:-$3}"
 }
+
+# Waits until pid $1 (the $! of `( ... exec program ... ) &`) runs the program whose command
+# line contains every further argument, for up to 60 s. Until the subshell's exec, that pid's
+# command line is still the calling script's: a check made then (a loaded machine, a slow
+# class path listing) would take a starting server for a dead one. Fails when the process
+# ended (or is a zombie) first.
+wait_for_exec() {
+  local pid="$1" waited=0 state
+  shift
+  while ((waited < 1200)); do
+    state="$(sed -n 's/^[0-9]* (.*) \([A-Z]\) .*/\1/p' "/proc/$pid/stat" 2>/dev/null || true)"
+    [[ -n "$state" && "$state" != Z && "$state" != X ]] || return 1
+    pid_matches "$pid" "$@" && return 0
+    sleep 0.05
+    waited=$((waited + 1))
+  done
+  return 1
+}
+
+# Exports AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for a Flink process: kept when both are set
+# already, else s3.access-key and s3.secret-key of config file $1 (when it has both). Flink's S3
+# file system (Hadoop S3A) takes them from the environment when its config names no keys, and
+# the environment is neither logged by Flink nor visible to other users, unlike config values
+# (Flink logs the access key) or command-line flags (ps shows them).
+export_s3_credentials() {
+  local access secret
+  [[ -n "${AWS_ACCESS_KEY_ID:-}" && -n "${AWS_SECRET_ACCESS_KEY:-}" ]] && return 0
+  access="$(yaml_flat_value s3.access-key "$1" '')"
+  secret="$(yaml_flat_value s3.secret-key "$1" '')"
+  if [[ -n "$access" && -n "$secret" ]]; then
+    export AWS_ACCESS_KEY_ID="$access" AWS_SECRET_ACCESS_KEY="$secret"
+  fi
+}

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.jobs.cli.options.Values;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
@@ -155,11 +156,10 @@ class BronzeITCase {
                 .extracting(p -> p.path("numInputRows").asLong())
                 .containsExactly(500L, 500L);
         assertThat(new Warehouse(options.warehouse()).count(BronzeQuery.TABLE)).isEqualTo(3500);
-        assertThat(Main.parseBytes("64m")).isEqualTo(64L << 20);
-        assertThat(Main.parseBytes("1G")).isEqualTo(1L << 30);
-        assertThat(Main.parseBytes("4096")).isEqualTo(4096);
-        Assertions.assertThatThrownBy(() -> Main.parseBytes("lots"))
-                .hasMessageContaining("e.g. 64m");
+        assertThat(Values.bytes("64m")).isEqualTo(64L << 20);
+        assertThat(Values.bytes("1G")).isEqualTo(1L << 30);
+        assertThat(Values.bytes("4096")).isEqualTo(4096);
+        Assertions.assertThatThrownBy(() -> Values.bytes("lots")).hasMessageContaining("e.g. 64m");
     }
 
     @Test

@@ -8,9 +8,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.LatestQuery;
-import org.flinkss.course.queries.Queries;
+import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.WindowQuery;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
@@ -74,7 +75,7 @@ class ChaosITCase {
         QueryRunner.run(new BronzeQuery(reference.events()), reference);
         QueryRunner.run(new LatestQuery(reference.database()), reference);
         QueryRunner.run(
-                WindowQuery.win5("datastream"),
+                WindowQuery.win5(Api.DATASTREAM),
                 RunOptions.builder()
                         .base(reference.base())
                         .parallelism(2)
@@ -91,10 +92,8 @@ class ChaosITCase {
                             .outputMode(mode)
                             .build();
             QueryRunner.run(
-                    Queries.create(
-                            mode == OutputMode.UPDATE ? "sliding" : "sessions",
-                            withMode,
-                            "datastream"),
+                    (mode == OutputMode.UPDATE ? QueryCatalog.SLIDING : QueryCatalog.SESSIONS)
+                            .create(withMode, Api.DATASTREAM),
                     withMode);
         }
 

@@ -10,7 +10,9 @@ import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.event.EventSources;
 import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.tables.EventTables;
+import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointDir;
 import org.flinkss.runtime.query.Query;
@@ -84,7 +86,8 @@ class CheckpointMisuseITCase {
 
         // The impostor could not run on bronze's checkpoint; after a reset, bronze reprocesses all.
         List<String> emptied =
-                Reset.reset(options.base(), warehouse, options.database(), BronzeQuery.NAME);
+                ResetCommand.reset(
+                        options.base(), warehouse, options.database(), QueryCatalog.BRONZE);
         assertThat(emptied).contains(BronzeQuery.TABLE);
         assertThat(warehouse.exists(BronzeQuery.TABLE)).isFalse();
         QueryRunner.Result again = QueryRunner.run(new BronzeQuery(options.events()), options);

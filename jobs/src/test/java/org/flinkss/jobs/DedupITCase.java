@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.DedupQuery;
 import org.flinkss.runtime.query.QueryRunner;
@@ -41,8 +42,8 @@ class DedupITCase {
     }
 
     /** Runs the course's scenario and returns [events_dedup, events_dedup_late] sorted. */
-    private List<List<List<Object>>> scenario(String api) {
-        RunOptions options = BronzeITCase.options(base.resolve(api), 2);
+    private List<List<List<Object>>> scenario(Api api) {
+        RunOptions options = BronzeITCase.options(base.resolve(api.text()), 2);
         Warehouse warehouse = new Warehouse(options.warehouse());
         DedupQuery dedup = DedupQuery.dedup(api);
 
@@ -83,8 +84,8 @@ class DedupITCase {
 
     @Test
     void duplicatesWithinTheWatermarkAreDroppedAndTheDataStreamAndTableApisAgree() {
-        List<List<List<Object>>> dataStream = scenario("datastream");
-        List<List<List<Object>>> table = scenario("table");
+        List<List<List<Object>>> dataStream = scenario(Api.DATASTREAM);
+        List<List<List<Object>>> table = scenario(Api.TABLE);
         assertThat(table.get(0)).containsExactlyElementsOf(dataStream.get(0));
         assertThat(table.get(1))
                 .extracting(r -> r.subList(0, 7))
@@ -100,7 +101,7 @@ class DedupITCase {
             EventFiles.writeBatch(
                     options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
             held.add(
-                    dedupe(run(DedupQuery.dedup("datastream"), options))
+                    dedupe(run(DedupQuery.dedup(Api.DATASTREAM), options))
                             .path("numRowsTotal")
                             .asLong());
         }

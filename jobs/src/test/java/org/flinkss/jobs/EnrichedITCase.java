@@ -5,12 +5,14 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.EnrichedQuery;
+import org.flinkss.course.tables.Customers;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.TableRewriter;
@@ -29,15 +31,15 @@ class EnrichedITCase {
     @TempDir Path base;
 
     @ParameterizedTest
-    @ValueSource(strings = {"datastream", "table"})
-    void laterRowsCarryTheReplacedCountriesAndEarlierRowsKeepTheirs(String api) {
+    @EnumSource(Api.class)
+    void laterRowsCarryTheReplacedCountriesAndEarlierRowsKeepTheirs(Api api) {
         RunOptions options = BronzeITCase.options(base, 2);
         Warehouse warehouse = new Warehouse(options.warehouse());
 
         // Step 1: customers 1..49 in two countries (50 missing: a left join keeps its rows, with
         // null).
         Customers.land(warehouse, List.of("US", "DE"));
-        new TableRewriter(warehouse, EnrichedQuery.CUSTOMERS)
+        new TableRewriter(warehouse, Customers.TABLE)
                 .replace(row -> row.getInt(0) == 50, List.of());
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
         QueryRunner.run(new BronzeQuery(options.events()), options);

@@ -6,13 +6,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
-import org.flinkss.course.queries.Queries;
+import org.flinkss.course.queries.QueryCatalog;
+import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.query.OutputMode;
@@ -55,17 +57,17 @@ class OutputModeITCase {
                 .build();
     }
 
-    private static QueryRunner.Result run(String query, String api, RunOptions options) {
+    private static QueryRunner.Result run(QueryCatalog query, Api api, RunOptions options) {
         QueryRunner.run(
                 new BronzeQuery(options.events()), options(options.base(), OutputMode.APPEND));
-        return QueryRunner.run(Queries.create(query, options, api), options);
+        return QueryRunner.run(query.create(options, api), options);
     }
 
     private static final long NO_WATERMARK = Long.MAX_VALUE;
 
     @ParameterizedTest
-    @ValueSource(strings = {"datastream", "table"})
-    void updateModeUpsertsPartialWindowsThatLaterRunsOverwrite(String api) throws Exception {
+    @EnumSource(Api.class)
+    void updateModeUpsertsPartialWindowsThatLaterRunsOverwrite(Api api) throws Exception {
         RunOptions options = options(base, OutputMode.UPDATE);
         Database db = options.database();
         List<Event> first = EventGenerator.events(0, 1000);
@@ -73,7 +75,7 @@ class OutputModeITCase {
         // Step 1: batches 1 and 2: every window so far, the open ones with partial counts.
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
         EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
-        QueryRunner.Result run1 = run("win5", api, options);
+        QueryRunner.Result run1 = run(QueryCatalog.WIN5, api, options);
         List<List<Object>> afterRun1 = db.rows("events_5min");
         assertThat(afterRun1)
                 .containsExactlyElementsOf(
@@ -97,7 +99,7 @@ class OutputModeITCase {
         // place.
         EventFiles.writeBatch(options.events(), 3, List.of(LATE));
         EventFiles.writeBatch(options.events(), 4, EventGenerator.events(1000, 500));
-        QueryRunner.Result run2 = run("win5", api, options);
+        QueryRunner.Result run2 = run(QueryCatalog.WIN5, api, options);
         List<Event> all = EventGenerator.events(0, 1500);
         List<List<Object>> afterRun2 = db.rows("events_5min");
         assertThat(afterRun2)
@@ -121,14 +123,14 @@ class OutputModeITCase {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"datastream", "table"})
-    void completeModeReplacesTheTableWithEveryWindowAndDropsNothing(String api) {
+    @EnumSource(Api.class)
+    void completeModeReplacesTheTableWithEveryWindowAndDropsNothing(Api api) {
         RunOptions options = options(base, OutputMode.COMPLETE);
         Warehouse warehouse = new Warehouse(options.warehouse());
 
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
         EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
-        run("sliding", api, options);
+        run(QueryCatalog.SLIDING, api, options);
         assertThat(warehouse.sortedValues("events_sliding"))
                 .containsExactlyElementsOf(
                         Expected.windows(
@@ -141,7 +143,7 @@ class OutputModeITCase {
         // Complete mode keeps all state: the late event still counts; there is no late table.
         EventFiles.writeBatch(options.events(), 3, List.of(LATE));
         EventFiles.writeBatch(options.events(), 4, EventGenerator.events(1000, 500));
-        run("sliding", api, options);
+        run(QueryCatalog.SLIDING, api, options);
         List<Event> all = new ArrayList<>(EventGenerator.events(0, 1500));
         all.add(LATE);
         assertThat(warehouse.sortedValues("events_sliding"))
@@ -159,7 +161,7 @@ class OutputModeITCase {
         Event b = new Event(2L, 7, "view", Instant.parse("2025-03-01T00:03:00Z"), 2.0);
         Event c = new Event(3L, 7, "buy", Instant.parse("2025-03-01T00:01:30Z"), 4.0);
         EventFiles.writeBatch(options.events(), 1, List.of(a, b));
-        run("sessions", "datastream", options);
+        run(QueryCatalog.SESSIONS, Api.DATASTREAM, options);
         Warehouse warehouse = new Warehouse(options.warehouse());
         assertThat(warehouse.sortedValues("events_sessions"))
                 .containsExactlyElementsOf(
@@ -167,7 +169,7 @@ class OutputModeITCase {
                 .hasSize(2);
 
         EventFiles.writeBatch(options.events(), 2, List.of(c));
-        run("sessions", "datastream", options);
+        run(QueryCatalog.SESSIONS, Api.DATASTREAM, options);
         assertThat(warehouse.sortedValues("events_sessions"))
                 .containsExactly(
                         List.of(
@@ -226,7 +228,7 @@ class OutputModeITCase {
         reader.start();
         QueryRunner.Result result;
         try {
-            result = QueryRunner.run(Queries.create("win5", options, "datastream"), options);
+            result = QueryRunner.run(QueryCatalog.WIN5.create(options, Api.DATASTREAM), options);
         } finally {
             done.set(true);
             reader.join();
@@ -259,23 +261,23 @@ class OutputModeITCase {
     void modesThatMakeNoSenseAreRefusedWithTheReason() {
         RunOptions update = options(base, OutputMode.UPDATE);
         RunOptions complete = options(base, OutputMode.COMPLETE);
-        assertThatThrownBy(() -> Queries.create("bronze", complete, "datastream"))
+        assertThatThrownBy(() -> QueryCatalog.BRONZE.create(complete, Api.DATASTREAM))
                 .hasMessageContaining("complete output mode needs a streaming aggregation");
-        assertThatThrownBy(() -> Queries.create("bronze", update, "datastream"))
+        assertThatThrownBy(() -> QueryCatalog.BRONZE.create(update, Api.DATASTREAM))
                 .hasMessageContaining("events_bronze, takes appends only");
-        assertThatThrownBy(() -> Queries.create("dedup", complete, "datastream"))
+        assertThatThrownBy(() -> QueryCatalog.DEDUP.create(complete, Api.DATASTREAM))
                 .hasMessageContaining("needs a streaming aggregation");
-        assertThatThrownBy(() -> Queries.create("view-then-buy", update, "datastream"))
+        assertThatThrownBy(() -> QueryCatalog.VIEW_THEN_BUY.create(update, Api.DATASTREAM))
                 .hasMessageContaining(
                         "Join between two streaming DataFrames/Datasets is not supported in Update"
                                 + " output mode");
-        assertThatThrownBy(() -> Queries.create("sessions", update, "datastream"))
+        assertThatThrownBy(() -> QueryCatalog.SESSIONS.create(update, Api.DATASTREAM))
                 .hasMessageContaining("Spark refuses update mode for session windows");
-        assertThatThrownBy(() -> Queries.create("sessions", complete, "table"))
+        assertThatThrownBy(() -> QueryCatalog.SESSIONS.create(complete, Api.TABLE))
                 .hasMessageContaining("--api datastream");
-        assertThatThrownBy(() -> Queries.create("latest", complete, "datastream"))
+        assertThatThrownBy(() -> QueryCatalog.LATEST.create(complete, Api.DATASTREAM))
                 .hasMessageContaining("needs a streaming aggregation");
-        assertThat(Queries.create("latest", update, "datastream").name()).isEqualTo("latest");
+        assertThat(QueryCatalog.LATEST.create(update, Api.DATASTREAM).name()).isEqualTo("latest");
         assertThatThrownBy(() -> OutputMode.parse("upsert"))
                 .hasMessageContaining("use append, update or complete");
         assertThat(
@@ -294,18 +296,18 @@ class OutputModeITCase {
         RunOptions append = options(base, OutputMode.APPEND);
         RunOptions complete = options(base, OutputMode.COMPLETE);
         EventFiles.writeBatch(append.events(), 1, EventGenerator.events(0, 500));
-        run("win5", "datastream", append);
+        run(QueryCatalog.WIN5, Api.DATASTREAM, append);
         Warehouse warehouse = new Warehouse(append.warehouse());
         long appended = warehouse.count("events_5min");
 
-        assertThatThrownBy(() -> run("win5", "datastream", complete))
+        assertThatThrownBy(() -> run(QueryCatalog.WIN5, Api.DATASTREAM, complete))
                 .isInstanceOf(QueryException.class)
                 .hasMessageContaining("output mode complete")
                 .hasMessageContaining("reset");
         assertThat(warehouse.count("events_5min")).isEqualTo(appended);
 
-        Reset.reset(base, warehouse, append.database(), "win5");
-        run("win5", "datastream", complete);
+        ResetCommand.reset(base, warehouse, append.database(), QueryCatalog.WIN5);
+        run(QueryCatalog.WIN5, Api.DATASTREAM, complete);
         assertThat(warehouse.sortedValues("events_5min"))
                 .containsExactlyElementsOf(
                         Expected.windows(

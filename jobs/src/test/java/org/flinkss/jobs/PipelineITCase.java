@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.Pipeline;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointDir;
@@ -32,8 +33,8 @@ class PipelineITCase {
 
     @TempDir Path base;
 
-    private List<List<List<Object>>> courseScenario(String api) {
-        RunOptions options = BronzeITCase.options(base.resolve(api), 2);
+    private List<List<List<Object>>> courseScenario(Api api) {
+        RunOptions options = BronzeITCase.options(base.resolve(api.text()), 2);
         Warehouse warehouse = new Warehouse(options.warehouse());
 
         // Step 1: batches 1 and 2, then the pipeline.
@@ -96,8 +97,8 @@ class PipelineITCase {
 
     @Test
     void courseScenarioGivesSparksSilverAndGoldInBothApis() {
-        List<List<List<Object>>> dataStream = courseScenario("datastream");
-        List<List<List<Object>>> table = courseScenario("table");
+        List<List<List<Object>>> dataStream = courseScenario(Api.DATASTREAM);
+        List<List<List<Object>>> table = courseScenario(Api.TABLE);
         assertThat(table).isEqualTo(dataStream);
     }
 
@@ -106,7 +107,7 @@ class PipelineITCase {
         RunOptions options = BronzeITCase.options(base, 2);
         try (CheckpointDir.Lock running =
                 new CheckpointDir(options.checkpointOf("_pipeline")).lock("pipeline")) {
-            assertThatThrownBy(() -> Pipeline.run(options, "datastream"))
+            assertThatThrownBy(() -> Pipeline.run(options, Api.DATASTREAM))
                     .isInstanceOf(QueryException.class)
                     .hasMessageContaining("query 'pipeline' is already running");
         }

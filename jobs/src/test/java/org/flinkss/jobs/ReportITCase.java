@@ -9,8 +9,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.WindowQuery;
+import org.flinkss.jobs.cli.ReportCommand;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.Warehouse;
@@ -40,10 +42,10 @@ class ReportITCase {
             EventFiles.writeBatch(
                     options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
             QueryRunner.run(new BronzeQuery(options.events()), options);
-            QueryRunner.run(WindowQuery.win5("datastream"), options);
+            QueryRunner.run(WindowQuery.win5(Api.DATASTREAM), options);
         }
         Path file = base.resolve("report.html");
-        Report.write(base, new Warehouse(options.warehouse()), file);
+        ReportCommand.write(base, new Warehouse(options.warehouse()), file);
         return file;
     }
 

@@ -9,10 +9,17 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.event.EventJson;
+import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.LatestQuery;
+import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.WindowQuery;
 import org.flinkss.course.tables.EventTables;
+import org.flinkss.jobs.cli.RecomputeCommand;
+import org.flinkss.jobs.cli.ResetCommand;
+import org.flinkss.jobs.cli.options.Values;
+import org.flinkss.jobs.cli.output.TablePrinter;
+import org.flinkss.jobs.cli.output.Tables;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
@@ -138,14 +145,15 @@ class RescuedDataITCase {
         // Step 4: table show and export show the column.
         Tables tables = new Tables(warehouse, null);
         assertThat(
-                        Main.show(tables, BronzeQuery.TABLE, 20)
+                        TablePrinter.show(tables, BronzeQuery.TABLE, 20)
                                 .lines()
                                 .skip(1)
                                 .findFirst()
                                 .orElseThrow())
                 .contains("| _rescued_data");
         ByteArrayOutputStream csv = new ByteArrayOutputStream();
-        Main.export(tables, BronzeQuery.TABLE, new PrintStream(csv, true, StandardCharsets.UTF_8));
+        TablePrinter.export(
+                tables, BronzeQuery.TABLE, new PrintStream(csv, true, StandardCharsets.UTF_8));
         assertThat(csv.toString(StandardCharsets.UTF_8).lines().toList())
                 .startsWith(
                         "event_id,user_id,event_type,event_ts,amount,_rescued_data",
@@ -208,7 +216,7 @@ class RescuedDataITCase {
         // with the column.
         assertThat(QueryRunner.run(new BronzeQuery(options.events()), options).numInputRows())
                 .isEqualTo(1);
-        Reset.reset(options.base(), warehouse, options.database(), BronzeQuery.NAME);
+        ResetCommand.reset(options.base(), warehouse, options.database(), QueryCatalog.BRONZE);
         QueryRunner.Result rebuilt =
                 QueryRunner.run(new BronzeQuery(options.events(), true), options);
         assertThat(rebuilt.numInputRows()).isEqualTo(3);
@@ -244,9 +252,9 @@ class RescuedDataITCase {
         // Step 2: bronze without and with the rescued data column, then win5 (both APIs), recompute
         // and latest.
         QueryRunner.run(new BronzeQuery(plain.events()), plain);
-        QueryRunner.run(WindowQuery.win5("datastream"), plain);
+        QueryRunner.run(WindowQuery.win5(Api.DATASTREAM), plain);
         QueryRunner.run(new BronzeQuery(rescued.events(), true), rescued);
-        QueryRunner.run(WindowQuery.win5("datastream"), rescued);
+        QueryRunner.run(WindowQuery.win5(Api.DATASTREAM), rescued);
         Warehouse plainTables = new Warehouse(plain.warehouse());
         Warehouse rescuedTables = new Warehouse(rescued.warehouse());
         assertThat(rescuedTables.count(BronzeQuery.TABLE)).isEqualTo(1000);
@@ -255,19 +263,19 @@ class RescuedDataITCase {
         assertThat(rescuedTables.sortedValues("events_5min")).containsExactlyElementsOf(windows);
 
         QueryRunner.run(new BronzeQuery(rescuedTableApi.events(), true), rescuedTableApi);
-        QueryRunner.run(WindowQuery.win5("table"), rescuedTableApi);
+        QueryRunner.run(WindowQuery.win5(Api.TABLE), rescuedTableApi);
         assertThat(new Warehouse(rescuedTableApi.warehouse()).sortedValues("events_5min"))
                 .containsExactlyElementsOf(windows);
 
         // The batch recompute from bronze (Flink SQL over its Parquet files) reads past the extra
         // column.
-        Recompute.Result recomputed =
-                Recompute.recompute(
+        RecomputeCommand.Result recomputed =
+                RecomputeCommand.recompute(
                         rescuedTables,
                         rescued.base(),
                         "events_5min",
-                        Recompute.parseTime("2025-03-01T00:00:00Z"),
-                        Recompute.parseTime("2025-03-01T01:00:00Z"));
+                        Values.timestamp("2025-03-01T00:00:00Z").toEpochMilli(),
+                        Values.timestamp("2025-03-01T01:00:00Z").toEpochMilli());
         assertThat(recomputed.written).isEqualTo(recomputed.removed).isEqualTo(12 * 3);
         assertThat(rescuedTables.sortedValues("events_5min")).containsExactlyElementsOf(windows);
 

@@ -11,6 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.ViewThenBuyQuery;
 import org.flinkss.runtime.query.QueryRunner;
@@ -85,13 +86,13 @@ class ViewThenBuyITCase {
     void allFourCourseBatchesInOneRunOrInTwoRunsGiveTheSameInnerJoin() {
         RunOptions oneRun = BronzeITCase.options(base.resolve("one"), 2);
         land(oneRun, 1, 2, 3, 4);
-        List<List<Object>> once = run(new ViewThenBuyQuery(false, "datastream"), oneRun);
+        List<List<Object>> once = run(new ViewThenBuyQuery(false, Api.DATASTREAM), oneRun);
 
         RunOptions twoRuns = BronzeITCase.options(base.resolve("two"), 2);
         land(twoRuns, 1, 2);
-        run(new ViewThenBuyQuery(false, "datastream"), twoRuns);
+        run(new ViewThenBuyQuery(false, Api.DATASTREAM), twoRuns);
         land(twoRuns, 3, 4);
-        List<List<Object>> twice = run(new ViewThenBuyQuery(false, "datastream"), twoRuns);
+        List<List<Object>> twice = run(new ViewThenBuyQuery(false, Api.DATASTREAM), twoRuns);
 
         List<Event> all = EventGenerator.events(0, 1500);
         assertThat(once)
@@ -105,7 +106,7 @@ class ViewThenBuyITCase {
     @Test
     void unmatchedViewsAppearOnceWithANullBuyOnlyAfterTheWatermarkPassesTheirRange() {
         RunOptions options = BronzeITCase.options(base, 2);
-        ViewThenBuyQuery outer = new ViewThenBuyQuery(true, "datastream");
+        ViewThenBuyQuery outer = new ViewThenBuyQuery(true, Api.DATASTREAM);
         land(options, 1, 2);
         List<List<Object>> first = run(outer, options);
         List<Event> firstEvents = EventGenerator.events(0, 1000);
@@ -141,8 +142,8 @@ class ViewThenBuyITCase {
     @ValueSource(booleans = {false, true})
     void theDataStreamAndTableApisWriteIdenticalTables(boolean outer) {
         List<List<List<Object>>> tables = new ArrayList<>();
-        for (String api : List.of("datastream", "table")) {
-            RunOptions options = BronzeITCase.options(base.resolve(api), 2);
+        for (Api api : Api.values()) {
+            RunOptions options = BronzeITCase.options(base.resolve(api.text()), 2);
             land(options, 1, 2);
             run(new ViewThenBuyQuery(outer, api), options);
             land(options, 3, 4);
@@ -157,9 +158,9 @@ class ViewThenBuyITCase {
     void theSameJoinAtAnyParallelism(int parallelism) {
         RunOptions options = BronzeITCase.options(base, parallelism);
         land(options, 1, 2);
-        run(new ViewThenBuyQuery(true, "datastream"), options);
+        run(new ViewThenBuyQuery(true, Api.DATASTREAM), options);
         land(options, 4);
-        List<List<Object>> table = run(new ViewThenBuyQuery(true, "datastream"), options);
+        List<List<Object>> table = run(new ViewThenBuyQuery(true, Api.DATASTREAM), options);
         List<Event> all = EventGenerator.events(0, 1500);
         assertThat(table)
                 .containsExactlyElementsOf(
@@ -175,7 +176,7 @@ class ViewThenBuyITCase {
                     options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
             QueryRunner.run(new BronzeQuery(options.events()), options);
             QueryRunner.Result result =
-                    QueryRunner.run(new ViewThenBuyQuery(false, "datastream"), options);
+                    QueryRunner.run(new ViewThenBuyQuery(false, Api.DATASTREAM), options);
             held.add(
                     result.lastProgress
                             .path("stateOperators")

@@ -12,9 +12,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
-import org.flinkss.course.queries.Queries;
+import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.WindowQuery;
+import org.flinkss.jobs.cli.RecomputeCommand;
+import org.flinkss.jobs.cli.options.Values;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.RowValues;
@@ -71,7 +74,7 @@ class WindowITCase {
         // min.
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
         EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
-        QueryRunner.Result run1 = run(WindowQuery.win5("datastream"), options);
+        QueryRunner.Result run1 = run(WindowQuery.win5(Api.DATASTREAM), options);
         long watermark1 = Expected.maxEventTime(first) - DELAY;
         assertThat(watermarkAfter(run1.lastProgress)).isEqualTo(watermark1);
         List<List<Object>> expected1 =
@@ -83,7 +86,7 @@ class WindowITCase {
         // Step 2: the late event as batch 3, batch 4 (ids 1000..1499); bronze keeps everything.
         EventFiles.writeBatch(options.events(), 3, List.of(LATE));
         EventFiles.writeBatch(options.events(), 4, EventGenerator.events(1000, 500));
-        QueryRunner.Result run2 = run(WindowQuery.win5("datastream"), options);
+        QueryRunner.Result run2 = run(WindowQuery.win5(Api.DATASTREAM), options);
         assertThat(warehouse.count(BronzeQuery.TABLE)).isEqualTo(1501);
 
         // Step 3: the windows batch 4 closed appear, whole; the late event is dropped and counted
@@ -109,19 +112,19 @@ class WindowITCase {
         Warehouse warehouse = new Warehouse(options.warehouse());
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
         EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
-        run(WindowQuery.win5("datastream"), options);
+        run(WindowQuery.win5(Api.DATASTREAM), options);
         EventFiles.writeBatch(options.events(), 3, List.of(LATE));
-        run(WindowQuery.win5("datastream"), options);
+        run(WindowQuery.win5(Api.DATASTREAM), options);
         List<List<Object>> streamed = warehouse.sortedValues("events_5min");
 
         // Step 1: rebuild 00:00 to 00:30 from bronze, as a batch job: the late buy counts now.
-        Recompute.Result result =
-                Recompute.recompute(
+        RecomputeCommand.Result result =
+                RecomputeCommand.recompute(
                         warehouse,
                         options.base(),
                         "events_5min",
-                        Recompute.parseTime("2025-03-01T00:00:00Z"),
-                        Recompute.parseTime("2025-03-01 00:30:00"));
+                        Values.timestamp("2025-03-01T00:00:00Z").toEpochMilli(),
+                        Values.timestamp("2025-03-01 00:30:00").toEpochMilli());
 
         List<Event> withLate = new ArrayList<>(EventGenerator.events(0, 1000));
         withLate.add(LATE);
@@ -135,7 +138,7 @@ class WindowITCase {
 
         // Step 2: the stream goes on from its own checkpoint: nothing written twice.
         EventFiles.writeBatch(options.events(), 4, EventGenerator.events(1000, 500));
-        run(WindowQuery.win5("datastream"), options);
+        run(WindowQuery.win5(Api.DATASTREAM), options);
         List<Event> all = new ArrayList<>(EventGenerator.events(0, 1500));
         List<List<Object>> expected =
                 new ArrayList<>(
@@ -151,7 +154,7 @@ class WindowITCase {
                         all, 5 * MINUTE, 5 * MINUTE, false, Expected.maxEventTime(all) - DELAY);
         // Windows up to 00:30 as recomputed (with the late buy), later ones as the stream wrote
         // them.
-        long cut = Recompute.parseTime("2025-03-01T00:30:00Z");
+        long cut = Values.timestamp("2025-03-01T00:30:00Z").toEpochMilli();
         List<List<Object>> expectedAfter = new ArrayList<>();
         rebuilt.stream()
                 .filter(r -> ((Instant) r.get(1)).toEpochMilli() <= cut)
@@ -169,12 +172,12 @@ class WindowITCase {
         Warehouse warehouse = new Warehouse(options.warehouse());
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
         EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
-        run(WindowQuery.win5("datastream"), options);
+        run(WindowQuery.win5(Api.DATASTREAM), options);
         List<List<Object>> before = warehouse.sortedValues("events_5min");
 
         // The late event alone, in a run of its own: a new Flink job, restored from the savepoint.
         EventFiles.writeBatch(options.events(), 3, List.of(LATE));
-        QueryRunner.Result alone = run(WindowQuery.win5("datastream"), options);
+        QueryRunner.Result alone = run(WindowQuery.win5(Api.DATASTREAM), options);
 
         assertThat(alone.lastProgress.path("numInputRows").asLong()).isEqualTo(1);
         assertThat(droppedByWatermark(alone.lastProgress)).isEqualTo(1);
@@ -190,7 +193,7 @@ class WindowITCase {
         for (int batch = 1; batch <= 8; batch++) {
             EventFiles.writeBatch(
                     options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
-            QueryRunner.Result result = run(WindowQuery.win5("datastream"), options);
+            QueryRunner.Result result = run(WindowQuery.win5(Api.DATASTREAM), options);
             long watermark = watermarkAfter(result.lastProgress);
             // Every window in the table has ended by the watermark; none is missing.
             List<List<Object>> table = warehouse.sortedValues("events_5min");
@@ -229,7 +232,7 @@ class WindowITCase {
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(1000, 500));
         EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
         EventFiles.writeBatch(options.events(), 3, EventGenerator.events(0, 500));
-        QueryRunner.Result result = run(WindowQuery.win5("datastream"), options);
+        QueryRunner.Result result = run(WindowQuery.win5(Api.DATASTREAM), options);
 
         List<Event> all = EventGenerator.events(0, 1500);
         // Everything arrives in one batch: the watermark in force is none, nothing is dropped.
@@ -251,7 +254,7 @@ class WindowITCase {
         Collections.shuffle(shuffled, new Random(11));
         EventFiles.writeBatch(options.events(), 1, shuffled);
 
-        run(WindowQuery.win5("datastream"), options);
+        run(WindowQuery.win5(Api.DATASTREAM), options);
 
         List<Event> sorted = EventGenerator.events(0, 1000);
         assertThat(new Warehouse(options.warehouse()).sortedValues("events_5min"))
@@ -269,9 +272,9 @@ class WindowITCase {
     void theDataStreamAndTableApisWriteIdenticalTables(String name) {
         List<List<List<Object>>> tables = new ArrayList<>();
         List<List<List<Object>>> lates = new ArrayList<>();
-        for (String api : List.of("datastream", "table")) {
-            RunOptions options = options(base.resolve(api), 2);
-            WindowQuery query = (WindowQuery) Queries.create(name, options, api);
+        for (Api api : Api.values()) {
+            RunOptions options = options(base.resolve(api.text()), 2);
+            WindowQuery query = (WindowQuery) QueryCatalog.named(name).create(options, api);
             EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
             EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
             run(query, options);

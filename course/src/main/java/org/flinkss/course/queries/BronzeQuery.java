@@ -36,7 +36,7 @@ import java.nio.file.Path;
  */
 public final class BronzeQuery implements Query {
 
-    public static final String NAME = "bronze";
+    public static final String NAME = QueryCatalog.BRONZE.queryName();
     public static final String TABLE = EventTables.BRONZE;
     public static final String QUARANTINE = EventTables.BRONZE + EventTables.QUARANTINE_SUFFIX;
     public static final String SKIPPED_FILES =

@@ -20,7 +20,7 @@ import java.util.Map;
  */
 public final class BronzeToKafkaQuery implements Query {
 
-    public static final String NAME = "bronze-to-kafka";
+    public static final String NAME = QueryCatalog.BRONZE_TO_KAFKA.queryName();
 
     private final String bootstrapServers;
     private final String topic;

@@ -16,7 +16,6 @@ import org.flinkss.runtime.operators.LateRowRouter;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 
@@ -30,30 +29,27 @@ import java.time.ZoneOffset;
  */
 public final class DedupQuery implements Query {
 
-    public static final Duration WATERMARK_DELAY = Duration.ofMinutes(10);
-
     private final String name;
     private final String source;
     private final String table;
     private final boolean validAmountsOnly;
-    private final String api;
+    private final Api api;
 
-    private DedupQuery(
-            String name, String source, String table, boolean validAmountsOnly, String api) {
-        this.name = name;
+    private DedupQuery(QueryCatalog entry, String source, boolean validAmountsOnly, Api api) {
+        this.name = entry.queryName();
         this.source = source;
-        this.table = table;
+        this.table = entry.table();
         this.validAmountsOnly = validAmountsOnly;
         this.api = api;
     }
 
-    public static DedupQuery dedup(String api) {
-        return new DedupQuery("dedup", EventTables.BRONZE, "events_dedup", false, api);
+    public static DedupQuery dedup(Api api) {
+        return new DedupQuery(QueryCatalog.DEDUP, EventTables.BRONZE, false, api);
     }
 
     /** The course's silver layer: valid amounts, deduplicated within the watermark. */
-    public static DedupQuery silver(String api) {
-        return new DedupQuery("silver", EventTables.BRONZE, "events_silver", true, api);
+    public static DedupQuery silver(Api api) {
+        return new DedupQuery(QueryCatalog.SILVER, EventTables.BRONZE, true, api);
     }
 
     @Override
@@ -69,12 +65,12 @@ public final class DedupQuery implements Query {
     public void build(QueryContext context) {
         context.stateful(
                 "dedupe["
-                        + api
+                        + api.text()
                         + "]: event_id within watermark "
-                        + WATERMARK_DELAY.toMinutes()
+                        + QueryCatalog.WATERMARK_DELAY.toMinutes()
                         + " min");
         DataStream<Event> events =
-                context.tableStream(source, "event_ts", WATERMARK_DELAY)
+                context.tableStream(source, "event_ts", QueryCatalog.WATERMARK_DELAY)
                         .map(EventTables::fromRow)
                         .returns(Event.class)
                         .name("events")
@@ -90,20 +86,23 @@ public final class DedupQuery implements Query {
         SingleOutputStreamOperator<Event> onTime =
                 events.process(late).name("drop-late-rows").uid("late-rows-" + name);
         DataStream<Event> deduplicated =
-                api.equals("table")
+                api == Api.TABLE
                         ? withTable(context, onTime)
                         : onTime.keyBy(e -> e.eventId == null ? "null" : e.eventId.toString())
                                 .process(
                                         new DedupWithinWatermark<String, Event>(
                                                 "dedupe",
-                                                WATERMARK_DELAY.toMillis(),
+                                                QueryCatalog.WATERMARK_DELAY.toMillis(),
                                                 context.scope()))
+                                // The operator's T is erased: Flink cannot infer it from the
+                                // input.
+                                .returns(Event.class)
                                 .name("dedupe")
                                 .uid("dedupe-" + name);
         context.toTable(deduplicated, EventTables.events(table));
         context.toTable(
                 onTime.getSideOutput(late.lateRows()),
-                EventTables.late(table + "_late", context.runId()));
+                EventTables.late(table + EventTables.LATE_SUFFIX, context.runId()));
     }
 
     private DataStream<Event> withTable(QueryContext context, DataStream<Event> onTime) {
@@ -119,7 +118,7 @@ public final class DedupQuery implements Query {
                                 + " TABLE(dedup_within_watermark(input => TABLE events_for_"
                                 + name
                                 + " PARTITION BY eventId, delayMillis => CAST("
-                                + WATERMARK_DELAY.toMillis()
+                                + QueryCatalog.WATERMARK_DELAY.toMillis()
                                 + " AS BIGINT)"
                                 + ", on_time => DESCRIPTOR(rowtime)))");
         return tEnv.toDataStream(deduplicated)

@@ -22,6 +22,7 @@ import org.apache.flink.types.Row;
 import org.apache.flink.util.Collector;
 
 import org.flinkss.course.event.Event;
+import org.flinkss.course.tables.Customers;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
@@ -41,8 +42,7 @@ import java.util.List;
  */
 public final class EnrichedQuery implements Query {
 
-    public static final String CUSTOMERS = "customers";
-    public static final String TABLE = "events_enriched";
+    public static final String TABLE = QueryCatalog.ENRICHED.table();
 
     static final RowType ROW =
             TableDef.columns(
@@ -55,16 +55,16 @@ public final class EnrichedQuery implements Query {
                     VarCharType.STRING_TYPE);
 
     private final Path warehouse;
-    private final String api;
+    private final Api api;
 
-    public EnrichedQuery(Path warehouse, String api) {
+    public EnrichedQuery(Path warehouse, Api api) {
         this.warehouse = warehouse;
         this.api = api;
     }
 
     @Override
     public String name() {
-        return "enriched";
+        return QueryCatalog.ENRICHED.queryName();
     }
 
     @Override
@@ -76,12 +76,12 @@ public final class EnrichedQuery implements Query {
                         .name("events")
                         .uid("events-enriched");
         DataStream<RowData> enriched =
-                api.equals("table")
+                api == Api.TABLE
                         ? withTable(context, events)
                         : events.process(
                                         new Enrich(
                                                 new StaticTable(
-                                                        warehouse, CUSTOMERS, "customer_id")))
+                                                        warehouse, Customers.TABLE, "customer_id")))
                                 .returns(InternalTypeInfo.of(ROW))
                                 .name("left join customers")
                                 .uid("join-customers");
@@ -163,7 +163,8 @@ public final class EnrichedQuery implements Query {
     private DataStream<RowData> withTable(QueryContext context, DataStream<Event> events) {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(context.env());
         tEnv.createTemporarySystemFunction(
-                "country_of", new CountryOf(new StaticTable(warehouse, CUSTOMERS, "customer_id")));
+                "country_of",
+                new CountryOf(new StaticTable(warehouse, Customers.TABLE, "customer_id")));
         Table table = tEnv.fromDataStream(events);
         tEnv.createTemporaryView("events_to_enrich", table);
         Table enriched =

@@ -19,7 +19,7 @@ import org.flinkss.runtime.query.QueryContext;
  */
 public final class KafkaBronzeQuery implements Query {
 
-    public static final String NAME = "kafka-bronze";
+    public static final String NAME = QueryCatalog.KAFKA_BRONZE.queryName();
     public static final String TABLE = KafkaTables.BRONZE;
 
     private final KafkaSourceOptions kafka;

@@ -30,7 +30,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class KafkaEventsQuery implements Query {
 
-    public static final String NAME = "kafka-events";
+    public static final String NAME = QueryCatalog.KAFKA_EVENTS.queryName();
     public static final String TABLE = KafkaTables.EVENTS;
     public static final String QUARANTINE = KafkaTables.EVENTS_QUARANTINE;
 

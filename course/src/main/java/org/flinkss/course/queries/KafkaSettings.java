@@ -38,8 +38,16 @@ public interface KafkaSettings {
                 }
             };
 
-    /** Whether a source option (subscribe, pattern, assign, starting offsets) was given. */
+    /**
+     * Whether a source option (subscribe, pattern, assign, starting offsets, offsets per trigger,
+     * fail on data loss) was given.
+     */
     boolean readsKafka();
+
+    /** Whether a client option (bootstrap servers, a properties file) was given. */
+    default boolean hasClientSettings() {
+        return false;
+    }
 
     /** What {@code kafka-bronze} reads, validated. */
     KafkaSourceOptions sourceOptions();

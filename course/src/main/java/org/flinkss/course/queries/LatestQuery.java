@@ -17,7 +17,7 @@ import org.flinkss.runtime.query.QueryContext;
  */
 public final class LatestQuery implements Query {
 
-    public static final String TABLE = "events_latest";
+    public static final String TABLE = QueryCatalog.LATEST.table();
 
     private final Database database;
 
@@ -27,7 +27,7 @@ public final class LatestQuery implements Query {
 
     @Override
     public String name() {
-        return "latest";
+        return QueryCatalog.LATEST.queryName();
     }
 
     @Override

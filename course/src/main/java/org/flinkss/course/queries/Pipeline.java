@@ -14,38 +14,36 @@ import java.util.List;
  * events_silver}: valid amounts, deduplicated within a 10-minute watermark), gold ({@code
  * events_silver} to {@code events_by_type}: 30-minute windows by type, append mode). Each run
  * handles whatever landed since the last one. A second pipeline run while one is active is refused;
- * a layer that fails stops the pipeline (the layers before it stay committed).
+ * a layer that fails stops the pipeline (the layers before it stay committed). The layers are the
+ * catalog's {@link QueryCatalog#PIPELINE}.
  */
 public final class Pipeline {
 
-    public static final String NAME = "pipeline";
+    public static final String NAME = QueryCatalog.PIPELINE.queryName();
 
     private Pipeline() {}
 
-    public static List<Query> layers(RunOptions options, String api) {
-        return layers(options, api, false);
+    public static List<Query> layers(RunOptions options, Api api) {
+        return layers(QueryRequest.of(options, api));
     }
 
-    /**
-     * @param rescuedData bronze's rescued data column: {@code run pipeline --rescued-data}
-     */
-    public static List<Query> layers(RunOptions options, String api, boolean rescuedData) {
-        return List.of(
-                new BronzeQuery(options.events(), rescuedData),
-                DedupQuery.silver(api),
-                WindowQuery.gold(api));
+    /** The layers for a request: {@code --rescued-data} and missing files go to bronze. */
+    public static List<Query> layers(QueryRequest request) {
+        return QueryCatalog.PIPELINE.createLayers(request);
     }
 
-    public static List<QueryRunner.Result> run(RunOptions options, String api) {
-        return run(options, api, false);
+    public static List<QueryRunner.Result> run(RunOptions options, Api api) {
+        return run(QueryRequest.of(options, api));
     }
 
-    public static List<QueryRunner.Result> run(
-            RunOptions options, String api, boolean rescuedData) {
+    /** Runs the layers one after the other, under the pipeline's own lock. */
+    public static List<QueryRunner.Result> run(QueryRequest request) {
+        List<Query> layers = layers(request);
+        RunOptions options = request.run();
         CheckpointDir pipeline = new CheckpointDir(options.checkpointOf("_" + NAME));
         try (CheckpointDir.Lock lock = pipeline.lock(NAME)) {
             List<QueryRunner.Result> results = new ArrayList<>();
-            for (Query layer : layers(options, api, rescuedData)) {
+            for (Query layer : layers) {
                 results.add(QueryRunner.run(layer, options));
             }
             return results;

@@ -40,7 +40,6 @@ import java.util.List;
  */
 public final class ViewThenBuyQuery implements Query {
 
-    public static final Duration WATERMARK_DELAY = Duration.ofMinutes(10);
     public static final Duration BOUND = Duration.ofMinutes(5);
 
     static final RowType ROW =
@@ -51,36 +50,41 @@ public final class ViewThenBuyQuery implements Query {
                     new BigIntType());
 
     private final boolean outer;
-    private final String api;
+    private final Api api;
 
-    public ViewThenBuyQuery(boolean outer, String api) {
+    public ViewThenBuyQuery(boolean outer, Api api) {
         this.outer = outer;
         this.api = api;
     }
 
+    /** The catalog's entry: the inner join, or the left outer join with its own checkpoint. */
+    private QueryCatalog entry() {
+        return outer ? QueryCatalog.VIEW_THEN_BUY_OUTER : QueryCatalog.VIEW_THEN_BUY;
+    }
+
     @Override
     public String name() {
-        return outer ? "view-then-buy-outer" : "view-then-buy";
+        return entry().queryName();
     }
 
     public String table() {
-        return outer ? "view_then_buy_left" : "view_then_buy";
+        return entry().table();
     }
 
     @Override
     public void build(QueryContext context) {
         context.stateful(
                 "join["
-                        + api
+                        + api.text()
                         + "]: "
                         + (outer ? "left outer" : "inner")
                         + " view then buy within "
                         + BOUND.toMinutes()
                         + " min, watermark "
-                        + WATERMARK_DELAY.toMinutes()
+                        + QueryCatalog.WATERMARK_DELAY.toMinutes()
                         + " min");
         DataStream<Event> events =
-                context.tableStream(EventTables.BRONZE, "event_ts", WATERMARK_DELAY)
+                context.tableStream(EventTables.BRONZE, "event_ts", QueryCatalog.WATERMARK_DELAY)
                         .map(EventTables::fromRow)
                         .returns(Event.class)
                         .name("events")
@@ -98,11 +102,11 @@ public final class ViewThenBuyQuery implements Query {
         SingleOutputStreamOperator<Event> onTime =
                 events.process(late).name("drop-late-rows").uid("late-rows-" + name());
         DataStream<RowData> joined =
-                api.equals("table") ? withTable(context, onTime) : withDataStream(context, onTime);
+                api == Api.TABLE ? withTable(context, onTime) : withDataStream(context, onTime);
         context.toTable(joined, EventTables.rows(table(), ROW));
         context.toTable(
                 onTime.getSideOutput(late.lateRows()),
-                EventTables.late(table() + "_late", context.runId()));
+                EventTables.late(table() + EventTables.LATE_SUFFIX, context.runId()));
     }
 
     private DataStream<RowData> withDataStream(QueryContext context, DataStream<Event> onTime) {

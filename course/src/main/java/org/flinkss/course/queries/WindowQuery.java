@@ -34,6 +34,7 @@ import org.flinkss.runtime.operators.WindowEmission;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.query.RunOptions;
 
 import javax.annotation.Nullable;
 
@@ -45,8 +46,8 @@ import java.util.List;
 
 /**
  * The course's windowed aggregations (topics 11.07, 11.10, 11.11) over {@code events_bronze} as a
- * stream, with a 10-minute watermark on {@code event_ts}, in append mode unless {@link #outputMode}
- * says otherwise:
+ * stream, with a 10-minute watermark on {@code event_ts} ({@link QueryCatalog#WATERMARK_DELAY}), in
+ * append mode unless the run's output mode says otherwise:
  *
  * <ul>
  *   <li>{@code win5}: 5-minute tumbling windows by {@code event_type} into {@code events_5min};
@@ -62,14 +63,13 @@ import java.util.List;
  */
 public final class WindowQuery implements Query {
 
-    public static final Duration WATERMARK_DELAY = Duration.ofMinutes(10);
-
     enum Kind {
         TUMBLING,
         SLIDING,
         SESSION
     }
 
+    private final QueryCatalog entry;
     private final String name;
     private final String source;
     private final String table;
@@ -77,76 +77,71 @@ public final class WindowQuery implements Query {
     private final Duration size;
     private final Duration slide;
     private final String keyColumn;
-    private final String api;
-    private OutputMode mode = OutputMode.APPEND;
-    @Nullable private Database database;
+    private final Api api;
+    private final OutputMode mode;
+    @Nullable private final Database database;
 
     private WindowQuery(
-            String name,
-            String table,
+            QueryCatalog entry,
+            String source,
             Kind kind,
             Duration size,
             Duration slide,
             String keyColumn,
-            String api) {
-        this(name, EventTables.BRONZE, table, kind, size, slide, keyColumn, api);
-    }
-
-    /**
-     * Another output mode than append (topic 11.02): update upserts the changed windows of each
-     * batch into {@code database}; complete replaces the table of the warehouse with every window
-     * at each commit. Refused, with the reason, where Spark or Flink SQL cannot do it.
-     */
-    public WindowQuery outputMode(OutputMode mode, @Nullable Database database) {
-        if (mode == OutputMode.UPDATE && kind == Kind.SESSION) {
-            throw new IllegalArgumentException(
-                    "query '"
-                            + name
-                            + "' cannot run in update mode: a session window grows and merges, so"
-                            + " its row's key (window_start, window_end) changes and update would"
-                            + " leave the old rows behind; Spark refuses update mode for session"
-                            + " windows too. Use --output-mode append or complete");
-        }
-        if (mode == OutputMode.COMPLETE && kind == Kind.SESSION && api.equals("table")) {
-            throw new IllegalArgumentException(
-                    "query '"
-                            + name
-                            + "' cannot run in complete mode with --api table: Flink SQL's session"
-                            + " windows write a session only when it closes. Use --api datastream"
-                            + " for complete mode");
-        }
+            Api api,
+            OutputMode mode,
+            @Nullable Database database) {
         if (mode == OutputMode.UPDATE && database == null) {
             throw new IllegalArgumentException(
                     "update mode writes through the upsert sink: it needs a database");
         }
-        this.mode = mode;
-        this.database = database;
-        return this;
-    }
-
-    private WindowQuery(
-            String name,
-            String source,
-            String table,
-            Kind kind,
-            Duration size,
-            Duration slide,
-            String keyColumn,
-            String api) {
-        this.name = name;
+        this.entry = entry;
+        this.name = entry.queryName();
         this.source = source;
-        this.table = table;
+        this.table = entry.table();
         this.kind = kind;
         this.size = size;
         this.slide = slide;
         this.keyColumn = keyColumn;
         this.api = api;
+        this.mode = mode;
+        this.database = database;
     }
 
-    public static WindowQuery win5(String api) {
+    private WindowQuery(
+            QueryCatalog entry,
+            String source,
+            Kind kind,
+            Duration size,
+            Duration slide,
+            String keyColumn,
+            Api api) {
+        this(entry, source, kind, size, slide, keyColumn, api, OutputMode.APPEND, null);
+    }
+
+    /**
+     * The same query in the run's output mode (topic 11.02): update upserts the changed windows of
+     * each batch into the run's database; complete replaces the table of the warehouse with every
+     * window at each commit. {@link QueryCatalog#check} refuses, with the reason, the modes Spark
+     * or Flink SQL cannot do; only the catalog calls this.
+     */
+    WindowQuery withOutputMode(RunOptions run) {
         return new WindowQuery(
-                "win5",
-                "events_5min",
+                entry,
+                source,
+                kind,
+                size,
+                slide,
+                keyColumn,
+                api,
+                run.outputMode(),
+                QueryCatalog.updateDatabase(run));
+    }
+
+    public static WindowQuery win5(Api api) {
+        return new WindowQuery(
+                QueryCatalog.WIN5,
+                EventTables.BRONZE,
                 Kind.TUMBLING,
                 Duration.ofMinutes(5),
                 Duration.ofMinutes(5),
@@ -154,10 +149,10 @@ public final class WindowQuery implements Query {
                 api);
     }
 
-    public static WindowQuery sliding(String api) {
+    public static WindowQuery sliding(Api api) {
         return new WindowQuery(
-                "sliding",
-                "events_sliding",
+                QueryCatalog.SLIDING,
+                EventTables.BRONZE,
                 Kind.SLIDING,
                 Duration.ofMinutes(10),
                 Duration.ofMinutes(5),
@@ -165,10 +160,10 @@ public final class WindowQuery implements Query {
                 api);
     }
 
-    public static WindowQuery sessions(String api) {
+    public static WindowQuery sessions(Api api) {
         return new WindowQuery(
-                "sessions",
-                "events_sessions",
+                QueryCatalog.SESSIONS,
+                EventTables.BRONZE,
                 Kind.SESSION,
                 Duration.ofMinutes(2),
                 Duration.ofMinutes(2),
@@ -180,16 +175,20 @@ public final class WindowQuery implements Query {
      * The pipeline's gold layer: 30-minute windows by event_type over events_silver into
      * events_by_type.
      */
-    public static WindowQuery gold(String api) {
+    public static WindowQuery gold(Api api) {
         return new WindowQuery(
-                "gold",
-                "events_silver",
-                "events_by_type",
+                QueryCatalog.GOLD,
+                QueryCatalog.SILVER.table(),
                 Kind.TUMBLING,
                 Duration.ofMinutes(30),
                 Duration.ofMinutes(30),
                 "event_type",
                 api);
+    }
+
+    /** Whether the windows are sessions, keyed by {@code user_id}. */
+    public boolean isSessions() {
+        return kind == Kind.SESSION;
     }
 
     /** The table the query reads as a stream. */
@@ -220,13 +219,13 @@ public final class WindowQuery implements Query {
                                 : "tumbling " + size.toMinutes() + " min";
         // Append keeps the description it always had, so existing checkpoints stay valid.
         return "window["
-                + api
+                + api.text()
                 + "]: "
                 + window
                 + " by "
                 + keyColumn
                 + ", watermark "
-                + WATERMARK_DELAY.toMinutes()
+                + QueryCatalog.WATERMARK_DELAY.toMinutes()
                 + " min"
                 + (mode == OutputMode.APPEND ? "" : ", output mode " + mode.text());
     }
@@ -240,7 +239,7 @@ public final class WindowQuery implements Query {
     public void build(QueryContext context) {
         context.stateful(describe());
         DataStream<Event> events =
-                context.tableStream(source, "event_ts", WATERMARK_DELAY)
+                context.tableStream(source, "event_ts", QueryCatalog.WATERMARK_DELAY)
                         .map(EventTables::fromRow)
                         .returns(Event.class)
                         .name("events")
@@ -248,7 +247,7 @@ public final class WindowQuery implements Query {
         if (mode == OutputMode.COMPLETE) {
             // Complete mode keeps every window: the watermark drops nothing, so no late-row table.
             DataStream<RowData> changes =
-                    api.equals("table")
+                    api == Api.TABLE
                             ? changesWithTable(context, events)
                             : withDataStream(context, events);
             context.toCompleteTable(changes, table, rowType(), keyColumns());
@@ -259,20 +258,18 @@ public final class WindowQuery implements Query {
                 events.process(late).name("drop-late-rows").uid("late-rows-" + name);
         if (mode == OutputMode.UPDATE) {
             DataStream<RowData> changes =
-                    api.equals("table")
+                    api == Api.TABLE
                             ? changesWithTable(context, onTime)
                             : withDataStream(context, onTime);
             context.toUpdatedTable(changes, table, rowType(), keyColumns(), database);
         } else {
             DataStream<RowData> windows =
-                    api.equals("table")
-                            ? withTable(context, onTime)
-                            : withDataStream(context, onTime);
+                    api == Api.TABLE ? withTable(context, onTime) : withDataStream(context, onTime);
             context.toTable(windows, EventTables.rows(table, rowType()));
         }
         context.toTable(
                 onTime.getSideOutput(late.lateRows()),
-                EventTables.late(table + "_late", context.runId()));
+                EventTables.late(table + EventTables.LATE_SUFFIX, context.runId()));
     }
 
     /** What the window operator writes in this query's output mode. */

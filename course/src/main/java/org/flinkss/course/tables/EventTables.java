@@ -32,6 +32,9 @@ public final class EventTables {
     public static final String QUARANTINE_SUFFIX = "_quarantine";
     public static final String SKIPPED_FILES_SUFFIX = "_skipped_files";
 
+    /** A stateful query's table of the rows its watermark dropped: {@code <table>_late}. */
+    public static final String LATE_SUFFIX = "_late";
+
     /** {@code event_id LONG, user_id INT, event_type STRING, event_ts TIMESTAMP, amount DOUBLE}. */
     public static final RowType EVENT_ROW =
             TableDef.columns(

@@ -14,6 +14,9 @@ import java.util.Locale;
  *       commit. Only for aggregations, whose whole state is kept: the watermark neither closes nor
  *       drops anything.
  * </ul>
+ *
+ * <p>Which query takes which mode, and Spark's reason when it does not, is for the queries' owner
+ * to say before a run starts (the course: its query catalog).
  */
 public enum OutputMode {
     APPEND,
@@ -32,36 +35,5 @@ public enum OutputMode {
     /** As Spark and the command line spell it. */
     public String text() {
         return name().toLowerCase(Locale.ROOT);
-    }
-
-    /** Refuses {@code complete} for a query without aggregation, with Spark's reason. */
-    public void refuseCompleteWithoutAggregation(String query) {
-        if (this == COMPLETE) {
-            throw new IllegalArgumentException(
-                    "query '"
-                            + query
-                            + "' cannot run in complete mode: complete output mode needs a"
-                            + " streaming aggregation (Spark: \"Complete output mode not supported"
-                            + " when there are no streaming aggregations\"); it has none. Use"
-                            + " --output-mode append");
-        }
-    }
-
-    /**
-     * Refuses {@code update} and {@code complete} for a query without aggregation whose sink is a
-     * table of the warehouse, with Spark's reasons.
-     */
-    public void requireAppendForTableSink(String query, String table) {
-        refuseCompleteWithoutAggregation(query);
-        if (this == UPDATE) {
-            throw new IllegalArgumentException(
-                    "query '"
-                            + query
-                            + "' cannot run in update mode: its sink, the table "
-                            + table
-                            + ", takes appends only (as a Delta table sink: append or complete)."
-                            + " Without an aggregation update writes the same rows as append: use"
-                            + " --output-mode append");
-        }
     }
 }

@@ -27,7 +27,7 @@ import java.util.concurrent.CompletableFuture;
  * Reads the splits the enumerator assigns, one at a time, and emits each batch's watermark when
  * told to, after all of its records. Records carry their event time as their timestamp; the source
  * itself generates no watermark: per-split and periodic watermarks are what make Flink's file
- * source drop whole files or never move (see SEMANTICS.md).
+ * source drop whole files or never move (see docs/semantics.md).
  *
  * <p>A planned file that is gone when the reader opens it fails the task, naming the file, the
  * batch and the two ways out; with {@code --skip-missing-files} it is skipped instead, and never

@@ -1,0 +1,74 @@
+package org.flinkss.course.queries;
+
+import org.flinkss.runtime.query.RunOptions;
+
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What a run asks of a query of the {@link QueryCatalog}: the run's options (trigger, output mode,
+ * where), the API, and the options that only some queries take.
+ *
+ * @param run where and how the query runs; its output mode is checked by the catalog
+ * @param api the DataStream or the Table API version
+ * @param rescuedData bronze's rescued data column ({@code --rescued-data})
+ * @param skipMissingFiles a planned landing file that is gone is skipped ({@code
+ *     --skip-missing-files}); the runner reads it from {@code run}, the catalog only checks it
+ * @param kafka the Kafka options, {@link KafkaSettings#NONE} for the other queries
+ */
+public record QueryRequest(
+        RunOptions run,
+        Api api,
+        boolean rescuedData,
+        boolean skipMissingFiles,
+        KafkaSettings kafka) {
+
+    public QueryRequest {
+        Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(api, "api");
+        Objects.requireNonNull(kafka, "kafka");
+    }
+
+    /** A request with no query-specific option. */
+    public static QueryRequest of(RunOptions run, Api api) {
+        return new QueryRequest(run, api, false, false, KafkaSettings.NONE);
+    }
+
+    public QueryRequest withApi(Api other) {
+        return new QueryRequest(run, other, rescuedData, skipMissingFiles, kafka);
+    }
+
+    public QueryRequest withRescuedData(boolean rescued) {
+        return new QueryRequest(run, api, rescued, skipMissingFiles, kafka);
+    }
+
+    public QueryRequest withSkipMissingFiles(boolean skip) {
+        return new QueryRequest(run, api, rescuedData, skip, kafka);
+    }
+
+    public QueryRequest withKafka(KafkaSettings settings) {
+        return new QueryRequest(run, api, rescuedData, skipMissingFiles, settings);
+    }
+
+    /** The query-specific options this request uses. */
+    Set<QueryOption> options() {
+        Set<QueryOption> given = EnumSet.noneOf(QueryOption.class);
+        if (rescuedData) {
+            given.add(QueryOption.RESCUED_DATA);
+        }
+        if (skipMissingFiles) {
+            given.add(QueryOption.SKIP_MISSING_FILES);
+        }
+        if (kafka.readsKafka()) {
+            given.add(QueryOption.KAFKA_SOURCE);
+        }
+        if (kafka.topic() != null) {
+            given.add(QueryOption.KAFKA_TOPIC);
+        }
+        if (kafka.hasClientSettings()) {
+            given.add(QueryOption.KAFKA_CLIENT);
+        }
+        return given;
+    }
+}

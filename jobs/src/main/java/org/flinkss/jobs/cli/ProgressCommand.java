@@ -1,0 +1,52 @@
+package org.flinkss.jobs.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import org.flinkss.jobs.cli.options.DataOptions;
+import org.flinkss.jobs.cli.options.QueryArgument;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.progress.ProgressTracker;
+
+import java.util.concurrent.Callable;
+
+/** Spark's {@code lastProgress} and {@code recentProgress}, kept in the query's checkpoint. */
+@Command(
+        name = "progress",
+        mixinStandardHelpOptions = true,
+        description = "The last progress object of a query (Spark's lastProgress), or its history.")
+public final class ProgressCommand implements Callable<Integer> {
+
+    @Mixin DataOptions data;
+    @Mixin QueryArgument query;
+
+    @Option(
+            names = "--all",
+            description = "every committed batch, oldest first (Spark's recentProgress, kept)")
+    boolean all;
+
+    @Override
+    public Integer call() {
+        String name = query.query().single("progress").queryName();
+        CheckpointLayout checkpoint = CheckpointLayout.of(data.base, name);
+        if (all) {
+            for (ObjectNode p : ProgressTracker.history(checkpoint)) {
+                System.out.println(p.toString());
+            }
+            return 0;
+        }
+        ObjectNode last = ProgressTracker.last(checkpoint);
+        if (last == null) {
+            throw new IllegalArgumentException(
+                    "query '"
+                            + name
+                            + "' has no progress under "
+                            + checkpoint
+                            + ": it has not run yet");
+        }
+        System.out.println(last.toPrettyString());
+        return 0;
+    }
+}

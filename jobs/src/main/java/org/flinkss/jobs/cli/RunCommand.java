@@ -1,0 +1,100 @@
+package org.flinkss.jobs.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import org.flinkss.course.queries.Pipeline;
+import org.flinkss.course.queries.QueryCatalog;
+import org.flinkss.course.queries.QueryRequest;
+import org.flinkss.jobs.cli.options.ApiOption;
+import org.flinkss.jobs.cli.options.CheckpointIntervalOption;
+import org.flinkss.jobs.cli.options.DataOptions;
+import org.flinkss.jobs.cli.options.KafkaOptions;
+import org.flinkss.jobs.cli.options.OutputModeOption;
+import org.flinkss.jobs.cli.options.ParallelismOption;
+import org.flinkss.jobs.cli.options.QueryArgument;
+import org.flinkss.jobs.cli.options.RateLimitOptions;
+import org.flinkss.jobs.cli.options.TriggerOptions;
+import org.flinkss.jobs.cli.output.RunSummary;
+import org.flinkss.runtime.query.Query;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * One run of a query of the catalog with its trigger. The catalog checks the query's options, API
+ * and output mode before anything runs.
+ */
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description =
+                "One run of a query with its trigger (default available-now: process what is there,"
+                        + " commit, stop).")
+public final class RunCommand implements Callable<Integer> {
+
+    @Mixin DataOptions data;
+    @Mixin QueryArgument query;
+    @Mixin TriggerOptions trigger;
+    @Mixin RateLimitOptions limits;
+    @Mixin ParallelismOption parallelism;
+    @Mixin CheckpointIntervalOption checkpointInterval;
+    @Mixin ApiOption api;
+    @Mixin OutputModeOption outputMode;
+    @Mixin KafkaOptions kafka;
+
+    @Option(
+            names = "--skip-missing-files",
+            description =
+                    "bronze and the pipeline's bronze: a landing file that a batch planned but that"
+                        + " is gone when read is skipped instead of failing the run, with a"
+                        + " warning, and recorded once in the batch's progress and in"
+                        + " events_bronze_skipped_files (default: the run fails, naming the file)")
+    boolean skipMissingFiles;
+
+    @Option(
+            names = "--rescued-data",
+            description =
+                    "bronze and pipeline: keep JSON fields that are not in the schema, and values"
+                        + " of the wrong type, in a column _rescued_data of events_bronze with the"
+                        + " file's path (Auto Loader's rescuedDataColumn), instead of skipping them"
+                        + " or quarantining the line. A checkpoint made with it only runs with it,"
+                        + " and the reverse.")
+    boolean rescuedData;
+
+    @Option(names = "--quiet", description = "print only the summary, not each batch's progress")
+    boolean quiet;
+
+    @Override
+    public Integer call() {
+        QueryCatalog q = query.query();
+        RunOptions.Builder options =
+                RunOptions.builder()
+                        .parallelism(parallelism.value())
+                        .skipMissingFiles(skipMissingFiles)
+                        .outputMode(outputMode.mode())
+                        .printProgress(!quiet);
+        data.applyTo(options);
+        trigger.applyTo(options);
+        limits.applyTo(options);
+        kafka.applyTo(options);
+        checkpointInterval.applyTo(options);
+        RunOptions run = options.build();
+        QueryRequest request =
+                new QueryRequest(run, api.api(), rescuedData, skipMissingFiles, kafka);
+        if (q.isComposite()) {
+            List<QueryRunner.Result> results = Pipeline.run(request);
+            for (int i = 0; i < results.size(); i++) {
+                System.out.println(RunSummary.of(q.layers().get(i).queryName(), results.get(i)));
+            }
+            return 0;
+        }
+        Query built = q.create(request);
+        QueryRunner.Result result = QueryRunner.run(built, run);
+        System.out.println(RunSummary.of(built.name(), result));
+        return 0;
+    }
+}

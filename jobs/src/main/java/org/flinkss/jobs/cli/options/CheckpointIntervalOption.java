@@ -1,0 +1,24 @@
+package org.flinkss.jobs.cli.options;
+
+import picocli.CommandLine.Option;
+
+import org.flinkss.runtime.query.RunOptions;
+
+import java.time.Duration;
+
+/** {@code --checkpoint-interval DURATION}: how often a run checkpoints. */
+public final class CheckpointIntervalOption {
+
+    @Option(
+            names = "--checkpoint-interval",
+            paramLabel = "DURATION",
+            converter = Converters.PositiveDuration.class,
+            description =
+                    "checkpoint cadence within a run (default: the trigger's interval, 1s for"
+                            + " available-now)")
+    Duration interval;
+
+    public RunOptions.Builder applyTo(RunOptions.Builder run) {
+        return interval != null ? run.checkpointInterval(interval) : run;
+    }
+}

@@ -1,0 +1,119 @@
+package org.flinkss.jobs.cli.options;
+
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+import org.flinkss.course.queries.Api;
+import org.flinkss.course.queries.QueryCatalog;
+import org.flinkss.runtime.query.OutputMode;
+import org.flinkss.runtime.trigger.Trigger;
+
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Function;
+
+/**
+ * picocli's converters for the command line's values: each reads with {@link Values} (or the type's
+ * own parser) and turns a refusal into picocli's error, which names the option: {@code error:
+ * Invalid value for option '--max-bytes-per-trigger': cannot read 'lots' as a size ...}.
+ */
+public final class Converters {
+
+    private Converters() {}
+
+    private static <T> T convert(Function<String, T> parse, String text) {
+        try {
+            return parse.apply(text);
+        } catch (IllegalArgumentException e) {
+            throw new TypeConversionException(e.getMessage());
+        } catch (DateTimeException | ArithmeticException e) {
+            throw new TypeConversionException("cannot read '" + text + "': " + e.getMessage());
+        }
+    }
+
+    /** {@link Values#bytes}. */
+    public static final class Size implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String text) {
+            return Converters.convert(Values::bytes, text);
+        }
+    }
+
+    /** {@link Values#duration}. */
+    public static final class PositiveDuration implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String text) {
+            return Converters.convert(Values::duration, text);
+        }
+    }
+
+    /** {@link Values#timestamp}. */
+    public static final class Timestamp implements ITypeConverter<Instant> {
+        @Override
+        public Instant convert(String text) {
+            return Converters.convert(Values::timestamp, text);
+        }
+    }
+
+    /** {@link Values#positiveInt}. */
+    public static final class PositiveInt implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String text) {
+            return Converters.convert(Values::positiveInt, text);
+        }
+    }
+
+    /** {@link Values#limit}, as an int (files). */
+    public static final class IntLimit implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String text) {
+            long n = Converters.convert(Values::limit, text);
+            if (n > Integer.MAX_VALUE) {
+                throw new TypeConversionException(
+                        "'" + text + "' is too large: at most " + Integer.MAX_VALUE);
+            }
+            return (int) n;
+        }
+    }
+
+    /** {@link Values#limit}, as a long (offsets). */
+    public static final class LongLimit implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String text) {
+            return Converters.convert(Values::limit, text);
+        }
+    }
+
+    /** {@link Trigger#parse}: available-now, processing-time=10s, continuous, once. */
+    public static final class TriggerValue implements ITypeConverter<Trigger> {
+        @Override
+        public Trigger convert(String text) {
+            return Converters.convert(Trigger::parse, text);
+        }
+    }
+
+    /** {@link OutputMode#parse}: append, update, complete. */
+    public static final class OutputModeValue implements ITypeConverter<OutputMode> {
+        @Override
+        public OutputMode convert(String text) {
+            return Converters.convert(OutputMode::parse, text);
+        }
+    }
+
+    /** {@link Api#parse}: datastream or table, in any case. */
+    public static final class ApiValue implements ITypeConverter<Api> {
+        @Override
+        public Api convert(String text) {
+            return Converters.convert(Api::parse, text);
+        }
+    }
+
+    /** A query of the {@link QueryCatalog} by its name; anything else is refused with the list. */
+    public static final class QueryName implements ITypeConverter<QueryCatalog> {
+        @Override
+        public QueryCatalog convert(String text) {
+            return Converters.convert(QueryCatalog::named, text);
+        }
+    }
+}

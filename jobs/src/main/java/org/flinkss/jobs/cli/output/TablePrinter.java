@@ -1,0 +1,39 @@
+package org.flinkss.jobs.cli.output;
+
+import org.flinkss.runtime.table.RowValues;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/** A table as the command line prints it: a grid like the course's display(), or CSV. */
+public final class TablePrinter {
+
+    private TablePrinter() {}
+
+    /** The first {@code limit} rows, sorted by every column, as a grid; says how many there are. */
+    public static String show(Tables tables, String table, int limit) {
+        List<List<Object>> rows = tables.sortedValues(table);
+        long total = rows.size();
+        String grid =
+                RowValues.grid(
+                        tables.columns(table), rows.subList(0, (int) Math.min(limit, total)));
+        return grid
+                + (total > limit ? "only showing top " + limit + " of " + total + " rows\n" : "");
+    }
+
+    /** Every row, sorted by every column, as CSV with one header line. */
+    public static void export(Tables tables, String table, PrintStream out) {
+        out.println(String.join(",", tables.columns(table)));
+        StringBuilder line = new StringBuilder();
+        for (List<Object> row : tables.sortedValues(table)) {
+            line.setLength(0);
+            for (int i = 0; i < row.size(); i++) {
+                if (i > 0) {
+                    line.append(',');
+                }
+                line.append(RowValues.csv(row.get(i)));
+            }
+            out.println(line);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package org.flinkss.jobs.cli.output;
+
+import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.table.Warehouse;
+
+import javax.annotation.Nullable;
+
+import java.sql.SQLException;
+import java.util.List;
+
+/** Tables by name for the command line: the warehouse's Parquet tables, then the SQL database's. */
+public final class Tables {
+
+    private final Warehouse warehouse;
+    @Nullable private final Database database;
+
+    public Tables(Warehouse warehouse, @Nullable Database database) {
+        this.warehouse = warehouse;
+        this.database = database;
+    }
+
+    private boolean inDatabase(String table) {
+        if (warehouse.exists(table) || database == null) {
+            return false;
+        }
+        try {
+            if (database.hasTable(table)) {
+                return true;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "cannot look for table '"
+                            + table
+                            + "' in "
+                            + database.describe()
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        }
+        throw new IllegalArgumentException(
+                "no table '"
+                        + table
+                        + "' in warehouse "
+                        + warehouse.root()
+                        + " (tables: "
+                        + String.join(", ", warehouse.tables())
+                        + ") nor in "
+                        + database.describe()
+                        + ": run the query that writes it first");
+    }
+
+    public long count(String table) {
+        return inDatabase(table) ? call(() -> database.count(table)) : warehouse.count(table);
+    }
+
+    public List<String> columns(String table) {
+        return inDatabase(table)
+                ? call(() -> database.columns(table))
+                : warehouse.rowType(table).getFieldNames();
+    }
+
+    public List<List<Object>> sortedValues(String table) {
+        return inDatabase(table) ? call(() -> database.rows(table)) : warehouse.sortedValues(table);
+    }
+
+    private interface Sql<T> {
+        T get() throws SQLException;
+    }
+
+    private <T> T call(Sql<T> sql) {
+        try {
+            return sql.get();
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "reading " + database.describe() + " failed: " + e.getMessage(), e);
+        }
+    }
+}

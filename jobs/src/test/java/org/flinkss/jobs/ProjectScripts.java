@@ -1,0 +1,211 @@
+package org.flinkss.jobs;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Runs the project's scripts ({@code scripts/s3}, {@code scripts/cluster}, {@code scripts/kafka},
+ * {@code scripts/docker-images}, ...) from tests: each command's output goes to its own numbered
+ * log file in a work folder, with a time limit, and comes back as a {@link Result}.
+ */
+final class ProjectScripts {
+
+    static final Path ROOT = projectRoot();
+
+    private final Path work;
+    private final String name;
+    private final Map<String, String> environment = new LinkedHashMap<>();
+    private int commands;
+
+    /**
+     * @param work where the command logs go; {@code name} prefixes the progress lines.
+     */
+    ProjectScripts(Path work, String name) {
+        this.work = work;
+        this.name = name;
+    }
+
+    /** An environment variable for every later command (an empty value removes the variable). */
+    ProjectScripts env(String key, String value) {
+        environment.put(key, value);
+        return this;
+    }
+
+    record Result(int code, String output) {
+        Result assertSuccess(String what) {
+            if (code != 0) {
+                throw new AssertionError(what + " exited " + code + ":\n" + output);
+            }
+            return this;
+        }
+    }
+
+    /** Runs a project script ({@code scripts/<script>}) to its end. */
+    Result script(Duration timeout, String script, String... args) {
+        String[] command = new String[args.length + 1];
+        command[0] = ROOT.resolve("scripts").resolve(script).toString();
+        System.arraycopy(args, 0, command, 1, args.length);
+        return run(timeout, command);
+    }
+
+    /** Runs a command to its end (killed after the timeout), both streams into one log file. */
+    Result run(Duration timeout, String... command) {
+        Path log =
+                work.resolve(
+                        String.format(
+                                "%02d-%s.log", ++commands, Paths.get(command[0]).getFileName()));
+        long started = System.nanoTime();
+        try {
+            Files.createDirectories(work);
+            Process process = builder(command).redirectOutput(log.toFile()).start();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                throw new AssertionError(
+                        String.join(" ", command)
+                                + " did not end within "
+                                + timeout
+                                + ":\n"
+                                + read(log));
+            }
+            log(
+                    String.format(
+                            "%5.1fs  exit %d  %s",
+                            (System.nanoTime() - started) / 1e9,
+                            process.exitValue(),
+                            String.join(
+                                    " ",
+                                    Arrays.copyOfRange(command, 0, Math.min(command.length, 8)))));
+            return new Result(process.exitValue(), read(log));
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot run " + String.join(" ", command) + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while running " + String.join(" ", command), e);
+        }
+    }
+
+    ProcessBuilder builder(String... command) {
+        ProcessBuilder builder =
+                new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true);
+        // The scripts' own installations and configuration unless a test names others.
+        builder.environment().remove("FLINK_HOME");
+        builder.environment().remove("FLINK_CONF_DIR");
+        environment.forEach(
+                (k, v) -> {
+                    if (v.isEmpty()) {
+                        builder.environment().remove(k);
+                    } else {
+                        builder.environment().put(k, v);
+                    }
+                });
+        return builder;
+    }
+
+    void log(String line) {
+        System.out.printf("[%s] %s%n", name, line);
+    }
+
+    static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            return "(cannot read " + file + ": " + e + ")";
+        }
+    }
+
+    static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A TCP port that is free on 127.0.0.1 right now. */
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(false);
+            socket.bind(new InetSocketAddress("127.0.0.1", 0));
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The body of a GET, or null when nothing answers (or not with 200). */
+    static String httpGet(String url) {
+        try {
+            HttpResponse<String> response =
+                    HttpClient.newBuilder()
+                            .connectTimeout(Duration.ofSeconds(3))
+                            .build()
+                            .send(
+                                    HttpRequest.newBuilder(URI.create(url))
+                                            .timeout(Duration.ofSeconds(5))
+                                            .GET()
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? response.body() : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    static boolean onPath(String command) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (!dir.isEmpty() && Files.isExecutable(Paths.get(dir, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static void await(String what, BooleanSupplier condition, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeout + " waiting for " + what);
+            }
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while waiting for " + what, e);
+            }
+        }
+    }
+
+    private static Path projectRoot() {
+        for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
+            if (Files.isRegularFile(d.resolve("scripts/cluster"))
+                    && Files.isRegularFile(d.resolve("pom.xml"))) {
+                return d;
+            }
+        }
+        throw new IllegalStateException(
+                "no project root (a folder with scripts/cluster) above "
+                        + Paths.get("").toAbsolutePath());
+    }
+}

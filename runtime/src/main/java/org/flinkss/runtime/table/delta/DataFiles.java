@@ -1,0 +1,237 @@
+package org.flinkss.runtime.table.delta;
+
+import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.file.src.FileSourceSplit;
+import org.apache.flink.connector.file.src.reader.BulkFormat;
+import org.apache.flink.connector.file.src.util.RecordAndPosition;
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.formats.parquet.ParquetColumnarRowInputFormat;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.RowType;
+
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.io.DelegatingSeekableInputStream;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.PrimitiveType;
+
+import org.flinkss.runtime.table.ParquetFiles;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Data files of Delta tables: written by flink-parquet's writer (the one the project's sinks use,
+ * {@link ParquetFiles#writerFactory}), described from their footers, read back as rows; all through
+ * Flink's {@code FileSystem}.
+ *
+ * <p>Timestamps are written as Parquet {@code INT96} (flink-parquet's default, UTC), which is what
+ * Spark writes by default and what Delta readers (Spark, Delta Kernel, delta-rs, DuckDB, Trino)
+ * read as {@code timestamp}. flink-parquet's other choice, {@code write.int64.timestamp}, marks the
+ * column {@code isAdjustedToUTC=false}, i.e. Delta's {@code timestamp_ntz}: Kernel refuses such a
+ * file in a {@code timestamp} column. Parquet keeps no min/max for {@code INT96}, so timestamp
+ * columns have null counts but no min/max in the log.
+ */
+public final class DataFiles {
+
+    /** Delta's own prefix length for string statistics; longer values are left out. */
+    private static final int MAX_STRING_STAT = 32;
+
+    private DataFiles() {}
+
+    /**
+     * Writes rows to a new data file {@code part-<uuid>.parquet} in {@code folder} and describes
+     * it.
+     */
+    public static DataFile write(Path folder, RowType rowType, Iterable<RowData> rows)
+            throws IOException {
+        Path file = new Path(folder, "part-" + UUID.randomUUID() + ParquetFiles.SUFFIX);
+        FileSystem fs = file.getFileSystem();
+        try (FSDataOutputStream out = fs.create(file, FileSystem.WriteMode.NO_OVERWRITE)) {
+            BulkWriter<RowData> writer = ParquetFiles.writerFactory(rowType).create(out);
+            for (RowData row : rows) {
+                writer.addElement(row);
+            }
+            writer.finish();
+        }
+        return describe(file);
+    }
+
+    /** A data file as an {@code add} action records it: size, time and its footer's statistics. */
+    public static DataFile describe(Path file) throws IOException {
+        FileSystem fs = file.getFileSystem();
+        FileStatus status = fs.getFileStatus(file);
+        long records = 0;
+        Map<String, Object> min = new HashMap<>();
+        Map<String, Object> max = new HashMap<>();
+        Map<String, Long> nulls = new HashMap<>();
+        List<String> noMinMax = new ArrayList<>();
+        List<String> unknownNulls = new ArrayList<>();
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(new FlinkInputFile(fs, file, status.getLen()))) {
+            for (BlockMetaData block : reader.getFooter().getBlocks()) {
+                records += block.getRowCount();
+                for (ColumnChunkMetaData column : block.getColumns()) {
+                    if (column.getPath().size() != 1) {
+                        continue;
+                    }
+                    String name = column.getPath().toArray()[0];
+                    Statistics<?> stats = column.getStatistics();
+                    if (stats == null || stats.isEmpty() || !stats.isNumNullsSet()) {
+                        unknownNulls.add(name);
+                    } else {
+                        nulls.merge(name, stats.getNumNulls(), Long::sum);
+                    }
+                    if (stats != null && !stats.isEmpty() && !stats.hasNonNullValue()) {
+                        continue; // an all-null row group changes no bound
+                    }
+                    Object lo =
+                            stats == null || stats.isEmpty()
+                                    ? null
+                                    : value(column.getPrimitiveType(), stats.genericGetMin());
+                    Object hi =
+                            stats == null || stats.isEmpty()
+                                    ? null
+                                    : value(column.getPrimitiveType(), stats.genericGetMax());
+                    if (lo == null || hi == null) {
+                        noMinMax.add(name);
+                        continue;
+                    }
+                    min.merge(name, lo, (a, b) -> compare(a, b) <= 0 ? a : b);
+                    max.merge(name, hi, (a, b) -> compare(a, b) >= 0 ? a : b);
+                }
+            }
+        }
+        for (String name : noMinMax) {
+            min.remove(name);
+            max.remove(name);
+        }
+        unknownNulls.forEach(nulls::remove);
+        return new DataFile(
+                status.getPath().toString(),
+                status.getLen(),
+                status.getModificationTime(),
+                records,
+                min,
+                max,
+                nulls);
+    }
+
+    /** A footer statistic as a Java value, or null where the log should not record it. */
+    private static Object value(PrimitiveType type, Object stat) {
+        LogicalTypeAnnotation logical = type.getLogicalTypeAnnotation();
+        switch (type.getPrimitiveTypeName()) {
+            case INT64:
+                return logical == null
+                                || logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation
+                        ? stat
+                        : null;
+            case INT32:
+                return logical == null
+                                || logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation
+                                || logical
+                                        instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation
+                        ? stat
+                        : null;
+            case DOUBLE:
+                return Double.isNaN((Double) stat) ? null : stat;
+            case BINARY:
+                if (logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation) {
+                    String s = ((Binary) stat).toStringUsingUTF8();
+                    return s.length() <= MAX_STRING_STAT ? s : null;
+                }
+                return null;
+            default:
+                return null; // BOOLEAN, INT96 timestamps, ...
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static int compare(Object a, Object b) {
+        return ((Comparable) a).compareTo(b);
+    }
+
+    /** Every row of a data file, read with flink-parquet's vectorized reader; rows are copies. */
+    public static List<RowData> read(Path file, RowType rowType) throws IOException {
+        ParquetColumnarRowInputFormat<FileSourceSplit> format =
+                new ParquetColumnarRowInputFormat<>(
+                        new org.apache.hadoop.conf.Configuration(false),
+                        rowType,
+                        InternalTypeInfo.of(rowType),
+                        2048,
+                        true,
+                        true);
+        FileStatus status = file.getFileSystem().getFileStatus(file);
+        FileSourceSplit split =
+                new FileSourceSplit(
+                        file.getName(),
+                        file,
+                        0,
+                        status.getLen(),
+                        status.getModificationTime(),
+                        status.getLen());
+        RowDataSerializer serializer = new RowDataSerializer(rowType);
+        List<RowData> rows = new ArrayList<>();
+        try (BulkFormat.Reader<RowData> reader = format.createReader(new Configuration(), split)) {
+            BulkFormat.RecordIterator<RowData> batch;
+            while ((batch = reader.readBatch()) != null) {
+                RecordAndPosition<RowData> next;
+                while ((next = batch.next()) != null) {
+                    rows.add(serializer.copy(next.getRecord()));
+                }
+                batch.releaseBatch();
+            }
+        }
+        return rows;
+    }
+
+    /** Parquet's file interface on Flink's file system. */
+    private static final class FlinkInputFile implements InputFile {
+        private final FileSystem fs;
+        private final Path path;
+        private final long length;
+
+        FlinkInputFile(FileSystem fs, Path path, long length) {
+            this.fs = fs;
+            this.path = path;
+            this.length = length;
+        }
+
+        @Override
+        public long getLength() {
+            return length;
+        }
+
+        @Override
+        public SeekableInputStream newStream() throws IOException {
+            FSDataInputStream in = fs.open(path);
+            return new DelegatingSeekableInputStream(in) {
+                @Override
+                public long getPos() throws IOException {
+                    return in.getPos();
+                }
+
+                @Override
+                public void seek(long newPos) throws IOException {
+                    in.seek(newPos);
+                }
+            };
+        }
+    }
+}

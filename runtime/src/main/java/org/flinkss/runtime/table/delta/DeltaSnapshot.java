@@ -1,0 +1,88 @@
+package org.flinkss.runtime.table.delta;
+
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** A table as of one version: its columns, properties and data files. */
+public final class DeltaSnapshot {
+
+    private final String table;
+    private final long version;
+    private final Instant timestamp;
+    private final RowType rowType;
+    private final Map<String, String> properties;
+    private final List<DataFile> files;
+
+    DeltaSnapshot(
+            String table,
+            long version,
+            Instant timestamp,
+            RowType rowType,
+            Map<String, String> properties,
+            List<DataFile> files) {
+        this.table = table;
+        this.version = version;
+        this.timestamp = timestamp;
+        this.rowType = rowType;
+        this.properties = Map.copyOf(properties);
+        this.files = List.copyOf(files);
+    }
+
+    public long version() {
+        return version;
+    }
+
+    /** When this version was committed. */
+    public Instant timestamp() {
+        return timestamp;
+    }
+
+    public RowType rowType() {
+        return rowType;
+    }
+
+    /** The table's properties ({@code delta.*} and the project's own). */
+    public Map<String, String> properties() {
+        return properties;
+    }
+
+    /** The data files of this version, as the log lists them. */
+    public List<DataFile> files() {
+        return files;
+    }
+
+    /** The rows of this version, from the files' statistics (no data is read). */
+    public long count() {
+        return files.stream().mapToLong(DataFile::numRecords).sum();
+    }
+
+    /** Every row of this version, read with flink-parquet. */
+    public List<RowData> rows() {
+        List<RowData> rows = new ArrayList<>();
+        for (DataFile file : files) {
+            try {
+                rows.addAll(DataFiles.read(new Path(file.path()), rowType));
+            } catch (IOException e) {
+                throw new UncheckedIOException(
+                        "cannot read "
+                                + file.path()
+                                + " of table "
+                                + table
+                                + " version "
+                                + version
+                                + ": "
+                                + e.getMessage(),
+                        e);
+            }
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,368 @@
+package org.flinkss.runtime.table.delta;
+
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+
+import io.delta.kernel.defaults.engine.fileio.FileIO;
+import io.delta.kernel.defaults.engine.fileio.InputFile;
+import io.delta.kernel.defaults.engine.fileio.OutputFile;
+import io.delta.kernel.defaults.engine.fileio.PositionOutputStream;
+import io.delta.kernel.defaults.engine.fileio.SeekableInputStream;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Paths;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * Delta Kernel's file access ({@link FileIO}) on Flink's {@link FileSystem}: every scheme Flink has
+ * a file system for ({@code file:}, {@code s3:} through flink-s3-fs-hadoop, ...) is a place for a
+ * Delta table. The one operation Flink's API lacks, creating a log entry only if it is absent, is
+ * handed to the {@link PutIfAbsent} of the path's scheme.
+ */
+final class FlinkFileIO implements FileIO {
+
+    private final Function<String, PutIfAbsent> putIfAbsent;
+    private final Map<String, String> conf;
+
+    public FlinkFileIO(
+            Function<String, PutIfAbsent> putIfAbsentByScheme, Map<String, String> conf) {
+        this.putIfAbsent = putIfAbsentByScheme;
+        this.conf = Map.copyOf(conf);
+    }
+
+    private static FileSystem fs(Path path) throws IOException {
+        return path.getFileSystem();
+    }
+
+    private static String scheme(Path path) throws IOException {
+        String scheme = path.toUri().getScheme();
+        return scheme != null ? scheme : fs(path).getUri().getScheme();
+    }
+
+    @Override
+    public CloseableIterator<FileStatus> listFrom(String filePath) throws IOException {
+        Path from = new Path(filePath);
+        Path dir = from.getParent();
+        String fromName = from.getName();
+        List<FileStatus> files = new ArrayList<>();
+        if (isLocal(dir)) {
+            listLocal(dir, fromName, files);
+        } else {
+            FileSystem fs = fs(dir);
+            org.apache.flink.core.fs.FileStatus[] statuses =
+                    fs.exists(dir) ? fs.listStatus(dir) : null;
+            if (statuses == null) {
+                throw new FileNotFoundException("no folder " + dir);
+            }
+            for (org.apache.flink.core.fs.FileStatus s : statuses) {
+                if (!s.isDir() && s.getPath().getName().compareTo(fromName) >= 0) {
+                    files.add(
+                            FileStatus.of(
+                                    s.getPath().toString(), s.getLen(), s.getModificationTime()));
+                }
+            }
+        }
+        files.sort(Comparator.comparing(f -> new Path(f.getPath()).getName()));
+        return iterator(files.iterator());
+    }
+
+    private static boolean isLocal(Path path) throws IOException {
+        return "file".equals(scheme(path));
+    }
+
+    /**
+     * Flink's local file system lists a folder by name and then reads each file's status, failing
+     * with FileNotFoundException on a file deleted in between: in a log folder, the temporary file
+     * of another writer's put-if-absent. Kernel would take that for "no such table".
+     */
+    private static void listLocal(Path dir, String fromName, List<FileStatus> out)
+            throws IOException {
+        java.nio.file.Path folder = Paths.get(dir.toUri());
+        try (DirectoryStream<java.nio.file.Path> entries = Files.newDirectoryStream(folder)) {
+            for (java.nio.file.Path entry : entries) {
+                String name = entry.getFileName().toString();
+                if (name.compareTo(fromName) < 0) {
+                    continue;
+                }
+                BasicFileAttributes attributes;
+                try {
+                    attributes = Files.readAttributes(entry, BasicFileAttributes.class);
+                } catch (NoSuchFileException e) {
+                    continue;
+                }
+                if (attributes.isRegularFile()) {
+                    out.add(
+                            FileStatus.of(
+                                    new Path(dir, name).toString(),
+                                    attributes.size(),
+                                    attributes.lastModifiedTime().toMillis()));
+                }
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            throw new FileNotFoundException("no folder " + dir);
+        }
+    }
+
+    @Override
+    public FileStatus getFileStatus(String path) throws IOException {
+        Path p = new Path(path);
+        org.apache.flink.core.fs.FileStatus s = fs(p).getFileStatus(p);
+        return FileStatus.of(s.getPath().toString(), s.getLen(), s.getModificationTime());
+    }
+
+    @Override
+    public String resolvePath(String path) throws IOException {
+        Path p = new Path(path);
+        return p.makeQualified(fs(p)).toString();
+    }
+
+    @Override
+    public boolean mkdirs(String path) throws IOException {
+        Path p = new Path(path);
+        return fs(p).mkdirs(p);
+    }
+
+    @Override
+    public InputFile newInputFile(String path, long fileSize) {
+        Path p = new Path(path);
+        return new InputFile() {
+            @Override
+            public long length() throws IOException {
+                return fileSize >= 0 ? fileSize : fs(p).getFileStatus(p).getLen();
+            }
+
+            @Override
+            public String path() {
+                return path;
+            }
+
+            @Override
+            public SeekableInputStream newStream() throws IOException {
+                return new Input(fs(p).open(p));
+            }
+        };
+    }
+
+    @Override
+    public OutputFile newOutputFile(String path) {
+        Path target = new Path(path);
+        return new OutputFile() {
+            @Override
+            public String path() {
+                return path;
+            }
+
+            @Override
+            public PositionOutputStream create(boolean atomicWrite) throws IOException {
+                if (!atomicWrite) {
+                    return new Output(
+                            fs(target).create(target, FileSystem.WriteMode.OVERWRITE), null);
+                }
+                // Kernel's atomic writes are new files (checkpoints): buffer, then put if absent.
+                return new Output(
+                        null,
+                        bytes ->
+                                putIfAbsent
+                                        .apply(scheme(target))
+                                        .create(fs(target), target, bytes));
+            }
+
+            @Override
+            public void writeAtomically(CloseableIterator<String> data, boolean overwrite)
+                    throws IOException {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                try (data) {
+                    while (data.hasNext()) {
+                        bytes.write((data.next() + "\n").getBytes(StandardCharsets.UTF_8));
+                    }
+                }
+                if (!overwrite) {
+                    putIfAbsent
+                            .apply(scheme(target))
+                            .create(fs(target), target, bytes.toByteArray());
+                    return;
+                }
+                // _last_checkpoint and checksums: replaced whole by a rename on a disk; an object
+                // store's single PUT is atomic already.
+                FileSystem fs = fs(target);
+                if (fs.isDistributedFS()) {
+                    try (FSDataOutputStream out =
+                            fs.create(target, FileSystem.WriteMode.OVERWRITE)) {
+                        out.write(bytes.toByteArray());
+                    }
+                    return;
+                }
+                Path temp =
+                        new Path(
+                                target.getParent(),
+                                "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
+                try (FSDataOutputStream out = fs.create(temp, FileSystem.WriteMode.NO_OVERWRITE)) {
+                    out.write(bytes.toByteArray());
+                }
+                if (!fs.rename(temp, target)) {
+                    fs.delete(temp, false);
+                    throw new IOException("cannot replace " + target);
+                }
+            }
+        };
+    }
+
+    @Override
+    public boolean delete(String path) throws IOException {
+        Path p = new Path(path);
+        return fs(p).delete(p, false);
+    }
+
+    @Override
+    public Optional<String> getConf(String confKey) {
+        return Optional.ofNullable(conf.get(confKey));
+    }
+
+    private static <T> CloseableIterator<T> iterator(Iterator<T> it) {
+        return new CloseableIterator<>() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public T next() {
+                return it.next();
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+
+    private static final class Input extends SeekableInputStream {
+        private final FSDataInputStream in;
+
+        Input(FSDataInputStream in) {
+            this.in = in;
+        }
+
+        @Override
+        public int read() throws IOException {
+            return in.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            return in.read(b, off, len);
+        }
+
+        @Override
+        public long getPos() throws IOException {
+            return in.getPos();
+        }
+
+        @Override
+        public void seek(long newPos) throws IOException {
+            in.seek(newPos);
+        }
+
+        @Override
+        public void readFully(byte[] b, int off, int len) throws IOException {
+            int done = 0;
+            while (done < len) {
+                int n = in.read(b, off + done, len - done);
+                if (n < 0) {
+                    throw new EOFException("end of file after " + done + " of " + len + " bytes");
+                }
+                done += n;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
+    }
+
+    private interface BytesSink {
+        void accept(byte[] bytes) throws IOException;
+    }
+
+    /** Either a stream to the file, or a buffer handed whole to a put-if-absent at close. */
+    private static final class Output extends PositionOutputStream {
+        private final FSDataOutputStream out;
+        private final ByteArrayOutputStream buffer;
+        private final BytesSink onClose;
+        private boolean closed;
+
+        Output(FSDataOutputStream out, BytesSink onClose) {
+            this.out = out;
+            this.buffer = out == null ? new ByteArrayOutputStream() : null;
+            this.onClose = onClose;
+        }
+
+        @Override
+        public long getPos() throws IOException {
+            return out != null ? out.getPos() : buffer.size();
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            if (out != null) {
+                out.write(b);
+            } else {
+                buffer.write(b);
+            }
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            if (out != null) {
+                out.write(b, off, len);
+            } else {
+                buffer.write(b, off, len);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            if (out != null) {
+                out.flush();
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (out != null) {
+                out.close();
+            } else {
+                try {
+                    onClose.accept(buffer.toByteArray());
+                } catch (UncheckedIOException e) {
+                    throw e.getCause();
+                }
+            }
+        }
+    }
+}

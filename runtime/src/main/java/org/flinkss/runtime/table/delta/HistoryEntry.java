@@ -1,0 +1,20 @@
+package org.flinkss.runtime.table.delta;
+
+import java.time.Instant;
+
+/**
+ * One version of a table, as {@code DESCRIBE HISTORY} shows it.
+ *
+ * @param appId the query that committed it (its {@code txn} action), or null
+ * @param batchId that query's batch id, or -1
+ * @param rowsAdded the rows of the files it added (their {@code numRecords})
+ */
+public record HistoryEntry(
+        long version,
+        Instant timestamp,
+        String operation,
+        String appId,
+        long batchId,
+        long filesAdded,
+        long rowsAdded,
+        long filesRemoved) {}

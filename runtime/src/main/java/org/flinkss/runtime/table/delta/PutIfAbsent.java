@@ -1,0 +1,93 @@
+package org.flinkss.runtime.table.delta;
+
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.util.UUID;
+
+/**
+ * Writes a file only if it is absent, whole or not at all: the one primitive a Delta log needs from
+ * its storage. Two writers racing for version N both try to create {@code _delta_log/000..N.json};
+ * exactly one must succeed and the other must get {@link FileAlreadyExistsException}, which Delta
+ * Kernel turns into a conflict check and a retry at N+1. A storage that cannot do this atomically
+ * loses commits silently (the second writer overwrites the first's entry), so there is no fallback
+ * that "mostly works".
+ *
+ * <p>One implementation per kind of storage: {@link #localDisk()} for {@code file:} paths. An
+ * object store needs a conditional put: on S3, {@code PutObject} with {@code If-None-Match: *}
+ * (answered {@code 412 Precondition Failed} when the key exists); on GCS {@code
+ * ifGenerationMatch=0}; on Azure {@code If-None-Match: *}.
+ */
+@FunctionalInterface
+public interface PutIfAbsent {
+
+    /**
+     * Creates {@code target} with {@code content}. Readers never see a part of it.
+     *
+     * @throws FileAlreadyExistsException if {@code target} exists (nothing is written)
+     */
+    void create(FileSystem fs, Path target, byte[] content) throws IOException;
+
+    /**
+     * A local (POSIX) disk: the content goes to a hidden temporary file beside the target, which is
+     * then hard-linked to the target's name. {@code link(2)} fails with {@code EEXIST} atomically,
+     * unlike {@code rename(2)}, which replaces an existing target; so this holds across threads and
+     * processes, with no lock.
+     */
+    static PutIfAbsent localDisk() {
+        return (fs, target, content) -> {
+            java.nio.file.Path file = Paths.get(target.toUri());
+            java.nio.file.Path temp =
+                    file.resolveSibling(
+                            "." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
+            try {
+                try (OutputStream out =
+                        Files.newOutputStream(
+                                temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                    out.write(content);
+                }
+                try {
+                    Files.createLink(file, temp);
+                } catch (FileAlreadyExistsException e) {
+                    throw e;
+                } catch (UnsupportedOperationException | FileSystemException e) {
+                    // A disk without hard links: O_EXCL creation is still atomic for the name, but
+                    // a
+                    // reader could see the entry while it is written. Log entries are small and
+                    // written in one call.
+                    try (OutputStream out =
+                            Files.newOutputStream(
+                                    file,
+                                    StandardOpenOption.CREATE_NEW,
+                                    StandardOpenOption.WRITE)) {
+                        out.write(content);
+                    }
+                }
+            } finally {
+                Files.deleteIfExists(temp);
+            }
+        };
+    }
+
+    /** The refusal for storage with no put-if-absent configured: says what is missing. */
+    static PutIfAbsent unsupported(String scheme) {
+        return (fs, target, content) -> {
+            throw new IOException(
+                    "cannot write Delta log entry "
+                            + target
+                            + ": no put-if-absent is configured for '"
+                            + scheme
+                            + ":' paths, and without one two writers can both commit the same table"
+                            + " version. Give the storage one with DeltaStorage.withPutIfAbsent(\""
+                            + scheme
+                            + "\", ...) (on S3: PutObject with If-None-Match: *).");
+        };
+    }
+}

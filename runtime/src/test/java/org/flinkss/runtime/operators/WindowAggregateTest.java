@@ -1,0 +1,388 @@
+package org.flinkss.runtime.operators;
+
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindows;
+import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.flink.streaming.api.windowing.assigners.WindowAssigner;
+import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.VarCharType;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.progress.Fragment;
+import org.flinkss.runtime.progress.Fragments;
+import org.flinkss.runtime.time.Watermarks;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@link WindowAggregate} in Flink's keyed operator harness: rows and Spark's watermarks pushed one
+ * by one, and after each watermark what it wrote, the windows it holds (its keyed state) and its
+ * timers.
+ */
+class WindowAggregateTest {
+
+    private static final Duration FIVE_MINUTES = Duration.ofMinutes(5);
+
+    /** The output rows: key, window start, window end, count, sum. */
+    private static final RowDataSerializer ROWS =
+            new RowDataSerializer(
+                    new VarCharType(VarCharType.MAX_LENGTH),
+                    new BigIntType(),
+                    new BigIntType(),
+                    new BigIntType(),
+                    new BigIntType());
+
+    private static final WindowAggregate.Emitter<String, Tally> EMITTER =
+            (start, end, key, acc) ->
+                    GenericRowData.of(StringData.fromString(key), start, end, acc.rows, acc.sum);
+
+    @TempDir Path base;
+
+    private final List<KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData>> open =
+            new ArrayList<>();
+
+    private RunScope scope() {
+        return new RunScope(CheckpointLayout.of(base, "windows"), "run-1");
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (var harness : open) {
+            harness.close();
+        }
+    }
+
+    @Test
+    void tumblingWindowsInFinalModeAreWrittenOnceWhenTheWatermarkReachesTheirEnd()
+            throws Exception {
+        var h = harness(TumblingEventTimeWindows.of(FIVE_MINUTES), WindowEmission.FINAL);
+
+        push(h, "a", "00:01", 1);
+        push(h, "a", "00:03", 2);
+        push(h, "a", "00:06", 4);
+        push(h, "b", "00:02", 8);
+        assertThat(windows(h))
+                .containsExactly("a [00:00-00:05) 2", "a [00:05-00:10) 1", "b [00:00-00:05) 1");
+        assertThat(h.numEventTimeTimers()).isEqualTo(3);
+        assertThat(drain(h)).isEmpty();
+
+        watermark(h, "00:04:59.999");
+        assertThat(drain(h)).isEmpty();
+
+        // Spark: an append-mode window is written when window_end <= watermark.
+        watermark(h, "00:05");
+        assertThat(drain(h))
+                .containsExactlyInAnyOrder(
+                        "+I a [00:00-00:05) rows=2 sum=3", "+I b [00:00-00:05) rows=1 sum=8");
+        assertThat(windows(h)).containsExactly("a [00:05-00:10) 1");
+        assertThat(h.numEventTimeTimers()).isEqualTo(1);
+
+        watermark(h, "00:06");
+        assertThat(drain(h)).as("written once").isEmpty();
+    }
+
+    @Test
+    void slidingWindowsHoldARowInEveryWindowThatCoversIt() throws Exception {
+        var h =
+                harness(
+                        SlidingEventTimeWindows.of(Duration.ofMinutes(10), FIVE_MINUTES),
+                        WindowEmission.FINAL);
+
+        push(h, "a", "01:07", 1);
+        assertThat(windows(h)).containsExactly("a [01:00-01:10) 1", "a [01:05-01:15) 1");
+        assertThat(h.numEventTimeTimers()).isEqualTo(2);
+
+        watermark(h, "01:10");
+        assertThat(drain(h)).containsExactly("+I a [01:00-01:10) rows=1 sum=1");
+        assertThat(windows(h)).containsExactly("a [01:05-01:15) 1");
+
+        watermark(h, "01:15");
+        assertThat(drain(h)).containsExactly("+I a [01:05-01:15) rows=1 sum=1");
+        assertThat(windows(h)).isEmpty();
+        assertThat(h.numEventTimeTimers()).isZero();
+    }
+
+    @Test
+    void sessionsMergeWhenARowStartsExactlyAtTheEndOfAnother() throws Exception {
+        var h =
+                harness(
+                        EventTimeSessionWindows.withGap(Duration.ofMinutes(2)),
+                        WindowEmission.FINAL);
+
+        push(h, "a", "00:00", 1);
+        assertThat(windows(h)).containsExactly("a [00:00-00:02) 1");
+
+        // Spark: rows exactly one gap apart share a session.
+        push(h, "a", "00:02", 2);
+        push(h, "a", "00:06", 4);
+        assertThat(windows(h)).containsExactly("a [00:00-00:04) 2", "a [00:06-00:08) 1");
+        assertThat(h.numEventTimeTimers())
+                .as("the swallowed session's timer stays, and finds nothing when it fires")
+                .isEqualTo(3);
+
+        watermark(h, "00:02");
+        assertThat(drain(h)).isEmpty();
+        assertThat(h.numEventTimeTimers()).isEqualTo(2);
+
+        watermark(h, "00:04");
+        assertThat(drain(h)).containsExactly("+I a [00:00-00:04) rows=2 sum=3");
+        assertThat(windows(h)).containsExactly("a [00:06-00:08) 1");
+        assertThat(h.numEventTimeTimers()).isEqualTo(1);
+    }
+
+    @Test
+    void changesModeWritesEveryChangeAndForgetsTheWindowSilentlyWhenTheWatermarkPassesIt()
+            throws Exception {
+        var h = harness(TumblingEventTimeWindows.of(FIVE_MINUTES), WindowEmission.CHANGES);
+
+        push(h, "a", "00:01", 1);
+        assertThat(drain(h)).containsExactly("+I a [00:00-00:05) rows=1 sum=1");
+        push(h, "a", "00:02", 2);
+        assertThat(drain(h)).containsExactly("+I a [00:00-00:05) rows=2 sum=3");
+        assertThat(h.numEventTimeTimers()).isEqualTo(1);
+
+        watermark(h, "00:05");
+        assertThat(drain(h)).isEmpty();
+        assertThat(windows(h)).isEmpty();
+        assertThat(h.numEventTimeTimers()).isZero();
+    }
+
+    @Test
+    void allModeKeepsEveryWindowForGoodAndSetsNoTimer() throws Exception {
+        var h = harness(TumblingEventTimeWindows.of(FIVE_MINUTES), WindowEmission.ALL);
+
+        push(h, "a", "00:01", 1);
+        assertThat(drain(h)).containsExactly("+I a [00:00-00:05) rows=1 sum=1");
+        assertThat(h.numEventTimeTimers()).isZero();
+
+        watermark(h, "01:00");
+        assertThat(drain(h)).isEmpty();
+        assertThat(windows(h)).containsExactly("a [00:00-00:05) 1");
+
+        // Complete mode drops no row by the watermark: an old row still counts.
+        push(h, "a", "00:02", 2);
+        assertThat(drain(h)).containsExactly("+I a [00:00-00:05) rows=2 sum=3");
+    }
+
+    @Test
+    void allModeWritesADeleteForEverySessionThatAMergeSwallows() throws Exception {
+        var h = harness(EventTimeSessionWindows.withGap(Duration.ofMinutes(2)), WindowEmission.ALL);
+
+        push(h, "a", "00:00", 1);
+        push(h, "a", "00:03", 2);
+        assertThat(drain(h))
+                .containsExactly(
+                        "+I a [00:00-00:02) rows=1 sum=1", "+I a [00:03-00:05) rows=1 sum=2");
+
+        // [00:01:30, 00:03:30) touches both sessions: one session of three rows remains.
+        push(h, "a", "00:01:30", 4);
+        assertThat(drain(h))
+                .containsExactly(
+                        "-D a [00:00-00:02) rows=1 sum=1",
+                        "-D a [00:03-00:05) rows=1 sum=2",
+                        "+I a [00:00-00:05) rows=3 sum=7");
+        assertThat(windows(h)).containsExactly("a [00:00-00:05) 3");
+        assertThat(h.numEventTimeTimers()).isZero();
+    }
+
+    @Test
+    void sessionsInUpdateModeAreRefusedAsSparkRefusesThem() {
+        assertThatThrownBy(
+                        () ->
+                                aggregate(
+                                        EventTimeSessionWindows.withGap(Duration.ofMinutes(2)),
+                                        WindowEmission.CHANGES))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("use append or complete");
+    }
+
+    @Test
+    void aSnapshotReportsTheWindowsHeldAndThoseChangedSinceTheLastOne() throws Exception {
+        var h = harness(TumblingEventTimeWindows.of(FIVE_MINUTES), WindowEmission.FINAL);
+        push(h, "a", "00:01", 1);
+        push(h, "a", "00:02", 1);
+        push(h, "b", "00:03", 1);
+        push(h, "a", "00:06", 1);
+
+        h.snapshot(1, 0);
+        assertThat(stateRows(1)).isEqualTo(new Fragment.StateRows("window", 0, 3, 3));
+
+        watermark(h, "00:05");
+        push(h, "a", "00:07", 1);
+        h.snapshot(2, 0);
+        assertThat(stateRows(2)).isEqualTo(new Fragment.StateRows("window", 0, 1, 1));
+    }
+
+    @Test
+    void windowsTheirTimersAndTheRowCountComeBackFromASnapshot() throws Exception {
+        var before = harness(TumblingEventTimeWindows.of(FIVE_MINUTES), WindowEmission.FINAL);
+        push(before, "a", "00:01", 1);
+        push(before, "a", "00:02", 2);
+        OperatorSubtaskState snapshot = before.snapshot(1, 0);
+
+        var after =
+                harness(TumblingEventTimeWindows.of(FIVE_MINUTES), WindowEmission.FINAL, snapshot);
+        assertThat(windows(after)).containsExactly("a [00:00-00:05) 2");
+        assertThat(after.numEventTimeTimers()).isEqualTo(1);
+
+        watermark(after, "00:05");
+        assertThat(drain(after)).containsExactly("+I a [00:00-00:05) rows=2 sum=3");
+        after.snapshot(2, 0);
+        assertThat(stateRows(2)).isEqualTo(new Fragment.StateRows("window", 0, 0, 0));
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    private WindowAggregate<String, Reading, Tally> aggregate(
+            WindowAssigner<?, TimeWindow> assigner, WindowEmission emission) {
+        return new WindowAggregate<>(
+                "window", assigner, new Tally.Function(), Tally.class, EMITTER, emission, scope());
+    }
+
+    private KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> harness(
+            WindowAssigner<?, TimeWindow> assigner, WindowEmission emission) throws Exception {
+        return harness(assigner, emission, null);
+    }
+
+    private KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> harness(
+            WindowAssigner<?, TimeWindow> assigner,
+            WindowEmission emission,
+            OperatorSubtaskState restored)
+            throws Exception {
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(aggregate(assigner, emission)),
+                        (Reading r) -> r.key,
+                        Types.STRING);
+        open.add(h);
+        h.setup(ROWS);
+        if (restored != null) {
+            h.initializeState(restored);
+        }
+        h.open();
+        return h;
+    }
+
+    /** A row at {@code time}, with its event time as the record's timestamp. */
+    private static void push(
+            KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h,
+            String key,
+            String time,
+            long value)
+            throws Exception {
+        h.processElement(new Reading(key, at(time), value), at(time));
+    }
+
+    /** Spark's watermark {@code time}, as the operator gets it (Flink's is one less). */
+    private static void watermark(
+            KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h, String time)
+            throws Exception {
+        h.processWatermark(Watermarks.toFlink(at(time)));
+    }
+
+    /** What the operator wrote since the last call, as {@code +I key [start-end) rows= sum=}. */
+    private static List<String> drain(
+            KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h) {
+        List<String> rows =
+                h.extractOutputValues().stream()
+                        .map(
+                                r ->
+                                        r.getRowKind().shortString()
+                                                + " "
+                                                + r.getString(0)
+                                                + " ["
+                                                + hhmm(r.getLong(1))
+                                                + "-"
+                                                + hhmm(r.getLong(2))
+                                                + ") rows="
+                                                + r.getLong(3)
+                                                + " sum="
+                                                + r.getLong(4))
+                        .collect(Collectors.toList());
+        h.getOutput().clear();
+        return rows;
+    }
+
+    /** The windows in the operator's keyed state, as {@code key [start-end) rows}, sorted. */
+    private static List<String> windows(
+            KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h) throws Exception {
+        KeyedStateBackend<String> backend = h.getOperator().getKeyedStateBackend();
+        MapStateDescriptor<Long, Tally> descriptor =
+                new MapStateDescriptor<>("windows", Types.LONG, Types.POJO(Tally.class));
+        List<String> keys;
+        try (var stream = backend.getKeys("windows", VoidNamespace.INSTANCE)) {
+            keys = stream.sorted().collect(Collectors.toList());
+        }
+        List<String> windows = new ArrayList<>();
+        for (String key : keys) {
+            backend.setCurrentKey(key);
+            MapState<Long, Tally> state =
+                    backend.getPartitionedState(
+                            VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, descriptor);
+            Map<Long, Tally> byStart = new TreeMap<>();
+            for (Map.Entry<Long, Tally> e : state.entries()) {
+                byStart.put(e.getKey(), e.getValue());
+            }
+            byStart.forEach(
+                    (start, acc) ->
+                            windows.add(
+                                    key
+                                            + " ["
+                                            + hhmm(start)
+                                            + "-"
+                                            + hhmm(acc.end)
+                                            + ") "
+                                            + acc.rows));
+        }
+        return windows;
+    }
+
+    private Fragment.StateRows stateRows(long checkpointId) {
+        return Fragments.read(scope().fragments(checkpointId)).stream()
+                .filter(f -> f instanceof Fragment.StateRows)
+                .map(f -> (Fragment.StateRows) f)
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** 2025-03-01 at {@code HH:mm} or {@code HH:mm:ss[.SSS]}, UTC. */
+    static long at(String time) {
+        String t = time.length() == 5 ? time + ":00" : time;
+        return Instant.parse("2025-03-01T" + t + "Z").toEpochMilli();
+    }
+
+    /** {@code HH:mm}, or {@code HH:mm:ss} when the seconds matter. */
+    static String hhmm(long epochMillis) {
+        String t = Instant.ofEpochMilli(epochMillis).toString().substring(11).replace("Z", "");
+        return t.endsWith(":00") ? t.substring(0, 5) : t;
+    }
+}

@@ -1,0 +1,714 @@
+package org.flinkss.runtime.source.impl;
+
+import org.apache.flink.api.connector.source.ReaderInfo;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SplitsAssignment;
+import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.progress.BatchSummary;
+import org.flinkss.runtime.progress.Fragment;
+import org.flinkss.runtime.progress.Fragments;
+import org.flinkss.runtime.source.GlobalRestartRequest;
+import org.flinkss.runtime.source.SourceSpec;
+import org.flinkss.runtime.source.impl.ListPlanner.Unit;
+import org.flinkss.runtime.time.Watermarks;
+import org.flinkss.runtime.trigger.Trigger;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
+import static org.assertj.core.api.Assertions.tuple;
+
+/**
+ * {@link MicroBatchEnumerator} on Flink's testing enumerator context, with no cluster: the planner
+ * is a real one over a list of units ({@link ListPlanner}), and the readers are the test, answering
+ * as {@link MicroBatchReader} does (idle with running totals of the batch, the watermark emitted
+ * after the records).
+ */
+class MicroBatchEnumeratorTest {
+
+    private static final long DELAY = Duration.ofMinutes(10).toMillis();
+
+    @TempDir Path base;
+
+    /** What has landed in the source, in order: what a listing finds. */
+    private final List<String> landed = new ArrayList<>();
+
+    /** The event times of each unit's rows ({@link Long#MIN_VALUE}: a row without one). */
+    private final Map<String, long[]> rows = new HashMap<>();
+
+    private final List<Run> runs = new ArrayList<>();
+
+    private CheckpointLayout layout() {
+        return CheckpointLayout.of(base, "q");
+    }
+
+    private RunScope scope() {
+        return new RunScope(layout(), "run-1");
+    }
+
+    private SourceSpec availableNow(int maxUnitsPerTrigger) {
+        return new SourceSpec("events", scope(), Trigger.availableNow(), maxUnitsPerTrigger, DELAY);
+    }
+
+    private void land(String unit, String... eventTimes) {
+        landed.add(unit);
+        long[] times = new long[eventTimes.length];
+        for (int i = 0; i < times.length; i++) {
+            times[i] = eventTimes[i] == null ? Long.MIN_VALUE : at(eventTimes[i]);
+        }
+        rows.put(unit, times);
+    }
+
+    /** 2025-03-01 at {@code HH:mm} or {@code HH:mm:ss.SSS}, UTC. */
+    private static long at(String time) {
+        String t = time.length() == 5 ? time + ":00" : time;
+        return Instant.parse("2025-03-01T" + t + "Z").toEpochMilli();
+    }
+
+    @AfterEach
+    void closeContexts() throws Exception {
+        for (Run run : runs) {
+            run.context.close();
+        }
+    }
+
+    @Test
+    void readersThatReportIdleTakeTheBatchsSplitsOneAtATime() throws Throwable {
+        land("a", "00:21");
+        land("b", "00:22");
+        land("c", "00:23");
+        Run run = new Run(availableNow(0), 2, null);
+
+        // Step 1: the trigger lists the source; batch 0 is planned and logged before any reader
+        // has one of its splits.
+        run.trigger();
+        assertThat(planned(0)).containsExactly("a@0", "b@0", "c@0");
+        assertThat(run.assignments()).isEmpty();
+
+        // Step 2: each reader that says it is idle gets one split.
+        Run.Reader r0 = run.register(0);
+        Run.Reader r1 = run.register(1);
+        r0.reportIdle();
+        r1.reportIdle();
+        assertThat(run.assignments()).containsExactly("0:a@0", "1:b@0");
+
+        // Step 3: a reader done with its split takes the next; one with nothing left waits.
+        r0.readAndReportIdle();
+        assertThat(run.assignments()).containsExactly("0:a@0", "1:b@0", "0:c@0");
+        r0.readAndReportIdle();
+        assertThat(r0.watermarks()).as("reader 1 is still reading").isEmpty();
+
+        // Step 4: the last reader done fixes the batch's watermark for all.
+        r1.readAndReportIdle();
+        assertThat(r0.watermarks()).containsExactly("batch 0: 2025-03-01T00:13:00.000Z");
+        assertThat(r1.watermarks()).containsExactly("batch 0: 2025-03-01T00:13:00.000Z");
+    }
+
+    @Test
+    void maxUnitsPerTriggerCutsWhatIsAvailableIntoBatchesOfThatMany() throws Throwable {
+        for (String unit : List.of("a", "b", "c", "d", "e")) {
+            land(unit, "00:01");
+        }
+        Run run = new Run(availableNow(2), 2, null);
+        run.registerAll();
+
+        run.trigger();
+        run.readAndSeal();
+        run.checkpoint(1);
+        run.readAndSeal();
+        run.checkpoint(2);
+        run.readAndSeal();
+        run.checkpoint(3);
+
+        assertThat(run.batches())
+                .containsExactly(
+                        entry(0L, List.of("a", "b")),
+                        entry(1L, List.of("c", "d")),
+                        entry(2L, List.of("e")));
+        assertThat(run.planner.listings).as("availableNow lists the source once").isEqualTo(1);
+        assertThat(scope().caughtUpMarker("events")).exists();
+    }
+
+    @Test
+    void aBatchIsSealedOnlyWhenEveryReaderIsDoneAndHasEmittedItsWatermark() throws Throwable {
+        land("a", "00:10");
+        land("b", "00:20");
+        Run run = new Run(availableNow(0), 2, null);
+        run.trigger();
+        Run.Reader r0 = run.register(0);
+        r0.reportIdle();
+        r0.readAndReportIdle();
+        r0.readAndReportIdle();
+        assertThat(r0.read).containsExactly("a", "b");
+
+        // Reader 1 has not registered yet: the batch is not read everywhere.
+        assertThat(r0.watermarks()).isEmpty();
+
+        Run.Reader r1 = run.register(1);
+        r1.reportIdle();
+        assertThat(r0.watermarks()).containsExactly("batch 0: 2025-03-01T00:10:00.000Z");
+
+        // One reader emitted the watermark: the batch is read but not sealed.
+        r0.emitWatermark();
+        EnumeratorState<Unit> halfway = run.enumerator.snapshotState(1);
+        assertThat(halfway.inFlight).isNotNull();
+        assertThat(halfway.inFlight.readDone.watermarkAfter).isEqualTo(at("00:10"));
+        assertThat(halfway.watermark).as("not in force before the seal").isEqualTo(Long.MIN_VALUE);
+        assertThat(scope().fragments(1)).as("nothing sealed to report").doesNotExist();
+
+        r1.emitWatermark();
+        EnumeratorState<Unit> sealed = run.enumerator.snapshotState(2);
+        assertThat(sealed.inFlight).isNull();
+        assertThat(sealed.nextBatchId).isEqualTo(1);
+        assertThat(sealed.watermark).isEqualTo(at("00:10"));
+        assertThat(sealed.plannerCommitted).isNotNull();
+        assertThat(sourceBatches(2)).extracting(b -> b.batchId).containsExactly(0L);
+    }
+
+    @Test
+    void theWatermarkIsTheMaxEventTimeMinusTheDelayAndNeverMovesBack() throws Throwable {
+        land("a", "00:20", "00:30");
+        land("b", "00:10");
+        land("c", (String) null);
+        land("d", "00:45");
+        Run run = new Run(availableNow(1), 2, null);
+        run.registerAll();
+        run.trigger();
+        List<BatchSummary> sealed = new ArrayList<>();
+        for (long checkpoint = 1; checkpoint <= 4; checkpoint++) {
+            run.readAndSeal();
+            run.checkpoint(checkpoint);
+            sealed.addAll(sourceBatches(checkpoint));
+        }
+
+        // a: 00:30 - 10 min; b is older (00:00 would move it back); c has no event time; d moves
+        // it.
+        assertThat(run.reader(0).watermarks())
+                .containsExactly(
+                        "batch 0: 2025-03-01T00:20:00.000Z",
+                        "batch 1: 2025-03-01T00:20:00.000Z",
+                        "batch 2: 2025-03-01T00:20:00.000Z",
+                        "batch 3: 2025-03-01T00:35:00.000Z");
+        assertThat(sealed)
+                .extracting(b -> b.watermarkBefore, b -> b.watermarkAfter)
+                .containsExactly(
+                        tuple(Long.MIN_VALUE, at("00:20")),
+                        tuple(at("00:20"), at("00:20")),
+                        tuple(at("00:20"), at("00:20")),
+                        tuple(at("00:20"), at("00:35")));
+        assertThat(sealed.get(2).numInputRows).as("a row without event time is read").isEqualTo(1);
+    }
+
+    @Test
+    void aSourceWithoutAWatermarkTellsReadersThereIsNone() throws Throwable {
+        land("a", "00:20");
+        SourceSpec noWatermark =
+                new SourceSpec(
+                        "events", scope(), Trigger.availableNow(), 0, SourceSpec.NO_WATERMARK);
+        Run run = new Run(noWatermark, 2, null);
+        run.registerAll();
+        run.trigger();
+        run.readAndSeal();
+
+        assertThat(run.reader(0).watermarks()).containsExactly("batch 0: none");
+        assertThat(run.enumerator.snapshotState(1).watermark).isEqualTo(Long.MIN_VALUE);
+    }
+
+    @Test
+    void theNextBatchWaitsForACheckpointTakenAfterTheSeal() throws Throwable {
+        land("a", "00:10");
+        land("b", "00:20");
+        Run run = new Run(availableNow(1), 2, null);
+        run.registerAll();
+        run.trigger();
+        run.readAll();
+
+        // Step 1: a checkpoint taken while batch 0 is still being sealed does not commit it.
+        run.enumerator.snapshotState(1);
+        run.emitWatermarks();
+        run.enumerator.notifyCheckpointComplete(1);
+        assertThat(run.batches()).containsOnlyKeys(0L);
+
+        // Step 2: the first one taken after the seal commits it once it completes, and not
+        // before; a later checkpoint still in progress does not hold the next batch back.
+        run.enumerator.snapshotState(2);
+        run.enumerator.snapshotState(3);
+        assertThat(run.batches()).containsOnlyKeys(0L);
+        run.enumerator.notifyCheckpointComplete(2);
+        assertThat(run.batches()).containsOnlyKeys(0L, 1L);
+        assertThat(run.batches().get(1L)).containsExactly("b");
+    }
+
+    @Test
+    void aRestartedJobReadsThePlannedBatchAgainEvenIfTheSourceChangedSince() throws Throwable {
+        land("a", "00:10");
+        land("b", "00:20");
+        Run first = new Run(availableNow(0), 2, null);
+        first.registerAll();
+        first.trigger();
+        first.readAll();
+        // The job dies before any checkpoint; meanwhile b is deleted and c lands.
+        landed.remove("b");
+        land("c", "00:30");
+
+        Run second = new Run(availableNow(0), 2, null);
+        second.registerAll();
+        second.trigger();
+        assertThat(second.batches())
+                .as("batch 0 from the offset log, not from a new listing")
+                .containsExactly(entry(0L, List.of("a", "b")));
+
+        second.readAndSeal();
+        second.checkpoint(1);
+        assertThat(second.batches()).containsEntry(1L, List.of("c"));
+    }
+
+    @Test
+    void anEnumeratorRestoredWithItsBatchReadKeepsTheWatermarkItFixed() throws Throwable {
+        land("a", "00:30");
+        land("b", "00:40");
+        Run first = new Run(availableNow(0), 2, null);
+        first.registerAll();
+        first.trigger();
+        first.readAll();
+        assertThat(first.reader(0).watermarks())
+                .containsExactly("batch 0: 2025-03-01T00:30:00.000Z");
+        // The job dies after this checkpoint, before the readers emitted the watermark.
+        EnumeratorState<Unit> restored = roundTrip(first.enumerator.snapshotState(1));
+        assertThat(restored.inFlight.readDone.watermarkAfter).isEqualTo(at("00:30"));
+
+        // Step 1: every reader that registers is told the fixed watermark before any record.
+        Run second = new Run(availableNow(0), 2, restored);
+        Run.Reader r0 = second.register(0);
+        Run.Reader r1 = second.register(1);
+        assertThat(r0.watermarks()).containsExactly("batch 0: 2025-03-01T00:30:00.000Z");
+
+        // Step 2: totals restored in a reader's state do not recompute it.
+        r1.totals.add(0, at("00:55"), false);
+        second.trigger();
+        r1.reportIdle();
+        assertThat(r1.watermarks()).containsOnly("batch 0: 2025-03-01T00:30:00.000Z");
+
+        // Step 3: the batch is sealed with it; batch 0's units are committed, nothing is left.
+        second.emitWatermarks();
+        second.checkpoint(2);
+        assertThat(sourceBatches(2))
+                .extracting(b -> b.batchId, b -> b.watermarkAfter)
+                .containsExactly(tuple(0L, at("00:30")));
+        assertThat(second.batches()).as("no split assigned again").isEmpty();
+        assertThat(scope().caughtUpMarker("events")).exists();
+    }
+
+    @Test
+    void anEnumeratorRestoredBetweenBatchesGivesReadersItsWatermarkAndReadsOnlyWhatIsNew()
+            throws Throwable {
+        land("a", "00:30");
+        Run first = new Run(availableNow(0), 2, null);
+        first.registerAll();
+        first.trigger();
+        first.readAndSeal();
+        EnumeratorState<Unit> restored = roundTrip(first.checkpoint(1));
+        land("b", "00:50");
+
+        Run second = new Run(availableNow(0), 2, restored);
+        Run.Reader r0 = second.register(0);
+        assertThat(r0.watermarks()).containsExactly("batch 0: 2025-03-01T00:20:00.000Z");
+        second.register(1);
+        second.trigger();
+        second.readAll();
+
+        assertThat(second.batches()).containsExactly(entry(1L, List.of("b")));
+    }
+
+    @Test
+    void aReaderRestartedAloneFailsTheWholeQueryOnce() throws Throwable {
+        land("a", "00:10");
+        Run run = new Run(availableNow(0), 2, null);
+        run.registerAll();
+        run.trigger();
+        List<MicroBatchSplit<Unit>> back = List.of(MicroBatchSplit.of(new Unit("a", 0, 0)));
+
+        assertThatThrownBy(() -> run.enumerator.addSplitsBack(back, 1))
+                .isInstanceOf(GlobalRestartRequest.class)
+                .hasMessageContaining("source 'events': reader 1 ");
+        // The global failover that follows hands other splits back: no second failure.
+        run.enumerator.addSplitsBack(back, 0);
+    }
+
+    @Test
+    void anAvailableNowRunIsCaughtUpWhenItSealsTheLastBatchOfWhatWasThereAtItsStart()
+            throws Throwable {
+        land("a", "00:10");
+        land("b", "00:20");
+        Run run = new Run(availableNow(1), 2, null);
+        run.registerAll();
+        run.trigger();
+        land("c", "00:30");
+
+        run.readAndSeal();
+        assertThat(scope().caughtUpMarker("events")).doesNotExist();
+        run.checkpoint(1);
+        run.readAndSeal();
+        assertThat(scope().caughtUpMarker("events")).exists();
+        run.checkpoint(2);
+
+        assertThat(run.batches()).as("c landed after the start").containsOnlyKeys(0L, 1L);
+    }
+
+    @Test
+    void anAvailableNowRunWithNothingNewIsCaughtUpAtOnce() throws Throwable {
+        Run run = new Run(availableNow(0), 2, null);
+        run.registerAll();
+        run.trigger();
+
+        assertThat(scope().caughtUpMarker("events")).exists();
+        assertThat(run.assignments()).isEmpty();
+        assertThat(layout().offsets("events")).as("no batch planned").doesNotExist();
+    }
+
+    @Test
+    void aProcessingTimeRunReadsWhatLandedSinceAtItsNextTrigger() throws Throwable {
+        land("a", "00:10");
+        SourceSpec every10s =
+                new SourceSpec(
+                        "events",
+                        scope(),
+                        Trigger.processingTime(Duration.ofSeconds(10)),
+                        0,
+                        DELAY);
+        Run run = new Run(every10s, 2, null);
+        run.registerAll();
+        run.trigger();
+        land("b", "00:20");
+        run.readAndSeal();
+        run.checkpoint(1);
+        assertThat(run.batches()).as("b is not listed yet").containsOnlyKeys(0L);
+
+        run.trigger();
+        assertThat(run.batches()).containsEntry(1L, List.of("b"));
+        assertThat(scope().caughtUpMarker("events")).as("only availableNow ends").doesNotExist();
+    }
+
+    @Test
+    void aSealedBatchIsReportedWithEveryCheckpointUntilOneCompletes() throws Throwable {
+        land("a", "00:10", "00:20");
+        land("b", "00:30");
+        Run run = new Run(availableNow(0), 2, null);
+        run.registerAll();
+        run.trigger();
+        run.enumerator.snapshotState(1);
+        assertThat(scope().fragments(1)).as("nothing sealed yet").doesNotExist();
+
+        run.readAndSeal();
+        run.enumerator.snapshotState(2);
+        // Checkpoint 2 does not complete: the batch goes again with checkpoint 3.
+        run.enumerator.snapshotState(3);
+        run.enumerator.notifyCheckpointComplete(3);
+        run.enumerator.snapshotState(4);
+
+        BatchSummary batch = sourceBatches(2).get(0);
+        assertThat(batch.batchId).isZero();
+        assertThat(batch.numInputRows).isEqualTo(3);
+        assertThat(batch.numSplits).isEqualTo(2);
+        assertThat(batch.minEventTime).isEqualTo(at("00:10"));
+        assertThat(batch.maxEventTime).isEqualTo(at("00:30"));
+        assertThat(batch.avgEventTime).isEqualTo((double) at("00:20"));
+        assertThat(batch.watermarkBefore).isEqualTo(Long.MIN_VALUE);
+        assertThat(batch.watermarkAfter).isEqualTo(at("00:20"));
+        assertThat(batch.startOffset).containsExactly(entry("logOffset", -1), entry("units", 0));
+        assertThat(batch.endOffset).containsExactly(entry("logOffset", 0), entry("units", 2));
+        assertThat(sourceBatches(3)).extracting(b -> b.batchId).containsExactly(0L);
+        assertThat(scope().fragments(4)).as("checkpoint 3 carried it").doesNotExist();
+    }
+
+    @Test
+    void aReaderThatReportsItsTotalsAgainIsCountedOnce() throws Throwable {
+        land("a", "00:10", "00:11");
+        land("b", "00:12");
+        Run run = new Run(availableNow(0), 2, null);
+        run.trigger();
+        Run.Reader r0 = run.register(0);
+        Run.Reader r1 = run.register(1);
+        r0.reportIdle();
+        r1.reportIdle();
+        r0.read();
+        // Running totals, never deltas: a report sent twice (or again after a restore) is harmless.
+        r0.reportIdle();
+        r0.reportIdle();
+        r1.readAndReportIdle();
+        run.emitWatermarks();
+        run.checkpoint(1);
+
+        assertThat(sourceBatches(1).get(0).numInputRows).isEqualTo(3);
+    }
+
+    @Test
+    void aSourceThatCannotBeListedFailsNamingItself() {
+        Run run = new Run(availableNow(0), 2, null);
+        run.planner.listingFails = new IOException("permission denied: /landing");
+
+        assertThatThrownBy(run::trigger)
+                .hasMessage(
+                        "source 'events': cannot list what is available: permission denied:"
+                                + " /landing");
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    /** The units batch {@code batchId} was planned with, from the source's offset log. */
+    private List<String> planned(long batchId) throws IOException {
+        return new BatchPlans<>(layout().offsets("events"), new Unit.Serializer())
+                .read(batchId).stream().map(Unit::toString).collect(Collectors.toList());
+    }
+
+    /** The batches the source reported with checkpoint {@code checkpointId}. */
+    private List<BatchSummary> sourceBatches(long checkpointId) {
+        List<BatchSummary> batches = new ArrayList<>();
+        for (Fragment f : Fragments.read(scope().fragments(checkpointId))) {
+            if (f instanceof Fragment.SourceBatches s && s.source().equals("events")) {
+                batches.addAll(s.batches());
+            }
+        }
+        return batches;
+    }
+
+    private static EnumeratorState<Unit> roundTrip(EnumeratorState<Unit> state) throws IOException {
+        EnumeratorState.Serializer<Unit> serializer =
+                new EnumeratorState.Serializer<>(new Unit.Serializer());
+        return serializer.deserialize(serializer.getVersion(), serializer.serialize(state));
+    }
+
+    /** One enumerator on Flink's testing context, with the readers of its job. */
+    private final class Run {
+        final MockSplitEnumeratorContext<MicroBatchSplit<Unit>> context;
+        final ListPlanner planner = new ListPlanner(landed);
+        final MicroBatchEnumerator<Unit> enumerator;
+        final SourceSpec spec;
+        private final Map<Integer, Reader> readers = new TreeMap<>();
+        private int delivered;
+
+        Run(SourceSpec spec, int parallelism, @Nullable EnumeratorState<Unit> restored) {
+            this.spec = spec;
+            this.context = new MockSplitEnumeratorContext<>(parallelism);
+            this.enumerator = new MicroBatchEnumerator<>(context, spec, planner, restored);
+            runs.add(this);
+            enumerator.start();
+        }
+
+        Reader register(int subtask) {
+            context.registerReader(new ReaderInfo(subtask, "localhost"));
+            Reader reader = new Reader(subtask);
+            readers.put(subtask, reader);
+            enumerator.addReader(subtask);
+            return reader;
+        }
+
+        /** Every reader registers and polls once: with nothing to read, it reports idle. */
+        void registerAll() {
+            for (int i = 0; i < context.currentParallelism(); i++) {
+                register(i);
+            }
+            readers.values().forEach(Reader::poll);
+        }
+
+        Reader reader(int subtask) {
+            return readers.get(subtask);
+        }
+
+        /** The trigger fires: the planner looks at the source, and a batch starts if it can. */
+        void trigger() throws Throwable {
+            if (spec.trigger().isAvailableNow()) {
+                context.runNextOneTimeCallable();
+            } else {
+                context.runPeriodicCallable(0);
+            }
+        }
+
+        /** Every reader polls until none has anything left to read of the batch. */
+        void readAll() {
+            boolean more = true;
+            while (more) {
+                more = false;
+                for (Reader reader : readers.values()) {
+                    more |= reader.poll();
+                }
+            }
+        }
+
+        void emitWatermarks() throws Exception {
+            for (Reader reader : readers.values()) {
+                reader.emitWatermark();
+            }
+        }
+
+        void readAndSeal() throws Exception {
+            readAll();
+            emitWatermarks();
+        }
+
+        /** A checkpoint that completes. */
+        EnumeratorState<Unit> checkpoint(long checkpointId) {
+            EnumeratorState<Unit> state = enumerator.snapshotState(checkpointId);
+            enumerator.notifyCheckpointComplete(checkpointId);
+            return state;
+        }
+
+        /** Every split assignment so far, as {@code reader:unit@batch}. */
+        List<String> assignments() {
+            List<String> all = new ArrayList<>();
+            for (SplitsAssignment<MicroBatchSplit<Unit>> a :
+                    context.getSplitsAssignmentSequence()) {
+                a.assignment()
+                        .forEach(
+                                (reader, splits) ->
+                                        splits.forEach(s -> all.add(reader + ":" + s.work)));
+            }
+            return all;
+        }
+
+        /** The units assigned so far, by batch. */
+        Map<Long, List<String>> batches() {
+            Map<Long, List<String>> batches = new TreeMap<>();
+            for (SplitsAssignment<MicroBatchSplit<Unit>> a :
+                    context.getSplitsAssignmentSequence()) {
+                for (List<MicroBatchSplit<Unit>> splits : a.assignment().values()) {
+                    for (MicroBatchSplit<Unit> s : splits) {
+                        batches.computeIfAbsent(s.work.batchId, b -> new ArrayList<>())
+                                .add(s.work.name);
+                    }
+                }
+            }
+            batches.values().forEach(units -> units.sort(String::compareTo));
+            return batches;
+        }
+
+        /** Hands the splits assigned since the last call to their readers. */
+        private void deliver() {
+            List<SplitsAssignment<MicroBatchSplit<Unit>>> all =
+                    context.getSplitsAssignmentSequence();
+            for (; delivered < all.size(); delivered++) {
+                all.get(delivered)
+                        .assignment()
+                        .forEach(
+                                (reader, splits) ->
+                                        splits.forEach(s -> readers.get(reader).take(s.work)));
+            }
+        }
+
+        /** A reader's side of the protocol, as {@link MicroBatchReader} follows it. */
+        final class Reader {
+            final int subtask;
+            final Deque<Unit> queue = new ArrayDeque<>();
+            final List<String> read = new ArrayList<>();
+            BatchStats totals = BatchStats.empty();
+
+            Reader(int subtask) {
+                this.subtask = subtask;
+            }
+
+            private boolean reportedIdle;
+
+            private void take(Unit split) {
+                queue.add(split);
+                reportedIdle = false;
+            }
+
+            void reportIdle() {
+                reportedIdle = true;
+                enumerator.handleSourceEvent(subtask, new SourceEvents.ReaderIdle(totals.copy()));
+            }
+
+            /** Reads the splits it was given; false if it had none. */
+            boolean read() {
+                deliver();
+                if (queue.isEmpty()) {
+                    return false;
+                }
+                while (!queue.isEmpty()) {
+                    Unit unit = queue.poll();
+                    for (long eventTime : rows.get(unit.name)) {
+                        totals.add(unit.batchId, eventTime, false);
+                    }
+                    read.add(unit.name);
+                }
+                return true;
+            }
+
+            void readAndReportIdle() {
+                read();
+                reportIdle();
+            }
+
+            /**
+             * Reads what it was given, then reports idle once (until it is given more); false if it
+             * did neither.
+             */
+            boolean poll() {
+                boolean didRead = read();
+                if (!reportedIdle) {
+                    reportIdle();
+                    return true;
+                }
+                return didRead;
+            }
+
+            /** Emits the last watermark it was told to, after its records, and says so. */
+            void emitWatermark() throws Exception {
+                List<SourceEvents.AdvanceWatermark> told = advances();
+                SourceEvents.AdvanceWatermark last = told.get(told.size() - 1);
+                if (totals.batchId <= last.batchId) {
+                    totals = BatchStats.empty();
+                }
+                enumerator.handleSourceEvent(
+                        subtask, new SourceEvents.WatermarkEmitted(last.batchId));
+            }
+
+            /** The watermarks it was told to emit, as {@code batch N: <Spark's watermark>}. */
+            List<String> watermarks() throws Exception {
+                return advances().stream()
+                        .map(
+                                w ->
+                                        "batch "
+                                                + w.batchId
+                                                + ": "
+                                                + (w.watermark == Long.MIN_VALUE
+                                                        ? "none"
+                                                        : Watermarks.format(w.watermark)))
+                        .collect(Collectors.toList());
+            }
+
+            private List<SourceEvents.AdvanceWatermark> advances() throws Exception {
+                List<SourceEvents.AdvanceWatermark> told = new ArrayList<>();
+                for (SourceEvent e :
+                        context.getSentSourceEvent().getOrDefault(subtask, List.of())) {
+                    if (e instanceof SourceEvents.AdvanceWatermark w) {
+                        told.add(w);
+                    }
+                }
+                return told;
+            }
+        }
+    }
+}

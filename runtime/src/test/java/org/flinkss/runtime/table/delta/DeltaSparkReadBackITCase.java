@@ -1,0 +1,100 @@
+package org.flinkss.runtime.table.delta;
+
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.RowData;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.runtime.table.ParquetFiles;
+import org.flinkss.runtime.table.Warehouse;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.flinkss.runtime.table.delta.TestRows.EVENTS;
+import static org.flinkss.runtime.table.delta.TestRows.events;
+import static org.flinkss.runtime.table.delta.TestRows.values;
+
+/**
+ * Every kind of table this package writes, read back by a second, independent Delta reader: Spark
+ * 4.0 with delta-spark 4.0, in its own JVM ({@link SparkDeltaReader}). An ITCase because it starts
+ * Spark (a minute or more on a loaded machine), though it runs no Flink job.
+ */
+@Tag("spark")
+class DeltaSparkReadBackITCase {
+
+    @TempDir java.nio.file.Path dir;
+
+    private static DataFile write(DeltaTable table, List<RowData> rows) throws Exception {
+        return DataFiles.write(new Path(table.path()), EVENTS, rows);
+    }
+
+    @Test
+    void sparkReadsEveryTableAsKernelWroteIt() throws Exception {
+        // Step 1: an append table with every column type, nulls, a replayed (skipped) batch.
+        DeltaTable appended = DeltaTable.forPath(dir.resolve("appended").toString());
+        appended.create(EVENTS, Map.of());
+        appended.append(
+                "q", 0, List.of(write(appended, events(0, 50)), write(appended, events(50, 20))));
+        appended.append("q", 1, List.of(write(appended, events(70, 30))));
+        appended.append("q", 1, List.of(write(appended, events(70, 30)))); // replay: skipped
+
+        // Step 2: a complete-mode table overwritten three times.
+        DeltaTable complete = DeltaTable.forPath(dir.resolve("complete").toString());
+        complete.create(EVENTS, Map.of());
+        for (int b = 0; b < 3; b++) {
+            complete.overwrite("w", b, List.of(write(complete, events(b * 100, 5 + b))));
+        }
+
+        // Step 3: a long table, checkpointed by Kernel at version 10 (Spark reads the checkpoint).
+        DeltaTable longer = DeltaTable.forPath(dir.resolve("longer").toString());
+        longer.create(EVENTS, Map.of());
+        for (int b = 0; b < 12; b++) {
+            longer.append("q", b, List.of(write(longer, events(b * 10, 10))));
+        }
+
+        // Step 4: a table of the earlier format, converted in place.
+        Warehouse warehouse = new Warehouse(dir.resolve("warehouse"));
+        warehouse.declare("legacy", EVENTS, "bronze");
+        ParquetFiles.write(
+                warehouse.tablePath("legacy").resolve("part-0-0.parquet"), EVENTS, events(0, 25));
+        DeltaTable converted = LegacyTables.convert(warehouse, "legacy", DeltaStorage.flink());
+
+        Map<String, SparkDeltaReader.Table> spark =
+                SparkDeltaReader.read(
+                        List.of(
+                                appended.path(),
+                                appended.path() + "@1",
+                                complete.path(),
+                                complete.path() + "@2",
+                                longer.path(),
+                                converted.path()));
+
+        assertThat(spark.get(appended.path()).schema())
+                .isEqualTo(
+                        "struct<event_id:bigint,user_id:int,event_type:string,event_ts:timestamp,amount:double,flagged:boolean,day:date>");
+        assertThat(spark.get(appended.path()).rows())
+                .isEqualTo(SparkDeltaReader.lines(values(events(0, 100), EVENTS)));
+        assertThat(spark.get(appended.path() + "@1").rows())
+                .isEqualTo(SparkDeltaReader.lines(values(events(0, 70), EVENTS)));
+        assertThat(spark.get(appended.path()).history())
+                .containsExactly("2 STREAMING UPDATE", "1 STREAMING UPDATE", "0 CREATE TABLE");
+        assertThat(spark.get(complete.path()).rows())
+                .isEqualTo(SparkDeltaReader.lines(values(events(200, 7), EVENTS)));
+        assertThat(spark.get(complete.path() + "@2").rows())
+                .isEqualTo(SparkDeltaReader.lines(values(events(100, 6), EVENTS)));
+        assertThat(spark.get(longer.path()).rows())
+                .isEqualTo(SparkDeltaReader.lines(values(events(0, 120), EVENTS)));
+        assertThat(spark.get(converted.path()).rows())
+                .isEqualTo(SparkDeltaReader.lines(values(events(0, 25), EVENTS)));
+        // The same rows as the project's reader and Kernel's give.
+        List<List<Object>> ours = new ArrayList<>(values(appended.snapshot().rows(), EVENTS));
+        assertThat(SparkDeltaReader.lines(ours)).isEqualTo(spark.get(appended.path()).rows());
+        assertThat(SparkDeltaReader.lines(TestRows.readWithKernel(longer.path())))
+                .isEqualTo(spark.get(longer.path()).rows());
+    }
+}

@@ -1,0 +1,80 @@
+package org.flinkss.sparkdiff;
+
+import org.junit.jupiter.api.Test;
+
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventJson;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The seeded rounds: repeatable, written as the project's (and Spark's) JSON writer writes events,
+ * and on the edges.
+ */
+class EdgeGeneratorTest {
+
+    @Test
+    void theSameSeedGivesTheSameRoundsAndAnotherSeedOthers() {
+        List<EdgeGenerator.Round> a = EdgeGenerator.rounds(3, 5);
+        assertThat(EdgeGenerator.rounds(3, 5)).isEqualTo(a);
+        assertThat(EdgeGenerator.rounds(4, 5)).isNotEqualTo(a);
+    }
+
+    @Test
+    void fiveRoundsStartThenMoveTheWatermarkALotALittleNotAtAllAndLandNothing() {
+        List<EdgeGenerator.Round> rounds = EdgeGenerator.rounds(1, 5);
+        Set<EdgeGenerator.Kind> kinds =
+                rounds.stream().map(EdgeGenerator.Round::kind).collect(Collectors.toSet());
+        assertThat(kinds).isEqualTo(EnumSet.allOf(EdgeGenerator.Kind.class));
+        assertThat(rounds.get(0).kind()).isEqualTo(EdgeGenerator.Kind.START);
+        for (EdgeGenerator.Round r : rounds) {
+            if (r.kind() == EdgeGenerator.Kind.EMPTY) {
+                assertThat(r.rows()).as("rows of round %s", r.number()).isZero();
+            } else {
+                assertThat(r.rows()).as("rows of round %s", r.number()).isBetween(150, 450);
+            }
+        }
+    }
+
+    @Test
+    void aRowWithMillisecondsIsTheLineTheProjectsWriterWrites() {
+        EdgeGenerator.Ev ev = new EdgeGenerator.Ev(12L, 4, "view", EdgeGenerator.at(61_001), 2.25);
+        assertThat(EdgeGenerator.json(ev))
+                .isEqualTo(EventJson.toJson(new Event(12L, 4, "view", ev.ts(), 2.25)));
+        EdgeGenerator.Ev nulls = new EdgeGenerator.Ev(13L, null, null, null, -0.5);
+        assertThat(EdgeGenerator.json(nulls))
+                .isEqualTo(EventJson.toJson(new Event(13L, null, null, null, -0.5)));
+    }
+
+    @Test
+    void aRowWithMicrosecondsKeepsThemAndTheProjectReadsTheLine() {
+        EdgeGenerator.Ev ev =
+                new EdgeGenerator.Ev(1L, 1, "buy", EdgeGenerator.at(250).plusNanos(123_000), 1.0);
+        assertThat(EdgeGenerator.json(ev)).contains("\"event_ts\":\"2025-03-01T00:00:00.250123Z\"");
+        assertThat(EventJson.parse(EdgeGenerator.json(ev)).eventId).isEqualTo(1L);
+    }
+
+    @Test
+    void everySeedHasDuplicateIdsInvalidRowsAndMicroseconds() {
+        for (long seed = 1; seed <= 5; seed++) {
+            List<EdgeGenerator.Ev> all =
+                    EdgeGenerator.rounds(seed, 5).stream()
+                            .flatMap(r -> r.files().stream())
+                            .flatMap(List::stream)
+                            .collect(Collectors.toList());
+            assertThat(all.stream().map(EdgeGenerator.Ev::id).distinct().count())
+                    .as("seed %s", seed)
+                    .isLessThan(all.size());
+            assertThat(all).as("seed %s", seed).anyMatch(e -> e.amount() == null || e.amount() < 0);
+            assertThat(all)
+                    .as("seed %s", seed)
+                    .anyMatch(e -> e.ts() != null && e.ts().getNano() % 1_000_000 != 0);
+            assertThat(all).as("seed %s", seed).anyMatch(e -> e.ts() == null);
+        }
+    }
+}
