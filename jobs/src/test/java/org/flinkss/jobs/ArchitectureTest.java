@@ -33,7 +33,6 @@ class ArchitectureTest {
         main =
                 new ClassFileImporter()
                         .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
                         .importPackages("org.flinkss");
     }
 

@@ -1,5 +1,6 @@
 package org.flinkss.runtime.source.impl;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
@@ -54,6 +55,7 @@ import java.util.stream.Collectors;
  * in their own state until they have emitted the batch's watermark. So no report can be lost or
  * counted twice across a restore.
  */
+@Internal
 public final class MicroBatchEnumerator<S extends WorkSplit>
         implements SplitEnumerator<MicroBatchSplit<S>, EnumeratorState<S>> {
 
