@@ -14,11 +14,14 @@ import org.flinkss.runtime.checkpoint.CheckpointLock;
 import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.IdentityStore;
 import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.checkpoint.RunFence;
 import org.flinkss.runtime.checkpoint.RunRecords;
 import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.progress.ProgressListener;
 import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.runner.impl.ClientHeartbeat;
 import org.flinkss.runtime.runner.impl.CommitAfterSavepointFailed;
+import org.flinkss.runtime.runner.impl.EarlierRunJobs;
 import org.flinkss.runtime.runner.impl.ExceptionHistory;
 import org.flinkss.runtime.runner.impl.FailureExplainer;
 import org.flinkss.runtime.runner.impl.JobConfiguration;
@@ -49,6 +52,9 @@ import java.util.UUID;
  *   <li>holds the checkpoint directory, and refuses to start if another run holds it, if the
  *       directory was made with another layout version or belongs to a different query (before any
  *       data moves);
+ *   <li>fences earlier runs ({@link RunFence}): takes the directory for this run, and cancels a job
+ *       of an earlier run that still runs on a cluster though its client is gone ({@link
+ *       EarlierRunJobs}); while it runs, it tells its job it is alive ({@link ClientHeartbeat});
  *   <li>restores the query's newest complete checkpoint or savepoint ({@link RestorePolicy});
  *   <li>submits the job; its sources plan batches of what exists now and each batch is committed by
  *       a checkpoint (sinks are two-phase-commit: nothing half-written is ever visible);
@@ -104,6 +110,9 @@ public final class QueryRun {
         try (CheckpointLock lock = CheckpointLock.acquire(layout, name)) {
             identity.checkLayout(name);
             String runId = UUID.randomUUID().toString();
+            // Before anything is restored: no job of an earlier run may go on beside this one.
+            RunFence.claim(layout, runId);
+            new EarlierRunJobs(layout, name, settings.out).stop();
             ReadableConfig flinkRunClient = JobConfiguration.flinkRunClient();
             Optional<Path> restore =
                     new RestorePolicy(restorePoints, layout.dir(), flinkRunClient, settings.out)
@@ -129,7 +138,8 @@ public final class QueryRun {
                 if (settings.parallelism != null) {
                     env.setParallelism(settings.parallelism);
                 }
-                BuiltJob job = builder.build(env, new RunScope(layout, runId));
+                BuiltJob job =
+                        builder.build(env, new RunScope(layout, runId, settings.clientTimeout));
                 String queryId = identity.claim(job.identity());
                 job.prepare();
 
@@ -174,9 +184,24 @@ public final class QueryRun {
                 listeners);
     }
 
-    /** Submits the job and returns the savepoint it ended with. */
+    /**
+     * Submits the job and returns the savepoint it ended with. The job hears from this process
+     * until then: without that heartbeat it stops itself.
+     */
     @Nullable
     private Path execute(
+            StreamExecutionEnvironment env,
+            BuiltJob job,
+            String runId,
+            ProgressTracker tracker,
+            @Nullable ReadableConfig flinkRunClient) {
+        try (ClientHeartbeat heartbeat = ClientHeartbeat.start(layout, runId)) {
+            return submitAndWatch(env, job, runId, tracker, flinkRunClient);
+        }
+    }
+
+    @Nullable
+    private Path submitAndWatch(
             StreamExecutionEnvironment env,
             BuiltJob job,
             String runId,
@@ -190,7 +215,11 @@ public final class QueryRun {
                     "query '" + name + "' could not start: " + ExceptionUtils.stringifyException(e),
                     e);
         }
-        runs.recordJob(runId, client.getJobID().toString());
+        runs.recordJob(
+                runId,
+                client.getJobID().toString(),
+                flinkRunClient == null ? null : JobManagerRest.of(flinkRunClient),
+                settings.clientTimeout);
         FailureExplainer failures =
                 new FailureExplainer(
                         client,
