@@ -24,6 +24,7 @@ import org.flinkss.runtime.runner.impl.CommitAfterSavepointFailed;
 import org.flinkss.runtime.runner.impl.EarlierRunJobs;
 import org.flinkss.runtime.runner.impl.ExceptionHistory;
 import org.flinkss.runtime.runner.impl.FailureExplainer;
+import org.flinkss.runtime.runner.impl.InterruptedRun;
 import org.flinkss.runtime.runner.impl.JobConfiguration;
 import org.flinkss.runtime.runner.impl.JobManagerRest;
 import org.flinkss.runtime.runner.impl.JobStopper;
@@ -227,25 +228,39 @@ public final class QueryRun {
                                 new JobManagerRest(client, flinkRunClient, REST_TIMEOUT)));
         JobStopper stopper =
                 new JobStopper(client, name, layout.savepoints(), failures, StopRetries.DEFAULT);
-        Thread stopOnExit = null;
-        if (!settings.trigger.isAvailableNow()) {
-            // An unbounded run ends on Ctrl-C: stop with a savepoint so that the next run resumes.
-            stopOnExit = new Thread(stopper::stop);
-            Runtime.getRuntime().addShutdownHook(stopOnExit);
-        }
-        try {
-            JobWatcher.Ending ending =
-                    new JobWatcher(
-                                    client,
-                                    name,
-                                    layout,
-                                    runId,
-                                    job.sourceNames(),
-                                    settings.trigger.isAvailableNow(),
-                                    settings.runFor,
-                                    tracker,
-                                    failures)
-                            .watch();
+        // Ctrl-C: an unbounded run stops with a savepoint, an availableNow run's job is cancelled;
+        // either way the hook says what was kept.
+        try (InterruptedRun interruption =
+                InterruptedRun.install(
+                        name,
+                        layout,
+                        client,
+                        settings.trigger.isAvailableNow() ? null : stopper,
+                        settings.out)) {
+            JobWatcher.Ending ending;
+            try {
+                ending =
+                        new JobWatcher(
+                                        client,
+                                        name,
+                                        layout,
+                                        runId,
+                                        job.sourceNames(),
+                                        settings.trigger.isAvailableNow(),
+                                        settings.runFor,
+                                        tracker,
+                                        failures)
+                                .watch();
+            } catch (RuntimeException e) {
+                if (interruption.isInterrupted()) {
+                    interruption.awaitHook(); // the job ended because of Ctrl-C: the hook says so
+                }
+                throw e;
+            }
+            if (interruption.isInterrupted()) {
+                interruption.awaitHook();
+                return null;
+            }
             if (ending == JobWatcher.Ending.STOPPED_FROM_OUTSIDE) {
                 // `flink stop` took a savepoint of everything reported: make it this query's.
                 tracker.commit(runId, Long.MAX_VALUE);
@@ -261,14 +276,6 @@ public final class QueryRun {
             // committed.
             tracker.commit(runId, Long.MAX_VALUE);
             return savepoint;
-        } finally {
-            if (stopOnExit != null) {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(stopOnExit);
-                } catch (IllegalStateException shuttingDown) {
-                    // the hook is running: it does the stop
-                }
-            }
         }
     }
 
