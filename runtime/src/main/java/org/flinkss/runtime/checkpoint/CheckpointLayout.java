@@ -22,6 +22,7 @@ import java.nio.file.Paths;
  *   runs/&lt;run&gt;/heartbeat           rewritten every 2 s by the run's client while it lives
  *   runs/&lt;run&gt;/caught-up-&lt;source&gt; written by a source once it has read what the run is to read
  *   fence.json                      the run that owns the directory: jobs of other runs stop
+ *   damaged/...                     restore points set aside because their _metadata is unreadable
  *   .lock, .lock.owner              held by the running driver
  * </pre>
  *
@@ -80,6 +81,11 @@ public final class CheckpointLayout implements Serializable {
 
     public Path savepoints() {
         return dir().resolve("savepoints");
+    }
+
+    /** Where restore points whose {@code _metadata} cannot be read are set aside, for a look. */
+    public Path damaged() {
+        return dir().resolve("damaged");
     }
 
     /** Spark's offset log of one source: the splits of the batch planned last. */

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flinkss.runtime.QueryException;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
@@ -40,7 +39,7 @@ public final class IdentityStore {
         if (!Files.exists(meta)) {
             return;
         }
-        JsonNode version = read(meta).path(LAYOUT_FIELD);
+        JsonNode version = read(meta, queryName).path(LAYOUT_FIELD);
         if (version.isInt() && version.asInt() == CheckpointLayout.VERSION) {
             return;
         }
@@ -79,7 +78,7 @@ public final class IdentityStore {
             write(identity, id);
             return id;
         }
-        JsonNode stored = read(meta);
+        JsonNode stored = read(meta, identity.name());
         String id = stored.path("id").asText();
         QueryIdentity existing = QueryIdentity.fromJson(stored);
         if (!existing.sameQuery(identity)) {
@@ -128,11 +127,36 @@ public final class IdentityStore {
         JsonFiles.write(layout.metadata(), node);
     }
 
-    private static JsonNode read(Path meta) {
+    /**
+     * The identity as stored; a file that is empty, cut short or not a JSON object (a disk that
+     * filled up, an editor) stops the run, naming it and the way out.
+     */
+    private static JsonNode read(Path meta, String queryName) {
+        String problem;
         try {
-            return JsonFiles.JSON.readTree(meta.toFile());
+            JsonNode node = JsonFiles.JSON.readTree(meta.toFile());
+            if (node != null && node.isObject() && node.path("name").isTextual()) {
+                return node;
+            }
+            problem =
+                    node == null || node.isMissingNode()
+                            ? "it is empty"
+                            : "it holds no query identity";
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + meta + ": " + e.getMessage(), e);
+            problem = "it is not valid JSON: " + e.getMessage().split("\n")[0];
         }
+        throw new QueryException(
+                "checkpoint "
+                        + meta.getParent()
+                        + " of query '"
+                        + queryName
+                        + "' cannot be used: its identity file "
+                        + meta
+                        + " is damaged ("
+                        + problem
+                        + "). Put back an intact copy of that file, or start over with 'reset "
+                        + queryName
+                        + "' (the checkpoint deleted, its tables emptied; the next run"
+                        + " reprocesses everything).");
     }
 }

@@ -21,6 +21,7 @@ import org.flinkss.runtime.progress.ProgressListener;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.runner.impl.ClientHeartbeat;
 import org.flinkss.runtime.runner.impl.CommitAfterSavepointFailed;
+import org.flinkss.runtime.runner.impl.DamagedRestorePoints;
 import org.flinkss.runtime.runner.impl.EarlierRunJobs;
 import org.flinkss.runtime.runner.impl.ExceptionHistory;
 import org.flinkss.runtime.runner.impl.FailureExplainer;
@@ -115,6 +116,7 @@ public final class QueryRun {
             RunFence.claim(layout, runId);
             new EarlierRunJobs(layout, name, settings.out).stop();
             ReadableConfig flinkRunClient = JobConfiguration.flinkRunClient();
+            new DamagedRestorePoints(layout, restorePoints, name, settings.out).setAside();
             Optional<Path> restore =
                     new RestorePolicy(restorePoints, layout.dir(), flinkRunClient, settings.out)
                             .choose();
