@@ -54,9 +54,9 @@ import java.util.UUID;
  *   <li>holds the checkpoint directory, and refuses to start if another run holds it, if the
  *       directory was made with another layout version or belongs to a different query (before any
  *       data moves);
- *   <li>fences earlier runs ({@link RunFence}): takes the directory for this run, and cancels a job
- *       of an earlier run that still runs on a cluster though its client is gone ({@link
- *       EarlierRunJobs}); while it runs, it tells its job it is alive ({@link ClientHeartbeat});
+ *   <li>fences earlier runs ({@link RunFence}): cancels a job of an earlier run that still runs on
+ *       a cluster though its client is gone ({@link EarlierRunJobs}), then takes the directory for
+ *       this run; while it runs, it tells its job it is alive ({@link ClientHeartbeat});
  *   <li>restores the query's newest complete checkpoint or savepoint ({@link RestorePolicy});
  *   <li>submits the job; its sources plan batches of what exists now and each batch is committed by
  *       a checkpoint (sinks are two-phase-commit: nothing half-written is ever visible);
@@ -113,8 +113,10 @@ public final class QueryRun {
             identity.checkLayout(name);
             String runId = UUID.randomUUID().toString();
             // Before anything is restored: no job of an earlier run may go on beside this one.
-            RunFence.claim(layout, runId);
+            // Cancelled over REST first (it says so), then fenced: a job that could not be
+            // reached stops at its next check of the fence, or its client's heartbeat.
             new EarlierRunJobs(layout, name, settings.out).stop();
+            RunFence.claim(layout, runId);
             ReadableConfig flinkRunClient = JobConfiguration.flinkRunClient();
             new DamagedRestorePoints(layout, restorePoints, name, settings.out).setAside();
             Optional<Path> restore =

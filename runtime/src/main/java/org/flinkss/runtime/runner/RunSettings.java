@@ -65,7 +65,7 @@ public final class RunSettings {
      * How long a run's job goes on without a heartbeat of its client, by default: then it stops
      * itself (a killed {@code flink run} client leaves it running on the cluster otherwise).
      */
-    public static final Duration DEFAULT_CLIENT_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_CLIENT_TIMEOUT = Duration.ofSeconds(60);
 
     /** Builds {@link RunSettings}: an availableNow run that prints its progress, by default. */
     public static final class Builder {
