@@ -8,15 +8,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.EventJson;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.Warehouse;
 
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.LongStream;
+import java.util.zip.GZIPOutputStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -59,5 +63,35 @@ class LandingFilesITCase {
         assertThat(eventIds(new Warehouse(options.warehouse())))
                 .containsExactlyElementsOf(
                         LongStream.range(0, 1005).boxed().map(Object.class::cast).toList());
+    }
+
+    @Test
+    void aByteOrderMarkAndArraysOfObjectsAreReadAsSparkReadsThemAndJsonGzIsLeftOut()
+            throws Exception {
+        RunOptions options = BronzeITCase.options(dir, 2);
+        Path batch = Files.createDirectories(options.events().resolve("batch_1"));
+        String[] json = new String[6];
+        for (int id = 0; id < json.length; id++) {
+            json[id] = EventJson.toJson(EventGenerator.event(id));
+        }
+        // Step 1: a file as a Windows tool or an array-writing exporter leaves it, and the same
+        // kind of file gzipped: the course's pathGlobFilter '*.json' leaves the .json.gz out, in
+        // Spark 4.0.4 too.
+        Files.writeString(
+                batch.resolve("part-00000.json"),
+                "\uFEFF" + json[0] + "\n[" + json[1] + "," + json[2] + "]\n[]\n" + json[3] + "\n",
+                StandardCharsets.UTF_8);
+        try (OutputStream out =
+                new GZIPOutputStream(Files.newOutputStream(batch.resolve("part-00001.json.gz")))) {
+            out.write((json[4] + "\n" + json[5] + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+
+        QueryRunner.Result run = QueryRunner.run(new BronzeQuery(options.events()), options);
+
+        // Step 2: four rows, none in the quarantine.
+        Warehouse warehouse = new Warehouse(options.warehouse());
+        assertThat(eventIds(warehouse)).containsExactly(0L, 1L, 2L, 3L);
+        assertThat(warehouse.count(BronzeQuery.QUARANTINE)).isZero();
+        assertThat(run.numInputRows()).isEqualTo(4);
     }
 }
