@@ -6,6 +6,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
@@ -53,6 +54,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        BaseFolder.requireForReport(data.base);
         Path file = out != null ? out : data.base.resolve("report.html");
         write(data.base, data.openWarehouse(), file);
         System.out.println("report: " + file.toAbsolutePath());

@@ -6,6 +6,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.jobs.cli.output.TablePrinter;
@@ -40,6 +41,7 @@ public final class TableCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
+            BaseFolder.refuseFile(data.base);
             PrintStream out = Stdout.utf8();
             out.println(data.tables().count(table));
             out.flush();
@@ -65,6 +67,7 @@ public final class TableCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
+            BaseFolder.refuseFile(data.base);
             PrintStream out = Stdout.utf8();
             out.print(TablePrinter.show(data.tables(), table, limit));
             out.flush();
@@ -87,6 +90,7 @@ public final class TableCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
+            BaseFolder.refuseFile(data.base);
             PrintStream out = Stdout.utf8();
             TablePrinter.export(data.tables(), table, out);
             out.flush();

@@ -49,7 +49,12 @@ public final class Database implements Serializable {
 
     /** The default: {@code <warehouse>/warehouse.db}, SQLite. */
     public static Database sqliteIn(Path warehouse) {
-        return new Database("jdbc:sqlite:" + warehouse.toAbsolutePath().resolve("warehouse.db"));
+        return new Database("jdbc:sqlite:" + sqliteFileIn(warehouse));
+    }
+
+    /** The default database's file, which the first connection creates. */
+    public static Path sqliteFileIn(Path warehouse) {
+        return warehouse.toAbsolutePath().resolve("warehouse.db");
     }
 
     public boolean isSqlite() {

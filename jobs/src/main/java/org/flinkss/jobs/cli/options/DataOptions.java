@@ -7,6 +7,7 @@ import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.Warehouse;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 
@@ -50,9 +51,13 @@ public final class DataOptions {
         return jdbcUrl != null ? new Database(jdbcUrl) : Database.sqliteIn(warehouse());
     }
 
-    /** A table by name: Parquet files in the warehouse, else a table of the SQL database. */
+    /**
+     * A table by name: Parquet files in the warehouse, else a table of the SQL database. Reading
+     * creates nothing: a default database whose file does not exist holds no table.
+     */
     public Tables tables() {
-        return new Tables(openWarehouse(), database());
+        boolean noDatabase = jdbcUrl == null && !Files.exists(Database.sqliteFileIn(warehouse()));
+        return new Tables(openWarehouse(), noDatabase ? null : database());
     }
 
     /** The landing folder of the course's generator. */
