@@ -158,6 +158,22 @@ public final class Database implements Serializable {
         }
     }
 
+    /** The tables of the database, sorted, without bookkeeping tables (names starting with _). */
+    public List<String> tables() throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Connection c = connect();
+                ResultSet r = c.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
+            while (r.next()) {
+                String name = r.getString("TABLE_NAME");
+                if (!name.startsWith("_") && !name.startsWith("sqlite_") && !names.contains(name)) {
+                    names.add(name);
+                }
+            }
+        }
+        names.sort(null);
+        return names;
+    }
+
     public boolean hasTable(String table) throws SQLException {
         try (Connection c = connect();
                 ResultSet r =

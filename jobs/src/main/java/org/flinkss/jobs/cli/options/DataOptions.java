@@ -7,6 +7,8 @@ import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.Warehouse;
 
+import javax.annotation.Nullable;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -56,8 +58,14 @@ public final class DataOptions {
      * creates nothing: a default database whose file does not exist holds no table.
      */
     public Tables tables() {
-        boolean noDatabase = jdbcUrl == null && !Files.exists(Database.sqliteFileIn(warehouse()));
-        return new Tables(openWarehouse(), noDatabase ? null : database());
+        return new Tables(openWarehouse(), existingDatabase());
+    }
+
+    /** The SQL database, or null for a default one whose file does not exist (no tables yet). */
+    @Nullable
+    public Database existingDatabase() {
+        boolean none = jdbcUrl == null && !Files.exists(Database.sqliteFileIn(warehouse()));
+        return none ? null : database();
     }
 
     /** The landing folder of the course's generator. */
