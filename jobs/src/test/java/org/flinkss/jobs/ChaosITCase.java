@@ -129,7 +129,8 @@ class ChaosITCase {
                             "300ms",
                             "--quiet"));
             if (!fromBronze) {
-                // The queries reading bronze take it whole: no limit, the option left out.
+                // The landing files in batches of two; a table is read with no limit (Spark
+                // refuses 0, the option left out means none).
                 args.addAll(List.of("--max-files-per-trigger", "2"));
             }
             int killsOfThisQuery =

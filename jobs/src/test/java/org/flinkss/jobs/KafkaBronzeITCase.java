@@ -122,6 +122,29 @@ class KafkaBronzeITCase {
     }
 
     @Test
+    void maxOffsetsPerTriggerOfTheRunSplitsABacklogIntoBatchesOfAtMostThatMany() throws Exception {
+        // The Kafka limit travels as every rate limit does: the run's options, not the source's.
+        RunOptions options =
+                RunOptions.builder()
+                        .base(base)
+                        .parallelism(2)
+                        .printProgress(false)
+                        .maxOffsetsPerTrigger(100)
+                        .build();
+        kafka().createTopic("paced", 3);
+        kafka().produceEvents("paced", 0, 300);
+
+        QueryRunner.Result run =
+                QueryRunner.run(new KafkaBronzeQuery(source().subscribe("paced").build()), options);
+
+        assertThat(run.numInputRows()).isEqualTo(300);
+        assertThat(run.batches()).isGreaterThanOrEqualTo(3);
+        // Split pro rata over 3 partitions, a share rounded up to move every partition.
+        assertThat(run.progress)
+                .allSatisfy(p -> assertThat(p.path("numInputRows").asLong()).isBetween(1L, 103L));
+    }
+
+    @Test
     void kafkaEventsParsesTheValuesOfBronzeAndQuarantinesTheRest() throws Exception {
         RunOptions options = options(base);
         Warehouse warehouse = new Warehouse(options.warehouse());

@@ -82,6 +82,7 @@ public final class RunCommand implements Callable<Integer> {
         data.applyTo(options);
         trigger.applyTo(options);
         limits.applyTo(options);
+        kafka.applyTo(options);
         checkpointInterval.applyTo(options);
         RunOptions run = options.build();
         QueryRequest request =

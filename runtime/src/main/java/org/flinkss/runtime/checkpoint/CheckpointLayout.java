@@ -10,7 +10,8 @@ import java.nio.file.Paths;
  *
  * <pre>
  * &lt;base&gt;/_cp/&lt;query&gt;/
- *   metadata.json                   the query's identity: id, name, sources, sinks, stateful operators, tables
+ *   metadata.json                   the query's identity: id, layout version, name, sources, sinks, stateful
+ *                                   operators, tables
  *   checkpoints/&lt;job&gt;/chk-N        Flink's retained checkpoints (RocksDB, incremental)
  *   savepoints/savepoint-...        the savepoint each availableNow run ends with
  *   offsets/&lt;source&gt;/N             the splits of the batch planned last, written before it is read
@@ -28,6 +29,14 @@ import java.nio.file.Paths;
 public final class CheckpointLayout implements Serializable {
 
     private static final long serialVersionUID = 1L;
+
+    /**
+     * The version of this layout and of the classes its savepoints name, recorded in {@code
+     * metadata.json}. Version 2: the packages {@code org.flinkss.runtime.*} and {@code
+     * org.flinkss.course.*}; a checkpoint without a version was made before them and is refused
+     * (see {@link IdentityStore#checkLayout}).
+     */
+    public static final int VERSION = 2;
 
     /** The folder under a base that holds every query's checkpoint directory. */
     public static final String CHECKPOINTS_FOLDER = "_cp";

@@ -98,11 +98,6 @@ public final class QueryIdentity {
                 && stateful.equals(other.stateful);
     }
 
-    /** False for a checkpoint made before tables' columns were part of the identity. */
-    boolean recordsTables() {
-        return tables != null;
-    }
-
     /**
      * How a run of the same query ({@link #sameQuery}) changes the columns of a table this identity
      * recorded, or null if it changes none (or either side recorded no columns).

@@ -8,6 +8,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.SplitPlanner;
 
 import java.io.IOException;
@@ -36,7 +37,8 @@ import java.util.TreeSet;
  *       in Spark's offset log (the batch may have 0 rows). Partitions that appear later start at
  *       their earliest offset.
  *   <li>{@code maxOffsetsPerTrigger} splits a backlog into batches, pro rata by partition, as in
- *       Spark; the runner's {@code maxFilesPerTrigger} limits the partitions of a batch.
+ *       Spark; {@code maxFilesPerTrigger} limits the partitions of a batch (both {@link
+ *       ReadLimit}).
  *   <li>Offsets that are gone (retention, a deleted and recreated topic) fail the query with {@code
  *       failOnDataLoss} (the default); without it the batch starts at the earliest offset.
  * </ul>
@@ -197,14 +199,16 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
     }
 
     @Override
-    public synchronized List<KafkaSplit> nextBatch(long batchId, int maxUnits) throws IOException {
+    public synchronized List<KafkaSplit> nextBatch(long batchId, ReadLimit limit)
+            throws IOException {
+        int maxUnits = limit.maxUnits();
         Target t = target;
         if (t == null) {
             return List.of();
         }
         Map<TopicPartition, long[]> ranges = ranges(t);
-        if (options.maxOffsetsPerTrigger > 0) {
-            rateLimit(ranges, options.maxOffsetsPerTrigger);
+        if (limit.maxOffsetsPerTrigger().isPresent()) {
+            rateLimit(ranges, limit.maxOffsetsPerTrigger().getAsLong());
         }
         List<KafkaSplit> batch = new ArrayList<>();
         for (Map.Entry<TopicPartition, long[]> e : ranges.entrySet()) {

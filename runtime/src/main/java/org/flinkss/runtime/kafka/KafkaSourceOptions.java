@@ -22,8 +22,9 @@ import java.util.regex.PatternSyntaxException;
  * What a Kafka micro-batch source reads, with Spark's option names: bootstrap servers, exactly one
  * of {@code subscribe} (topics, comma-separated), {@code subscribePattern} (a Java regex that whole
  * topic names match) or {@code assign} (JSON {@code {"topic":[0,1]}}), {@code startingOffsets},
- * {@code maxOffsetsPerTrigger}, {@code failOnDataLoss}, and the client settings of {@link
- * KafkaClientProperties}. {@link Builder#build()} refuses a bad combination before any data moves.
+ * {@code failOnDataLoss}, and the client settings of {@link KafkaClientProperties}. {@link
+ * Builder#build()} refuses a bad combination before any data moves. The rate limit ({@code
+ * maxOffsetsPerTrigger}) is the run's, as every source's: {@code ReadLimit}.
  */
 public final class KafkaSourceOptions implements Serializable {
 
@@ -48,7 +49,6 @@ public final class KafkaSourceOptions implements Serializable {
     final String pattern;
     final TreeMap<String, TreeSet<Integer>> assigned;
     final StartingOffsets startingOffsets;
-    final long maxOffsetsPerTrigger;
     final boolean failOnDataLoss;
     final HashMap<String, String> clientProperties;
 
@@ -65,7 +65,6 @@ public final class KafkaSourceOptions implements Serializable {
         this.pattern = b.subscribePattern;
         this.assigned = assigned;
         this.startingOffsets = startingOffsets;
-        this.maxOffsetsPerTrigger = b.maxOffsetsPerTrigger;
         this.failOnDataLoss = b.failOnDataLoss;
         this.clientProperties = new HashMap<>(b.clientProperties);
     }
@@ -160,7 +159,6 @@ public final class KafkaSourceOptions implements Serializable {
         private String subscribePattern;
         private String assign;
         private String startingOffsets;
-        private long maxOffsetsPerTrigger;
         private boolean failOnDataLoss = true;
         private Map<String, String> clientProperties = new HashMap<>();
 
@@ -191,15 +189,6 @@ public final class KafkaSourceOptions implements Serializable {
         /** {@code earliest}, {@code latest} (the default, as in Spark) or JSON. */
         public Builder startingOffsets(@Nullable String offsets) {
             this.startingOffsets = offsets;
-            return this;
-        }
-
-        /**
-         * Spark's {@code maxOffsetsPerTrigger}: at most this many offsets per batch, split over
-         * partitions; 0 for no limit.
-         */
-        public Builder maxOffsetsPerTrigger(long max) {
-            this.maxOffsetsPerTrigger = max;
             return this;
         }
 
@@ -248,11 +237,6 @@ public final class KafkaSourceOptions implements Serializable {
                                 + " (or bootstrap.servers in the Kafka properties file)");
             }
             checkBootstrapServers(servers);
-            if (maxOffsetsPerTrigger < 0) {
-                throw new IllegalArgumentException(
-                        "maxOffsetsPerTrigger must be positive (or 0 for no limit), got "
-                                + maxOffsetsPerTrigger);
-            }
             Strategy strategy;
             List<String> topics = List.of();
             TreeMap<String, TreeSet<Integer>> assigned = new TreeMap<>();

@@ -15,7 +15,6 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.checkpoint.CheckpointDir;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.jdbc.Database;
@@ -23,6 +22,7 @@ import org.flinkss.runtime.jdbc.JdbcUpsert;
 import org.flinkss.runtime.progress.ProgressCounter;
 import org.flinkss.runtime.sink.ChangesPerBatch;
 import org.flinkss.runtime.sink.ForEachBatchSink;
+import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.RecordFormat;
 import org.flinkss.runtime.source.SourceSpec;
 import org.flinkss.runtime.source.SplitPlanner;
@@ -59,13 +59,9 @@ public final class QueryContext {
 
     private final String queryName;
     private final StreamExecutionEnvironment env;
-    private final CheckpointDir checkpoint;
     private final RunScope scope;
     private final Trigger trigger;
-    private final int maxFilesPerTrigger;
-
-    /** Spark's maxBytesPerTrigger for file sources; 0 for no limit. */
-    private final long maxBytesPerTrigger;
+    private final ReadLimit readLimit;
 
     private final boolean skipMissingFiles;
     private final Warehouse warehouse;
@@ -85,17 +81,14 @@ public final class QueryContext {
     QueryContext(
             String queryName,
             StreamExecutionEnvironment env,
-            CheckpointDir checkpoint,
             RunScope scope,
             RunOptions options,
             Warehouse warehouse) {
         this.queryName = queryName;
         this.env = env;
-        this.checkpoint = checkpoint;
         this.scope = scope;
         this.trigger = options.trigger;
-        this.maxFilesPerTrigger = options.maxFilesPerTrigger;
-        this.maxBytesPerTrigger = options.maxBytesPerTrigger;
+        this.readLimit = options.readLimit;
         this.skipMissingFiles = options.skipMissingFiles;
         this.warehouse = warehouse;
     }
@@ -135,7 +128,7 @@ public final class QueryContext {
             String suffix,
             RecordFormat<T, FileSplit> format,
             @Nullable Duration watermarkDelay) {
-        FilePlanner planner = new FilePlanner(folder, suffix, maxBytesPerTrigger);
+        FilePlanner planner = new FilePlanner(folder, suffix);
         return source(
                 name,
                 "FileStreamSource[" + planner.root().toUri() + "*" + suffix + "]",
@@ -177,9 +170,7 @@ public final class QueryContext {
                             + rowType.getFieldNames()
                             + ")");
         }
-        FilePlanner planner =
-                new FilePlanner(
-                        warehouse.tablePath(table), ParquetFiles.SUFFIX, maxBytesPerTrigger);
+        FilePlanner planner = new FilePlanner(warehouse.tablePath(table), ParquetFiles.SUFFIX);
         return source(
                 table,
                 "DeltaSource[" + warehouse.tablePath(table).toUri() + "]",
@@ -216,7 +207,7 @@ public final class QueryContext {
                         name,
                         scope,
                         trigger,
-                        maxFilesPerTrigger,
+                        readLimit,
                         watermarkDelay == null
                                 ? SourceSpec.NO_WATERMARK
                                 : watermarkDelay.toMillis(),
@@ -320,7 +311,7 @@ public final class QueryContext {
             RowType rowType,
             List<String> keyColumns,
             Database database) {
-        String metadata = checkpoint.layout().metadata().toString();
+        String metadata = scope.layout().metadata().toString();
         JdbcUpsert upsert =
                 new JdbcUpsert(
                         database,

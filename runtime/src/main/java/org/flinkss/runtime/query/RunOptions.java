@@ -3,6 +3,8 @@ package org.flinkss.runtime.query;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.progress.ProgressListener;
+import org.flinkss.runtime.runner.RunSettings;
+import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.trigger.Trigger;
 
 import javax.annotation.Nullable;
@@ -25,8 +27,7 @@ public final class RunOptions {
     final Path warehouse;
     final Trigger trigger;
     @Nullable final Integer parallelism;
-    final int maxFilesPerTrigger;
-    final long maxBytesPerTrigger;
+    final ReadLimit readLimit;
     final boolean skipMissingFiles;
     @Nullable final Duration checkpointInterval;
     @Nullable final Path flinkConfDir;
@@ -46,8 +47,7 @@ public final class RunOptions {
                         .normalize();
         this.trigger = b.trigger;
         this.parallelism = b.parallelism;
-        this.maxFilesPerTrigger = b.maxFilesPerTrigger;
-        this.maxBytesPerTrigger = b.maxBytesPerTrigger;
+        this.readLimit = b.readLimit;
         this.skipMissingFiles = b.skipMissingFiles;
         this.checkpointInterval = b.checkpointInterval;
         this.flinkConfDir = b.flinkConfDir;
@@ -89,6 +89,11 @@ public final class RunOptions {
         return trigger;
     }
 
+    /** How much one batch of each source may read. */
+    public ReadLimit readLimit() {
+        return readLimit;
+    }
+
     /** The landing folder of the course's generator. */
     public Path events() {
         return base.resolve("events");
@@ -98,14 +103,28 @@ public final class RunOptions {
         return CheckpointLayout.of(base, query);
     }
 
+    /** How the runner runs the job: the part of these options that is not the query's. */
+    RunSettings runSettings() {
+        return RunSettings.builder(base.resolve("_tmp"))
+                .trigger(trigger)
+                .runFor(runFor)
+                .parallelism(parallelism)
+                .checkpointInterval(checkpointInterval)
+                .flinkConfDir(flinkConfDir)
+                .flinkOptions(flinkOverrides)
+                .listeners(listeners)
+                .out(out)
+                .printProgress(printProgress)
+                .build();
+    }
+
     /** Builds {@link RunOptions}; every setting has the course's default. */
     public static final class Builder {
         private Path base = Paths.get("data");
         private Path warehouse;
         private Trigger trigger = Trigger.availableNow();
         private Integer parallelism;
-        private int maxFilesPerTrigger;
-        private long maxBytesPerTrigger;
+        private ReadLimit readLimit = ReadLimit.none();
         private boolean skipMissingFiles;
         private Duration checkpointInterval;
         private Path flinkConfDir;
@@ -139,21 +158,41 @@ public final class RunOptions {
             return this;
         }
 
+        /** The rate limits of every source; {@link ReadLimit#none()} unless set. */
+        public Builder readLimit(ReadLimit limit) {
+            this.readLimit = limit;
+            return this;
+        }
+
         /**
-         * Spark's {@code maxFilesPerTrigger}: at most this many files (or partitions) per batch; 0
-         * for no limit.
+         * Spark's {@code maxFilesPerTrigger}: at most this many files (or partitions) per batch.
+         *
+         * @throws IllegalArgumentException unless {@code max} is positive (Spark's message)
          */
         public Builder maxFilesPerTrigger(int max) {
-            this.maxFilesPerTrigger = max;
+            this.readLimit = readLimit.withMaxFilesPerTrigger(max);
             return this;
         }
 
         /**
          * Spark's {@code maxBytesPerTrigger} for file sources: a batch takes files while it stays
-         * within this many bytes, one file at least; 0 for no limit. Works with the file limit.
+         * within this many bytes, one file at least. Works with the file limit.
+         *
+         * @throws IllegalArgumentException unless {@code max} is positive (Spark's message)
          */
         public Builder maxBytesPerTrigger(long max) {
-            this.maxBytesPerTrigger = max;
+            this.readLimit = readLimit.withMaxBytesPerTrigger(max);
+            return this;
+        }
+
+        /**
+         * Spark's {@code maxOffsetsPerTrigger} for Kafka sources: at most this many offsets per
+         * batch, split over partitions.
+         *
+         * @throws IllegalArgumentException unless {@code max} is positive (Spark's message)
+         */
+        public Builder maxOffsetsPerTrigger(long max) {
+            this.readLimit = readLimit.withMaxOffsetsPerTrigger(max);
             return this;
         }
 
@@ -175,8 +214,8 @@ public final class RunOptions {
         }
 
         /**
-         * A folder with Flink's {@code config.yaml}; by default $FLINK_CONF_DIR, else ./flink-conf
-         * if present.
+         * A folder with Flink's {@code config.yaml}; by default $FLINK_CONF_DIR, else ./flink-conf,
+         * else the one beside the jar, else the copy built into the jar.
          */
         public Builder flinkConfDir(Path dir) {
             this.flinkConfDir = dir;

@@ -7,8 +7,9 @@ import java.io.Serializable;
 
 /**
  * How one source of one run of a query behaves: its name in the query, the run (and so the query's
- * checkpoint directory), the trigger, the rate limit, the watermark delay of the query's {@code
- * withWatermark} (or none), and whether files that are gone when read are skipped.
+ * checkpoint directory), the trigger, the rate limits ({@link ReadLimit}), the watermark delay of
+ * the query's {@code withWatermark} (or none), and whether files that are gone when read are
+ * skipped.
  */
 public final class SourceSpec implements Serializable {
 
@@ -19,20 +20,12 @@ public final class SourceSpec implements Serializable {
     final String name;
     final RunScope scope;
     final Trigger trigger;
-    final int maxUnitsPerTrigger;
+    final ReadLimit readLimit;
     final long watermarkDelayMillis;
     final boolean skipMissingFiles;
 
-    public SourceSpec(
-            String name,
-            RunScope scope,
-            Trigger trigger,
-            int maxUnitsPerTrigger,
-            long watermarkDelayMillis) {
-        this(name, scope, trigger, maxUnitsPerTrigger, watermarkDelayMillis, false);
-    }
-
     /**
+     * @param readLimit how much one batch may read
      * @param skipMissingFiles a planned file that is gone when a reader opens it is skipped and
      *     recorded ({@code --skip-missing-files}) instead of failing the run
      */
@@ -40,15 +33,37 @@ public final class SourceSpec implements Serializable {
             String name,
             RunScope scope,
             Trigger trigger,
-            int maxUnitsPerTrigger,
+            ReadLimit readLimit,
             long watermarkDelayMillis,
             boolean skipMissingFiles) {
         this.name = name;
         this.scope = scope;
         this.trigger = trigger;
-        this.maxUnitsPerTrigger = maxUnitsPerTrigger <= 0 ? Integer.MAX_VALUE : maxUnitsPerTrigger;
+        this.readLimit = readLimit;
         this.watermarkDelayMillis = watermarkDelayMillis;
         this.skipMissingFiles = skipMissingFiles;
+    }
+
+    /**
+     * A source with at most {@code maxUnitsPerTrigger} files (or partitions) per batch, 0 or less
+     * for no limit, and no other limit; as {@link #SourceSpec(String, RunScope, Trigger, ReadLimit,
+     * long, boolean)} with {@code skipMissingFiles} false.
+     */
+    public SourceSpec(
+            String name,
+            RunScope scope,
+            Trigger trigger,
+            int maxUnitsPerTrigger,
+            long watermarkDelayMillis) {
+        this(
+                name,
+                scope,
+                trigger,
+                maxUnitsPerTrigger <= 0
+                        ? ReadLimit.none()
+                        : ReadLimit.none().withMaxFilesPerTrigger(maxUnitsPerTrigger),
+                watermarkDelayMillis,
+                false);
     }
 
     public String name() {
@@ -64,8 +79,14 @@ public final class SourceSpec implements Serializable {
         return trigger;
     }
 
+    /** How much one batch of this source may read. */
+    public ReadLimit readLimit() {
+        return readLimit;
+    }
+
+    /** The files (or partitions) one batch may take: {@link ReadLimit#maxUnits()}. */
     public int maxUnitsPerTrigger() {
-        return maxUnitsPerTrigger;
+        return readLimit.maxUnits();
     }
 
     public boolean hasWatermark() {

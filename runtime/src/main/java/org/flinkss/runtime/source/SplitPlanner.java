@@ -28,10 +28,11 @@ public interface SplitPlanner<S extends WorkSplit> extends Serializable {
     void refreshTarget() throws IOException;
 
     /**
-     * The splits of the next batch: at most {@code maxUnits} units (files, partitions) beyond the
-     * committed position and within the target; empty when caught up with the target.
+     * The splits of the next batch: beyond the committed position, within the target, and within
+     * {@code limit} (the limits that mean something for this source: files or partitions, bytes,
+     * offsets); empty when caught up with the target.
      */
-    List<S> nextBatch(long batchId, int maxUnits) throws IOException;
+    List<S> nextBatch(long batchId, ReadLimit limit) throws IOException;
 
     /** True when {@link #nextBatch} would return nothing: caught up with the target. */
     boolean nextBatchIsEmpty();

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.table.TableDef;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A table's columns are part of its query's checkpoint identity, also for checkpoints older than
- * that rule; record tables are kept beside it.
+ * A table's columns are part of its query's checkpoint identity; record tables are kept beside it.
  */
 class QueryIdentityTest {
 
@@ -66,11 +64,11 @@ class QueryIdentityTest {
 
     @Test
     void theSameQueryWithOtherColumnsIsRefusedNamingTheChange() {
-        CheckpointDir cp = new CheckpointDir(new CheckpointLayout(dir));
-        String id = cp.checkIdentity(bronze(EVENTS));
+        IdentityStore cp = new IdentityStore(new CheckpointLayout(dir));
+        String id = cp.claim(bronze(EVENTS));
 
-        assertThat(cp.checkIdentity(bronze(EVENTS))).isEqualTo(id);
-        assertThatThrownBy(() -> cp.checkIdentity(bronze(WITH_RESCUED)))
+        assertThat(cp.claim(bronze(EVENTS))).isEqualTo(id);
+        assertThatThrownBy(() -> cp.claim(bronze(WITH_RESCUED)))
                 .isInstanceOf(QueryException.class)
                 .hasMessageContaining(
                         "query 'bronze' writes table 'events_bronze' with columns (event_id BIGINT,"
@@ -81,36 +79,6 @@ class QueryIdentityTest {
                 .hasMessageContaining("'reset bronze'");
     }
 
-    @Test
-    void aCheckpointRecordedWithoutColumnsLearnsThemFromItsNextRun() throws Exception {
-        // Step 1: metadata.json as written before columns were part of the identity.
-        Path meta = dir.resolve("metadata.json");
-        Files.writeString(
-                meta,
-                "{\"name\":\"bronze\",\"sources\":[\"FileStreamSource[x]\"],\"sinks\":[\"events_bronze\"],"
-                    + "\"stateful\":[],\"id\":\"old-id\"}");
-        CheckpointDir cp = new CheckpointDir(new CheckpointLayout(dir));
-
-        // Step 2: the next run is accepted, and once its tables took the columns, they are
-        // recorded.
-        assertThat(cp.checkIdentity(bronze(EVENTS))).isEqualTo("old-id");
-        cp.recordTables(bronze(EVENTS));
-
-        assertThat(
-                        JsonFiles.JSON
-                                .readTree(meta.toFile())
-                                .path("tables")
-                                .path("events_bronze")
-                                .toString())
-                .isEqualTo(
-                        "[\"event_id BIGINT\",\"user_id INT\",\"event_type STRING\",\"event_ts"
-                                + " TIMESTAMP_LTZ(3)\",\"amount DOUBLE\"]");
-        assertThat(JsonFiles.JSON.readTree(meta.toFile()).path("id").asText()).isEqualTo("old-id");
-        assertThatThrownBy(() -> cp.checkIdentity(bronze(WITH_RESCUED)))
-                .isInstanceOf(QueryException.class)
-                .hasMessageContaining("added: _rescued_data");
-    }
-
     private static final List<String> SOURCES =
             List.of("FileStreamSource[file:/data/events/*.json]");
     private static final List<String> SINKS = List.of("events_bronze", "events_bronze_quarantine");
@@ -118,10 +86,9 @@ class QueryIdentityTest {
     @Test
     void aCheckpointMadeBeforeTheSkippedFilesTableExistedStaysTheQuerysAndLearnsTheTable()
             throws Exception {
-        CheckpointDir checkpoint = new CheckpointDir(new CheckpointLayout(dir.resolve("bronze")));
+        IdentityStore checkpoint = new IdentityStore(new CheckpointLayout(dir.resolve("bronze")));
         // Step 1: a checkpoint of bronze from before skipped files were recorded.
-        String id =
-                checkpoint.checkIdentity(new QueryIdentity("bronze", SOURCES, SINKS, List.of()));
+        String id = checkpoint.claim(new QueryIdentity("bronze", SOURCES, SINKS, List.of()));
 
         // Step 2: today's bronze, with its record table: the same query, the same id.
         QueryIdentity now =
@@ -132,20 +99,20 @@ class QueryIdentityTest {
                         List.of(),
                         List.of("events_bronze_skipped_files"),
                         null);
-        assertThat(checkpoint.checkIdentity(now)).isEqualTo(id);
+        assertThat(checkpoint.claim(now)).isEqualTo(id);
 
         // Step 3: metadata.json now lists the record table, so that reset empties it too.
         JsonNode stored =
                 JsonFiles.JSON.readTree(dir.resolve("bronze").resolve("metadata.json").toFile());
         assertThat(stored.path("id").asText()).isEqualTo(id);
         assertThat(stored.path("records").get(0).asText()).isEqualTo("events_bronze_skipped_files");
-        assertThat(checkpoint.checkIdentity(now)).isEqualTo(id);
+        assertThat(checkpoint.claim(now)).isEqualTo(id);
     }
 
     @Test
     void anotherSinkIsStillAnotherQuery() {
-        CheckpointDir checkpoint = new CheckpointDir(new CheckpointLayout(dir.resolve("bronze")));
-        checkpoint.checkIdentity(
+        IdentityStore checkpoint = new IdentityStore(new CheckpointLayout(dir.resolve("bronze")));
+        checkpoint.claim(
                 new QueryIdentity(
                         "bronze",
                         SOURCES,
@@ -156,7 +123,7 @@ class QueryIdentityTest {
 
         assertThatThrownBy(
                         () ->
-                                checkpoint.checkIdentity(
+                                checkpoint.claim(
                                         new QueryIdentity(
                                                 "bronze",
                                                 SOURCES,

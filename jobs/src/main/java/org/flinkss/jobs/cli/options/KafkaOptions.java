@@ -5,6 +5,7 @@ import picocli.CommandLine.Option;
 
 import org.flinkss.course.queries.KafkaSettings;
 import org.flinkss.runtime.kafka.KafkaSourceOptions;
+import org.flinkss.runtime.query.RunOptions;
 
 import java.util.Map;
 
@@ -80,7 +81,6 @@ public final class KafkaOptions implements KafkaSettings {
                 .subscribePattern(subscribePattern)
                 .assign(assign)
                 .startingOffsets(startingOffsets)
-                .maxOffsetsPerTrigger(maxOffsetsPerTrigger != null ? maxOffsetsPerTrigger : 0)
                 .failOnDataLoss(failOnDataLoss == null || failOnDataLoss)
                 .clientProperties(client.clientProperties())
                 .build();
@@ -99,6 +99,14 @@ public final class KafkaOptions implements KafkaSettings {
     @Override
     public boolean hasClientSettings() {
         return client.given();
+    }
+
+    /** Kafka's rate limit goes with the others, through the run's options. */
+    public RunOptions.Builder applyTo(RunOptions.Builder run) {
+        if (maxOffsetsPerTrigger != null) {
+            run.maxOffsetsPerTrigger(maxOffsetsPerTrigger);
+        }
+        return run;
     }
 
     @Override

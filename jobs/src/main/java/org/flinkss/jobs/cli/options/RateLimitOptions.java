@@ -28,9 +28,14 @@ public final class RateLimitOptions {
                             + " at least (default: no limit)")
     Long maxBytes;
 
+    /** Sets the limits given; a left-out option means no limit (Spark refuses 0). */
     public RunOptions.Builder applyTo(RunOptions.Builder run) {
-        // The builder's 0 means "no limit"; only a left-out option gets there.
-        return run.maxFilesPerTrigger(maxFiles != null ? maxFiles : 0)
-                .maxBytesPerTrigger(maxBytes != null ? maxBytes : 0);
+        if (maxFiles != null) {
+            run.maxFilesPerTrigger(maxFiles);
+        }
+        if (maxBytes != null) {
+            run.maxBytesPerTrigger(maxBytes);
+        }
+        return run;
     }
 }

@@ -7,6 +7,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.SplitPlanner;
 
 import java.io.IOException;
@@ -40,9 +41,9 @@ import java.util.Set;
  * <p>The committed position is the set of files already read, by their path relative to the folder:
  * a file that is rewritten under the same name is not read again, as in Spark.
  *
- * <p>Besides the runner's file limit ({@code maxFilesPerTrigger}), a batch can be limited in bytes,
- * as Spark's {@code maxBytesPerTrigger}: a soft limit, files are added while the batch stays within
- * it, and a batch always takes at least one file.
+ * <p>A batch takes at most {@code maxFilesPerTrigger} files and, with {@code maxBytesPerTrigger},
+ * files while it stays within that many bytes (a soft limit: a batch always takes at least one
+ * file); see {@link ReadLimit}.
  */
 public final class FilePlanner implements SplitPlanner<FileSplit> {
 
@@ -52,7 +53,6 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
 
     private final String root;
     private final String suffix;
-    private final long maxBytesPerBatch;
 
     private transient Set<String> processed;
     private transient long commits;
@@ -60,17 +60,8 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
     private transient Set<String> warned;
 
     public FilePlanner(Path root, String suffix) {
-        this(root, suffix, 0);
-    }
-
-    /**
-     * @param maxBytesPerBatch at most this many bytes of files per batch (but one file at least); 0
-     *     for no limit
-     */
-    public FilePlanner(Path root, String suffix, long maxBytesPerBatch) {
         this.root = root.toAbsolutePath().normalize().toString();
         this.suffix = suffix;
-        this.maxBytesPerBatch = maxBytesPerBatch <= 0 ? Long.MAX_VALUE : maxBytesPerBatch;
     }
 
     public Path root() {
@@ -253,7 +244,9 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
     }
 
     @Override
-    public List<FileSplit> nextBatch(long batchId, int maxUnits) {
+    public List<FileSplit> nextBatch(long batchId, ReadLimit limit) {
+        int maxUnits = limit.maxUnits();
+        long maxBytesPerBatch = limit.maxBytesPerTrigger().orElse(Long.MAX_VALUE);
         List<FileSplit> batch = new ArrayList<>();
         long bytes = 0;
         for (Path file : target) {

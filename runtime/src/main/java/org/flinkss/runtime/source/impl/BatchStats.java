@@ -1,5 +1,6 @@
 package org.flinkss.runtime.source.impl;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -13,6 +14,7 @@ import java.util.List;
  * they were gone. Readers send their running totals (never deltas), so a report that arrives twice,
  * or again after a restore, is harmless.
  */
+@Internal
 public final class BatchStats implements Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package org.flinkss.runtime.source.impl;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
@@ -20,6 +21,7 @@ import java.util.List;
  * holds the committed position, the watermark in force (carried across runs, since Flink keeps no
  * watermark in checkpoints), the next batch id, and the batch in flight, if any.
  */
+@Internal
 public final class EnumeratorState<S extends WorkSplit> {
 
     long nextBatchId;

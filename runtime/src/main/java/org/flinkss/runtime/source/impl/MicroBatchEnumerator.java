@@ -1,9 +1,9 @@
 package org.flinkss.runtime.source.impl;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.util.FlinkRuntimeException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,6 +12,7 @@ import org.flinkss.runtime.checkpoint.JsonFiles;
 import org.flinkss.runtime.progress.BatchSummary;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
+import org.flinkss.runtime.source.GlobalRestartRequest;
 import org.flinkss.runtime.source.SourceSpec;
 import org.flinkss.runtime.source.SplitPlanner;
 import org.flinkss.runtime.source.WorkSplit;
@@ -54,17 +55,11 @@ import java.util.stream.Collectors;
  * in their own state until they have emitted the batch's watermark. So no report can be lost or
  * counted twice across a restore.
  */
+@Internal
 public final class MicroBatchEnumerator<S extends WorkSplit>
         implements SplitEnumerator<MicroBatchSplit<S>, EnumeratorState<S>> {
 
     private static final Logger LOG = LoggerFactory.getLogger(MicroBatchEnumerator.class);
-
-    /**
-     * In the message of the global failure that the enumerator asks for after a reader restarted:
-     * when a job's final cause says this, the exception to fix is the task failure just before.
-     */
-    public static final String RESTART_REQUEST =
-            "restarted from the last checkpoint; restarting the whole query";
 
     private final SplitEnumeratorContext<MicroBatchSplit<S>> context;
     private final SourceSpec spec;
@@ -174,15 +169,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         // failover global, which restores the enumerator from the same checkpoint as everyone.
         if (!restartRequested) {
             restartRequested = true;
-            throw new FlinkRuntimeException(
-                    "source '"
-                            + spec.name()
-                            + "': reader "
-                            + subtaskId
-                            + " "
-                            + RESTART_REQUEST
-                            + " from that checkpoint so that its batches and watermark stay"
-                            + " consistent");
+            throw new GlobalRestartRequest(spec.name(), subtaskId);
         }
     }
 
@@ -337,7 +324,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                         spec.name(),
                         state.nextBatchId);
             } else {
-                splits = planner.nextBatch(state.nextBatchId, spec.maxUnitsPerTrigger());
+                splits = planner.nextBatch(state.nextBatchId, spec.readLimit());
                 if (!splits.isEmpty()) {
                     plans.write(state.nextBatchId, splits);
                 }

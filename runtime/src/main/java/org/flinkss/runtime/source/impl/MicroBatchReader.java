@@ -1,5 +1,6 @@
 package org.flinkss.runtime.source.impl;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -35,6 +36,7 @@ import java.util.concurrent.CompletableFuture;
  * a record for it, into the stream (the query's {@code <table>_skipped_files}). Both are part of
  * the checkpointed state or the checkpointed output, so a skip is recorded once across restores.
  */
+@Internal
 public final class MicroBatchReader<T, S extends WorkSplit>
         implements SourceReader<T, MicroBatchSplit<S>> {
 

@@ -1,5 +1,6 @@
 package org.flinkss.runtime.source.impl;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -14,6 +15,7 @@ import java.io.IOException;
  * the current batch. The totals must survive a restore, because the batch's watermark is computed
  * from them once every reader is done.
  */
+@Internal
 public final class MicroBatchSplit<S extends WorkSplit> implements SourceSplit {
 
     final S work;

@@ -3,6 +3,8 @@ package org.flinkss.runtime.source.files;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.runtime.source.ReadLimit;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +39,7 @@ class FilePlannerTest {
         planner.restore(null);
         planner.refreshTarget();
         List<String> keys = new ArrayList<>();
-        for (FileSplit split : planner.nextBatch(0, Integer.MAX_VALUE)) {
+        for (FileSplit split : planner.nextBatch(0, ReadLimit.none())) {
             keys.add(split.key());
         }
         return keys;

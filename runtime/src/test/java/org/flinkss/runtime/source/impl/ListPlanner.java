@@ -4,6 +4,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
+import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.SplitPlanner;
 import org.flinkss.runtime.source.WorkSplit;
 
@@ -78,10 +79,10 @@ final class ListPlanner implements SplitPlanner<ListPlanner.Unit> {
     }
 
     @Override
-    public List<Unit> nextBatch(long batchId, int maxUnits) {
+    public List<Unit> nextBatch(long batchId, ReadLimit limit) {
         return target.stream()
                 .filter(unit -> !committed.contains(unit))
-                .limit(maxUnits)
+                .limit(limit.maxUnits())
                 .map(unit -> new Unit(unit, batchId, 0))
                 .collect(Collectors.toList());
     }

@@ -1,0 +1,114 @@
+package org.flinkss.jobs;
+
+import org.apache.flink.annotation.Internal;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethod;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The architecture's rules, checked on the compiled main classes of every module: the engine does
+ * not know the course, dependencies point one way, no two packages import each other, and the
+ * machinery of {@code impl} packages stays out of public signatures.
+ */
+class ArchitectureTest {
+
+    private static JavaClasses main;
+
+    @BeforeAll
+    static void importMainClasses() {
+        main =
+                new ClassFileImporter()
+                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("org.flinkss");
+    }
+
+    @Test
+    void theEngineKnowsNothingOfTheCourseOrTheCommandLine() {
+        noClasses()
+                .that()
+                .resideInAPackage("org.flinkss.runtime..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.flinkss.course..", "org.flinkss.jobs..")
+                .check(main);
+    }
+
+    @Test
+    void theCourseDoesNotKnowTheCommandLine() {
+        noClasses()
+                .that()
+                .resideInAPackage("org.flinkss.course..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.flinkss.jobs..")
+                .check(main);
+    }
+
+    @Test
+    void noTwoPackagesDependOnEachOther() {
+        slices().matching("org.flinkss.(**)").should().beFreeOfCycles().check(main);
+    }
+
+    @Test
+    void publicImplClassesAreMarkedInternal() {
+        classes()
+                .that()
+                .resideInAPackage("..impl..")
+                .and()
+                .arePublic()
+                .and()
+                .areTopLevelClasses()
+                .should()
+                .beAnnotatedWith(Internal.class)
+                .check(main);
+    }
+
+    @Test
+    void noImplTypeInAPublicSignatureOutsideImpl() {
+        methods()
+                .that()
+                .arePublic()
+                .and()
+                .areDeclaredInClassesThat()
+                .resideOutsideOfPackage("..impl..")
+                .and()
+                .areDeclaredInClassesThat()
+                .arePublic()
+                .should(notMentionImplTypes())
+                .check(main);
+    }
+
+    private static ArchCondition<JavaMethod> notMentionImplTypes() {
+        return new ArchCondition<>("not mention a type of an impl package in its signature") {
+            @Override
+            public void check(JavaMethod method, ConditionEvents events) {
+                if (method.getModifiers().contains(JavaModifier.SYNTHETIC)) {
+                    return;
+                }
+                for (JavaClass type : method.getAllInvolvedRawTypes()) {
+                    if (type.getPackageName().contains(".impl")
+                            && type.getPackageName().startsWith("org.flinkss")) {
+                        events.add(
+                                SimpleConditionEvent.violated(
+                                        method,
+                                        method.getFullName() + " mentions " + type.getName()));
+                    }
+                }
+            }
+        };
+    }
+}

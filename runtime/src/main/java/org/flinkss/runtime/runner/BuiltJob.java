@@ -1,0 +1,38 @@
+package org.flinkss.runtime.runner;
+
+import org.flinkss.runtime.checkpoint.QueryIdentity;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a {@link QueryRun} needs to know of the job graph a {@link JobBuilder} built: the query's
+ * identity for its checkpoint, its sources and sinks for progress, and what to do before and after
+ * the run.
+ */
+public interface BuiltJob {
+
+    /** What makes the query the same query for its checkpoint. */
+    QueryIdentity identity();
+
+    /** The names of the job's micro-batch sources: the run waits for each to catch up. */
+    List<String> sourceNames();
+
+    /** Spark's description of each source by its name, for progress. */
+    Map<String, String> sourceDescriptions();
+
+    /** Spark's description of each sink by its name, for progress. */
+    Map<String, String> sinkDescriptions();
+
+    /** The tables where the job's sources record the files they skipped. */
+    List<String> skippedFilesTables();
+
+    /** Before the job is submitted, once the checkpoint accepted the query: creates its tables. */
+    void prepare();
+
+    /**
+     * After the run's final savepoint, once only it is kept: removes what no commit references (a
+     * killed run's part files).
+     */
+    void afterFinalSavepoint();
+}

@@ -1,0 +1,254 @@
+package org.flinkss.runtime.runner;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.ExceptionUtils;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.CheckpointLock;
+import org.flinkss.runtime.checkpoint.Folders;
+import org.flinkss.runtime.checkpoint.IdentityStore;
+import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.checkpoint.RunRecords;
+import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.progress.ProgressListener;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.runner.impl.CommitAfterSavepointFailed;
+import org.flinkss.runtime.runner.impl.ExceptionHistory;
+import org.flinkss.runtime.runner.impl.FailureExplainer;
+import org.flinkss.runtime.runner.impl.JobConfiguration;
+import org.flinkss.runtime.runner.impl.JobManagerRest;
+import org.flinkss.runtime.runner.impl.JobStopper;
+import org.flinkss.runtime.runner.impl.JobWatcher;
+import org.flinkss.runtime.runner.impl.KilledRunRecovery;
+import org.flinkss.runtime.runner.impl.RestorePolicy;
+import org.flinkss.runtime.runner.impl.SavepointAdopter;
+import org.flinkss.runtime.runner.impl.SkippedFilesWarning;
+import org.flinkss.runtime.runner.impl.StopRetries;
+import org.flinkss.runtime.time.Watermarks;
+
+import javax.annotation.Nullable;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * One run of a query on its checkpoint directory, Spark's {@code writeStream...start()} and {@code
+ * awaitTermination()} in one call. An availableNow run (the default):
+ *
+ * <ol>
+ *   <li>holds the checkpoint directory, and refuses to start if another run holds it, if the
+ *       directory was made with another layout version or belongs to a different query (before any
+ *       data moves);
+ *   <li>restores the query's newest complete checkpoint or savepoint ({@link RestorePolicy});
+ *   <li>submits the job; its sources plan batches of what exists now and each batch is committed by
+ *       a checkpoint (sinks are two-phase-commit: nothing half-written is ever visible);
+ *   <li>once every source has read what it planned, stops the job with a savepoint without draining
+ *       ({@link JobStopper}), so open windows stay open in state;
+ *   <li>prints and keeps each batch's progress, prunes older restore points, and returns.
+ * </ol>
+ *
+ * <p>The same code runs on an embedded MiniCluster ({@code java -jar}), in tests, and under {@code
+ * flink run} on a cluster: it only uses {@link StreamExecutionEnvironment} and the {@link
+ * JobClient} it returns.
+ */
+public final class QueryRun {
+
+    private static final Duration REST_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration ADOPT_TIMEOUT = Duration.ofSeconds(30);
+
+    private final String name;
+    private final CheckpointLayout layout;
+    private final RunSettings settings;
+    private final IdentityStore identity;
+    private final RestorePoints restorePoints;
+    private final RunRecords runs;
+
+    public QueryRun(String name, CheckpointLayout layout, RunSettings settings) {
+        this.name = name;
+        this.layout = layout;
+        this.settings = settings;
+        this.identity = new IdentityStore(layout);
+        this.restorePoints = new RestorePoints(layout);
+        this.runs = new RunRecords(layout);
+    }
+
+    /** Runs the job that {@code builder} builds until its trigger says the run is over. */
+    public RunOutcome run(JobBuilder builder) {
+        try {
+            return runOnce(builder);
+        } catch (CommitAfterSavepointFailed e) {
+            // The savepoint holds the batch's committables: a run from it commits them again
+            // (sinks are idempotent or transactional), then finds nothing new and stops.
+            settings.out.println(
+                    "warning: " + e.getMessage() + "; running '" + name + "' again to commit it");
+            return runOnce(builder);
+        }
+    }
+
+    private RunOutcome runOnce(JobBuilder builder) {
+        if (settings.trigger.isDeprecatedOnce()) {
+            settings.out.println(
+                    "warning: trigger 'once' is deprecated, as in Spark: use available-now (same"
+                            + " behaviour, and it honours rate limits)");
+        }
+        try (CheckpointLock lock = CheckpointLock.acquire(layout, name)) {
+            identity.checkLayout(name);
+            String runId = UUID.randomUUID().toString();
+            ReadableConfig flinkRunClient = JobConfiguration.flinkRunClient();
+            Optional<Path> restore =
+                    new RestorePolicy(restorePoints, layout.dir(), flinkRunClient, settings.out)
+                            .choose();
+            // The temporary files of this query's earlier runs are left only by killed drivers:
+            // no other run of the query is active while this one holds the lock.
+            Path tmpOfQuery = settings.tmpRoot.resolve(name);
+            Folders.deleteQuietly(tmpOfQuery);
+            Path tmp = tmpOfQuery.resolve(runId);
+            try {
+                Configuration conf =
+                        new JobConfiguration(
+                                        layout,
+                                        settings.checkpointInterval(),
+                                        settings.flinkOverrides,
+                                        settings.flinkConfDir,
+                                        flinkRunClient,
+                                        settings.out,
+                                        settings.printProgress)
+                                .build(restore, tmp);
+                StreamExecutionEnvironment env =
+                        StreamExecutionEnvironment.getExecutionEnvironment(conf);
+                if (settings.parallelism != null) {
+                    env.setParallelism(settings.parallelism);
+                }
+                BuiltJob job = builder.build(env, new RunScope(layout, runId));
+                String queryId = identity.claim(job.identity());
+                job.prepare();
+
+                List<ObjectNode> committed = new ArrayList<>();
+                ProgressTracker tracker = tracker(job, queryId, runId, committed);
+                new KilledRunRecovery(runs, restorePoints, tracker).recover();
+
+                Path savepoint = execute(env, job, runId, tracker, flinkRunClient);
+                // Before noDataProgress, which tells the listeners too: it is no batch.
+                List<ObjectNode> batches = List.copyOf(committed);
+                ObjectNode last =
+                        tracker.batchesThisRun() == 0
+                                ? tracker.noDataProgress(lastWatermark())
+                                : batches.get(batches.size() - 1);
+                if (savepoint != null) {
+                    restorePoints.pruneExcept(savepoint);
+                    runs.clear();
+                    job.afterFinalSavepoint();
+                }
+                return new RunOutcome(queryId, runId, batches, last, savepoint);
+            } finally {
+                Folders.deleteQuietly(tmpOfQuery);
+            }
+        }
+    }
+
+    private ProgressTracker tracker(
+            BuiltJob job, String queryId, String runId, List<ObjectNode> committed) {
+        List<ProgressListener> listeners = new ArrayList<>(settings.listeners);
+        listeners.add(committed::add);
+        if (settings.printProgress) {
+            listeners.add(p -> settings.out.println(p.toPrettyString()));
+        }
+        listeners.add(new SkippedFilesWarning(name, job.skippedFilesTables(), settings.out));
+        return new ProgressTracker(
+                layout,
+                queryId,
+                name,
+                runId,
+                job.sourceDescriptions(),
+                job.sinkDescriptions(),
+                listeners);
+    }
+
+    /** Submits the job and returns the savepoint it ended with. */
+    @Nullable
+    private Path execute(
+            StreamExecutionEnvironment env,
+            BuiltJob job,
+            String runId,
+            ProgressTracker tracker,
+            @Nullable ReadableConfig flinkRunClient) {
+        JobClient client;
+        try {
+            client = env.executeAsync(name);
+        } catch (Exception e) {
+            throw new QueryException(
+                    "query '" + name + "' could not start: " + ExceptionUtils.stringifyException(e),
+                    e);
+        }
+        runs.recordJob(runId, client.getJobID().toString());
+        FailureExplainer failures =
+                new FailureExplainer(
+                        client,
+                        new ExceptionHistory(
+                                new JobManagerRest(client, flinkRunClient, REST_TIMEOUT)));
+        JobStopper stopper =
+                new JobStopper(client, name, layout.savepoints(), failures, StopRetries.DEFAULT);
+        Thread stopOnExit = null;
+        if (!settings.trigger.isAvailableNow()) {
+            // An unbounded run ends on Ctrl-C: stop with a savepoint so that the next run resumes.
+            stopOnExit = new Thread(stopper::stop);
+            Runtime.getRuntime().addShutdownHook(stopOnExit);
+        }
+        try {
+            JobWatcher.Ending ending =
+                    new JobWatcher(
+                                    client,
+                                    name,
+                                    layout,
+                                    runId,
+                                    job.sourceNames(),
+                                    settings.trigger.isAvailableNow(),
+                                    settings.runFor,
+                                    tracker,
+                                    failures)
+                            .watch();
+            if (ending == JobWatcher.Ending.STOPPED_FROM_OUTSIDE) {
+                // `flink stop` took a savepoint of everything reported: make it this query's.
+                tracker.commit(runId, Long.MAX_VALUE);
+                return new SavepointAdopter(
+                                new JobManagerRest(client, flinkRunClient, ADOPT_TIMEOUT),
+                                restorePoints,
+                                name,
+                                settings.out)
+                        .adopt();
+            }
+            Path savepoint = stopper.stop();
+            // The savepoint is the last checkpoint of the run: everything reported up to it is
+            // committed.
+            tracker.commit(runId, Long.MAX_VALUE);
+            return savepoint;
+        } finally {
+            if (stopOnExit != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(stopOnExit);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running: it does the stop
+                }
+            }
+        }
+    }
+
+    private long lastWatermark() {
+        List<ObjectNode> history = ProgressTracker.history(layout);
+        if (history.isEmpty()) {
+            return Watermarks.NONE;
+        }
+        ObjectNode last = history.get(history.size() - 1);
+        return last.path("sources").path(0).path("watermarkAfter").asLong(Watermarks.NONE);
+    }
+}

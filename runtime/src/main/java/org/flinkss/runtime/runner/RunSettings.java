@@ -1,0 +1,140 @@
+package org.flinkss.runtime.runner;
+
+import org.flinkss.runtime.progress.ProgressListener;
+import org.flinkss.runtime.trigger.Trigger;
+
+import javax.annotation.Nullable;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How a {@link QueryRun} runs its job: the trigger, how long a timed run lasts, the parallelism,
+ * the Flink configuration, where the run reports and where it keeps temporary files. Built with
+ * {@link #builder(Path)}.
+ */
+public final class RunSettings {
+
+    final Trigger trigger;
+    @Nullable final Duration runFor;
+    @Nullable final Integer parallelism;
+    @Nullable final Duration checkpointInterval;
+    @Nullable final Path flinkConfDir;
+    final Map<String, String> flinkOverrides;
+    final List<ProgressListener> listeners;
+    final PrintStream out;
+    final boolean printProgress;
+    final Path tmpRoot;
+
+    private RunSettings(Builder b) {
+        this.trigger = b.trigger;
+        this.runFor = b.runFor;
+        this.parallelism = b.parallelism;
+        this.checkpointInterval = b.checkpointInterval;
+        this.flinkConfDir = b.flinkConfDir;
+        this.flinkOverrides = Map.copyOf(b.flinkOverrides);
+        this.listeners = List.copyOf(b.listeners);
+        this.out = b.out;
+        this.printProgress = b.printProgress;
+        this.tmpRoot = b.tmpRoot;
+    }
+
+    /**
+     * @param tmpRoot where runs keep their temporary files: {@code <tmpRoot>/<query>/<run>},
+     *     deleted when the run ends, and what a killed run left there when the query's next run
+     *     starts
+     */
+    public static Builder builder(Path tmpRoot) {
+        return new Builder(tmpRoot);
+    }
+
+    /** The checkpoint interval: the one given, else the trigger's. */
+    Duration checkpointInterval() {
+        return checkpointInterval != null ? checkpointInterval : trigger.interval();
+    }
+
+    /** Builds {@link RunSettings}: an availableNow run that prints its progress, by default. */
+    public static final class Builder {
+        private final Path tmpRoot;
+        private Trigger trigger = Trigger.availableNow();
+        private Duration runFor;
+        private Integer parallelism;
+        private Duration checkpointInterval;
+        private Path flinkConfDir;
+        private final Map<String, String> flinkOverrides = new LinkedHashMap<>();
+        private final List<ProgressListener> listeners = new ArrayList<>();
+        private PrintStream out = System.out;
+        private boolean printProgress = true;
+
+        private Builder(Path tmpRoot) {
+            this.tmpRoot = Objects.requireNonNull(tmpRoot);
+        }
+
+        public Builder trigger(Trigger trigger) {
+            this.trigger = Objects.requireNonNull(trigger);
+            return this;
+        }
+
+        /** For triggers other than availableNow: stop with a savepoint after this long. */
+        public Builder runFor(@Nullable Duration runFor) {
+            this.runFor = runFor;
+            return this;
+        }
+
+        /** The job's parallelism; the Flink configuration's if null. */
+        public Builder parallelism(@Nullable Integer parallelism) {
+            this.parallelism = parallelism;
+            return this;
+        }
+
+        /** The checkpoint interval; the trigger's if null. */
+        public Builder checkpointInterval(@Nullable Duration interval) {
+            this.checkpointInterval = interval;
+            return this;
+        }
+
+        /**
+         * A folder with Flink's {@code config.yaml}; found as {@code FlinkConfFile} says if null.
+         */
+        public Builder flinkConfDir(@Nullable Path dir) {
+            this.flinkConfDir = dir;
+            return this;
+        }
+
+        /** Flink options set last, over the configuration file and the run's own. */
+        public Builder flinkOptions(Map<String, String> options) {
+            this.flinkOverrides.putAll(options);
+            return this;
+        }
+
+        public Builder listeners(List<ProgressListener> listeners) {
+            this.listeners.addAll(listeners);
+            return this;
+        }
+
+        /** Where the run prints its progress, notes and warnings. */
+        public Builder out(PrintStream out) {
+            this.out = Objects.requireNonNull(out);
+            return this;
+        }
+
+        /**
+         * Whether each batch's progress is printed, and which Flink configuration was read (once);
+         * warnings are printed either way.
+         */
+        public Builder printProgress(boolean print) {
+            this.printProgress = print;
+            return this;
+        }
+
+        public RunSettings build() {
+            return new RunSettings(this);
+        }
+    }
+}

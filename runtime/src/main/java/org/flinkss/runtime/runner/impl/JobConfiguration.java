@@ -1,0 +1,116 @@
+package org.flinkss.runtime.runner.impl;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.client.program.StreamContextEnvironment;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+
+import javax.annotation.Nullable;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The Flink configuration of one run. The deployment's settings come from a file: an embedded run
+ * reads {@code config.yaml} ({@link FlinkConfFile}); under {@code flink run} the client has read
+ * its own, with its command-line options, and they win. On top, only what belongs to this query or
+ * this run: its checkpoint and savepoint directories, the state it restores, the checkpoint
+ * interval its trigger asks for, its temporary folder, an embedded cluster's REST port, and the
+ * overrides the run was given.
+ */
+@Internal
+public final class JobConfiguration {
+
+    /** The configuration files announced in this process: each is named once, not at every run. */
+    private static final Set<String> ANNOUNCED = ConcurrentHashMap.newKeySet();
+
+    private final CheckpointLayout layout;
+    private final Duration checkpointInterval;
+    private final Map<String, String> overrides;
+    @Nullable private final Path confDir;
+    @Nullable private final ReadableConfig flinkRunClient;
+    private final PrintStream out;
+    private final boolean announce;
+
+    /**
+     * @param confDir a folder with {@code config.yaml} to read instead of looking for one, or null
+     * @param flinkRunClient the configuration of {@code flink run}'s client ({@link
+     *     #flinkRunClient()}), or null for an embedded run
+     * @param announce whether to print which configuration was read (once per file and process)
+     */
+    public JobConfiguration(
+            CheckpointLayout layout,
+            Duration checkpointInterval,
+            Map<String, String> overrides,
+            @Nullable Path confDir,
+            @Nullable ReadableConfig flinkRunClient,
+            PrintStream out,
+            boolean announce) {
+        this.layout = layout;
+        this.checkpointInterval = checkpointInterval;
+        this.overrides = Map.copyOf(overrides);
+        this.confDir = confDir;
+        this.flinkRunClient = flinkRunClient;
+        this.out = out;
+        this.announce = announce;
+    }
+
+    /**
+     * The configuration of {@code flink run}'s client when this program runs under it (its
+     * environment is then a {@link StreamContextEnvironment} that holds the client's conf dir and
+     * command-line options: {@code -m}, {@code -p}, {@code -s}); null for an embedded run.
+     */
+    @Nullable
+    public static ReadableConfig flinkRunClient() {
+        StreamExecutionEnvironment probe = StreamExecutionEnvironment.getExecutionEnvironment();
+        return probe instanceof StreamContextEnvironment ? probe.getConfiguration() : null;
+    }
+
+    /**
+     * @param restore the state to restore, if any
+     * @param tmp the run's own temporary folder
+     */
+    public Configuration build(Optional<Path> restore, Path tmp) {
+        Configuration conf;
+        if (flinkRunClient != null) {
+            // Loading a config.yaml here would override the client's, since the program's
+            // settings win over the client's (-p, -m).
+            conf = new Configuration();
+            announce("flink configuration: the flink run client's (its conf dir and options)");
+        } else {
+            FlinkConfFile file = FlinkConfFile.locate(confDir);
+            conf = file.load(tmp);
+            announce(file.describe());
+            // An embedded cluster must not take the web UI port of a real one running beside it.
+            conf.set(RestOptions.BIND_PORT, "0");
+            conf.removeConfig(RestOptions.PORT);
+        }
+        conf.set(CoreOptions.TMP_DIRS, tmp.toString());
+        conf.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                layout.checkpoints().toUri().toString());
+        conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, layout.savepoints().toUri().toString());
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
+        restore.ifPresent(p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString()));
+        overrides.forEach(conf::setString);
+        return conf;
+    }
+
+    private void announce(String line) {
+        if (announce && ANNOUNCED.add(line)) {
+            out.println(line);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package org.flinkss.runtime.runner.impl;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.scheduler.stopwithsavepoint.StopWithSavepointStoppingException;
+import org.apache.flink.util.ExceptionUtils;
+
+import org.flinkss.runtime.QueryException;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Stops a job with a savepoint <em>without draining</em>: open windows stay in state and no {@code
+ * MAX_WATERMARK} closes them, so the next run goes on where this one stopped. A stop that Flink
+ * refuses while the job still runs is tried again ({@link StopRetries}); what a failed stop means
+ * is read from the job's status and the failure's type ({@link #classify}), never from its message.
+ */
+@Internal
+public final class JobStopper {
+
+    /** What a failed attempt to stop means. */
+    enum Failure {
+        /** The job still runs (e.g. some tasks not running yet): try again. */
+        RETRY,
+        /** The savepoint was taken, but the job failed while committing its last batch. */
+        COMMIT_FAILED_AFTER_SAVEPOINT,
+        /** The job ended without a savepoint. */
+        JOB_ENDED
+    }
+
+    private final JobClient client;
+    private final String queryName;
+    private final Path savepoints;
+    private final FailureExplainer failures;
+    private final StopRetries retries;
+
+    /**
+     * @param savepoints where the savepoint goes: the query's {@code savepoints/}
+     */
+    public JobStopper(
+            JobClient client,
+            String queryName,
+            Path savepoints,
+            FailureExplainer failures,
+            StopRetries retries) {
+        this.client = client;
+        this.queryName = queryName;
+        this.savepoints = savepoints;
+        this.failures = failures;
+        this.retries = retries;
+    }
+
+    /**
+     * Stops the job and waits for its end; returns the savepoint.
+     *
+     * @throws CommitAfterSavepointFailed if the savepoint was taken but the last commit failed
+     * @throws QueryException if the job ended otherwise, or every attempt was refused
+     */
+    public Path stop() {
+        Exception last = null;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                String path =
+                        client.stopWithSavepoint(
+                                        false,
+                                        savepoints.toUri().toString(),
+                                        SavepointFormatType.CANONICAL)
+                                .get(5, TimeUnit.MINUTES);
+                client.getJobExecutionResult().get(5, TimeUnit.MINUTES);
+                return Paths.get(URI.create(path.startsWith("file:") ? path : "file://" + path));
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                    throw new QueryException(
+                            "query '" + queryName + "': interrupted while stopping");
+                }
+                last = e;
+                JobStatus status = JobStatuses.of(client);
+                switch (classify(e, status)) {
+                    case COMMIT_FAILED_AFTER_SAVEPOINT:
+                        throw new CommitAfterSavepointFailed(
+                                "query '"
+                                        + queryName
+                                        + "' took its savepoint but failed to commit its last"
+                                        + " batch ("
+                                        + failures.cause().split("\n")[0]
+                                        + ")",
+                                e);
+                    case JOB_ENDED:
+                        throw new QueryException(
+                                "query '"
+                                        + queryName
+                                        + "' ended ("
+                                        + status
+                                        + ") while stopping with a savepoint: "
+                                        + failures.cause(),
+                                e);
+                    default:
+                        if (!retries.retriesAfter(attempt)) {
+                            throw new QueryException(
+                                    "query '"
+                                            + queryName
+                                            + "' could not stop with a savepoint into "
+                                            + savepoints
+                                            + " after "
+                                            + retries.attempts()
+                                            + " attempts: "
+                                            + ExceptionUtils.stringifyException(last),
+                                    last);
+                        }
+                        JobStatuses.sleep(retries.pauseAfter(attempt));
+                }
+            }
+        }
+    }
+
+    /**
+     * What a failed stop means, from the job's status after it and the failure's type: Flink
+     * reports a savepoint taken on a job that then failed as {@link
+     * StopWithSavepointStoppingException} (through the REST API as a serialized copy of it).
+     */
+    static Failure classify(Throwable stopFailure, JobStatus statusAfter) {
+        if (!statusAfter.isGloballyTerminalState()) {
+            return Failure.RETRY;
+        }
+        return Throwables.isCausedBy(stopFailure, StopWithSavepointStoppingException.class)
+                ? Failure.COMMIT_FAILED_AFTER_SAVEPOINT
+                : Failure.JOB_ENDED;
+    }
+}

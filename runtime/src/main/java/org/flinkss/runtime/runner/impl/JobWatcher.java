@@ -1,0 +1,125 @@
+package org.flinkss.runtime.runner.impl;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.checkpoint.RunRecords;
+import org.flinkss.runtime.progress.ProgressTracker;
+
+import javax.annotation.Nullable;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Watches a running job until the run is to stop: commits each batch's progress as the checkpoint
+ * that carries it completes, and tells when every source has read what an availableNow run is to
+ * read, when a timed run's time is up, or when someone stopped the job from outside. A job that
+ * fails or is cancelled ends the run with its explained cause.
+ */
+@Internal
+public final class JobWatcher {
+
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final Duration HISTORY_REFRESH = Duration.ofMillis(200);
+
+    /** Why the watch ended with the job still to be stopped, or already stopped. */
+    public enum Ending {
+        /** availableNow: every source has read what it planned; stop the job. */
+        CAUGHT_UP,
+        /** A timed run (processing-time, continuous) ran for its time; stop the job. */
+        TIME_UP,
+        /**
+         * The job finished by itself: the sources never end, so it was stopped with a savepoint
+         * from outside ({@code flink stop}), which committed everything.
+         */
+        STOPPED_FROM_OUTSIDE
+    }
+
+    private final JobClient client;
+    private final String queryName;
+    private final CheckpointLayout layout;
+    private final String runId;
+    private final List<String> sources;
+    private final boolean availableNow;
+    @Nullable private final Duration runFor;
+    private final ProgressTracker tracker;
+    private final FailureExplainer failures;
+
+    /**
+     * @param sources the names of the job's sources
+     * @param availableNow whether the run ends once its sources caught up
+     * @param runFor how long a run that is not availableNow lasts, or null for until interrupted
+     */
+    public JobWatcher(
+            JobClient client,
+            String queryName,
+            CheckpointLayout layout,
+            String runId,
+            List<String> sources,
+            boolean availableNow,
+            @Nullable Duration runFor,
+            ProgressTracker tracker,
+            FailureExplainer failures) {
+        this.client = client;
+        this.queryName = queryName;
+        this.layout = layout;
+        this.runId = runId;
+        this.sources = List.copyOf(sources);
+        this.availableNow = availableNow;
+        this.runFor = runFor;
+        this.tracker = tracker;
+        this.failures = failures;
+    }
+
+    /**
+     * Returns once the run is to end.
+     *
+     * @throws QueryException if the job failed or was cancelled
+     */
+    public Ending watch() {
+        String jobId = client.getJobID().toString();
+        RestorePoints restorePoints = new RestorePoints(layout);
+        RunRecords runs = new RunRecords(layout);
+        long committedUpTo = -1;
+        long deadline = runFor == null ? Long.MAX_VALUE : System.nanoTime() + runFor.toNanos();
+        while (true) {
+            JobStatus status = JobStatuses.of(client);
+            if (status == JobStatus.RESTARTING || status == JobStatus.FAILING) {
+                // An embedded cluster shuts down as its job fails: read the failures while it runs.
+                failures.history().refreshAtMostEvery(HISTORY_REFRESH);
+            }
+            if (status.isGloballyTerminalState()) {
+                if (status == JobStatus.FAILED || status == JobStatus.CANCELED) {
+                    throw new QueryException(
+                            "query '"
+                                    + queryName
+                                    + "' "
+                                    + status.name().toLowerCase()
+                                    + ": "
+                                    + failures.cause()
+                                    + "\nThe checkpoint "
+                                    + layout.dir()
+                                    + " keeps what was committed; fix the cause and run it again.");
+                }
+                return Ending.STOPPED_FROM_OUTSIDE;
+            }
+            List<Long> completed = restorePoints.completedCheckpoints(jobId);
+            if (!completed.isEmpty() && completed.get(completed.size() - 1) > committedUpTo) {
+                committedUpTo = completed.get(completed.size() - 1);
+                tracker.commit(runId, committedUpTo);
+            }
+            if (availableNow && runs.caughtUp(runId, sources)) {
+                return Ending.CAUGHT_UP;
+            }
+            if (!availableNow && System.nanoTime() > deadline) {
+                return Ending.TIME_UP;
+            }
+            JobStatuses.sleep(POLL);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package org.flinkss.runtime.checkpoint;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.runtime.QueryException;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** One run at a time on a checkpoint directory. */
+class CheckpointLockTest {
+
+    @TempDir Path dir;
+
+    @Test
+    void aSecondRunIsRefusedNamingTheHolderUntilTheFirstLetsGo() {
+        CheckpointLayout layout = CheckpointLayout.of(dir, "bronze");
+
+        try (CheckpointLock first = CheckpointLock.acquire(layout, "bronze")) {
+            assertThatThrownBy(() -> CheckpointLock.acquire(layout, "bronze"))
+                    .isInstanceOf(QueryException.class)
+                    .hasMessageContaining(
+                            "query 'bronze' is already running on checkpoint " + layout.dir())
+                    .hasMessageContaining("(pid " + ProcessHandle.current().pid() + ", started ");
+        }
+
+        CheckpointLock.acquire(layout, "bronze").close();
+        assertThat(layout.lockFile()).exists();
+    }
+
+    @Test
+    void theOldLockTypeHoldsTheSameLock() {
+        CheckpointDir checkpoint = new CheckpointDir(CheckpointLayout.of(dir, "bronze"));
+
+        try (CheckpointDir.Lock lock = checkpoint.lock("bronze")) {
+            assertThatThrownBy(() -> CheckpointLock.acquire(checkpoint.layout(), "bronze"))
+                    .isInstanceOf(QueryException.class);
+        }
+    }
+}

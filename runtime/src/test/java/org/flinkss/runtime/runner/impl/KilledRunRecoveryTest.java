@@ -1,0 +1,69 @@
+package org.flinkss.runtime.runner.impl;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.checkpoint.RunRecords;
+import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.progress.BatchSummary;
+import org.flinkss.runtime.progress.Fragment;
+import org.flinkss.runtime.progress.Fragments;
+import org.flinkss.runtime.progress.ProgressTracker;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The progress of a killed driver: kept up to its job's last completed checkpoint. */
+class KilledRunRecoveryTest {
+
+    @TempDir Path dir;
+
+    private void batch(CheckpointLayout layout, String run, long checkpointId, long batchId) {
+        RunScope scope = new RunScope(layout, run);
+        BatchSummary batch = new BatchSummary();
+        batch.batchId = batchId;
+        batch.numInputRows = 100;
+        Fragments.write(scope, checkpointId, new Fragment.SourceBatches("events", List.of(batch)));
+        Fragments.write(scope, checkpointId, new Fragment.SinkRows("events_bronze", 0, 1, 100));
+    }
+
+    @Test
+    void whatACompletedCheckpointCoveredIsCommittedAndTheRestDiscarded() throws IOException {
+        CheckpointLayout layout = CheckpointLayout.of(dir, "bronze");
+        // Step 1: a run killed after checkpoint 1 of its job completed and while 2 was taken.
+        new RunRecords(layout).recordJob("killed", "job-k");
+        batch(layout, "killed", 1, 0);
+        batch(layout, "killed", 2, 1);
+        Path chk1 = Files.createDirectories(layout.checkpointsOfJob("job-k").resolve("chk-1"));
+        Files.writeString(chk1.resolve("_metadata"), "x");
+        // A run killed before its job was even submitted: nothing of it is committed.
+        batch(layout, "never-submitted", 1, 0);
+
+        List<ObjectNode> committed = new ArrayList<>();
+        ProgressTracker tracker =
+                new ProgressTracker(
+                        layout,
+                        "query-id",
+                        "bronze",
+                        "next-run",
+                        Map.of("events", "FileStreamSource[x]"),
+                        Map.of("events_bronze", "DeltaSink[x]"),
+                        List.of(committed::add));
+
+        // Step 2: the next run recovers before it starts.
+        new KilledRunRecovery(new RunRecords(layout), new RestorePoints(layout), tracker).recover();
+
+        assertThat(committed).extracting(p -> p.path("batchId").asLong()).containsExactly(0L);
+        assertThat(ProgressTracker.history(layout)).hasSize(1);
+        assertThat(tracker.pendingRuns()).isEmpty();
+    }
+}
