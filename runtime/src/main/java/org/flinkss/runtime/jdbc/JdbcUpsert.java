@@ -132,8 +132,8 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
 
     /**
      * A table made by an earlier version has its key as PRIMARY KEY, NOT NULL in PostgreSQL: the
-     * key becomes UNIQUE instead, so that rows with a null key can be inserted. (SQLite's primary
-     * key takes nulls already.)
+     * key becomes UNIQUE instead, and the column loses the NOT NULL its primary key gave it, so
+     * that rows with a null key can be inserted. (SQLite's primary key takes nulls already.)
      */
     private void allowNullKeys(Connection c, Statement s) throws SQLException {
         String key = keyColumns.get(0);
@@ -153,7 +153,9 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
                             + table
                             + " DROP CONSTRAINT "
                             + primaryKey
-                            + ", ADD UNIQUE ("
+                            + ", ALTER COLUMN "
+                            + key
+                            + " DROP NOT NULL, ADD UNIQUE ("
                             + key
                             + ")");
         }
