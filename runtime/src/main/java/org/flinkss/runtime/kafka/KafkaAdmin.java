@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -39,6 +40,14 @@ import java.util.function.Function;
  * its planner, and an idle client would keep reconnecting after the job ends.
  */
 final class KafkaAdmin implements AutoCloseable {
+
+    /**
+     * Bootstrap servers that answered this JVM (the JobManager's, across the job's restarts): when
+     * one of them stops answering, the broker went away (a restart, a network cut), which the job's
+     * restart strategy rides out; a server that never answered is a wrong address or a broker that
+     * is down, which no restart fixes.
+     */
+    private static final Set<String> ANSWERED = ConcurrentHashMap.newKeySet();
 
     private final Admin admin;
     private final String bootstrapServers;
@@ -144,7 +153,9 @@ final class KafkaAdmin implements AutoCloseable {
 
     private <T> T get(KafkaFuture<T> future, String what) throws IOException {
         try {
-            return future.get(timeoutMillis, TimeUnit.MILLISECONDS);
+            T answer = future.get(timeoutMillis, TimeUnit.MILLISECONDS);
+            ANSWERED.add(bootstrapServers);
+            return answer;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException(
@@ -174,9 +185,24 @@ final class KafkaAdmin implements AutoCloseable {
         }
     }
 
-    /** Kafka's client already retried for the whole timeout: a restart would only wait again. */
-    private PermanentFailure noAnswer(String what, Throwable cause) {
-        return new PermanentFailure(
+    /**
+     * Kafka's client already retried for the whole timeout: if the servers never answered, a
+     * restart would only wait again; if they did, the broker went away and a restart may find it
+     * back.
+     */
+    private IOException noAnswer(String what, Throwable cause) {
+        if (ANSWERED.contains(bootstrapServers)) {
+            return new IOException(
+                    "Kafka at "
+                            + bootstrapServers
+                            + ", which answered before, did not answer within "
+                            + Duration.ofMillis(timeoutMillis)
+                            + " ("
+                            + what
+                            + "): the job restarts and asks again",
+                    cause);
+        }
+        throw new PermanentFailure(
                 "Kafka at "
                         + bootstrapServers
                         + " did not answer within "
