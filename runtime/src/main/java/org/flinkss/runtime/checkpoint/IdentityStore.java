@@ -81,6 +81,11 @@ public final class IdentityStore {
         }
         JsonNode stored = read(meta);
         String id = stored.path("id").asText();
+        if (!stored.has("sources") && !id.isEmpty()) {
+            // A checkpoint that reset made: its id is the query's from now on.
+            write(identity, id);
+            return id;
+        }
         QueryIdentity existing = QueryIdentity.fromJson(stored);
         if (!existing.sameQuery(identity)) {
             throw new QueryException(
@@ -118,6 +123,24 @@ public final class IdentityStore {
             // Same query, with record tables a later version added: list them for reset.
             write(existing.withRecords(identity.records()), id);
         }
+        return id;
+    }
+
+    /**
+     * Starts the query over on a new checkpoint ({@code reset}): a {@code metadata.json} with a new
+     * query id and no sources, sinks or stateful operators yet, which the next run claims whatever
+     * its shape (see {@link #claim}). The tables the query owned record the new id as their writer
+     * before that run.
+     *
+     * @return the new query id
+     */
+    public String renew(String queryName) {
+        String id = UUID.randomUUID().toString();
+        ObjectNode node = JsonFiles.JSON.createObjectNode();
+        node.put("name", queryName);
+        node.put("id", id);
+        node.put(LAYOUT_FIELD, CheckpointLayout.VERSION);
+        JsonFiles.write(layout.metadata(), node);
         return id;
     }
 
