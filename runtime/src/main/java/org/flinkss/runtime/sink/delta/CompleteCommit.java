@@ -78,10 +78,6 @@ public final class CompleteCommit implements TableCommit {
         return committed;
     }
 
-    /** A batch's change sets are in its state only: nothing to delete. */
-    @Override
-    public void discard(List<byte[]> items) {}
-
     private List<RowData> changes(List<byte[]> items) throws IOException {
         RowDataSerializer serializer = new RowDataSerializer(rowType);
         List<RowData> changes = new ArrayList<>();

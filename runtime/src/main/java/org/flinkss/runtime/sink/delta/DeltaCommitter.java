@@ -41,8 +41,9 @@ import java.util.TreeMap;
  *
  * <p>A batch the table already holds for the query (a replay after a restore from an older
  * checkpoint, or from no checkpoint at all, reads the same batches again: the offset log keeps
- * their plans) is skipped whole, its staged files deleted, and reported ({@link SkippedCommit}).
- * Committing again a batch whose commit was lost in a failure is the same skip.
+ * their plans) is skipped whole and reported ({@link SkippedCommit}); its files are never
+ * referenced. A batch restored from the checkpoint that closed it is committed again, which is a
+ * no-op when its commit had happened.
  */
 public final class DeltaCommitter extends AbstractStreamOperator<Void>
         implements OneInputStreamOperator<byte[], Void> {
@@ -71,7 +72,11 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
     /** Closed batches not committed yet: batch id -> the checkpoint that closed it, its items. */
     private transient TreeMap<Long, Closed> closed;
 
-    private record Closed(long checkpointId, List<byte[]> items) {}
+    /**
+     * @param restored closed before this run's job started: its commit may have happened, and
+     *     finding it done is no news
+     */
+    private record Closed(long checkpointId, List<byte[]> items, boolean restored) {}
 
     /**
      * @param folder the table's folder (URI)
@@ -141,7 +146,7 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
         if (sealed.lastSealed() > lastClosed) {
             // Every record of the batch reached the writers before this barrier, and no record of
             // a later batch did: what was staged so far is the batch, whole.
-            closed.put(sealed.lastSealed(), new Closed(checkpointId, open));
+            closed.put(sealed.lastSealed(), new Closed(checkpointId, open, false));
             open = new ArrayList<>();
             lastClosed = sealed.lastSealed();
         }
@@ -162,15 +167,15 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
                 break;
             }
             long batchId = batch.getKey();
-            List<byte[]> items = batch.getValue().items();
+            Closed c = batch.getValue();
             if (batchId <= heldBatch) {
-                skipped(batchId, items, heldBatch);
+                skipped(batchId, c, heldBatch);
             } else {
-                CommitResult result = commit.commit(delta, queryId, batchId, items);
+                CommitResult result = commit.commit(delta, queryId, batchId, c.items());
                 if (result.committed()) {
                     LOG.info("Table '{}': {}", table, result.describe());
                 } else {
-                    skipped(batchId, items, result.committedBatch());
+                    skipped(batchId, c, result.committedBatch());
                 }
                 heldBatch = Math.max(heldBatch, batchId);
             }
@@ -178,7 +183,22 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
         }
     }
 
-    private void skipped(long batchId, List<byte[]> items, long held) throws IOException {
+    /**
+     * A batch the table holds already. Restored from the checkpoint that closed it, it is the same
+     * commit again (its notification may or may not have run before the job stopped): nothing to
+     * say. Closed in this run, it is a replay (a restore from an older checkpoint, or from none):
+     * reported. Its files, never committed, are deleted when the run is over ({@code
+     * Warehouse#deleteUncommitted}), not here: a restored batch's files are the committed ones.
+     */
+    private void skipped(long batchId, Closed batch, long held) {
+        if (batch.restored()) {
+            LOG.info(
+                    "Table '{}': batch {} of query {} was committed already",
+                    table,
+                    batchId,
+                    queryId);
+            return;
+        }
         LOG.warn(
                 "Table '{}': batch {} of query {} already committed (the table holds its batches up"
                         + " to {}): skipped",
@@ -186,7 +206,6 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
                 batchId,
                 queryId,
                 held);
-        commit.discard(items);
         new SkippedCommit(table, batchId, held).write(scope);
     }
 
@@ -216,7 +235,7 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
         for (int n = in.readInt(); n > 0; n--) {
             long batchId = in.readLong();
             long checkpointId = in.readLong();
-            closed.put(batchId, new Closed(checkpointId, readItems(in)));
+            closed.put(batchId, new Closed(checkpointId, readItems(in), true));
         }
     }
 

@@ -20,7 +20,4 @@ public interface TableCommit extends Serializable {
      */
     CommitResult commit(DeltaTable table, String queryId, long batchId, List<byte[]> items)
             throws IOException;
-
-    /** Cleans up the items of a batch that is not committed (the table already holds it). */
-    void discard(List<byte[]> items) throws IOException;
 }
