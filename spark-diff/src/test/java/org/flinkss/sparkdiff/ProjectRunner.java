@@ -1,5 +1,7 @@
 package org.flinkss.sparkdiff;
 
+import org.flinkss.course.queries.Api;
+import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.jobs.Main;
 
 import java.io.ByteArrayOutputStream;
@@ -12,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The project's side: its command line, {@code org.flinkss.jobs.Main.execute(...)}, in this JVM (so
@@ -109,6 +112,11 @@ final class ProjectRunner {
     static void run(Path base, DiffQuery query, String api, int parallelism) {
         List<String> args = new ArrayList<>(List.of("run"));
         args.addAll(query.runArgs());
+        // A query written in one API only (bronze) runs in it whatever the matrix cell's API.
+        Set<Api> apis = QueryCatalog.named(query.runArgs().get(0)).apis();
+        if (!apis.contains(Api.parse(api))) {
+            api = apis.iterator().next().text();
+        }
         args.addAll(
                 List.of(
                         "--base",
