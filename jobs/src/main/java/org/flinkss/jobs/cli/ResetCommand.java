@@ -39,8 +39,8 @@ import java.util.concurrent.Callable;
         name = "reset",
         mixinStandardHelpOptions = true,
         description =
-                "Start a query over: delete its checkpoint and the tables it writes; the next run"
-                        + " reprocesses from the start.")
+                "Start a query over: delete its checkpoint and empty the tables it writes; the next"
+                        + " run reprocesses from the start.")
 public final class ResetCommand implements Callable<Integer> {
 
     @Mixin DataOptions data;

@@ -241,7 +241,17 @@ public final class TableCommand implements Callable<Integer> {
         public Integer call() {
             Warehouse warehouse = data.openWarehouse();
             warehouse.snapshot(table); // refuses a missing or unconverted table by name
-            VacuumResult result = warehouse.delta(table).vacuum(retain, force, dryRun);
+            VacuumResult result;
+            try {
+                result = warehouse.delta(table).vacuum(retain, force, dryRun);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "table "
+                                + table
+                                + ": "
+                                + e.getMessage().replace("or force it", "or add --force"),
+                        e);
+            }
             if (dryRun) {
                 result.deleted().forEach(System.out::println);
             }

@@ -846,10 +846,12 @@ public final class DeltaTable {
                         } else if (!row.isNullAt(COMMIT_INFO)) {
                             Row info = row.getStruct(COMMIT_INFO);
                             commit.operation = info.isNullAt(2) ? null : info.getString(2);
-                            long ts =
-                                    !info.isNullAt(1)
-                                            ? info.getLong(1)
-                                            : info.isNullAt(0) ? modified : info.getLong(0);
+                            // The commit's time as time travel reads it (Delta's history): its
+                            // in-commit timestamp if the table has them, else the log entry's
+                            // modification time (commitInfo.timestamp is the writer's clock
+                            // before the commit, and --timestamp of it would find the version
+                            // before).
+                            long ts = !info.isNullAt(1) ? info.getLong(1) : modified;
                             commit.timestamp = Instant.ofEpochMilli(ts);
                         }
                     }
