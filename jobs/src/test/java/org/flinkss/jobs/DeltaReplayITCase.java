@@ -150,6 +150,70 @@ class DeltaReplayITCase {
         assertThat(warehouse.count(BronzeQuery.TABLE)).isEqualTo(2500);
     }
 
+    /**
+     * Periodic checkpoints inside a batch only stage data files: a reader polling the table while
+     * long batches run (a checkpoint every 100 ms, batches of 60,000 rows that each take several
+     * intervals) sees whole batches only, never part of one.
+     */
+    @Test
+    void aReaderPollingTheTableDuringLongBatchesSeesWholeBatchesOnly() throws Exception {
+        RunOptions options =
+                RunOptions.builder()
+                        .base(base)
+                        .parallelism(2)
+                        .printProgress(false)
+                        .maxFilesPerTrigger(1)
+                        .checkpointInterval(Duration.ofMillis(100))
+                        .out(new PrintStream(printed, true, StandardCharsets.UTF_8))
+                        .build();
+        int perBatch = 60_000;
+        for (int file = 1; file <= 3; file++) {
+            EventFiles.writeBatch(
+                    options.events(),
+                    file,
+                    EventGenerator.events((file - 1L) * perBatch, perBatch));
+        }
+        Warehouse warehouse = new Warehouse(options.warehouse());
+        java.util.Set<Long> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.atomic.AtomicBoolean running =
+                new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicInteger reads =
+                new java.util.concurrent.atomic.AtomicInteger();
+        Thread reader =
+                new Thread(
+                        () -> {
+                            while (running.get()) {
+                                try {
+                                    if (warehouse.exists(BronzeQuery.TABLE)) {
+                                        seen.add(warehouse.count(BronzeQuery.TABLE));
+                                        reads.incrementAndGet();
+                                    }
+                                } catch (RuntimeException e) {
+                                    // created between exists and count: read again
+                                }
+                            }
+                        },
+                        "table-poller");
+        reader.start();
+        QueryRunner.Result run;
+        try {
+            run = QueryRunner.run(new BronzeQuery(options.events()), options);
+        } finally {
+            running.set(false);
+            reader.join();
+        }
+
+        assertThat(run.batches()).isEqualTo(3);
+        assertThat(run.progress)
+                .as("each batch spans several checkpoint intervals")
+                .allSatisfy(
+                        p ->
+                                assertThat(p.path("durationMs").path("triggerExecution").asLong())
+                                        .isGreaterThan(300));
+        assertThat(reads.get()).isGreaterThan(10);
+        assertThat(seen).isSubsetOf(0L, 60_000L, 120_000L, 180_000L).contains(180_000L);
+    }
+
     private static String queryId(CheckpointLayout layout) {
         return QueryIdentity.idIn(layout.metadata());
     }
