@@ -17,6 +17,12 @@ import java.util.Map;
  * run (restore a position near the table's end, fix the target, plan the first batch) on a table of
  * 10 versions and on one of 10,000, and from no position (the snapshot at the newest version). Run:
  * {@code java -cp <runtime test class path> ...DeltaPlannerStartupBench [versions]}.
+ *
+ * <p>Measured 2026-11-30 (2 cores, load average 12 to 21 from other builds; 1,000 versions, as
+ * 10,000 empty commits take about 20 minutes on that machine): from a position, 10 versions 0.5 to
+ * 1.0 ms, 1,000 versions 0.2 ms (the same: log entries are read by name); from no position (a new
+ * stream: the snapshot at the newest version) 10 to 16 ms against 600 to 880 ms, which grows with
+ * the versions and is left to look at.
  */
 public final class DeltaPlannerStartupBench {
 
