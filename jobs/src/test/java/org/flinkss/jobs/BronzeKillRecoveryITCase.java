@@ -179,8 +179,8 @@ class BronzeKillRecoveryITCase {
         assertThat(missing(ids)).as("event ids lost").isEmpty();
         assertThat(afterRecovery).containsExactlyElementsOf(expected);
         assertThat(quarantined(warehouse)).isEqualTo(quarantined(referenceWarehouse));
-        assertThat(hiddenPartFiles(warehouse))
-                .as("in-progress part files left by the killed runs")
+        assertThat(uncommittedFiles(warehouse))
+                .as("data files of the killed runs that no table version references")
                 .isEmpty();
 
         // Batch ids grow and never repeat. Rows that a killed run read but did not commit are
@@ -234,10 +234,16 @@ class BronzeKillRecoveryITCase {
                 : 0;
     }
 
-    private static List<String> hiddenPartFiles(Warehouse warehouse) throws IOException {
+    /** Data files in the table's folder that its current version does not reference. */
+    static List<String> uncommittedFiles(Warehouse warehouse) throws IOException {
+        List<String> referenced =
+                warehouse.snapshot(BronzeQuery.TABLE).files().stream()
+                        .map(f -> f.name())
+                        .collect(Collectors.toList());
         try (Stream<Path> files = Files.list(warehouse.tablePath(BronzeQuery.TABLE))) {
             return files.map(f -> f.getFileName().toString())
-                    .filter(n -> n.contains(".inprogress."))
+                    .filter(n -> !n.startsWith("_") && !n.startsWith("."))
+                    .filter(n -> !referenced.contains(n))
                     .collect(Collectors.toList());
         }
     }

@@ -20,11 +20,13 @@ import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
-import org.flinkss.runtime.table.CompleteTable;
 import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.table.delta.DeltaTable;
+import org.flinkss.runtime.table.delta.HistoryEntry;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,7 +152,7 @@ class OutputModeITCase {
                 .containsExactlyElementsOf(
                         Expected.windows(all, 10 * MINUTE, 5 * MINUTE, false, NO_WATERMARK));
         assertThat(warehouse.exists("events_sliding_late")).isFalse();
-        assertThat(warehouse.partFiles("events_sliding")).hasSize(1);
+        assertThat(warehouse.snapshot("events_sliding").files()).hasSize(1);
     }
 
     @Test
@@ -249,11 +251,22 @@ class OutputModeITCase {
                                 5 * MINUTE,
                                 false,
                                 NO_WATERMARK));
+        // Each batch replaced the whole result in one Delta commit: the current version has one
+        // file, every version that added one removed the one before, and the superseded results
+        // stay readable by version (time travel) until a vacuum deletes them.
+        DeltaTable delta = warehouse.delta("events_5min");
+        assertThat(delta.snapshot().files()).hasSize(1);
+        List<HistoryEntry> history = delta.history(1000);
+        List<HistoryEntry> results = history.stream().filter(h -> h.filesAdded() > 0).toList();
+        assertThat(results).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(results.subList(0, results.size() - 1))
+                .allSatisfy(h -> assertThat(h.filesRemoved()).isEqualTo(1));
+        long first = results.get(results.size() - 1).version();
+        assertThat(delta.snapshotAt(first).files()).hasSize(1);
+        assertThat(delta.vacuum(Duration.ZERO, true, false).deleted()).hasSize(results.size() - 1);
         try (Stream<Path> files = Files.list(warehouse.tablePath("events_5min"))) {
-            // The current result and the one before it, nothing else.
             assertThat(files.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith("_")))
-                    .hasSize(2)
-                    .allSatisfy(n -> assertThat(n).startsWith(CompleteTable.PREFIX));
+                    .hasSize(1);
         }
     }
 

@@ -1,9 +1,12 @@
 package org.flinkss.jobs.cli;
 
-import org.apache.flink.table.api.EnvironmentSettings;
-import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
@@ -16,6 +19,7 @@ import picocli.CommandLine.Parameters;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.WindowQuery;
+import org.flinkss.course.tables.EventTables;
 import org.flinkss.jobs.cli.options.Converters;
 import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.runtime.QueryException;
@@ -25,6 +29,7 @@ import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.TableRewriter;
 import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.table.delta.DeltaSnapshot;
 import org.flinkss.runtime.time.Watermarks;
 
 import java.nio.file.Path;
@@ -175,24 +180,39 @@ public final class RecomputeCommand implements Callable<Integer> {
 
     private static List<RowData> windowsFromBronze(
             Warehouse warehouse, WindowQuery query, long from, long to) {
-        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        // The source table's current snapshot (its committed data files only), event columns,
+        // within the range the windows need.
+        long lookFrom = query.isSessions() ? Long.MIN_VALUE : from - query.lookBackMillis();
+        long lookTo = query.isSessions() ? Long.MAX_VALUE : to + query.lookBackMillis();
+        DeltaSnapshot snapshot = warehouse.snapshot(query.source());
+        int ts = EventTables.EVENT_ROW.getFieldIndex("event_ts");
+        List<RowData> events = new ArrayList<>();
+        for (RowData row : snapshot.rows()) {
+            if (!row.isNullAt(ts)) {
+                long t = row.getTimestamp(ts, 3).getMillisecond();
+                if (t >= lookFrom && t < lookTo) {
+                    GenericRowData event =
+                            new GenericRowData(EventTables.EVENT_ROW.getFieldCount());
+                    for (int i = 0; i < event.getArity(); i++) {
+                        event.setField(
+                                i,
+                                RowData.createFieldGetter(EventTables.EVENT_ROW.getTypeAt(i), i)
+                                        .getFieldOrNull(row));
+                    }
+                    events.add(event);
+                }
+            }
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        env.setParallelism(1);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
-        // The part files hold INT96 instants in UTC; flink-parquet's SQL format reads them in the
-        // JVM's zone unless told otherwise, which moved every window under a non-UTC TZ.
-        tEnv.executeSql(
-                "CREATE TEMPORARY TABLE bronze (event_id BIGINT, user_id INT, event_type STRING,"
-                    + " event_ts TIMESTAMP_LTZ(3), amount DOUBLE) WITH ('connector' = 'filesystem',"
-                    + " 'path' = '"
-                        + warehouse.tablePath(query.source()).toUri()
-                        + "', 'format' = 'parquet', 'parquet.utc-timezone' = 'true')");
-        String where =
-                query.isSessions()
-                        ? null
-                        : "event_ts >= TO_TIMESTAMP_LTZ("
-                                + (from - query.lookBackMillis())
-                                + ", 3) AND event_ts < TO_TIMESTAMP_LTZ("
-                                + (to + query.lookBackMillis())
-                                + ", 3)";
+        tEnv.createTemporaryView(
+                "bronze",
+                tEnv.fromDataStream(
+                        env.fromData(events, InternalTypeInfo.of(EventTables.EVENT_ROW))));
+        String where = null;
         TableResult result =
                 tEnv.executeSql(
                         query.windowSql("bronze", "event_ts", "user_id", "event_type", where));

@@ -10,9 +10,12 @@ import org.flinkss.jobs.cli.options.QueryArgument;
 import org.flinkss.runtime.checkpoint.CheckpointDir;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.Folders;
+import org.flinkss.runtime.checkpoint.IdentityStore;
 import org.flinkss.runtime.checkpoint.JsonFiles;
 import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.table.delta.LegacyTables;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,20 +23,24 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
- * Topic 11.14's "new checkpoint, reprocess": deletes a query's checkpoint and empties the tables it
- * writes, so that its next run reprocesses its sources from the start without duplicating a row.
- * Held under the query's lock; tables written by another query are left alone.
+ * Topic 11.14's "new checkpoint, reprocess": replaces a query's checkpoint with a new, empty one (a
+ * new query id) and empties the tables the query owns, each with one Delta commit that removes
+ * every data file and records the new checkpoint as the table's writer, so that its next run
+ * reprocesses its sources from the start without duplicating a row. Held under the query's lock;
+ * tables written by another query, or by the same query of another base, are left alone.
  */
 @Command(
         name = "reset",
         mixinStandardHelpOptions = true,
         description =
-                "Start a query over: delete its checkpoint and the tables it writes; the next run"
-                        + " reprocesses from the start.")
+                "Start a query over: delete its checkpoint and empty the tables it writes; the next"
+                        + " run reprocesses from the start.")
 public final class ResetCommand implements Callable<Integer> {
 
     @Mixin DataOptions data;
@@ -49,7 +56,8 @@ public final class ResetCommand implements Callable<Integer> {
                         + (emptied.isEmpty()
                                 ? ""
                                 : ", tables emptied: " + String.join(", ", emptied))
-                        + ". The next run reprocesses everything.");
+                        + ". The next run reprocesses everything; older versions of the tables stay"
+                        + " readable (time travel) until a table vacuum.");
         return 0;
     }
 
@@ -76,22 +84,58 @@ public final class ResetCommand implements Callable<Integer> {
         try (CheckpointDir.Lock lock = checkpoint.lock(query)) {
             JsonNode identity = JsonFiles.JSON.readTree(metadata.toFile());
             String queryId = identity.path("id").asText();
-            List<String> written = new ArrayList<>();
+            Set<String> written = new LinkedHashSet<>();
             identity.path("sinks").forEach(sink -> written.add(sink.asText()));
             identity.path("records").forEach(record -> written.add(record.asText()));
-            if (!identity.path("sinks").isArray()) {
-                // A damaged metadata.json: the tables the query wrote, as the warehouse knows them.
-                for (String table : warehouse.tables()) {
-                    if (query.equals(warehouse.writer(table))) {
-                        written.add(table);
+            // A table of the warehouse is this query's when it records this checkpoint (its id,
+            // or its folder: a reset cut short) or, converted from the earlier format, the
+            // query's name and no checkpoint yet.
+            Path here = checkpoint.path().toAbsolutePath().normalize();
+            List<String> owned = new ArrayList<>();
+            for (String table : warehouse.tables()) {
+                if (!warehouse.isLegacy(table)) {
+                    TableOwner owner = warehouse.owner(table);
+                    if (queryId.equals(owner.queryId())
+                            || (owner.checkpoint() != null
+                                    && owner.query().equals(query)
+                                    && warehouse
+                                            .root()
+                                            .resolve(owner.checkpoint())
+                                            .normalize()
+                                            .equals(here))
+                            || (owner.queryId() == null
+                                    && owner.query().equals(query)
+                                    && written.contains(table))) {
+                        owned.add(table);
                     }
+                } else if (written.contains(table)) {
+                    throw new IllegalStateException(
+                            LegacyTables.refusal(warehouse.tablePath(table).toString()));
                 }
             }
+            for (Path child :
+                    List.of(
+                            checkpoint.checkpoints(),
+                            checkpoint.savepoints(),
+                            checkpoint.path().resolve("progress"),
+                            checkpoint.path().resolve("runs"),
+                            checkpoint.path().resolve("offsets"),
+                            checkpoint.path().resolve("commits"),
+                            metadata)) {
+                Folders.deleteQuietly(child);
+            }
+            String newId = new IdentityStore(checkpoint.layout()).renew(query);
+            TableOwner newOwner =
+                    TableOwner.query(query, newId, checkpoint.path(), warehouse.root());
+            for (String table : owned) {
+                warehouse.empty(table, newOwner);
+                emptied.add(table);
+            }
             for (String table : written) {
-                if (warehouse.exists(table) && warehouse.writer(table).equals(query)) {
-                    Folders.deleteRecursively(warehouse.tablePath(table));
-                    emptied.add(table);
-                } else if (database.hasTable(table)) {
+                if (owned.contains(table) || warehouse.exists(table)) {
+                    continue;
+                }
+                if (database.hasTable(table)) {
                     try (Connection c = database.connect();
                             Statement s = c.createStatement();
                             PreparedStatement batches =
@@ -103,16 +147,6 @@ public final class ResetCommand implements Callable<Integer> {
                     }
                     emptied.add(table);
                 }
-            }
-            for (Path child :
-                    List.of(
-                            checkpoint.checkpoints(),
-                            checkpoint.savepoints(),
-                            checkpoint.path().resolve("progress"),
-                            checkpoint.path().resolve("runs"),
-                            checkpoint.path().resolve("offsets"),
-                            metadata)) {
-                Folders.deleteQuietly(child);
             }
         }
         return emptied;

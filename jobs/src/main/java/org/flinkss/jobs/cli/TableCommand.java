@@ -1,28 +1,56 @@
 package org.flinkss.jobs.cli;
 
 import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import org.flinkss.jobs.cli.options.BaseFolder;
+import org.flinkss.jobs.cli.options.Converters;
 import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.jobs.cli.output.TablePrinter;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.QueryIdentity;
+import org.flinkss.runtime.table.RowValues;
+import org.flinkss.runtime.table.TableOwner;
+import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.table.delta.DeltaSnapshot;
+import org.flinkss.runtime.table.delta.DeltaTable;
+import org.flinkss.runtime.table.delta.HistoryEntry;
+import org.flinkss.runtime.table.delta.LegacyTables;
+import org.flinkss.runtime.table.delta.VacuumResult;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** {@code table count|show|export <name>}: a table of the warehouse or of the SQL database. */
+/**
+ * {@code table count|show|export|history|vacuum|convert <name>}: a Delta table of the warehouse
+ * (or, for reading, a table of the SQL database).
+ */
 @Command(
         name = "table",
         mixinStandardHelpOptions = true,
-        description = "Read a table of the warehouse.",
+        description = "Read and maintain a table of the warehouse.",
         subcommands = {
             TableCommand.Count.class,
             TableCommand.Show.class,
-            TableCommand.Export.class
+            TableCommand.Export.class,
+            TableCommand.History.class,
+            TableCommand.Vacuum.class,
+            TableCommand.Convert.class
         })
 public final class TableCommand implements Callable<Integer> {
 
@@ -49,6 +77,24 @@ public final class TableCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code --version N | --timestamp T}: which version of a Delta table to read. */
+    static final class AsOf {
+        @Option(
+                names = "--version",
+                paramLabel = "N",
+                description = "read the table as of version N (Delta time travel; see history)")
+        Long version;
+
+        @Option(
+                names = "--timestamp",
+                paramLabel = "T",
+                converter = Converters.Timestamp.class,
+                description =
+                        "read the table as of the newest version committed at or before T"
+                                + " (2025-03-01T00:00:00Z, UTC)")
+        Instant timestamp;
+    }
+
     @Command(
             name = "show",
             mixinStandardHelpOptions = true,
@@ -65,11 +111,14 @@ public final class TableCommand implements Callable<Integer> {
                 description = "rows to show (default: ${DEFAULT-VALUE})")
         int limit;
 
+        @ArgGroup(exclusive = true, multiplicity = "0..1")
+        AsOf asOf = new AsOf();
+
         @Override
         public Integer call() {
             BaseFolder.refuseFile(data.base);
             PrintStream out = Stdout.utf8();
-            out.print(TablePrinter.show(data.tables(), table, limit));
+            out.print(TablePrinter.show(data.tables(), table, limit, asOf.version, asOf.timestamp));
             out.flush();
             return 0;
         }
@@ -88,12 +137,207 @@ public final class TableCommand implements Callable<Integer> {
         @Option(names = "--csv", required = true, description = "as CSV (the only format so far)")
         boolean csv;
 
+        @ArgGroup(exclusive = true, multiplicity = "0..1")
+        AsOf asOf = new AsOf();
+
         @Override
         public Integer call() {
             BaseFolder.refuseFile(data.base);
             PrintStream out = Stdout.utf8();
-            TablePrinter.export(data.tables(), table, out);
+            TablePrinter.export(data.tables(), table, out, asOf.version, asOf.timestamp);
             out.flush();
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "history",
+            mixinStandardHelpOptions = true,
+            description =
+                    "The table's versions, newest first: time, operation, the writing query's"
+                            + " batch id, rows added and files removed (DESCRIBE HISTORY).")
+    static final class History implements Callable<Integer> {
+        @Mixin DataOptions data;
+
+        @Parameters(paramLabel = "TABLE")
+        String table;
+
+        @Option(
+                names = "--limit",
+                defaultValue = "20",
+                converter = Converters.PositiveInt.class,
+                description = "versions to show (default: ${DEFAULT-VALUE})")
+        int limit;
+
+        @Override
+        public Integer call() {
+            PrintStream out = Stdout.utf8();
+            Warehouse warehouse = data.openWarehouse();
+            warehouse.snapshot(table); // refuses a missing or unconverted table by name
+            List<List<Object>> rows = new ArrayList<>();
+            for (HistoryEntry e : warehouse.delta(table).history(limit)) {
+                rows.add(
+                        Arrays.asList(
+                                e.version(),
+                                e.timestamp(),
+                                e.operation(),
+                                e.batchId() < 0 ? null : e.batchId(),
+                                e.rowsAdded(),
+                                e.filesAdded(),
+                                e.filesRemoved()));
+            }
+            out.print(
+                    RowValues.grid(
+                            List.of(
+                                    "version",
+                                    "timestamp",
+                                    "operation",
+                                    "batch_id",
+                                    "rows_added",
+                                    "files_added",
+                                    "files_removed"),
+                            rows));
+            out.flush();
+            return 0;
+        }
+    }
+
+    /** A retention: a duration (168h, 30min) or days (7d, "7 days"). */
+    static final class Retention implements ITypeConverter<Duration> {
+        private static final Pattern DAYS = Pattern.compile("(\\d+)\\s*(d|days?)");
+
+        @Override
+        public Duration convert(String text) {
+            String t = text.trim().toLowerCase(Locale.ROOT);
+            Matcher days = DAYS.matcher(t);
+            if (days.matches()) {
+                return Duration.ofDays(Long.parseLong(days.group(1)));
+            }
+            return new Converters.PositiveDuration().convert(text);
+        }
+    }
+
+    @Command(
+            name = "vacuum",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Delete data files the table no longer references (superseded by complete mode,"
+                        + " a recompute or a reset; left by failed attempts) once older than the"
+                        + " retention, as Delta's VACUUM.")
+    static final class Vacuum implements Callable<Integer> {
+        @Mixin DataOptions data;
+
+        @Parameters(paramLabel = "TABLE")
+        String table;
+
+        @Option(
+                names = "--retain",
+                paramLabel = "DURATION",
+                converter = Retention.class,
+                description =
+                        "keep files unreferenced for less than this (7d, 168h; default: Delta's 7"
+                                + " days). Older versions of the table stay readable this long.")
+        Duration retain = DeltaTable.DEFAULT_RETENTION;
+
+        @Option(
+                names = "--force",
+                description =
+                        "allow a retention shorter than the table's (7 days), as Delta's"
+                                + " retentionDurationCheck=false: only when no reader of an older"
+                                + " version and no run of the writer is active")
+        boolean force;
+
+        @Option(names = "--dry-run", description = "list what would be deleted, delete nothing")
+        boolean dryRun;
+
+        @Override
+        public Integer call() {
+            PrintStream out = Stdout.utf8();
+            Warehouse warehouse = data.openWarehouse();
+            warehouse.snapshot(table); // refuses a missing or unconverted table by name
+            VacuumResult result;
+            try {
+                result = warehouse.delta(table).vacuum(retain, force, dryRun);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "table "
+                                + table
+                                + ": "
+                                + e.getMessage().replace("or force it", "or add --force"),
+                        e);
+            }
+            if (dryRun) {
+                result.deleted().forEach(out::println);
+            }
+            out.println(
+                    "table "
+                            + table
+                            + ": "
+                            + (dryRun ? "would delete " : "deleted ")
+                            + result.deleted().size()
+                            + " unreferenced data file(s), "
+                            + result.bytes()
+                            + " bytes (retention "
+                            + retain
+                            + ")");
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "convert",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Make a table written by an earlier version of flinkss (Parquet part files and"
+                        + " _table.json) a Delta table in place, as CONVERT TO DELTA: one commit"
+                        + " that adds its part files; no data is rewritten.")
+    static final class Convert implements Callable<Integer> {
+        @Mixin DataOptions data;
+
+        @Parameters(paramLabel = "TABLE")
+        String table;
+
+        @Override
+        public Integer call() {
+            PrintStream out = Stdout.utf8();
+            Warehouse warehouse = data.openWarehouse();
+            if (!warehouse.isLegacy(table)) {
+                if (warehouse.exists(table)) {
+                    out.println("table " + table + " is a Delta table already");
+                    return 0;
+                }
+                throw new IllegalArgumentException(
+                        "no table '" + table + "' in warehouse " + warehouse.root());
+            }
+            // The writer's checkpoint in this base, when there is one, becomes the table's owner.
+            String writer = LegacyTables.writer(warehouse.tablePath(table));
+            TableOwner owner = null;
+            if (writer.matches("[A-Za-z0-9_-]+")) {
+                CheckpointLayout checkpoint = CheckpointLayout.of(data.base, writer);
+                if (Files.exists(checkpoint.metadata())) {
+                    owner =
+                            TableOwner.query(
+                                    writer,
+                                    QueryIdentity.idIn(checkpoint.metadata()),
+                                    checkpoint.dir(),
+                                    warehouse.root());
+                }
+            }
+            DeltaTable delta = warehouse.convert(table, owner);
+            DeltaSnapshot snapshot = delta.snapshot();
+            out.println(
+                    "table "
+                            + table
+                            + " converted to Delta in place: version "
+                            + snapshot.version()
+                            + ", "
+                            + snapshot.files().size()
+                            + " data file(s), "
+                            + snapshot.count()
+                            + " rows; writer '"
+                            + writer
+                            + "'"
+                            + (owner == null ? "" : " (checkpoint " + owner.checkpoint() + ")"));
             return 0;
         }
     }

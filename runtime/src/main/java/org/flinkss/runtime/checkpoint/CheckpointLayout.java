@@ -14,7 +14,7 @@ import java.nio.file.Paths;
  *                                   operators, tables
  *   checkpoints/&lt;job&gt;/chk-N        Flink's retained checkpoints (RocksDB, incremental)
  *   savepoints/savepoint-...        the savepoint each availableNow run ends with
- *   offsets/&lt;source&gt;/N             the splits of the batch planned last, written before it is read
+ *   offsets/&lt;source&gt;/N             the splits of every batch planned, each written before it is read
  *   progress/log.jsonl              one progress object per committed batch
  *   progress/last.json              the last progress object printed
  *   progress/pending/&lt;run&gt;/&lt;chk&gt;/  what a run's operators reported at one checkpoint (fragments)
@@ -23,6 +23,8 @@ import java.nio.file.Paths;
  *   runs/&lt;run&gt;/caught-up-&lt;source&gt; written by a source once it has read what the run is to read
  *   fence.json                      the run that owns the directory: jobs of other runs stop
  *   damaged/...                     restore points set aside because their _metadata is unreadable
+ *   runs/&lt;run&gt;/sealed-&lt;source&gt;/&lt;chk&gt; the last batch a source had sealed at checkpoint chk ({@link SealedBatch})
+ *   commits/&lt;run&gt;/&lt;table&gt;.json   the batches a run's table committer skipped as already committed
  *   .lock, .lock.owner              held by the running driver
  * </pre>
  *
@@ -88,7 +90,7 @@ public final class CheckpointLayout implements Serializable {
         return dir().resolve("damaged");
     }
 
-    /** Spark's offset log of one source: the splits of the batch planned last. */
+    /** Spark's offset log of one source: the splits of each batch planned. */
     public Path offsets(String source) {
         return dir().resolve("offsets").resolve(source);
     }
@@ -137,6 +139,26 @@ public final class CheckpointLayout implements Serializable {
 
     public Path caughtUpMarker(String runId, String source) {
         return runs().resolve(runId).resolve("caught-up-" + source);
+    }
+
+    /** The {@link SealedBatch} a source wrote at checkpoint {@code checkpointId} of a run. */
+    public Path sealedBatch(String runId, String source, long checkpointId) {
+        return sealedBatches(runId, source).resolve(String.format("%012d.json", checkpointId));
+    }
+
+    /** Every {@link SealedBatch} record of a source in a run. */
+    public Path sealedBatches(String runId, String source) {
+        return runs().resolve(runId).resolve("sealed-" + source);
+    }
+
+    /** What the table committers of run {@code runId} report to its driver (skipped batches). */
+    public Path commitReports(String runId) {
+        return commitReports().resolve(runId);
+    }
+
+    /** The commit reports of every run not yet read by its driver. */
+    public Path commitReports() {
+        return dir().resolve("commits");
     }
 
     public Path lockFile() {

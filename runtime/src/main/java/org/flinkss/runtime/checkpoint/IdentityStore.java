@@ -85,6 +85,11 @@ public final class IdentityStore {
         identity = portable(identity);
         JsonNode stored = read(meta, identity.name());
         String id = stored.path("id").asText();
+        if (!stored.has("sources") && !id.isEmpty()) {
+            // A checkpoint that reset made: its id is the query's from now on.
+            write(identity, id);
+            return id;
+        }
         checkNotMoved(stored, identity.name());
         QueryIdentity existing = portable(QueryIdentity.fromJson(stored));
         if (!stored.has(BASE_FIELD) && base() != null) {
@@ -175,9 +180,9 @@ public final class IdentityStore {
     }
 
     /**
-     * Refuses a checkpoint whose base folder was moved or copied: Flink's file sink keeps the
-     * absolute folders of the tables in its state, so the run would write into the old base's
-     * tables (or into a new folder at the old place) instead of this base's.
+     * Refuses a checkpoint whose base folder was moved or copied: the checkpoint's state and
+     * offset log hold absolute paths (the landed files, the tables' folders), so a run would read
+     * and write at the old place instead of this base's.
      */
     private void checkNotMoved(JsonNode stored, String queryName) {
         String recorded = stored.path(BASE_FIELD).asText("");
@@ -196,13 +201,31 @@ public final class IdentityStore {
                         + now
                         + " (moved or copied). A run here would write into the tables at "
                         + recorded
-                        + " (Flink's file sink keeps their absolute folders in the checkpoint),"
+                        + " (the checkpoint holds absolute paths of the landed files and the tables),"
                         + " so it is refused. Move the base back to "
                         + recorded
                         + ", or start over here with 'reset "
                         + queryName
                         + "' (the checkpoint deleted, its tables emptied; the next run"
                         + " reprocesses everything).");
+    }
+
+    /**
+     * Starts the query over on a new checkpoint ({@code reset}): a {@code metadata.json} with a new
+     * query id and no sources, sinks or stateful operators yet, which the next run claims whatever
+     * its shape (see {@link #claim}). The tables the query owned record the new id as their writer
+     * before that run.
+     *
+     * @return the new query id
+     */
+    public String renew(String queryName) {
+        String id = UUID.randomUUID().toString();
+        ObjectNode node = JsonFiles.JSON.createObjectNode();
+        node.put("name", queryName);
+        node.put("id", id);
+        node.put(LAYOUT_FIELD, CheckpointLayout.VERSION);
+        JsonFiles.write(layout.metadata(), node);
+        return id;
     }
 
     private void write(QueryIdentity identity, String id) {

@@ -1,15 +1,12 @@
 package org.flinkss.runtime.query;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.connector.file.sink.FileSink;
-import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
-import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.BasePathBucketAssigner;
-import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
@@ -22,18 +19,24 @@ import org.flinkss.runtime.jdbc.JdbcUpsert;
 import org.flinkss.runtime.progress.ProgressCounter;
 import org.flinkss.runtime.sink.ChangesPerBatch;
 import org.flinkss.runtime.sink.ForEachBatchSink;
+import org.flinkss.runtime.sink.delta.AppendCommit;
+import org.flinkss.runtime.sink.delta.ChangeSetWriter;
+import org.flinkss.runtime.sink.delta.CompleteCommit;
+import org.flinkss.runtime.sink.delta.DataFileWriter;
+import org.flinkss.runtime.sink.delta.DeltaCommitter;
+import org.flinkss.runtime.sink.delta.TableCommit;
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.RecordFormat;
 import org.flinkss.runtime.source.SourceSpec;
 import org.flinkss.runtime.source.SplitPlanner;
 import org.flinkss.runtime.source.WorkSplit;
+import org.flinkss.runtime.source.delta.DeltaPlanner;
+import org.flinkss.runtime.source.delta.DeltaRowFormat;
 import org.flinkss.runtime.source.files.FilePlanner;
 import org.flinkss.runtime.source.files.FileSplit;
 import org.flinkss.runtime.source.impl.MicroBatchSource;
-import org.flinkss.runtime.table.CompleteTable;
-import org.flinkss.runtime.table.ParquetFiles;
-import org.flinkss.runtime.table.ParquetRowFormat;
 import org.flinkss.runtime.table.TableDef;
+import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.trigger.Trigger;
 
@@ -73,6 +76,11 @@ public final class QueryContext {
     private final List<String> stateful = new ArrayList<>();
     private final List<Runnable> beforeRun = new ArrayList<>();
     private final List<String> tables = new ArrayList<>();
+
+    /** The mode of each table of the warehouse written ({@link Warehouse#APPENDED}, ...). */
+    private final Map<String, String> tableModes = new LinkedHashMap<>();
+
+    private final Map<String, RowType> tableRows = new LinkedHashMap<>();
 
     /** The columns of every table written, warehouse and SQL: part of the query's identity. */
     private final Map<String, List<String>> tableColumns = new LinkedHashMap<>();
@@ -139,8 +147,9 @@ public final class QueryContext {
     }
 
     /**
-     * A table of the warehouse as a stream, Spark's {@code readStream.table(name)}: each batch
-     * reads the part files committed since the last one.
+     * A Delta table of the warehouse as a stream, Spark's {@code readStream.table(name)}: the
+     * table's snapshot when the query first reads it, then the files each later version adds
+     * ({@link DeltaPlanner}).
      *
      * @param eventTimeColumn the TIMESTAMP column that carries event time, or null
      */
@@ -170,12 +179,12 @@ public final class QueryContext {
                             + rowType.getFieldNames()
                             + ")");
         }
-        FilePlanner planner = new FilePlanner(warehouse.tablePath(table), ParquetFiles.SUFFIX);
+        String folder = warehouse.folder(table);
         return source(
                 table,
                 "DeltaSource[" + warehouse.tablePath(table).toUri() + "]",
-                planner,
-                new ParquetRowFormat(rowType, column),
+                new DeltaPlanner(table, folder),
+                new DeltaRowFormat(rowType, column),
                 watermarkDelay);
     }
 
@@ -221,33 +230,69 @@ public final class QueryContext {
     }
 
     /**
-     * Appends a stream to a table of the warehouse through Flink's exactly-once FileSink: part
-     * files stay hidden until the checkpoint that contains them completes, then appear whole.
+     * Appends a stream to a Delta table of the warehouse, one Delta commit per micro-batch (Spark's
+     * Delta sink): parallel writers stage data files, one committer commits each batch's files once
+     * the checkpoint that ends the batch has completed, with a {@code txn} action that makes a
+     * replayed batch a no-op ({@link DeltaCommitter}).
      */
     public <T> void toTable(DataStream<T> stream, TableDef<T> table) {
         String name = table.name();
-        tables.add(name);
-        tableColumns.put(name, QueryIdentity.columns(table.rowType()));
-        beforeRun.add(() -> warehouse.declare(name, table.rowType(), queryName));
-        FileSink<RowData> sink =
-                FileSink.forBulkFormat(
-                                new Path(warehouse.tablePath(name).toUri()),
-                                ParquetFiles.writerFactory(table.rowType()))
-                        .withBucketAssigner(new BasePathBucketAssigner<>())
-                        .withRollingPolicy(OnCheckpointRollingPolicy.build())
-                        .withOutputFileConfig(
-                                OutputFileConfig.builder()
-                                        .withPartPrefix("part")
-                                        .withPartSuffix(ParquetFiles.SUFFIX)
-                                        .build())
-                        .build();
         SingleOutputStreamOperator<RowData> rows =
                 stream.map(new ProgressCounter<>(scope, name, table.rowFunction()))
                         .returns(InternalTypeInfo.of(table.rowType()))
                         .name("to-" + name)
                         .uid("rows-" + name);
-        rows.sinkTo(sink).name(name).uid("sink-" + name);
+        toDelta(
+                rows.transform(
+                                "write " + name,
+                                PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
+                                new DataFileWriter(
+                                        name, warehouse.folder(name), table.rowType(), scope))
+                        .name(name)
+                        .uid("sink-" + name),
+                name,
+                table.rowType(),
+                Warehouse.APPENDED,
+                new AppendCommit());
         sinks.put(name, "DeltaSink[" + warehouse.tablePath(name).toUri() + "]");
+    }
+
+    /**
+     * The committer of a Delta table: parallelism 1, after the table's writers. Its uid is the one
+     * Flink gave the committer of the sink this replaced, so that checkpoints made before keep
+     * restoring.
+     */
+    private void toDelta(
+            DataStream<byte[]> staged,
+            String name,
+            RowType rowType,
+            String mode,
+            TableCommit commit) {
+        if (sourceNames.size() != 1) {
+            throw new QueryException(
+                    "query '"
+                            + queryName
+                            + "' writes table '"
+                            + name
+                            + "' but has "
+                            + (sourceNames.isEmpty() ? "no source" : "sources " + sourceNames)
+                            + ": a Delta table's commits follow the micro-batches of exactly one"
+                            + " source, so a query that writes tables reads one source (declare"
+                            + " it before the tables)");
+        }
+        tables.add(name);
+        tableModes.put(name, mode);
+        tableRows.put(name, rowType);
+        tableColumns.put(name, QueryIdentity.columns(rowType));
+        staged.transform(
+                        "commit " + name,
+                        BasicTypeInfo.VOID_TYPE_INFO,
+                        new DeltaCommitter(
+                                name, warehouse.folder(name), sourceNames.get(0), scope, commit))
+                .setParallelism(1)
+                .setMaxParallelism(1)
+                .name("commit " + name)
+                .uid("Sink Committer: sink-" + name);
     }
 
     /**
@@ -356,32 +401,30 @@ public final class QueryContext {
     }
 
     /**
-     * Complete output mode: the table of the warehouse is replaced, whole, at each commit by the
-     * result so far. {@code changes} is the aggregation's changelog by {@code keyColumns}; the last
-     * change of each key in a batch is merged into the table by {@link
-     * org.flinkss.runtime.table.CompleteTable}.
+     * Complete output mode: the Delta table of the warehouse is replaced, whole, at each
+     * micro-batch by the result so far, in one commit (Spark's complete mode into Delta). {@code
+     * changes} is the aggregation's changelog by {@code keyColumns}; the last change of each key is
+     * merged into the table's result ({@link CompleteCommit}).
      */
     public void toCompleteTable(
             DataStream<RowData> changes, String table, RowType rowType, List<String> keyColumns) {
-        tables.add(table);
-        tableColumns.put(table, QueryIdentity.columns(rowType));
-        beforeRun.add(() -> warehouse.declare(table, rowType, queryName, Warehouse.REPLACED));
         DataStream<RowData> counted =
                 ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table)
                         .map(new ProgressCounter<>(scope, table, (RowData r) -> r))
                         .returns(InternalTypeInfo.of(rowType))
                         .name("to-" + table)
                         .uid("rows-" + table);
-        counted.sinkTo(
-                        new ForEachBatchSink<>(
-                                InternalTypeInfo.of(rowType)
-                                        .createSerializer(
-                                                new org.apache.flink.api.common.serialization
-                                                        .SerializerConfigImpl()),
-                                new CompleteTable(warehouse, table, rowType, keyColumns)))
-                .setParallelism(1)
-                .name(table)
-                .uid("sink-" + table);
+        toDelta(
+                counted.transform(
+                                "changes " + table,
+                                PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
+                                new ChangeSetWriter(rowType))
+                        .name(table)
+                        .uid("sink-" + table),
+                table,
+                rowType,
+                Warehouse.REPLACED,
+                new CompleteCommit(rowType, keyColumns));
         sinks.put(table, "DeltaSink[" + warehouse.tablePath(table).toUri() + ", complete]");
     }
 
@@ -422,7 +465,23 @@ public final class QueryContext {
         return tables;
     }
 
+    /**
+     * Before the job is submitted, once the checkpoint's identity is claimed: every table is
+     * created, or checked to be this query's (its checkpoint's id) with these columns and mode.
+     */
     void prepare() {
+        if (!tables.isEmpty()) {
+            String queryId = QueryIdentity.idIn(scope.layout().metadata());
+            TableOwner owner =
+                    TableOwner.query(queryName, queryId, scope.layout().dir(), warehouse.root());
+            for (String table : tables) {
+                try {
+                    warehouse.own(table, tableRows.get(table), owner, tableModes.get(table));
+                } catch (IllegalStateException e) {
+                    throw new QueryException(e.getMessage(), e);
+                }
+            }
+        }
         beforeRun.forEach(Runnable::run);
     }
 }

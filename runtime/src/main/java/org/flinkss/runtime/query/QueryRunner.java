@@ -1,11 +1,15 @@
 package org.flinkss.runtime.query;
 
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
+import org.flinkss.runtime.checkpoint.SkippedCommit;
 import org.flinkss.runtime.runner.BuiltJob;
 import org.flinkss.runtime.runner.QueryRun;
 import org.flinkss.runtime.runner.RunOutcome;
 import org.flinkss.runtime.table.Warehouse;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,16 +25,25 @@ public final class QueryRunner {
 
     /** The outcome of a run: the batches it committed and where its state now is. */
     public static final class Result extends RunOutcome {
-        Result(RunOutcome outcome) {
+
+        /**
+         * The batches this run found already committed to a table (a replay after a restore from an
+         * older checkpoint, or from none) and so did not write again.
+         */
+        public final List<SkippedCommit> skippedCommits;
+
+        Result(RunOutcome outcome, List<SkippedCommit> skippedCommits) {
             super(outcome);
+            this.skippedCommits = List.copyOf(skippedCommits);
         }
     }
 
     /** Runs {@code query} as {@code options} say and returns once the run is over. */
     public static Result run(Query query, RunOptions options) {
         String name = query.name();
-        QueryRun run = new QueryRun(name, options.checkpointOf(name), options.runSettings());
-        return new Result(
+        CheckpointLayout layout = options.checkpointOf(name);
+        QueryRun run = new QueryRun(name, layout, options.runSettings());
+        RunOutcome outcome =
                 run.run(
                         (env, scope) -> {
                             Warehouse warehouse = new Warehouse(options.warehouse);
@@ -38,7 +51,28 @@ public final class QueryRunner {
                                     new QueryContext(name, env, scope, options, warehouse);
                             query.build(context);
                             return new Built(context, warehouse);
-                        }));
+                        });
+        List<SkippedCommit> skipped = SkippedCommit.readAll(layout, outcome.runId);
+        SkippedCommit.clearAll(layout);
+        report(name, skipped, options);
+        return new Result(outcome, skipped);
+    }
+
+    /** {@code bronze: batch 3 already committed to events_bronze, ...: skipped}, per batch. */
+    private static void report(String name, List<SkippedCommit> skipped, RunOptions options) {
+        Map<Long, List<String>> tablesByBatch = new LinkedHashMap<>();
+        for (SkippedCommit s : skipped) {
+            tablesByBatch.computeIfAbsent(s.batchId(), b -> new ArrayList<>()).add(s.table());
+        }
+        tablesByBatch.forEach(
+                (batch, tables) ->
+                        options.out.println(
+                                name
+                                        + ": batch "
+                                        + batch
+                                        + " already committed to "
+                                        + String.join(", ", tables)
+                                        + ": skipped"));
     }
 
     /** A query's graph as the run sees it. */
@@ -83,8 +117,14 @@ public final class QueryRunner {
 
         @Override
         public void afterFinalSavepoint() {
+            if (context.tables().isEmpty()) {
+                return;
+            }
+            // Every batch of the run is committed: files of the query that no version references
+            // were written by attempts that failed, or for batches found already committed.
+            String queryId = QueryIdentity.idIn(context.scope().layout().metadata());
             for (String table : context.tables()) {
-                warehouse.deleteOrphans(table);
+                warehouse.deleteUncommitted(table, queryId);
             }
         }
     }

@@ -3,16 +3,18 @@ package org.flinkss.runtime.table;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
+import org.flinkss.runtime.table.delta.DeltaSnapshot;
+import org.flinkss.runtime.table.delta.DeltaTable;
+
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
  * The static side of a stream-static join: a warehouse table held in memory by a key column, and
- * read again when its committed part files change. Spark reads the static side fresh for every
+ * read again when the table has a new version. Spark reads the static side fresh for every
  * micro-batch; callers refresh at batch boundaries.
  */
 public final class StaticTable implements Serializable {
@@ -24,7 +26,7 @@ public final class StaticTable implements Serializable {
     private final String keyColumn;
 
     private transient Map<Object, RowData> rows;
-    private transient List<Path> files;
+    private transient long version = -1;
     private transient RowType rowType;
 
     public StaticTable(Path warehouse, String table, String keyColumn) {
@@ -33,26 +35,27 @@ public final class StaticTable implements Serializable {
         this.keyColumn = keyColumn;
     }
 
-    /** Reads the table if it is new or its files changed since the last read. */
+    /** Reads the table if it is new or has a new version since the last read. */
     public void refresh() {
         Warehouse w = new Warehouse(Paths.get(warehouse));
         if (!w.exists(table)) {
             rows = Map.of();
-            files = List.of();
+            version = -1;
             return;
         }
-        List<Path> now = w.partFiles(table);
-        if (rows != null && now.equals(files)) {
+        DeltaTable delta = w.delta(table);
+        if (rows != null && version >= 0 && delta.latestVersionFrom(version) == version) {
             return;
         }
-        rowType = w.rowType(table);
+        DeltaSnapshot snapshot = delta.snapshot();
+        rowType = snapshot.rowType();
         int key = rowType.getFieldIndex(keyColumn);
         Map<Object, RowData> read = new HashMap<>();
-        for (RowData row : w.rows(table)) {
+        for (RowData row : snapshot.rows()) {
             read.put(RowValues.get(row, key, rowType.getTypeAt(key)), row);
         }
         rows = read;
-        files = now;
+        version = snapshot.version();
     }
 
     /** The row for a key, or null (a left join then gives nulls). */

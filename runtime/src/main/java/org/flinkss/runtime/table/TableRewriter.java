@@ -1,24 +1,28 @@
 package org.flinkss.runtime.table;
 
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
+import org.flinkss.runtime.table.delta.DataFile;
+import org.flinkss.runtime.table.delta.DataFiles;
+import org.flinkss.runtime.table.delta.DeltaSnapshot;
+import org.flinkss.runtime.table.delta.DeltaTable;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
 
 /**
- * Replaces some rows of a table outside any stream: rewrites the part files that hold a row to
- * replace (keeping their other rows) and adds one file with the new rows. New files are written
- * hidden and renamed in before the old ones go, so no row is ever missing; a reader that lists the
- * table during the swap, a matter of milliseconds, may see a replaced row twice. The caller holds
- * the writer query's lock.
+ * Replaces some rows of a table outside any stream, in one Delta commit: the data files that hold a
+ * row to replace are removed, their other rows written to a new file, and the new rows to another.
+ * A reader sees the table before or after, never in between. The caller holds the writer query's
+ * lock (or is the table's writing command).
  */
 public final class TableRewriter {
 
@@ -42,14 +46,16 @@ public final class TableRewriter {
     }
 
     public Replaced replace(Predicate<RowData> toReplace, List<RowData> newRows) {
-        RowType type = warehouse.rowType(table);
-        Path dir = warehouse.tablePath(table);
-        List<Path> obsolete = new ArrayList<>();
-        List<Path[]> staged = new ArrayList<>();
+        DeltaSnapshot snapshot = warehouse.snapshot(table);
+        DeltaTable delta = warehouse.delta(table);
+        RowType type = snapshot.rowType();
+        Path folder = new Path(warehouse.folder(table));
+        Set<String> obsolete = new HashSet<>();
+        List<DataFile> added = new ArrayList<>();
         long removed = 0;
         try {
-            for (Path file : warehouse.partFiles(table)) {
-                List<RowData> rows = ParquetFiles.readAll(file, type);
+            for (DataFile file : snapshot.files()) {
+                List<RowData> rows = DataFiles.read(new Path(file.path()), type);
                 List<RowData> kept = new ArrayList<>();
                 for (RowData row : rows) {
                     if (toReplace.test(row)) {
@@ -59,33 +65,28 @@ public final class TableRewriter {
                     }
                 }
                 if (kept.size() < rows.size()) {
-                    obsolete.add(file);
+                    obsolete.add(file.name());
                     if (!kept.isEmpty()) {
-                        staged.add(stage(dir, type, kept));
+                        added.add(write(folder, type, kept));
                     }
                 }
             }
             if (!newRows.isEmpty()) {
-                staged.add(stage(dir, type, newRows));
-            }
-            for (Path[] s : staged) {
-                Files.move(s[0], s[1], StandardCopyOption.ATOMIC_MOVE);
-            }
-            for (Path old : obsolete) {
-                Files.delete(old);
+                added.add(write(folder, type, newRows));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(
-                    "cannot rewrite table '" + table + "' in " + dir + ": " + e.getMessage(), e);
+                    "cannot rewrite table '" + table + "' in " + folder + ": " + e.getMessage(), e);
+        }
+        if (!obsolete.isEmpty() || !added.isEmpty()) {
+            delta.rewrite(obsolete, added);
         }
         return new Replaced(removed, newRows.size());
     }
 
-    /** Writes rows to a hidden file; returns {hidden, visible} names. */
-    private static Path[] stage(Path dir, RowType type, List<RowData> rows) throws IOException {
-        String name = "part-rewrite-" + UUID.randomUUID() + ParquetFiles.SUFFIX;
-        Path hidden = dir.resolve("." + name + ".inprogress");
-        ParquetFiles.write(hidden, type, rows);
-        return new Path[] {hidden, dir.resolve(name)};
+    private static DataFile write(Path folder, RowType type, List<RowData> rows)
+            throws IOException {
+        return DataFiles.writeFile(
+                new Path(folder, "rewrite-" + UUID.randomUUID() + DataFiles.SUFFIX), type, rows);
     }
 }

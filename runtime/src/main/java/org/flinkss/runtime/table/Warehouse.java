@@ -1,35 +1,53 @@
 package org.flinkss.runtime.table;
 
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.flinkss.runtime.table.delta.DataFile;
+import org.flinkss.runtime.table.delta.DeltaSnapshot;
+import org.flinkss.runtime.table.delta.DeltaStorage;
+import org.flinkss.runtime.table.delta.DeltaTable;
+import org.flinkss.runtime.table.delta.LegacyTables;
 
-import org.flinkss.runtime.checkpoint.JsonFiles;
-import org.flinkss.runtime.source.files.FilePlanner;
+import javax.annotation.Nullable;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /**
- * The folder of tables: {@code <warehouse>/<name>/} holds a table's committed Parquet part files
- * and {@code _table.json} (its columns and the query that writes it). Files whose names start with
- * {@code .} or {@code _} are not data: in-progress part files are hidden until their checkpoint
- * commits them, so a reader only ever sees whole, committed files.
+ * The folder of tables: {@code <warehouse>/<name>/} holds table {@code name}, a Delta Lake table
+ * (Parquet data files and a {@code _delta_log/}, see {@link DeltaTable}) that any Delta reader
+ * reads as it is. The one place that maps a table's name to its folder. A table's properties record
+ * its columns' Flink types, its writer ({@link TableOwner}) and how it is written ({@link
+ * #APPENDED} or {@link #REPLACED}).
+ *
+ * <p>A folder of the earlier format (Parquet part files and a {@code _table.json}) is refused by
+ * every method that reads or writes it, with the command that converts it ({@link #convert}).
  */
 public final class Warehouse {
 
-    private static final String METADATA = "_table.json";
+    /** A table that grows by one commit of new data files per micro-batch. */
+    public static final String APPENDED = "append";
+
+    /** A table replaced whole at each micro-batch (complete output mode). */
+    public static final String REPLACED = "complete";
+
+    /**
+     * How long before the oldest file it may delete {@link #deleteUncommitted} reads the log: the
+     * clocks of the machines that wrote the files and the log may differ by this much.
+     */
+    private static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
 
     private final Path root;
 
@@ -49,121 +67,221 @@ public final class Warehouse {
         return root.resolve(name);
     }
 
+    /** The table's folder as a URI, for Flink's and Delta Kernel's file systems. */
+    public String folder(String name) {
+        String uri = tablePath(name).toUri().toString();
+        return uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
+    }
+
+    /** The Delta table of a name; it need not exist. */
+    public DeltaTable delta(String name) {
+        return DeltaTable.forPath(folder(name), DeltaStorage.flink());
+    }
+
+    /** Whether the warehouse has a table of this name (a folder of the earlier format counts). */
     public boolean exists(String name) {
-        return Files.exists(tablePath(name).resolve(METADATA));
+        Path folder = tablePath(name);
+        return Files.isDirectory(folder.resolve("_delta_log"))
+                ? delta(name).exists()
+                : LegacyTables.isLegacy(folder);
     }
 
-    /** Records a table's columns and writer, refusing a second writer query or other columns. */
-    public void declare(String name, RowType rowType, String writerQuery) {
-        declare(name, rowType, writerQuery, APPENDED);
+    /** Whether the table is a folder of the earlier format, not converted yet. */
+    public boolean isLegacy(String name) {
+        return LegacyTables.isLegacy(tablePath(name));
     }
 
-    /** A table that grows by committed part files. */
-    public static final String APPENDED = "append";
+    /** Every table's name, sorted (folders of the earlier format included). */
+    public List<String> tables() {
+        List<String> names = new ArrayList<>();
+        try (Stream<Path> dirs = Files.list(root)) {
+            dirs.filter(d -> Files.isDirectory(d.resolve("_delta_log")) || LegacyTables.isLegacy(d))
+                    .forEach(d -> names.add(d.getFileName().toString()));
+        } catch (IOException e) {
+            return names;
+        }
+        names.sort(String::compareTo);
+        return names;
+    }
 
-    /** A table replaced whole at each commit (complete output mode). */
-    public static final String REPLACED = "complete";
+    // ---------------------------------------------------------------- writers
 
     /**
-     * Records a table's columns, writer and how it is written ({@link #APPENDED} or {@link
-     * #REPLACED}), refusing a second writer query, other columns or another way.
+     * Makes table {@code name} ready for its writer: creates it with these columns, owner and mode
+     * ({@link #APPENDED} or {@link #REPLACED}), or checks that the existing table is {@code
+     * owner}'s, with these columns and mode. Refused, naming both, when another query or checkpoint
+     * writes it (issue 14, point 4). A table emptied by {@code reset} takes its writer's new
+     * columns or mode (one {@code REPLACE TABLE} commit); one converted from the earlier format is
+     * claimed by its query's first run.
      */
-    public void declare(String name, RowType rowType, String writerQuery, String writtenBy) {
-        Path meta = tablePath(name).resolve(METADATA);
-        if (Files.exists(meta)) {
-            String existingWay = writtenBy(name);
-            if (!existingWay.equals(writtenBy)) {
-                throw new IllegalStateException(
-                        "table '"
-                                + name
-                                + "' at "
-                                + tablePath(name)
-                                + " was written in "
-                                + existingWay
-                                + " mode, and query '"
-                                + writerQuery
-                                + "' now writes it in "
-                                + writtenBy
-                                + " mode. Reset the query (reset "
-                                + writerQuery
-                                + ") or write to another warehouse.");
-            }
-            RowType existing = rowType(name);
-            String writer = metadata(name).path("writer").asText();
-            if (!existing.equals(rowType)) {
-                throw new IllegalStateException(
-                        "table '"
-                                + name
-                                + "' at "
-                                + tablePath(name)
-                                + " has columns "
-                                + existing
-                                + " but query '"
-                                + writerQuery
-                                + "' writes "
-                                + rowType
-                                + ". Reset the query (reset "
-                                + writerQuery
-                                + ") or write to another warehouse.");
-            }
-            if (!writer.equals(writerQuery)) {
-                throw new IllegalStateException(
-                        "table '"
-                                + name
-                                + "' is written by query '"
-                                + writer
-                                + "', not '"
-                                + writerQuery
-                                + "': a table has one writer. Drop the table or use another"
-                                + " warehouse.");
-            }
+    public void own(String name, RowType rowType, TableOwner owner, String mode) {
+        refuseLegacy(name);
+        DeltaTable table = delta(name);
+        if (!table.exists()) {
+            table.create(rowType, owner.properties(mode));
             return;
         }
-        ObjectNode node = JsonFiles.JSON.createObjectNode();
-        node.put("name", name);
-        node.put("writer", writerQuery);
-        if (!writtenBy.equals(APPENDED)) {
-            node.put("mode", writtenBy);
+        Map<String, String> properties = table.properties();
+        TableOwner current = TableOwner.of(properties);
+        if (!current.sameAs(owner)) {
+            if (current.queryId() == null && current.query().equals(owner.query())) {
+                Map<String, String> claimed = new HashMap<>(owner.properties(mode));
+                claimed.keySet().removeIf(k -> k.equals(TableOwner.MODE));
+                table.setProperties(claimed);
+                properties = table.properties();
+            } else {
+                throw new IllegalStateException(
+                        "table '"
+                                + name
+                                + "' ("
+                                + tablePath(name)
+                                + ") is written by "
+                                + current.describe(root)
+                                + ", so "
+                                + owner.describe(root)
+                                + " cannot write it: a table belongs to one writing query and its"
+                                + " checkpoint. Two bases sharing one --warehouse? Give each its"
+                                + " own --warehouse. To hand the table over, delete its folder and"
+                                + " run the new writer.");
+            }
         }
-        ArrayNode cols = node.putArray("columns");
-        for (RowType.RowField f : rowType.getFields()) {
-            cols.addObject()
-                    .put("name", f.getName())
-                    .put("type", f.getType().asSerializableString());
+        RowType existing = table.rowType();
+        String existingMode = properties.getOrDefault(TableOwner.MODE, APPENDED);
+        if (existing.equals(rowType) && existingMode.equals(mode)) {
+            return;
         }
-        JsonFiles.write(meta, node);
+        if (table.snapshot().files().isEmpty()) {
+            table.replace(rowType, owner.properties(mode));
+            return;
+        }
+        throw new IllegalStateException(
+                "table '"
+                        + name
+                        + "' at "
+                        + tablePath(name)
+                        + (existing.equals(rowType)
+                                ? " was written in "
+                                        + existingMode
+                                        + " mode, and query '"
+                                        + owner.query()
+                                        + "' now writes it in "
+                                        + mode
+                                        + " mode"
+                                : " has columns "
+                                        + existing
+                                        + " but query '"
+                                        + owner.query()
+                                        + "' writes "
+                                        + rowType)
+                        + ". Reset the query (reset "
+                        + owner.query()
+                        + ") or write to another warehouse.");
     }
 
-    private JsonNode metadata(String name) {
-        Path meta = tablePath(name).resolve(METADATA);
-        try {
-            return JsonFiles.JSON.readTree(meta.toFile());
-        } catch (NoSuchFileException | FileNotFoundException e) {
-            throw new IllegalArgumentException(
-                    "no table '"
-                            + name
-                            + "' in warehouse "
-                            + root
-                            + ": run the query that writes it first");
+    /**
+     * Empties table {@code name} in one commit ({@code REPLACE TABLE}: every data file removed, the
+     * columns kept) and records {@code newOwner} as its writer: {@code reset}'s new checkpoint.
+     * Older versions stay readable until a vacuum.
+     */
+    public void empty(String name, TableOwner newOwner) {
+        refuseLegacy(name);
+        DeltaTable table = delta(name);
+        String mode = table.properties().getOrDefault(TableOwner.MODE, APPENDED);
+        table.replace(table.rowType(), newOwner.properties(mode));
+    }
+
+    /**
+     * Deletes the data files of query {@code queryId} (their names start with its id) that the
+     * table never committed: files of attempts that failed, or of batches found already committed.
+     * Files that some version removed (superseded results, a reset) stay for readers of older
+     * versions until a vacuum. Call it only when no run of the query is active.
+     *
+     * @return how many files were deleted
+     */
+    public int deleteUncommitted(String name, String queryId) {
+        Path folder = tablePath(name);
+        if (!Files.isDirectory(folder) || isLegacy(name)) {
+            return 0;
+        }
+        String prefix = queryId + "-";
+        List<Path> candidates = new ArrayList<>();
+        Instant oldest = Instant.MAX;
+        try (Stream<Path> files = Files.list(folder)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String n = f.getFileName().toString();
+                if (n.startsWith(prefix) && Files.isRegularFile(f)) {
+                    candidates.add(f);
+                }
+            }
+            if (candidates.isEmpty()) {
+                return 0;
+            }
+            DeltaTable table = delta(name);
+            Set<String> keep = new HashSet<>();
+            for (DataFile f : table.snapshot().files()) {
+                keep.add(f.name());
+            }
+            candidates.removeIf(f -> keep.contains(f.getFileName().toString()));
+            if (candidates.isEmpty()) {
+                return 0;
+            }
+            for (Path f : candidates) {
+                Instant modified = Files.getLastModifiedTime(f).toInstant();
+                if (modified.isBefore(oldest)) {
+                    oldest = modified;
+                }
+            }
+            keep.addAll(table.removedSince(oldest.minus(CLOCK_SKEW)));
+            int deleted = 0;
+            for (Path f : candidates) {
+                if (!keep.contains(f.getFileName().toString()) && Files.deleteIfExists(f)) {
+                    deleted++;
+                }
+            }
+            return deleted;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + meta + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot clean table '" + name + "' (" + folder + "): " + e.getMessage(), e);
         }
     }
 
-    /** {@link #APPENDED} or {@link #REPLACED}. */
-    public String writtenBy(String name) {
-        rowType(name);
-        return metadata(name).path("mode").asText(APPENDED);
+    /**
+     * Converts a table of the earlier format in place ({@code table convert}), recording {@code
+     * owner} as its writer when its query's checkpoint is known.
+     *
+     * @return the Delta table
+     */
+    public DeltaTable convert(String name, @Nullable TableOwner owner) {
+        Path folder = tablePath(name);
+        if (!isLegacy(name)) {
+            DeltaTable table = delta(name);
+            if (table.exists()) {
+                return table;
+            }
+            throw new IllegalArgumentException(
+                    "no table '" + name + "' of the earlier format in warehouse " + root);
+        }
+        Map<String, String> properties = new HashMap<>();
+        if (owner != null) {
+            properties.putAll(owner.properties(APPENDED));
+            properties.remove(TableOwner.MODE);
+        }
+        return LegacyTables.convert(folder, DeltaStorage.flink(), properties);
     }
 
-    /** The query that writes a table. */
-    public String writer(String name) {
-        rowType(name);
-        return metadata(name).path("writer").asText();
+    // ---------------------------------------------------------------- readers
+
+    private void refuseLegacy(String name) {
+        if (isLegacy(name)) {
+            throw new IllegalStateException(LegacyTables.refusal(tablePath(name).toString()));
+        }
     }
 
-    public RowType rowType(String name) {
-        if (!Files.exists(tablePath(name).resolve(METADATA))) {
+    /** The table, refused with a clear message if it is missing or of the earlier format. */
+    private DeltaTable existing(String name) {
+        refuseLegacy(name);
+        DeltaTable table = delta(name);
+        if (!table.exists()) {
             throw new IllegalArgumentException(
                     "no table '"
                             + name
@@ -174,113 +292,67 @@ public final class Warehouse {
                                     : "")
                             + ": run the query that writes it first");
         }
-        JsonNode node = metadata(name);
-        List<String> names = new ArrayList<>();
-        List<LogicalType> types = new ArrayList<>();
-        for (JsonNode col : node.path("columns")) {
-            names.add(col.path("name").asText());
-            types.add(
-                    LogicalTypeParser.parse(
-                            col.path("type").asText(), Warehouse.class.getClassLoader()));
-        }
-        return RowType.of(types.toArray(new LogicalType[0]), names.toArray(new String[0]));
+        return table;
     }
 
-    public List<String> tables() {
-        List<String> names = new ArrayList<>();
-        try (var dirs = Files.list(root)) {
-            dirs.filter(d -> Files.exists(d.resolve(METADATA)))
-                    .forEach(d -> names.add(d.getFileName().toString()));
-        } catch (IOException e) {
-            return names;
-        }
-        names.sort(String::compareTo);
-        return names;
+    /** {@link #APPENDED} or {@link #REPLACED}. */
+    public String writtenBy(String name) {
+        return existing(name).properties().getOrDefault(TableOwner.MODE, APPENDED);
+    }
+
+    /** The query (or command) that writes a table. */
+    public String writer(String name) {
+        return owner(name).query();
+    }
+
+    /** Who writes a table. */
+    public TableOwner owner(String name) {
+        return TableOwner.of(existing(name).properties());
+    }
+
+    public RowType rowType(String name) {
+        return existing(name).rowType();
+    }
+
+    /** The table as of its current version. */
+    public DeltaSnapshot snapshot(String name) {
+        return existing(name).snapshot();
     }
 
     /**
-     * The committed part files of a table, oldest first; for a table replaced at each commit, the
-     * one file its {@value CompleteTable#CURRENT} pointer names.
+     * The table as of {@code version} if given, else as of the newest version committed at or
+     * before {@code time} if given, else now (Delta's time travel).
      */
-    public List<Path> partFiles(String name) {
-        Path current = tablePath(name).resolve(CompleteTable.CURRENT);
-        if (Files.exists(current)) {
-            try {
-                return List.of(tablePath(name).resolve(Files.readString(current).trim()));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + current + ": " + e.getMessage(), e);
-            }
+    public DeltaSnapshot snapshot(String name, @Nullable Long version, @Nullable Instant time) {
+        DeltaTable table = existing(name);
+        if (version != null) {
+            return table.snapshotAt(version);
         }
-        if (exists(name) && writtenBy(name).equals(REPLACED)) {
-            return List.of(); // before its first commit
-        }
-        try {
-            return FilePlanner.list(tablePath(name), ParquetFiles.SUFFIX);
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot list table '" + name + "': " + e.getMessage(), e);
-        }
+        return time != null ? table.snapshotAsOf(time) : table.snapshot();
     }
 
+    /** The rows of the current version, from the files' statistics (no data is read). */
     public long count(String name) {
-        rowType(name);
-        long n = 0;
-        for (Path file : partFiles(name)) {
-            try {
-                n += ParquetFiles.rowCount(file);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
-            }
-        }
-        return n;
+        return snapshot(name).count();
     }
 
     public List<RowData> rows(String name) {
-        RowType type = rowType(name);
-        List<RowData> rows = new ArrayList<>();
-        for (Path file : partFiles(name)) {
-            try {
-                rows.addAll(ParquetFiles.readAll(file, type));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
-            }
-        }
-        return rows;
+        return snapshot(name).rows();
     }
 
     /** Rows as Java values (Long, Integer, String, Instant, Double ...), sorted by every column. */
     public List<List<Object>> sortedValues(String name) {
-        RowType type = rowType(name);
+        return sortedValues(snapshot(name));
+    }
+
+    /** A snapshot's rows as Java values, sorted by every column. */
+    public static List<List<Object>> sortedValues(DeltaSnapshot snapshot) {
+        RowType type = snapshot.rowType();
         List<List<Object>> values = new ArrayList<>();
-        for (RowData row : rows(name)) {
+        for (RowData row : snapshot.rows()) {
             values.add(RowValues.toList(row, type));
         }
         values.sort(RowValues.ORDER);
         return values;
-    }
-
-    /**
-     * Deletes in-progress part files that no checkpoint will ever commit: those a killed run left
-     * behind. Call it only when no run of the writer is active and its last run ended committed.
-     */
-    public int deleteOrphans(String name) {
-        int deleted = 0;
-        Path dir = tablePath(name);
-        if (!Files.isDirectory(dir)) {
-            return 0;
-        }
-        try (var files = Files.list(dir)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                String n = f.getFileName().toString();
-                if (n.startsWith(".") && n.contains(".inprogress.")) {
-                    Files.deleteIfExists(f);
-                    deleted++;
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot clean table '" + name + "': " + e.getMessage(), e);
-        }
-        return deleted;
     }
 }

@@ -2,7 +2,10 @@ package org.flinkss.jobs.cli.output;
 
 import org.flinkss.runtime.table.RowValues;
 
+import javax.annotation.Nullable;
+
 import java.io.PrintStream;
+import java.time.Instant;
 import java.util.List;
 
 /** A table as the command line prints it: a grid like the course's display(), or CSV. */
@@ -12,20 +15,41 @@ public final class TablePrinter {
 
     /** The first {@code limit} rows, sorted by every column, as a grid; says how many there are. */
     public static String show(Tables tables, String table, int limit) {
-        List<List<Object>> rows = tables.sortedValues(table);
+        return show(tables, table, limit, null, null);
+    }
+
+    /** {@link #show} as of a version or a time of a Delta table (time travel), if given. */
+    public static String show(
+            Tables tables,
+            String table,
+            int limit,
+            @Nullable Long version,
+            @Nullable Instant time) {
+        List<List<Object>> rows = tables.sortedValues(table, version, time);
         long total = rows.size();
         String grid =
                 RowValues.grid(
-                        tables.columns(table), rows.subList(0, (int) Math.min(limit, total)));
+                        tables.columns(table, version, time),
+                        rows.subList(0, (int) Math.min(limit, total)));
         return grid
                 + (total > limit ? "only showing top " + limit + " of " + total + " rows\n" : "");
     }
 
     /** Every row, sorted by every column, as CSV with one header line. */
     public static void export(Tables tables, String table, PrintStream out) {
-        out.println(String.join(",", tables.columns(table)));
+        export(tables, table, out, null, null);
+    }
+
+    /** {@link #export} as of a version or a time of a Delta table (time travel), if given. */
+    public static void export(
+            Tables tables,
+            String table,
+            PrintStream out,
+            @Nullable Long version,
+            @Nullable Instant time) {
+        out.println(String.join(",", tables.columns(table, version, time)));
         StringBuilder line = new StringBuilder();
-        for (List<Object> row : tables.sortedValues(table)) {
+        for (List<Object> row : tables.sortedValues(table, version, time)) {
             line.setLength(0);
             for (int i = 0; i < row.size(); i++) {
                 if (i > 0) {

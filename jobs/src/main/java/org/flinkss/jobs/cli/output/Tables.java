@@ -6,9 +6,10 @@ import org.flinkss.runtime.table.Warehouse;
 import javax.annotation.Nullable;
 
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 
-/** Tables by name for the command line: the warehouse's Parquet tables, then the SQL database's. */
+/** Tables by name for the command line: the warehouse's Delta tables, then the SQL database's. */
 public final class Tables {
 
     private final Warehouse warehouse;
@@ -47,6 +48,40 @@ public final class Tables {
                         + ") nor in "
                         + database.describe()
                         + ": run the query that writes it first");
+    }
+
+    /**
+     * The rows of a table of the warehouse as of a version or a time (Delta's time travel), sorted
+     * by every column; a table of the SQL database has no versions and is refused.
+     */
+    public List<List<Object>> sortedValues(
+            String table, @Nullable Long version, @Nullable Instant time) {
+        if (version == null && time == null) {
+            return sortedValues(table);
+        }
+        refuseTimeTravelInDatabase(table);
+        return Warehouse.sortedValues(warehouse.snapshot(table, version, time));
+    }
+
+    /** The columns of a table as of a version or a time (see {@link #sortedValues}). */
+    public List<String> columns(String table, @Nullable Long version, @Nullable Instant time) {
+        if (version == null && time == null) {
+            return columns(table);
+        }
+        refuseTimeTravelInDatabase(table);
+        return warehouse.snapshot(table, version, time).rowType().getFieldNames();
+    }
+
+    private void refuseTimeTravelInDatabase(String table) {
+        if (inDatabase(table)) {
+            throw new IllegalArgumentException(
+                    "table '"
+                            + table
+                            + "' is in "
+                            + database.describe()
+                            + ", which keeps no versions: --version and --timestamp read Delta"
+                            + " tables of the warehouse");
+        }
     }
 
     public long count(String table) {

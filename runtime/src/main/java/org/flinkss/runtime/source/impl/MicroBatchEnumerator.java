@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.flinkss.runtime.PermanentFailure;
 import org.flinkss.runtime.checkpoint.JsonFiles;
 import org.flinkss.runtime.checkpoint.RunFence;
+import org.flinkss.runtime.checkpoint.SealedBatch;
 import org.flinkss.runtime.progress.BatchSummary;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
@@ -413,6 +414,11 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         if (waitingForCheckpoint && waitingForCheckpointAfter < 0) {
             waitingForCheckpointAfter = checkpointId;
         }
+        // Before this checkpoint's barriers leave the readers: table committers read it in their
+        // snapshot of the same checkpoint to know which batch their staged files close.
+        long lastSealed =
+                state.inFlight != null ? state.inFlight.batchId - 1 : state.nextBatchId - 1;
+        new SealedBatch(spec.name(), checkpointId, lastSealed).write(spec.scope());
         EnumeratorState<S> copy = new EnumeratorState<>();
         copy.nextBatchId = state.nextBatchId;
         copy.watermark = state.watermark;
@@ -432,6 +438,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         sealedByCheckpoint.headMap(checkpointId, true).clear();
+        SealedBatch.forgetBefore(spec.scope(), spec.name(), checkpointId);
         if (waitingForCheckpoint
                 && waitingForCheckpointAfter >= 0
                 && checkpointId >= waitingForCheckpointAfter) {

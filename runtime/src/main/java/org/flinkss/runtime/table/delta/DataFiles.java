@@ -4,6 +4,7 @@ import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.reader.BulkFormat;
+import org.apache.flink.connector.file.src.util.CheckpointedPosition;
 import org.apache.flink.connector.file.src.util.RecordAndPosition;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
@@ -11,6 +12,8 @@ import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.formats.parquet.ParquetColumnarRowInputFormat;
+import org.apache.flink.formats.parquet.ParquetWriterFactory;
+import org.apache.flink.formats.parquet.row.ParquetRowDataBuilder;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
@@ -27,8 +30,9 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType;
 
-import org.flinkss.runtime.table.ParquetFiles;
+import javax.annotation.Nullable;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,9 +41,9 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Data files of Delta tables: written by flink-parquet's writer (the one the project's sinks use,
- * {@link ParquetFiles#writerFactory}), described from their footers, read back as rows; all through
- * Flink's {@code FileSystem}.
+ * Data files of Delta tables: written by flink-parquet's writer ({@link #writerFactory}, the one
+ * the project's sinks use), described from their footers, read back as rows; all through Flink's
+ * {@code FileSystem}.
  *
  * <p>Timestamps are written as Parquet {@code INT96} (flink-parquet's default, UTC), which is what
  * Spark writes by default and what Delta readers (Spark, Delta Kernel, delta-rs, DuckDB, Trino)
@@ -53,7 +57,24 @@ public final class DataFiles {
     /** Delta's own prefix length for string statistics; longer values are left out. */
     private static final int MAX_STRING_STAT = 32;
 
+    /** How data files end. */
+    public static final String SUFFIX = ".parquet";
+
+    private static final int BATCH_SIZE = 2048;
+
     private DataFiles() {}
+
+    /**
+     * flink-parquet's writer for rows of {@code rowType}: Snappy, plain encoding (event times are
+     * unique per row: a dictionary only grows until Parquet gives up on it, which cost a third of
+     * bronze's time), timestamps as UTC instants.
+     */
+    public static ParquetWriterFactory<RowData> writerFactory(RowType rowType) {
+        org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
+        conf.setBoolean("parquet.enable.dictionary", false);
+        conf.set("parquet.compression", "SNAPPY");
+        return ParquetRowDataBuilder.createWriterFactory(rowType, conf, true);
+    }
 
     /**
      * Writes rows to a new data file {@code part-<uuid>.parquet} in {@code folder} and describes
@@ -61,10 +82,15 @@ public final class DataFiles {
      */
     public static DataFile write(Path folder, RowType rowType, Iterable<RowData> rows)
             throws IOException {
-        Path file = new Path(folder, "part-" + UUID.randomUUID() + ParquetFiles.SUFFIX);
+        return writeFile(new Path(folder, "part-" + UUID.randomUUID() + SUFFIX), rowType, rows);
+    }
+
+    /** Writes rows to the new data file {@code file} (it must not exist) and describes it. */
+    public static DataFile writeFile(Path file, RowType rowType, Iterable<RowData> rows)
+            throws IOException {
         FileSystem fs = file.getFileSystem();
         try (FSDataOutputStream out = fs.create(file, FileSystem.WriteMode.NO_OVERWRITE)) {
-            BulkWriter<RowData> writer = ParquetFiles.writerFactory(rowType).create(out);
+            BulkWriter<RowData> writer = writerFactory(rowType).create(out);
             for (RowData row : rows) {
                 writer.addElement(row);
             }
@@ -169,12 +195,27 @@ public final class DataFiles {
 
     /** Every row of a data file, read with flink-parquet's vectorized reader; rows are copies. */
     public static List<RowData> read(Path file, RowType rowType) throws IOException {
+        List<RowData> rows = new ArrayList<>();
+        try (RowIterator it = open(file, rowType, 0)) {
+            RowData row;
+            while ((row = it.next()) != null) {
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Reads a data file row by row from row {@code skip} on (a stream's reader restored mid-file),
+     * on Flink's file system; rows are copies, safe to keep.
+     */
+    public static RowIterator open(Path file, RowType rowType, long skip) throws IOException {
         ParquetColumnarRowInputFormat<FileSourceSplit> format =
                 new ParquetColumnarRowInputFormat<>(
                         new org.apache.hadoop.conf.Configuration(false),
                         rowType,
                         InternalTypeInfo.of(rowType),
-                        2048,
+                        BATCH_SIZE,
                         true,
                         true);
         FileStatus status = file.getFileSystem().getFileStatus(file);
@@ -186,19 +227,64 @@ public final class DataFiles {
                         status.getLen(),
                         status.getModificationTime(),
                         status.getLen());
-        RowDataSerializer serializer = new RowDataSerializer(rowType);
-        List<RowData> rows = new ArrayList<>();
-        try (BulkFormat.Reader<RowData> reader = format.createReader(new Configuration(), split)) {
-            BulkFormat.RecordIterator<RowData> batch;
-            while ((batch = reader.readBatch()) != null) {
-                RecordAndPosition<RowData> next;
-                while ((next = batch.next()) != null) {
-                    rows.add(serializer.copy(next.getRecord()));
+        BulkFormat.Reader<RowData> reader =
+                skip > 0
+                        ? format.restoreReader(
+                                new Configuration(),
+                                split.updateWithCheckpointedPosition(
+                                        new CheckpointedPosition(
+                                                CheckpointedPosition.NO_OFFSET, skip)))
+                        : format.createReader(new Configuration(), split);
+        return new RowIterator(reader, new RowDataSerializer(rowType), skip);
+    }
+
+    /** The rows of one data file, in order. */
+    public static final class RowIterator implements Closeable {
+        private final BulkFormat.Reader<RowData> reader;
+        private final RowDataSerializer serializer;
+        private BulkFormat.RecordIterator<RowData> batch;
+        private long position;
+
+        RowIterator(
+                BulkFormat.Reader<RowData> reader, RowDataSerializer serializer, long position) {
+            this.reader = reader;
+            this.serializer = serializer;
+            this.position = position;
+        }
+
+        /** The next row, or null at the end of the file. */
+        @Nullable
+        public RowData next() throws IOException {
+            while (true) {
+                if (batch == null) {
+                    batch = reader.readBatch();
+                    if (batch == null) {
+                        return null;
+                    }
+                }
+                RecordAndPosition<RowData> next = batch.next();
+                if (next != null) {
+                    position++;
+                    // Vectorized rows are views into a reused batch: copy before handing on.
+                    return serializer.copy(next.getRecord());
                 }
                 batch.releaseBatch();
+                batch = null;
             }
         }
-        return rows;
+
+        /** Rows read so far, the skipped ones included. */
+        public long position() {
+            return position;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (batch != null) {
+                batch.releaseBatch();
+            }
+            reader.close();
+        }
     }
 
     /** Parquet's file interface on Flink's file system. */

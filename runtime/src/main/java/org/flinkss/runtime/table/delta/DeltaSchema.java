@@ -9,6 +9,7 @@ import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
+import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 
@@ -70,6 +71,9 @@ public final class DeltaSchema {
                 return io.delta.kernel.types.DoubleType.DOUBLE;
             case BOOLEAN:
                 return io.delta.kernel.types.BooleanType.BOOLEAN;
+            case BINARY:
+            case VARBINARY:
+                return io.delta.kernel.types.BinaryType.BINARY;
             case DATE:
                 return io.delta.kernel.types.DateType.DATE;
             case TIMESTAMP_WITHOUT_TIME_ZONE:
@@ -82,7 +86,7 @@ public final class DeltaSchema {
                                 + "' has type "
                                 + type
                                 + ", which a Delta table here cannot hold: use BIGINT, INT, STRING,"
-                                + " DOUBLE, BOOLEAN, DATE or TIMESTAMP");
+                                + " DOUBLE, BOOLEAN, BYTES, DATE or TIMESTAMP");
         }
     }
 
@@ -111,6 +115,8 @@ public final class DeltaSchema {
             flink = new BooleanType();
         } else if (type instanceof io.delta.kernel.types.DateType) {
             flink = new DateType();
+        } else if (type instanceof io.delta.kernel.types.BinaryType) {
+            flink = new VarBinaryType(VarBinaryType.MAX_LENGTH);
         } else if (type instanceof io.delta.kernel.types.TimestampType) {
             flink = new TimestampType(6);
             if (declared != null) {

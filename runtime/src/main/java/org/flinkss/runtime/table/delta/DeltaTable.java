@@ -268,6 +268,94 @@ public final class DeltaTable {
         return v.map(OptionalLong::of).orElse(OptionalLong.empty());
     }
 
+    /**
+     * Replaces the table with an empty one of these columns and properties, in one commit (Delta's
+     * {@code REPLACE TABLE}): every data file is removed, the schema and the properties are the
+     * given ones. Older versions stay readable until a vacuum.
+     *
+     * @return the new version
+     */
+    public long replace(RowType rowType, Map<String, String> properties) {
+        latest();
+        Transaction txn =
+                ((io.delta.kernel.internal.TableImpl) table)
+                        .createReplaceTableTransactionBuilder(engine, ENGINE_INFO)
+                        .withSchema(engine, DeltaSchema.toDelta(rowType))
+                        .withTableProperties(engine, properties)
+                        .build(engine);
+        try {
+            return commitActions(txn, List.of());
+        } catch (ConcurrentWriteException e) {
+            throw new IllegalStateException(
+                    "Delta table "
+                            + path
+                            + ": replacing it lost to another writer's commit ("
+                            + e.getMessage()
+                            + "); nothing was changed. Run it again once the writer is done.",
+                    e);
+        }
+    }
+
+    /**
+     * Sets table properties in a commit of their own ({@code Manual Update}); no data changes.
+     *
+     * @return the new version
+     */
+    public long setProperties(Map<String, String> properties) {
+        latest();
+        Transaction txn =
+                table.createTransactionBuilder(engine, ENGINE_INFO, Operation.MANUAL_UPDATE)
+                        .withTableProperties(engine, properties)
+                        .build(engine);
+        return commitActions(txn, List.of());
+    }
+
+    /**
+     * Removes the data files whose names are in {@code removed} and adds {@code added}, in one
+     * commit ({@code WRITE}): rows replaced outside any stream (a recompute, a static table landed
+     * again). Readers see the old files or the new ones, never both or neither.
+     *
+     * @return the new version
+     */
+    public long rewrite(Set<String> removed, List<DataFile> added) {
+        latest();
+        Transaction txn =
+                table.createTransactionBuilder(engine, ENGINE_INFO, Operation.WRITE)
+                        .withMaxRetries(0)
+                        .build(engine);
+        List<Row> actions = new ArrayList<>(removeNamed(txn.getReadTableVersion(), removed));
+        actions.addAll(addActions(txn, added));
+        try {
+            return commitActions(txn, actions);
+        } catch (ConcurrentWriteException e) {
+            throw new IllegalStateException(
+                    "Delta table "
+                            + path
+                            + ": a rewrite lost to another writer's commit ("
+                            + e.getMessage()
+                            + "); nothing was changed. Run it again once the writer is done.",
+                    e);
+        }
+    }
+
+    /**
+     * The names of the data files that versions committed at or after {@code since} removed, read
+     * from their log entries, newest first, stopping at the first older entry: what a writer checks
+     * before deleting files of its own that the current version does not reference (they may be
+     * superseded files that readers of older versions still need).
+     */
+    public Set<String> removedSince(Instant since) {
+        Set<String> removed = new HashSet<>();
+        for (long v = version(); v >= 0; v--) {
+            Commit c = commit(v);
+            c.removed.forEach(p -> removed.add(p.substring(p.lastIndexOf('/') + 1)));
+            if (c.timestamp.isBefore(since)) {
+                break;
+            }
+        }
+        return removed;
+    }
+
     // ---------------------------------------------------------------- commits
 
     /** {@link #commit} with {@link WriteMode#APPEND}. */
@@ -413,6 +501,11 @@ public final class DeltaTable {
     }
 
     private List<Row> removeAll(long version) {
+        return removeNamed(version, null);
+    }
+
+    /** Remove actions for the files of {@code version} named in {@code names} (null: all). */
+    private List<Row> removeNamed(long version, Set<String> names) {
         if (version < 0) {
             return List.of();
         }
@@ -428,9 +521,12 @@ public final class DeltaTable {
                                 new AddFile(
                                         rows.next()
                                                 .getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL));
-                        removes.add(
-                                SingleAction.createRemoveFileSingleAction(
-                                        add.toRemoveFileRow(true, Optional.of(now))));
+                        String p = add.getPath();
+                        if (names == null || names.contains(p.substring(p.lastIndexOf('/') + 1))) {
+                            removes.add(
+                                    SingleAction.createRemoveFileSingleAction(
+                                            add.toRemoveFileRow(true, Optional.of(now))));
+                        }
                     }
                 }
             }
@@ -750,10 +846,12 @@ public final class DeltaTable {
                         } else if (!row.isNullAt(COMMIT_INFO)) {
                             Row info = row.getStruct(COMMIT_INFO);
                             commit.operation = info.isNullAt(2) ? null : info.getString(2);
-                            long ts =
-                                    !info.isNullAt(1)
-                                            ? info.getLong(1)
-                                            : info.isNullAt(0) ? modified : info.getLong(0);
+                            // The commit's time as time travel reads it (Delta's history): its
+                            // in-commit timestamp if the table has them, else the log entry's
+                            // modification time (commitInfo.timestamp is the writer's clock
+                            // before the commit, and --timestamp of it would find the version
+                            // before).
+                            long ts = !info.isNullAt(1) ? info.getLong(1) : modified;
                             commit.timestamp = Instant.ofEpochMilli(ts);
                         }
                     }

@@ -1,23 +1,31 @@
 package org.flinkss.runtime.table.delta;
 
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 
-import org.flinkss.runtime.table.Warehouse;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
- * Tables of the project's earlier format (a folder of Parquet part files and a {@code _table.json},
- * see {@link Warehouse}) made Delta tables in place, as Delta's {@code CONVERT TO DELTA} does: one
- * commit, version 0, that creates the table with the folder's columns and adds its committed part
- * files as they are (no data is rewritten). For a complete-mode table that is the one file its
- * {@code _current} pointer names; the superseded file beside it stays unreferenced until a vacuum.
- * {@code _table.json} and {@code _current} are left in place (Delta readers skip {@code _} files).
+ * Tables of the project's earlier format (a folder of Parquet part files and a {@code _table.json}
+ * naming the columns, the writing query and, for complete mode, the mode) made Delta tables in
+ * place, as Delta's {@code CONVERT TO DELTA} does: one commit, version 0, that creates the table
+ * with the folder's columns and adds its committed part files as they are (no data is rewritten).
+ * For a complete-mode table that is the one file its {@code _current} pointer names; the superseded
+ * file beside it stays unreferenced until a vacuum. {@code _table.json} and {@code _current} are
+ * left in place (Delta readers skip {@code _} files). This class is the only code that still reads
+ * the earlier format.
  */
 public final class LegacyTables {
 
@@ -27,51 +35,127 @@ public final class LegacyTables {
     /** Table property: {@code append} or {@code complete} (from {@code _table.json}). */
     public static final String MODE = "flinkss.mode";
 
+    /** The earlier format's pointer to a complete-mode table's current part file. */
+    static final String CURRENT = "_current";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private LegacyTables() {}
+
+    /** Whether {@code folder} holds a table of the earlier format that is not converted yet. */
+    public static boolean isLegacy(java.nio.file.Path folder) {
+        return Files.exists(folder.resolve(DeltaTable.LEGACY_METADATA))
+                && !Files.isDirectory(folder.resolve("_delta_log"));
+    }
 
     /** What a user reads when an unconverted table is opened as a Delta table. */
     public static String refusal(String tableFolder) {
+        String name = tableFolder.replaceAll("/+$", "");
+        name = name.substring(name.lastIndexOf('/') + 1);
         return "the table at "
                 + tableFolder
                 + " was written by an earlier version of flinkss (Parquet part files and a "
                 + DeltaTable.LEGACY_METADATA
                 + ", no _delta_log), and tables are Delta tables now. Convert it in place with"
-                + " `table convert <name>` (one Delta commit adding its part files; no data is"
-                + " rewritten), or delete the folder and rerun the query that writes it.";
+                + " `table convert "
+                + name
+                + "` (one Delta commit adding its part files; no data is rewritten), or delete the"
+                + " folder and rerun the query that writes it.";
     }
 
     /**
-     * Converts table {@code name} of {@code warehouse} in place. Converting a table that is already
-     * a Delta table does nothing.
+     * Converts the table in {@code folder} in place, recording the writer and mode of its {@code
+     * _table.json} and {@code properties} (e.g. the writer's checkpoint) as table properties.
+     * Converting a table that is already a Delta table does nothing.
      *
      * @return the Delta table
      */
-    public static DeltaTable convert(Warehouse warehouse, String name, DeltaStorage storage) {
-        java.nio.file.Path folder = warehouse.tablePath(name);
+    public static DeltaTable convert(
+            java.nio.file.Path folder, DeltaStorage storage, Map<String, String> properties) {
         DeltaTable table = DeltaTable.forPath(folder.toUri().toString(), storage);
         if (table.exists()) {
             return table;
         }
-        RowType rowType = warehouse.rowType(name);
+        JsonNode meta = metadata(folder);
+        RowType rowType = rowType(meta);
         List<DataFile> files = new ArrayList<>();
-        for (java.nio.file.Path part : warehouse.partFiles(name)) {
+        for (java.nio.file.Path part : partFiles(folder)) {
             try {
                 files.add(DataFiles.describe(new Path(part.toUri())));
             } catch (IOException e) {
                 throw new UncheckedIOException(
-                        "cannot convert table '"
-                                + name
-                                + "': cannot read part file "
+                        "cannot convert the table in "
+                                + folder
+                                + ": cannot read part file "
                                 + part
                                 + ": "
                                 + e.getMessage(),
                         e);
             }
         }
-        table.createWith(
-                rowType,
-                Map.of(WRITER, warehouse.writer(name), MODE, warehouse.writtenBy(name)),
-                files);
+        Map<String, String> all = new HashMap<>(properties);
+        all.put(WRITER, meta.path("writer").asText());
+        all.put(MODE, meta.path("mode").asText("append"));
+        table.createWith(rowType, all, files);
         return table;
+    }
+
+    /** The writing query that the earlier format's {@code _table.json} names. */
+    public static String writer(java.nio.file.Path folder) {
+        return metadata(folder).path("writer").asText();
+    }
+
+    private static JsonNode metadata(java.nio.file.Path folder) {
+        java.nio.file.Path file = folder.resolve(DeltaTable.LEGACY_METADATA);
+        try {
+            return JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot read " + file + " (no table of the earlier format?): " + e.getMessage(),
+                    e);
+        }
+    }
+
+    private static RowType rowType(JsonNode meta) {
+        List<String> names = new ArrayList<>();
+        List<LogicalType> types = new ArrayList<>();
+        for (JsonNode col : meta.path("columns")) {
+            names.add(col.path("name").asText());
+            types.add(
+                    LogicalTypeParser.parse(
+                            col.path("type").asText(), LegacyTables.class.getClassLoader()));
+        }
+        return RowType.of(types.toArray(new LogicalType[0]), names.toArray(new String[0]));
+    }
+
+    /**
+     * The committed part files: the one {@code _current} names (complete mode), else every visible
+     * {@code .parquet} file of the folder (in-progress files were hidden, {@code .part-...}).
+     */
+    private static List<java.nio.file.Path> partFiles(java.nio.file.Path folder) {
+        try {
+            java.nio.file.Path current = folder.resolve(CURRENT);
+            if (Files.exists(current)) {
+                return List.of(folder.resolve(Files.readString(current).trim()));
+            }
+            if ("complete".equals(metadata(folder).path("mode").asText())) {
+                return List.of(); // before its first commit
+            }
+            try (Stream<java.nio.file.Path> files = Files.list(folder)) {
+                return files.filter(
+                                f -> {
+                                    String n = f.getFileName().toString();
+                                    return Files.isRegularFile(f)
+                                            && !n.startsWith(".")
+                                            && !n.startsWith("_")
+                                            && n.endsWith(DataFiles.SUFFIX);
+                                })
+                        .sorted()
+                        .toList();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot list the part files of " + folder + ": " + e.getMessage(), e);
+        }
     }
 }

@@ -42,17 +42,18 @@ class BatchPlansTest {
     }
 
     @Test
-    void planningABatchForgetsThePlansOfEarlierOnes() throws Exception {
+    void everyBatchsPlanIsKeptSoThatAReplayFromAnOlderCheckpointReadsTheSameSplits()
+            throws Exception {
         BatchPlans<FileSplit> plans =
                 new BatchPlans<>(checkpoint.resolve("events"), new FileSplit.Serializer());
         plans.write(9, List.of(new FileSplit("/in/x.json", "x.json", 9, 0)));
         plans.write(10, List.of(new FileSplit("/in/y.json", "y.json", 10, 0)));
 
-        assertThat(plans.read(9)).isNull();
+        assertThat(plans.read(9)).extracting(FileSplit::key).containsExactly("x.json");
         assertThat(plans.read(10)).extracting(FileSplit::key).containsExactly("y.json");
         try (var files = Files.list(checkpoint.resolve("events"))) {
-            assertThat(files.map(f -> f.getFileName().toString()))
-                    .containsExactly("0000000000000000010");
+            assertThat(files.map(f -> f.getFileName().toString()).sorted())
+                    .containsExactly("0000000000000000009", "0000000000000000010");
         }
     }
 }

@@ -7,9 +7,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.runtime.table.ParquetFiles;
-import org.flinkss.runtime.table.Warehouse;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -58,11 +55,10 @@ class DeltaSparkReadBackITCase {
         }
 
         // Step 4: a table of the earlier format, converted in place.
-        Warehouse warehouse = new Warehouse(dir.resolve("warehouse"));
-        warehouse.declare("legacy", EVENTS, "bronze");
-        ParquetFiles.write(
-                warehouse.tablePath("legacy").resolve("part-0-0.parquet"), EVENTS, events(0, 25));
-        DeltaTable converted = LegacyTables.convert(warehouse, "legacy", DeltaStorage.flink());
+        java.nio.file.Path legacy = dir.resolve("warehouse").resolve("legacy");
+        LegacyFolder.declare(legacy, EVENTS, "bronze", "append");
+        LegacyFolder.part(legacy, "part-0-0.parquet", EVENTS, events(0, 25));
+        DeltaTable converted = LegacyTables.convert(legacy, DeltaStorage.flink(), Map.of());
 
         Map<String, SparkDeltaReader.Table> spark =
                 SparkDeltaReader.read(

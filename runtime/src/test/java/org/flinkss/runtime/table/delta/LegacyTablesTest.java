@@ -5,10 +5,6 @@ import org.apache.flink.table.data.RowData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.runtime.table.CompleteTable;
-import org.flinkss.runtime.table.ParquetFiles;
-import org.flinkss.runtime.table.Warehouse;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,32 +21,28 @@ class LegacyTablesTest {
 
     @TempDir Path dir;
 
-    /** A table as today's FileSink leaves it: committed part files, a hidden in-progress one. */
-    private Warehouse legacyAppendTable(String name, List<RowData> rows) throws Exception {
-        Warehouse warehouse = new Warehouse(dir);
-        warehouse.declare(name, EVENTS, "bronze");
-        Path folder = warehouse.tablePath(name);
-        ParquetFiles.write(
-                folder.resolve("part-0-0.parquet"), EVENTS, rows.subList(0, rows.size() / 2));
-        ParquetFiles.write(
-                folder.resolve("part-0-1.parquet"),
-                EVENTS,
-                rows.subList(rows.size() / 2, rows.size()));
-        ParquetFiles.write(
-                folder.resolve(".part-0-2.parquet.inprogress.123"), EVENTS, events(999, 1));
-        return warehouse;
+    /** A table as the earlier FileSink left it: committed part files, a hidden in-progress one. */
+    private Path legacyAppendTable(String name, List<RowData> rows) throws Exception {
+        Path folder = dir.resolve(name);
+        LegacyFolder.declare(folder, EVENTS, "bronze", "append");
+        LegacyFolder.part(folder, "part-0-0.parquet", EVENTS, rows.subList(0, rows.size() / 2));
+        LegacyFolder.part(
+                folder, "part-0-1.parquet", EVENTS, rows.subList(rows.size() / 2, rows.size()));
+        LegacyFolder.part(folder, ".part-0-2.parquet.inprogress.123", EVENTS, events(999, 1));
+        return folder;
     }
 
     @Test
     void anUnconvertedTableIsRefusedWithAMessageThatSaysHowToConvertIt() throws Exception {
-        Warehouse warehouse = legacyAppendTable("events_bronze", events(0, 10));
-        DeltaTable table = DeltaTable.forPath(warehouse.tablePath("events_bronze").toString());
+        Path folder = legacyAppendTable("events_bronze", events(0, 10));
+        DeltaTable table = DeltaTable.forPath(folder.toString());
 
         assertThat(table.isLegacy()).isTrue();
+        assertThat(LegacyTables.isLegacy(folder)).isTrue();
         assertThatThrownBy(table::snapshot)
                 .hasMessageContaining("earlier version of flinkss")
-                .hasMessageContaining("table convert")
-                .hasMessageContaining(warehouse.tablePath("events_bronze").toString());
+                .hasMessageContaining("table convert events_bronze")
+                .hasMessageContaining(folder.toString());
         assertThatThrownBy(() -> table.create(EVENTS, Map.of()))
                 .hasMessageContaining("table convert");
     }
@@ -59,23 +51,24 @@ class LegacyTablesTest {
     void convertingAnAppendTableCommitsItsPartFilesAsVersionZeroWithoutRewritingThem()
             throws Exception {
         List<RowData> rows = events(0, 40);
-        Warehouse warehouse = legacyAppendTable("events_bronze", rows);
-        long bytesBefore =
-                Files.size(warehouse.tablePath("events_bronze").resolve("part-0-0.parquet"));
+        Path folder = legacyAppendTable("events_bronze", rows);
+        long bytesBefore = Files.size(folder.resolve("part-0-0.parquet"));
 
-        DeltaTable table = LegacyTables.convert(warehouse, "events_bronze", DeltaStorage.flink());
+        DeltaTable table =
+                LegacyTables.convert(folder, DeltaStorage.flink(), Map.of("flinkss.x", "y"));
 
         assertThat(table.isLegacy()).isFalse();
         assertThat(table.version()).isZero();
         assertThat(table.rowType()).isEqualTo(EVENTS);
         assertThat(table.properties())
                 .containsEntry(LegacyTables.WRITER, "bronze")
-                .containsEntry(LegacyTables.MODE, "append");
+                .containsEntry(LegacyTables.MODE, "append")
+                .containsEntry("flinkss.x", "y");
+        assertThat(LegacyTables.isLegacy(folder)).isFalse();
         assertThat(table.snapshot().files())
                 .extracting(DataFile::name)
                 .containsExactlyInAnyOrder("part-0-0.parquet", "part-0-1.parquet");
-        assertThat(Files.size(warehouse.tablePath("events_bronze").resolve("part-0-0.parquet")))
-                .isEqualTo(bytesBefore);
+        assertThat(Files.size(folder.resolve("part-0-0.parquet"))).isEqualTo(bytesBefore);
         assertThat(values(table.snapshot().rows(), EVENTS)).isEqualTo(values(rows, EVENTS));
         assertThat(TestRows.readWithKernel(table.path())).isEqualTo(values(rows, EVENTS));
         // The converted table takes batches as any other; converting again changes nothing.
@@ -87,26 +80,19 @@ class LegacyTablesTest {
                                 new org.apache.flink.core.fs.Path(table.path()),
                                 EVENTS,
                                 events(40, 2))));
-        assertThat(
-                        LegacyTables.convert(warehouse, "events_bronze", DeltaStorage.flink())
-                                .snapshot()
-                                .count())
+        assertThat(LegacyTables.convert(folder, DeltaStorage.flink(), Map.of()).snapshot().count())
                 .isEqualTo(42);
     }
 
     @Test
     void convertingACompleteTableKeepsOnlyItsCurrentResult() throws Exception {
-        Warehouse warehouse = new Warehouse(dir);
-        warehouse.declare("totals", EVENTS, "win5", Warehouse.REPLACED);
-        Path folder = warehouse.tablePath("totals");
-        ParquetFiles.write(
-                folder.resolve(CompleteTable.PREFIX + "0-a.parquet"), EVENTS, events(0, 5));
-        ParquetFiles.write(
-                folder.resolve(CompleteTable.PREFIX + "1-b.parquet"), EVENTS, events(100, 3));
-        Files.writeString(
-                folder.resolve(CompleteTable.CURRENT), CompleteTable.PREFIX + "1-b.parquet");
+        Path folder = dir.resolve("totals");
+        LegacyFolder.declare(folder, EVENTS, "win5", "complete");
+        LegacyFolder.part(folder, "part-complete-0-a.parquet", EVENTS, events(0, 5));
+        LegacyFolder.part(folder, "part-complete-1-b.parquet", EVENTS, events(100, 3));
+        Files.writeString(folder.resolve(LegacyTables.CURRENT), "part-complete-1-b.parquet");
 
-        DeltaTable table = LegacyTables.convert(warehouse, "totals", DeltaStorage.flink());
+        DeltaTable table = LegacyTables.convert(folder, DeltaStorage.flink(), Map.of());
 
         assertThat(table.properties()).containsEntry(LegacyTables.MODE, "complete");
         assertThat(values(table.snapshot().rows(), EVENTS))

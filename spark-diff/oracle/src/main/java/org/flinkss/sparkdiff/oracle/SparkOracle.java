@@ -194,9 +194,17 @@ public final class SparkOracle {
                         + " s";
             case "smoke":
                 return smoke(Paths.get(words[1]));
+            case "read-delta":
+                {
+                    String[] paths = words[1].split(" ");
+                    return readDelta(Paths.get(paths[0]), Paths.get(paths[1]));
+                }
             default:
                 throw new IllegalArgumentException(
-                        "unknown command '" + line + "': open <dir>, round <n>, smoke <dir>, quit");
+                        "unknown command '"
+                                + line
+                                + "': open <dir>, round <n>, smoke <dir>, read-delta <table dir>"
+                                + " <csv file>, quit");
         }
     }
 
@@ -434,27 +442,39 @@ public final class SparkOracle {
         }
     }
 
+    /**
+     * The project's own Delta table at {@code dir}, read by Delta Spark ({@code
+     * spark.read.format("delta")}: its current snapshot), written as the project's {@code table
+     * export --csv} writes it: an independent reader of every table the project writes.
+     */
+    private String readDelta(Path dir, Path file) throws IOException {
+        Files.createDirectories(file.getParent());
+        writeCsv(spark.read().format("delta").load(dir.toString()), file);
+        return "read-delta " + dir + " " + (Files.readAllLines(file).size() - 1) + " rows";
+    }
+
     private void export(String table, Path file) throws IOException {
-        List<String> lines = new ArrayList<>();
-        String header;
         if (exists(table)) {
-            Dataset<Row> rows = flat(table);
-            header = String.join(",", rows.columns());
-            for (Row row : rows.collectAsList()) {
-                StringBuilder line = new StringBuilder();
-                for (int i = 0; i < row.size(); i++) {
-                    if (i > 0) {
-                        line.append(',');
-                    }
-                    line.append(csv(row.get(i)));
-                }
-                lines.add(line.toString());
-            }
+            writeCsv(flat(table), file);
         } else {
-            header = "";
+            Files.write(file, List.of(""), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static void writeCsv(Dataset<Row> rows, Path file) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (Row row : rows.collectAsList()) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < row.size(); i++) {
+                if (i > 0) {
+                    line.append(',');
+                }
+                line.append(csv(row.get(i)));
+            }
+            lines.add(line.toString());
         }
         Collections.sort(lines);
-        lines.add(0, header);
+        lines.add(0, String.join(",", rows.columns()));
         Files.write(file, lines, StandardCharsets.UTF_8);
     }
 

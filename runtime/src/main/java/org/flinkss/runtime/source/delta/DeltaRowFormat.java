@@ -1,18 +1,19 @@
-package org.flinkss.runtime.table;
+package org.flinkss.runtime.source.delta;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 import org.flinkss.runtime.source.RecordFormat;
 import org.flinkss.runtime.source.SplitRecordReader;
-import org.flinkss.runtime.source.files.FileSplit;
+import org.flinkss.runtime.table.delta.DataFiles;
 
 import java.io.IOException;
 
-/** A table's committed part files as a stream source: Spark's {@code readStream.table(...)}. */
-public final class ParquetRowFormat implements RecordFormat<RowData, FileSplit> {
+/** The rows of a Delta table's data files, read through Flink's file system. */
+public final class DeltaRowFormat implements RecordFormat<RowData, DeltaSplit> {
 
     private static final long serialVersionUID = 1L;
 
@@ -22,14 +23,15 @@ public final class ParquetRowFormat implements RecordFormat<RowData, FileSplit> 
     /**
      * @param eventTimeColumn the index of a TIMESTAMP column, or -1 for records without event time
      */
-    public ParquetRowFormat(RowType rowType, int eventTimeColumn) {
+    public DeltaRowFormat(RowType rowType, int eventTimeColumn) {
         this.rowType = rowType;
         this.eventTimeColumn = eventTimeColumn;
     }
 
     @Override
-    public SplitRecordReader<RowData> open(FileSplit split) throws IOException {
-        ParquetFiles.RowIterator rows = ParquetFiles.open(split.path(), rowType, split.position());
+    public SplitRecordReader<RowData> open(DeltaSplit split) throws IOException {
+        DataFiles.RowIterator rows =
+                DataFiles.open(new Path(split.path()), rowType, split.position());
         return new SplitRecordReader<>() {
             @Override
             public RowData next() throws IOException {

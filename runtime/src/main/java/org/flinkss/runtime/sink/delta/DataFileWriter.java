@@ -1,0 +1,110 @@
+package org.flinkss.runtime.sink.delta;
+
+import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+import org.flinkss.runtime.checkpoint.QueryIdentity;
+import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.table.delta.DataFile;
+import org.flinkss.runtime.table.delta.DataFiles;
+
+import java.io.IOException;
+import java.util.UUID;
+
+/**
+ * The parallel half of a Delta table sink (Iceberg's pattern): each subtask writes the rows it gets
+ * to a Parquet data file in the table's folder, under its final name, which starts with the query's
+ * id ({@link #fileNamePrefix}); just before each checkpoint barrier it closes the file, describes
+ * it (size, row count, footer statistics) and sends the description downstream to the table's
+ * {@link DeltaCommitter}. A checkpoint is never a commit: the file stays unreferenced, invisible to
+ * every Delta reader, until the committer commits the micro-batch it belongs to.
+ *
+ * <p>Files go through Flink's {@code FileSystem}, so a table may live wherever Flink can write. A
+ * file written by an attempt that failed before its checkpoint completed is never committed; its
+ * name says which query may delete it ({@code Warehouse#deleteUncommitted}).
+ */
+public final class DataFileWriter extends AbstractStreamOperator<byte[]>
+        implements OneInputStreamOperator<RowData, byte[]> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String table;
+    private final String folder;
+    private final RowType rowType;
+    private final RunScope scope;
+
+    private transient String prefix;
+    private transient Path file;
+    private transient FSDataOutputStream out;
+    private transient BulkWriter<RowData> writer;
+
+    /**
+     * @param folder the table's folder, a URI Flink has a file system for
+     */
+    public DataFileWriter(String table, String folder, RowType rowType, RunScope scope) {
+        this.table = table;
+        this.folder = folder;
+        this.rowType = rowType;
+        this.scope = scope;
+    }
+
+    /** How the data files that query {@code queryId} writes are named: {@code <id>-...}. */
+    public static String fileNamePrefix(String queryId) {
+        return queryId + "-";
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        prefix =
+                fileNamePrefix(QueryIdentity.idIn(scope.layout().metadata()))
+                        + String.format(
+                                "%05d-", getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
+    }
+
+    @Override
+    public void processElement(StreamRecord<RowData> element) throws Exception {
+        if (writer == null) {
+            file = new Path(folder, prefix + UUID.randomUUID() + DataFiles.SUFFIX);
+            out = file.getFileSystem().create(file, FileSystem.WriteMode.NO_OVERWRITE);
+            writer = DataFiles.writerFactory(rowType).create(out);
+        }
+        writer.addElement(element.getValue());
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        if (writer == null) {
+            return;
+        }
+        writer.finish();
+        out.close();
+        writer = null;
+        out = null;
+        DataFile staged;
+        try {
+            staged = DataFiles.describe(file);
+        } catch (IOException e) {
+            throw new IOException(
+                    "table '" + table + "': cannot read back data file " + file + ": " + e, e);
+        }
+        output.collect(new StreamRecord<>(staged.toBytes()));
+    }
+
+    @Override
+    public void close() throws Exception {
+        // A file still open belongs to no checkpoint: it is never committed.
+        if (out != null) {
+            out.close();
+        }
+        super.close();
+    }
+}
