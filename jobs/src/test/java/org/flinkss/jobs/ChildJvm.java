@@ -70,6 +70,7 @@ final class ChildJvm implements AutoCloseable {
         private Path tmpDir;
         private String maxHeap = "1g";
         private final List<String> jvmOptions = new ArrayList<>();
+        private boolean interruptible;
 
         private Launcher(Class<?> mainClass) {
             this.mainClass = mainClass;
@@ -105,6 +106,18 @@ final class ChildJvm implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The child answers SIGINT (Ctrl-C) even when this JVM was started with SIGINT ignored (a
+         * background job of a non-interactive shell, as under {@code nohup ... &}): a JVM that
+         * inherits an ignored SIGINT installs no handler for it, so its shutdown hooks never run.
+         * perl (Debian's essential perl-base) restores the default disposition and execs the JVM in
+         * its place, same pid.
+         */
+        Launcher interruptible() {
+            this.interruptible = true;
+            return this;
+        }
+
         ChildJvm start(String... args) {
             Path out =
                     output != null
@@ -112,6 +125,13 @@ final class ChildJvm implements AutoCloseable {
                             : workDir.resolve("child-" + System.nanoTime() + ".log");
             Path tmp = tmpDir != null ? tmpDir : workDir.resolve("tmp");
             List<String> command = new ArrayList<>();
+            if (interruptible) {
+                command.addAll(
+                        List.of(
+                                "perl",
+                                "-e",
+                                "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\""));
+            }
             command.add(javaExecutable());
             command.add("-Xmx" + maxHeap);
             command.add("--add-opens=java.base/java.util=ALL-UNNAMED");

@@ -123,6 +123,7 @@ class InterruptITCase {
             throws Exception {
         ChildJvm.Launcher launcher =
                 ChildJvm.of(Main.class)
+                        .interruptible()
                         .workDir(dir.resolve("child"))
                         .tmpDir(dir.resolve("child-tmp"))
                         .output(dir.resolve(name + ".log"));

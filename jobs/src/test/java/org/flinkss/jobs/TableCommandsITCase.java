@@ -131,6 +131,7 @@ class TableCommandsITCase {
         // A second writer: another base sharing the warehouse. Refused before any data moves,
         // naming both checkpoints.
         long versionBefore = bronze.version();
+        Files.createDirectories(dir.resolve("other").resolve("events")); // a base, landed nothing
         Output other =
                 cli(
                         "run",

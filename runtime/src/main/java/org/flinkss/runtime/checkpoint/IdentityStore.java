@@ -180,9 +180,9 @@ public final class IdentityStore {
     }
 
     /**
-     * Refuses a checkpoint whose base folder was moved or copied: the checkpoint's state and
-     * offset log hold absolute paths (the landed files, the tables' folders), so a run would read
-     * and write at the old place instead of this base's.
+     * Refuses a checkpoint whose base folder was moved or copied: the checkpoint's state and offset
+     * log hold absolute paths (the landed files, the tables' folders), so a run would read and
+     * write at the old place instead of this base's.
      */
     private void checkNotMoved(JsonNode stored, String queryName) {
         String recorded = stored.path(BASE_FIELD).asText("");
@@ -201,8 +201,8 @@ public final class IdentityStore {
                         + now
                         + " (moved or copied). A run here would write into the tables at "
                         + recorded
-                        + " (the checkpoint holds absolute paths of the landed files and the tables),"
-                        + " so it is refused. Move the base back to "
+                        + " (the checkpoint holds absolute paths of the landed files and the"
+                        + " tables), so it is refused. Move the base back to "
                         + recorded
                         + ", or start over here with 'reset "
                         + queryName
