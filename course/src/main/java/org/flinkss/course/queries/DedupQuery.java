@@ -5,6 +5,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.Row;
 
 import org.flinkss.course.event.Event;
@@ -15,9 +16,11 @@ import org.flinkss.runtime.operators.DedupWithinWatermark;
 import org.flinkss.runtime.operators.LateRowRouter;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.source.WatermarkNode;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 
 /**
  * Topic 11.08's {@code dropDuplicatesWithinWatermark(["event_id"])} with a 10-minute watermark:
@@ -69,15 +72,24 @@ public final class DedupQuery implements Query {
                         + "]: event_id within watermark "
                         + QueryCatalog.WATERMARK_DELAY.toMinutes()
                         + " min");
+        // Silver filters before its withWatermark: invalid rows do not move its watermark.
         DataStream<Event> events =
-                context.tableStream(source, "event_ts", QueryCatalog.WATERMARK_DELAY)
+                context.tableStreamWithWatermarks(
+                                source,
+                                "event_ts",
+                                List.of(
+                                        validAmountsOnly
+                                                ? EventWatermarks.after(
+                                                        "valid amounts", DedupQuery::validAmount)
+                                                : WatermarkNode.<RowData>allRows(
+                                                        QueryCatalog.WATERMARK_DELAY)))
                         .map(EventTables::fromRow)
                         .returns(Event.class)
                         .name("events")
                         .uid("events-" + name);
         if (validAmountsOnly) {
             events =
-                    events.filter((FilterFunction<Event>) e -> e.amount != null && e.amount >= 0)
+                    events.filter((FilterFunction<Event>) DedupQuery::validAmount)
                             .name("amount IS NOT NULL AND amount >= 0")
                             .uid("valid-amounts-" + name);
         }
@@ -103,6 +115,11 @@ public final class DedupQuery implements Query {
         context.toTable(
                 onTime.getSideOutput(late.lateRows()),
                 EventTables.late(table + EventTables.LATE_SUFFIX, context.runId()));
+    }
+
+    /** Silver's filter: {@code amount IS NOT NULL AND amount >= 0}. */
+    static boolean validAmount(Event e) {
+        return e.amount != null && e.amount >= 0;
     }
 
     private DataStream<Event> withTable(QueryContext context, DataStream<Event> onTime) {
