@@ -100,9 +100,11 @@ public final class ViewThenBuyQuery implements Query {
                         .filter(
                                 (FilterFunction<Event>)
                                         e ->
-                                                ("view".equals(e.eventType)
-                                                                || "buy".equals(e.eventType))
-                                                        && e.userId != null)
+                                                "view".equals(e.eventType)
+                                                        || ("buy".equals(e.eventType)
+                                                                && e.userId != null))
+                        // A view without a user is written unmatched, as Spark does; a buy
+                        // without one can match nothing.
                         .name("views and buys")
                         .uid("views-and-buys-" + name());
         LateRowRouter<Event> late =
@@ -126,7 +128,7 @@ public final class ViewThenBuyQuery implements Query {
                 onTime.filter((FilterFunction<Event>) e -> "buy".equals(e.eventType))
                         .name("buys")
                         .uid("buys-" + name());
-        return views.keyBy(e -> e.userId)
+        return views.keyBy(e -> e.userId == null ? ViewThenBuyJoin.NO_USER : e.userId)
                 .connect(buys.keyBy(e -> e.userId))
                 .process(new ViewThenBuyJoin(BOUND.toMillis(), outer, context.scope()))
                 .returns(InternalTypeInfo.of(ROW))
