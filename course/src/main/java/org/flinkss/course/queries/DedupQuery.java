@@ -11,6 +11,7 @@ import org.apache.flink.types.Row;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.operators.DedupWithinWatermarkFunction;
 import org.flinkss.course.operators.LateEvents;
+import org.flinkss.course.operators.NoEventTime;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.operators.DedupWithinWatermark;
 import org.flinkss.runtime.operators.LateRowRouter;
@@ -93,8 +94,10 @@ public final class DedupQuery implements Query {
                             .name("amount IS NOT NULL AND amount >= 0")
                             .uid("valid-amounts-" + name);
         }
+        // A row without event time is never late for Spark's dedup: it is kept.
         LateRowRouter<Event> late =
-                LateEvents.router("dedupe", LateRowRouter.rowRule(), context.scope());
+                LateEvents.router("dedupe", LateRowRouter.rowRule(), context.scope())
+                        .keepingRowsWithoutEventTime();
         SingleOutputStreamOperator<Event> onTime =
                 events.process(late).name("drop-late-rows").uid("late-rows-" + name);
         DataStream<Event> deduplicated =
@@ -127,7 +130,14 @@ public final class DedupQuery implements Query {
         tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
         tEnv.createTemporarySystemFunction(
                 "dedup_within_watermark", DedupWithinWatermarkFunction.class);
-        Table events = EventTables.withSourceWatermark(tEnv, onTime);
+        Table events =
+                EventTables.withSourceWatermark(
+                        tEnv,
+                        onTime.transform(
+                                        "no event time as " + NoEventTime.TIME,
+                                        onTime.getType(),
+                                        new NoEventTime<Event>())
+                                .uid("no-event-time-" + name));
         tEnv.createTemporaryView("events_for_" + name, events);
         Table deduplicated =
                 tEnv.sqlQuery(
@@ -150,7 +160,7 @@ public final class DedupQuery implements Query {
                 (Long) row.getField(0),
                 (Integer) row.getField(1),
                 (String) row.getField(2),
-                (Instant) row.getField(3),
+                NoEventTime.orNull((Instant) row.getField(3)),
                 (Double) row.getField(4));
     }
 }

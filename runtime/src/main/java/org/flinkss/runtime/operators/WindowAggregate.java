@@ -18,6 +18,7 @@ import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
 
 import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.time.Watermarks;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -36,7 +37,8 @@ import java.util.TreeSet;
  * <p>It keeps its windows in keyed {@link MapState} (RocksDB) by window start, so that it can
  * report Spark's state metrics exactly: {@code numRowsTotal} is the number of (key, window) rows
  * held, {@code numRowsUpdated} those changed since the last commit. Late rows never reach it: a
- * {@code LateRowRouter} stands before it.
+ * {@code LateRowRouter} stands before it; a row late for some of its windows only (sliding) is
+ * added to the others, as in Spark.
  *
  * <p>Rows must come with their event time as the record timestamp.
  *
@@ -129,7 +131,13 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
             }
             return;
         }
+        long watermark = Watermarks.fromFlink(ctx.timerService().currentWatermark());
         for (TimeWindow window : assigned) {
+            if (emission != WindowEmission.ALL && Watermarks.isLate(window.getEnd(), watermark)) {
+                // Spark drops the row from each window that has ended (end <= watermark) and
+                // keeps it in the others (a sliding window's later ones).
+                continue;
+            }
             A acc = windows.get(window.getStart());
             if (acc == null) {
                 acc = aggregate.createAccumulator();

@@ -132,6 +132,26 @@ class WindowAggregateTest {
     }
 
     @Test
+    void aRowLateForItsFirstSlidingWindowIsAddedToItsOpenOneOnly() throws Exception {
+        // Issue 13 point 2: Spark drops a row from each window that has ended (end <=
+        // watermark) and keeps it in the others.
+        var h =
+                harness(
+                        SlidingEventTimeWindows.of(Duration.ofMinutes(10), FIVE_MINUTES),
+                        WindowEmission.FINAL);
+        push(h, "a", "01:08", 1);
+        watermark(h, "01:10");
+        assertThat(drain(h)).containsExactly("+I a [01:00-01:10) rows=1 sum=1");
+
+        push(h, "a", "01:07", 2);
+        assertThat(windows(h)).containsExactly("a [01:05-01:15) 2");
+        assertThat(h.numEventTimeTimers()).isEqualTo(1);
+
+        watermark(h, "01:15");
+        assertThat(drain(h)).containsExactly("+I a [01:05-01:15) rows=2 sum=3");
+    }
+
+    @Test
     void sessionsMergeWhenARowStartsExactlyAtTheEndOfAnother() throws Exception {
         var h =
                 harness(
