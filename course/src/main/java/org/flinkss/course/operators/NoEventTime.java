@@ -29,7 +29,8 @@ public final class NoEventTime<T> extends AbstractStreamOperator<T>
 
     @Override
     public void processElement(StreamRecord<T> element) {
-        if (element.hasTimestamp()) {
+        // A source record without event time has none, or Long.MIN_VALUE as its timestamp.
+        if (element.hasTimestamp() && element.getTimestamp() != Long.MIN_VALUE) {
             output.collect(element);
         } else {
             output.collect(element.replace(element.getValue(), TIME));

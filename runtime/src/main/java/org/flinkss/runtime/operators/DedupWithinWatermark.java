@@ -59,9 +59,10 @@ public final class DedupWithinWatermark<K, T> extends KeyedProcessFunction<K, T,
         }
         metrics.added(1);
         metrics.updated(ctx.getCurrentKey());
-        if (ctx.timestamp() == null) {
-            // A row without event time (passed by LateRowRouter#keepingRowsWithoutEventTime):
-            // Spark's expiry is null, never reached, so the key is never forgotten.
+        if (ctx.timestamp() == null || ctx.timestamp() == Long.MIN_VALUE) {
+            // A row without event time (passed by LateRowRouter#keepingRowsWithoutEventTime; a
+            // source record without one carries Long.MIN_VALUE): Spark's expiry is null, never
+            // reached, so the key is never forgotten.
             expiresAt.update(Long.MAX_VALUE);
             out.collect(row);
             return;

@@ -85,6 +85,13 @@ class DedupWithinWatermarkTest {
         push(h, "1", "23:59:30", 2);
         h.processElement(new StreamRecord<>(new Reading("1", null, 3)));
         assertThat(drain(h)).as("still remembered").isEmpty();
+
+        // A source record without event time carries Long.MIN_VALUE as its timestamp.
+        h.processElement(new StreamRecord<>(new Reading("2", null, 4), Long.MIN_VALUE));
+        watermark(h, "23:59:59");
+        h.processElement(new StreamRecord<>(new Reading("2", null, 5), Long.MIN_VALUE));
+        assertThat(drain(h)).containsExactly("2@none=4");
+        assertThat(h.numEventTimeTimers()).isZero();
     }
 
     @Test
