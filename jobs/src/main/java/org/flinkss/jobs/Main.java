@@ -17,6 +17,7 @@ import org.flinkss.jobs.cli.ReportCommand;
 import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.jobs.cli.RunCommand;
 import org.flinkss.jobs.cli.TableCommand;
+import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.QueryException;
 
 import java.io.PrintWriter;
@@ -70,6 +71,8 @@ public final class Main implements Callable<Integer> {
     /** Runs one command line and returns its exit code. */
     public static int execute(String... args) {
         CommandLine cli = new CommandLine(new Main());
+        // Errors name files and tables: UTF-8, whatever the platform's charset.
+        cli.setErr(Stdout.utf8Err());
         cli.setParameterExceptionHandler(Main::invalidInput);
         cli.setExecutionExceptionHandler(
                 (e, commandLine, parseResult) -> {

@@ -315,6 +315,75 @@ class ClusterITCase {
         assertThat(batchIds(base)).containsExactly(0L, 1L, 2L, 3L);
     }
 
+    /**
+     * Issue 14, point 1: the client of an available-now run is killed (SIGKILL of the {@code
+     * scripts/flink run} process, as a closed terminal or a dropped ssh would) while its job runs
+     * on the cluster. The rerun finds that job through the REST API, cancels it, says so, and only
+     * then restores and submits: the table holds every event exactly once and the batch ids do not
+     * repeat. Both runs use {@code -p 1}, so that the cluster's two slots would let the two jobs
+     * run side by side if nothing fenced the first.
+     */
+    @Test
+    void theNextRunCancelsTheJobOfAKilledClientBeforeItStarts() throws Exception {
+        Path base = WORK.resolve("killed-client");
+        Warehouse warehouse = new Warehouse(base.resolve("warehouse"));
+        int files = 12;
+        for (int file = 0; file < files; file++) {
+            EventFiles.writeBatch(
+                    base.resolve("events"), file + 1, EventGenerator.events(file * 500L, 500));
+        }
+        String[] run = {
+            "run",
+            "-m",
+            MASTER,
+            "-p",
+            "1",
+            CLUSTER_JAR.toString(),
+            "run",
+            "bronze",
+            "--base",
+            base.toString(),
+            "--max-files-per-trigger",
+            "1",
+            "--checkpoint-interval",
+            "1s",
+            "--quiet"
+        };
+        Path firstLog = WORK.resolve("killed-client-1.log");
+        Process first = startClient(firstLog, run);
+        String orphan = jobId(first, firstLog);
+        await(
+                "two committed batches of the first run",
+                () -> {
+                    assertTrue(first.isAlive(), () -> "the client ended early:\n" + read(firstLog));
+                    return batchIds(base).size() >= 2;
+                },
+                Duration.ofMinutes(2));
+        first.destroyForcibly();
+        assertTrue(waitFor(first, Duration.ofSeconds(30)), "the client survived SIGKILL");
+        log("killed the first client after batches " + batchIds(base));
+        assertThat(jobState(orphan)).as("the killed client's job").isEqualTo("RUNNING");
+
+        Result second = flink(run);
+        assertThat(second.code).as(second.output).isZero();
+        assertThat(second.output)
+                .contains("job " + orphan)
+                .contains("cancelled")
+                .contains("bronze: ");
+        // Cancelled, or failed by its own fence check (the new run owns the checkpoint) first.
+        assertThat(jobState(orphan)).as("the orphaned job").isIn("CANCELED", "FAILED");
+
+        List<List<Object>> rows = warehouse.sortedValues(BronzeQuery.TABLE);
+        List<Long> ids = rows.stream().map(row -> (Long) row.get(0)).toList();
+        assertThat(ids)
+                .as("every event exactly once")
+                .containsExactlyElementsOf(
+                        java.util.stream.LongStream.range(0, files * 500L).boxed().toList());
+        List<Long> batches = batchIds(base);
+        assertThat(batches).as("batch ids").doesNotHaveDuplicates().isSorted();
+        assertThat(batches.get(batches.size() - 1)).isEqualTo(files - 1L);
+    }
+
     // ---------------------------------------------------------------------------------------------
 
     private static Process startContinuous(Path base, String name) {
@@ -343,6 +412,32 @@ class ClusterITCase {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static Process startClient(Path log, String... flinkArgs) {
+        String[] command = new String[flinkArgs.length + 1];
+        command[0] = ROOT.resolve("scripts/flink").toString();
+        System.arraycopy(flinkArgs, 0, command, 1, flinkArgs.length);
+        ProcessBuilder builder = builder(command);
+        builder.redirectOutput(log.toFile());
+        try {
+            Process process = builder.start();
+            CLIENTS.add(process);
+            log("started " + log.getFileName() + " (pid " + process.pid() + ")");
+            return process;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A job's state as the cluster's REST API reports it, or null if it does not know the job. */
+    private static String jobState(String jobId) {
+        String body = ProjectScripts.httpGet("http://" + MASTER + "/jobs/" + jobId);
+        if (body == null) {
+            return null;
+        }
+        Matcher m = Pattern.compile("\"state\"\\s*:\\s*\"([A-Z_]+)\"").matcher(body);
+        return m.find() ? m.group(1) : body;
     }
 
     private static String jobId(Process client, Path log) {

@@ -138,6 +138,86 @@ class LatestITCase {
     }
 
     /**
+     * The course's {@code MERGE ... ON t.event_id = s.event_id}: a null event_id equals nothing, so
+     * Delta's MERGE never matches such a row and inserts it ({@code WHEN NOT MATCHED THEN INSERT
+     * *}), a row of its own every time. Both databases hold them: the key is UNIQUE, which takes
+     * nulls, not a PRIMARY KEY, which PostgreSQL makes NOT NULL (the batch failed there, again and
+     * again).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void aNullEventIdIsARowOfItsOwnAsDeltasMergeInsertsIt(String kind) throws Exception {
+        Database db = database(kind, BronzeITCase.options(base, 2));
+        RunOptions options =
+                RunOptions.builder()
+                        .base(base)
+                        .parallelism(2)
+                        .printProgress(false)
+                        .jdbcUrl(kind.equals("sqlite") ? null : dbUrl(db))
+                        .build();
+        Event noId = new Event(null, 7, "view", Instant.parse("2025-03-01T00:00:05Z"), 1.0);
+        Event noIdEither = new Event(null, 8, "buy", Instant.parse("2025-03-01T00:00:06Z"), 2.0);
+
+        // Step 1: ten events and two without an event_id: twelve rows.
+        List<Event> batch1 = new ArrayList<>(EventGenerator.events(0, 10));
+        batch1.addAll(List.of(noId, noIdEither));
+        EventFiles.writeBatch(options.events(), 1, batch1);
+        QueryRunner.run(new BronzeQuery(options.events()), options);
+        QueryRunner.run(new LatestQuery(db), options);
+        assertThat(db.count(LatestQuery.TABLE)).isEqualTo(12);
+
+        // Step 2: the same null-key event again with ids 0..4: the ids are updated, the null-key
+        // row is inserted once more (it matches nothing, not even itself).
+        List<Event> batch2 = new ArrayList<>(EventGenerator.events(0, 5));
+        batch2.add(noId);
+        EventFiles.writeBatch(options.events(), 2, batch2);
+        QueryRunner.run(new BronzeQuery(options.events()), options);
+        QueryRunner.run(new LatestQuery(db), options);
+        List<List<Object>> rows = db.rows(LatestQuery.TABLE);
+        assertThat(rows).hasSize(13);
+        assertThat(rows)
+                .filteredOn(r -> r.get(0) == null)
+                .extracting(r -> r.get(1))
+                .containsExactlyInAnyOrder(7, 7, 8);
+
+        // Step 3: a replayed batch still changes nothing, null keys included.
+        JdbcUpsert upsert =
+                new JdbcUpsert(
+                        db, LatestQuery.TABLE, EventTables.EVENT_ROW, "event_id", () -> "replay");
+        upsert.apply(List.of(EventTables.toRow(noId)), 3);
+        upsert.apply(List.of(EventTables.toRow(noId)), 3);
+        assertThat(db.count(LatestQuery.TABLE)).isEqualTo(14);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"})
+    void aTableMadeWithTheKeyAsPrimaryKeyTakesNullKeysToo(String kind) throws Exception {
+        Database db = database(kind, BronzeITCase.options(base, 1));
+        // As earlier versions made it: event_id PRIMARY KEY (NOT NULL in PostgreSQL).
+        String timestamp = kind.equals("sqlite") ? "VARCHAR(40)" : "TIMESTAMP WITH TIME ZONE";
+        try (Connection c = db.connect();
+                Statement s = c.createStatement()) {
+            s.executeUpdate(
+                    "CREATE TABLE latest_before (event_id BIGINT PRIMARY KEY, user_id INTEGER,"
+                            + " event_type VARCHAR(255), event_ts "
+                            + timestamp
+                            + ", amount DOUBLE PRECISION)");
+        }
+        JdbcUpsert upsert =
+                new JdbcUpsert(db, "latest_before", EventTables.EVENT_ROW, "event_id", () -> "old");
+        upsert.createTables();
+
+        upsert.apply(
+                List.of(
+                        EventTables.toRow(EventGenerator.event(1)),
+                        EventTables.toRow(new Event(null, 7, "view", null, null))),
+                0);
+        upsert.apply(List.of(EventTables.toRow(new Event(null, 8, "buy", null, null))), 1);
+
+        assertThat(db.count("latest_before")).isEqualTo(3);
+    }
+
+    /**
      * Update mode's upserts: a window and its group as the key, nulls in it, deletes, and a replay.
      */
     @ParameterizedTest

@@ -11,8 +11,10 @@ import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.WindowQuery;
 import org.flinkss.jobs.cli.ReportCommand;
+import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.Warehouse;
@@ -21,6 +23,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -131,6 +135,47 @@ class ReportITCase {
                         .start();
         assertThat(shot.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(Files.size(png)).isGreaterThan(10_000);
+    }
+
+    @Test
+    void windowedTablesOfTheSqlDatabaseAreChartedAndBatchAxesShowWholeBatchIds() throws Exception {
+        // Step 1: three batches through bronze, then win5 in update mode: events_5min is kept in
+        // the SQL database (SQLite in the warehouse), not in the warehouse.
+        RunOptions options = BronzeITCase.options(base, 2);
+        RunOptions update =
+                RunOptions.builder()
+                        .base(base)
+                        .parallelism(2)
+                        .printProgress(false)
+                        .outputMode(OutputMode.UPDATE)
+                        .build();
+        for (int batch = 1; batch <= 3; batch++) {
+            EventFiles.writeBatch(
+                    options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
+            QueryRunner.run(new BronzeQuery(options.events()), options);
+            QueryRunner.run(QueryCatalog.WIN5.create(update, Api.DATASTREAM), update);
+        }
+        assertThat(new Warehouse(options.warehouse()).exists("events_5min")).isFalse();
+
+        // Step 2: the command line's report finds the database by itself.
+        assertThat(Main.execute("report", "--base", base.toString())).isZero();
+        String html = Files.readString(base.resolve("report.html"), StandardCharsets.UTF_8);
+
+        assertThat(html).contains("<h3>events_5min (SQL database, update mode: ");
+        Matcher chart =
+                Pattern.compile("aria-label=\"events per window\">(.*?)</svg>").matcher(html);
+        assertThat(chart.find()).as("a chart of events per window").isTrue();
+        // Batches 0, 1 and 2: the axis is labelled 0, 1, 2, not 0.0, 0.5, 1.0, 1.5, 2.0.
+        Matcher rowsIn =
+                Pattern.compile("aria-label=\"rows in by batch\">(.*?)</svg>").matcher(html);
+        assertThat(rowsIn.find()).isTrue();
+        Matcher ticks =
+                Pattern.compile("text-anchor=\"middle\">([^<]*)</text>").matcher(rowsIn.group(1));
+        List<String> labels = new ArrayList<>();
+        while (ticks.find()) {
+            labels.add(ticks.group(1));
+        }
+        assertThat(labels).containsExactly("0", "1", "2", "batch");
     }
 
     private static int count(String s, String what) {

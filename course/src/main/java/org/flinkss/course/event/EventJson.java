@@ -49,9 +49,10 @@ import java.util.List;
  *
  * <p>Where Spark would null a value (PERMISSIVE mode) this parser throws an {@link
  * EventParseException} naming the reason, so the caller decides between quarantine and failure. One
- * line is one event, which makes two cases stricter than Spark: text after the object (Spark
- * ignores it) and a top-level array (Spark reads each object in it as a row) are errors. Spark
- * skips blank lines without a row; here they throw "empty line", so readers should skip them.
+ * call reads one object, which makes text after the object an error, where Spark ignores it. A
+ * top-level array, which Spark reads as one row per object in it, is split by {@link
+ * #arrayElements}. Spark skips blank lines without a row; here they throw "empty line", so readers
+ * should skip them.
  *
  * <p>{@link #parseRescued} reads like Databricks Auto Loader with its {@code rescuedDataColumn}
  * option: what the schema cannot hold is kept instead of skipped or refused (see there).
@@ -235,6 +236,46 @@ public final class EventJson {
         Rescued(Event event, String rescuedData) {
             this.event = event;
             this.rescuedData = rescuedData;
+        }
+    }
+
+    /**
+     * The objects of a line that holds a JSON array, each as its own text for {@link #parse}:
+     * Spark's JSON reader reads every object of a top-level array as a row, and an empty array as
+     * no row (measured on Spark 4.0.4). An array that holds anything but objects (a number, a
+     * string, null, another array), that is not valid JSON, or that is followed by more text, is
+     * refused whole: Spark makes such a line one corrupt record.
+     *
+     * @throws EventParseException if the line is not such an array; the message says why
+     */
+    public static List<String> arrayElements(String line) {
+        try (JsonParser p = FACTORY.createParser(line)) {
+            JsonToken token = p.nextToken();
+            if (token != JsonToken.START_ARRAY) {
+                throw new EventParseException(
+                        token == null ? "empty line" : "not a JSON array: " + describe(p, token));
+            }
+            List<String> elements = new ArrayList<>();
+            while ((token = p.nextToken()) != JsonToken.END_ARRAY) {
+                if (token != JsonToken.START_OBJECT) {
+                    throw new EventParseException(
+                            "array element "
+                                    + (elements.size() + 1)
+                                    + " is not a JSON object: "
+                                    + (token == null ? "the line ends" : describe(p, token)));
+                }
+                int start = (int) p.currentTokenLocation().getCharOffset();
+                p.skipChildren();
+                int end = (int) p.currentLocation().getCharOffset();
+                elements.add(line.substring(start, end));
+            }
+            requireEnd(p, "array");
+            return elements;
+        } catch (JsonProcessingException e) {
+            throw new EventParseException("not JSON: " + jsonReason(e), e);
+        } catch (IOException e) {
+            // A parser over a String does no I/O.
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -481,6 +522,10 @@ public final class EventJson {
     }
 
     private static void requireEnd(JsonParser p) throws IOException {
+        requireEnd(p, "object");
+    }
+
+    private static void requireEnd(JsonParser p, String what) throws IOException {
         int column = p.currentLocation().getColumnNr();
         JsonToken next;
         try {
@@ -490,7 +535,7 @@ public final class EventJson {
         }
         if (next != null) {
             throw new EventParseException(
-                    "trailing content after the JSON object at column " + column);
+                    "trailing content after the JSON " + what + " at column " + column);
         }
     }
 

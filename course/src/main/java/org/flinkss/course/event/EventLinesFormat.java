@@ -11,12 +11,18 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * JSON lines read with the course's explicit event schema, as Spark's {@code readStream.json}. A
  * line that is not JSON or does not fit the schema becomes a {@link ParsedEvent#bad} record naming
- * the file and line; blank lines are not records (Spark skips them too). A file skipped because it
- * was gone ({@code --skip-missing-files}) becomes a {@link ParsedEvent#skippedFile}.
+ * the file and line; blank lines are not records (Spark skips them too). As in Spark, a UTF-8 byte
+ * order mark at the start of a line is skipped, and a line that holds an array of objects is one
+ * record per object (none for {@code []}); an object of the array that does not fit the schema is a
+ * bad record of its own, naming its place in the array, and an array with anything but objects in
+ * it is one bad record (see {@link EventJson#arrayElements}). A file skipped because it was gone
+ * ({@code --skip-missing-files}) becomes a {@link ParsedEvent#skippedFile}.
  *
  * <p>With a rescued data column (Auto Loader's {@code rescuedDataColumn}), fields that are not in
  * the schema and values of the wrong type are kept in {@link ParsedEvent#rescuedData} with the
@@ -26,6 +32,8 @@ import java.nio.file.Files;
 public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSplit> {
 
     private static final long serialVersionUID = 1L;
+
+    private static final char BOM = '\uFEFF';
 
     /** Longest raw text kept in the quarantine for one line. */
     static final int MAX_RAW = 64 * 1024;
@@ -52,7 +60,8 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
                                 Files.newInputStream(split.path()), StandardCharsets.UTF_8),
                         1 << 16);
         String file = split.path().toString();
-        long skip = split.position();
+        long skip = linesOf(split.position());
+        int skipWithin = withinLine(split.position());
         long lineNo = 0;
         while (lineNo < skip && in.readLine() != null) {
             lineNo++;
@@ -62,23 +71,47 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
         return new SplitRecordReader<>() {
             long line = start;
 
+            // The records of a line that holds an array, and how many of them were returned.
+            List<ParsedEvent> pending;
+            int returned;
+
+            {
+                if (skipWithin > 0) {
+                    // Restored inside an array line: its first records were emitted already.
+                    String text = in.readLine();
+                    if (text != null) {
+                        line++;
+                        pending = arrayRecords(text, withoutBom(text), line);
+                        returned = Math.min(skipWithin, pending.size());
+                    }
+                }
+            }
+
             @Override
             public ParsedEvent next() throws IOException {
+                if (pending != null) {
+                    if (returned < pending.size()) {
+                        return pending.get(returned++);
+                    }
+                    pending = null;
+                }
                 String text;
                 while ((text = in.readLine()) != null) {
                     line++;
-                    if (!text.isBlank()) {
-                        try {
-                            if (rescuing == null) {
-                                return ParsedEvent.good(EventJson.parse(text));
-                            }
-                            EventJson.Rescued read = rescuing.parse(text);
-                            return ParsedEvent.good(read.event, read.rescuedData);
-                        } catch (EventParseException e) {
-                            String raw =
-                                    text.length() > MAX_RAW ? text.substring(0, MAX_RAW) : text;
-                            return ParsedEvent.bad(file, line, raw, e.getMessage());
-                        }
+                    String json = withoutBom(text);
+                    if (json.isBlank()) {
+                        continue;
+                    }
+                    if (!isArray(json)) {
+                        return record(text, json, line);
+                    }
+                    List<ParsedEvent> records = arrayRecords(text, json, line);
+                    if (records.size() > 1) {
+                        pending = records;
+                        returned = 1;
+                    }
+                    if (!records.isEmpty()) {
+                        return records.get(0);
                     }
                 }
                 return null;
@@ -86,14 +119,102 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
 
             @Override
             public long position() {
-                return line;
+                return pending != null && returned < pending.size()
+                        ? insideLine(line - 1, returned)
+                        : line;
             }
 
             @Override
             public void close() throws IOException {
                 in.close();
             }
+
+            private ParsedEvent record(String text, String json, long lineNo) {
+                try {
+                    return parse(json);
+                } catch (EventParseException e) {
+                    return bad(file, lineNo, text, e.getMessage());
+                }
+            }
+
+            /** One record per object of the array, in order; one bad record if it is no array. */
+            private List<ParsedEvent> arrayRecords(String text, String json, long lineNo) {
+                List<String> elements;
+                try {
+                    elements = EventJson.arrayElements(json);
+                } catch (EventParseException e) {
+                    return List.of(bad(file, lineNo, text, e.getMessage()));
+                }
+                List<ParsedEvent> records = new ArrayList<>(elements.size());
+                for (int i = 0; i < elements.size(); i++) {
+                    try {
+                        records.add(parse(elements.get(i)));
+                    } catch (EventParseException e) {
+                        records.add(
+                                bad(
+                                        file,
+                                        lineNo,
+                                        text,
+                                        "array element "
+                                                + (i + 1)
+                                                + " of "
+                                                + elements.size()
+                                                + ": "
+                                                + e.getMessage()));
+                    }
+                }
+                return records;
+            }
+
+            private ParsedEvent parse(String json) {
+                if (rescuing == null) {
+                    return ParsedEvent.good(EventJson.parse(json));
+                }
+                EventJson.Rescued read = rescuing.parse(json);
+                return ParsedEvent.good(read.event, read.rescuedData);
+            }
         };
+    }
+
+    private static ParsedEvent bad(String file, long line, String text, String reason) {
+        String raw = text.length() > MAX_RAW ? text.substring(0, MAX_RAW) : text;
+        return ParsedEvent.bad(file, line, raw, reason);
+    }
+
+    /**
+     * The line without one leading UTF-8 byte order mark: Spark's parser (Jackson reading the
+     * line's bytes) skips one there, and only there; a second one, or one after a space, makes the
+     * line corrupt in Spark too.
+     */
+    static String withoutBom(String line) {
+        return !line.isEmpty() && line.charAt(0) == BOM ? line.substring(1) : line;
+    }
+
+    /** A line whose JSON starts with '[': a top-level array. */
+    static boolean isArray(String json) {
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            if (c != ' ' && c != '\t' && c != '\r') {
+                return c == '[';
+            }
+        }
+        return false;
+    }
+
+    // A split's position is the number of lines read, as it always was; inside a line that holds
+    // an array (a checkpoint between two of its records) it is negative: the lines before that
+    // line, and how many of its records were emitted. Positions in older checkpoints are all lines.
+
+    static long insideLine(long linesBefore, int recordsOfLine) {
+        return ~((linesBefore << 32) | recordsOfLine);
+    }
+
+    static long linesOf(long position) {
+        return position >= 0 ? position : ~position >>> 32;
+    }
+
+    static int withinLine(long position) {
+        return position >= 0 ? 0 : (int) (~position & 0xFFFFFFFFL);
     }
 
     @Override

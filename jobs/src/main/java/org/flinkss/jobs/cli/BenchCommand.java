@@ -18,7 +18,6 @@ import org.flinkss.jobs.cli.options.Converters;
 import org.flinkss.jobs.cli.options.OutputModeOption;
 import org.flinkss.jobs.cli.options.ParallelismOption;
 import org.flinkss.jobs.cli.options.QueryArgument;
-import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
@@ -83,7 +82,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--base",
             paramLabel = "DIR",
-            description = "work folder, emptied first (default: data/bench)")
+            description =
+                    "work folder: new or empty, or one bench made, whose events, checkpoints and"
+                            + " tables are deleted first (default: data/bench)")
     Path base = Paths.get("data", "bench");
 
     @Override
@@ -97,7 +98,7 @@ public final class BenchCommand implements Callable<Integer> {
         } else {
             timed.check(request);
         }
-        Folders.deleteRecursively(base);
+        BenchFolder.prepare(base);
         RunOptions options = builder().build();
         long landStart = System.nanoTime();
         int batch = 0;

@@ -5,6 +5,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import org.flinkss.course.tables.Customers;
+import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.DataOptions;
 
 import java.util.List;
@@ -31,6 +32,7 @@ public final class LandCustomersCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        BaseFolder.createForLanding(data.base);
         Customers.land(data.openWarehouse(), countries);
         System.out.println("customers: " + Customers.COUNT + " rows, countries " + countries);
         return 0;

@@ -13,6 +13,7 @@ import org.flinkss.course.event.LandEvents;
 import org.flinkss.course.kafka.EventsToKafka;
 import org.flinkss.course.queries.Api;
 import org.flinkss.jobs.cli.options.ApiOption;
+import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.Converters;
 import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.jobs.cli.options.KafkaClientOptions;
@@ -104,6 +105,7 @@ public final class LandEventsCommand implements Callable<Integer> {
                     "--bootstrap-servers, --topic, --partitions and --kafka-properties go with"
                             + " --to-kafka");
         }
+        BaseFolder.createForLanding(data.base);
         Path folder = land(data.events(), batch, start, n, api.api());
         System.out.println("landed " + n + " events (" + ids + ") in " + folder);
         return 0;

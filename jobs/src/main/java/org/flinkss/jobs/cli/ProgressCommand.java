@@ -7,9 +7,11 @@ import picocli.CommandLine.Option;
 
 import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.jobs.cli.options.QueryArgument;
+import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
 
+import java.io.PrintStream;
 import java.util.concurrent.Callable;
 
 /** Spark's {@code lastProgress} and {@code recentProgress}, kept in the query's checkpoint. */
@@ -31,10 +33,12 @@ public final class ProgressCommand implements Callable<Integer> {
     public Integer call() {
         String name = query.query().single("progress").queryName();
         CheckpointLayout checkpoint = CheckpointLayout.of(data.base, name);
+        PrintStream out = Stdout.utf8();
         if (all) {
             for (ObjectNode p : ProgressTracker.history(checkpoint)) {
-                System.out.println(p.toString());
+                out.println(p.toString());
             }
+            out.flush();
             return 0;
         }
         ObjectNode last = ProgressTracker.last(checkpoint);
@@ -46,7 +50,8 @@ public final class ProgressCommand implements Callable<Integer> {
                             + checkpoint
                             + ": it has not run yet");
         }
-        System.out.println(last.toPrettyString());
+        out.println(last.toPrettyString());
+        out.flush();
         return 0;
     }
 }

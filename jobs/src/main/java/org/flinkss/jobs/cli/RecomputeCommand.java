@@ -177,12 +177,14 @@ public final class RecomputeCommand implements Callable<Integer> {
             Warehouse warehouse, WindowQuery query, long from, long to) {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
+        // The part files hold INT96 instants in UTC; flink-parquet's SQL format reads them in the
+        // JVM's zone unless told otherwise, which moved every window under a non-UTC TZ.
         tEnv.executeSql(
                 "CREATE TEMPORARY TABLE bronze (event_id BIGINT, user_id INT, event_type STRING,"
                     + " event_ts TIMESTAMP_LTZ(3), amount DOUBLE) WITH ('connector' = 'filesystem',"
                     + " 'path' = '"
                         + warehouse.tablePath(query.source()).toUri()
-                        + "', 'format' = 'parquet')");
+                        + "', 'format' = 'parquet', 'parquet.utc-timezone' = 'true')");
         String where =
                 query.isSessions()
                         ? null

@@ -6,16 +6,22 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.DataOptions;
+import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.time.Watermarks;
+
+import javax.annotation.Nullable;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,13 +59,23 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        BaseFolder.requireForReport(data.base);
         Path file = out != null ? out : data.base.resolve("report.html");
-        write(data.base, data.openWarehouse(), file);
+        write(data.base, data.openWarehouse(), data.existingDatabase(), file);
         System.out.println("report: " + file.toAbsolutePath());
         return 0;
     }
 
     public static void write(Path base, Warehouse warehouse, Path file) throws IOException {
+        write(base, warehouse, null, file);
+    }
+
+    /**
+     * The report of {@code base}: its queries' progress, and the windowed tables of the warehouse
+     * and, when there is one, of the SQL database (where update mode keeps them).
+     */
+    public static void write(Path base, Warehouse warehouse, @Nullable Database database, Path file)
+            throws IOException {
         StringBuilder html = new StringBuilder();
         html.append(
                         "<!DOCTYPE html><html lang=\"en\"><head><meta"
@@ -88,15 +104,41 @@ public final class ReportCommand implements Callable<Integer> {
         for (String table : warehouse.tables()) {
             var type = warehouse.rowType(table);
             List<String> columns = type.getFieldNames();
-            if (columns.size() == 5
-                    && columns.get(0).equals("window_start")
-                    && columns.get(3).equals("events")) {
-                windows(html, table, warehouse.sortedValues(table));
+            if (isWindowed(columns)) {
+                List<List<Object>> rows = warehouse.sortedValues(table);
+                windows(html, table + " (" + rows.size() + " windows)", rows);
+            }
+        }
+        if (database != null) {
+            try {
+                for (String table : database.tables()) {
+                    if (isWindowed(database.columns(table))) {
+                        List<List<Object>> rows = database.rows(table);
+                        windows(
+                                html,
+                                table
+                                        + " (SQL database, update mode: "
+                                        + rows.size()
+                                        + " windows, the open ones with their counts so far)",
+                                rows);
+                    }
+                }
+            } catch (SQLException e) {
+                throw new QueryException(
+                        "the report cannot read " + database.describe() + ": " + e.getMessage(), e);
             }
         }
         html.append("</body></html>\n");
         Files.createDirectories(file.toAbsolutePath().getParent());
         Files.writeString(file, html, StandardCharsets.UTF_8);
+    }
+
+    /** Columns window_start, window_end, a key, events, amount. */
+    private static boolean isWindowed(List<String> columns) {
+        return columns.size() == 5
+                && columns.get(0).equals("window_start")
+                && columns.get(1).equals("window_end")
+                && columns.get(3).equals("events");
     }
 
     private static List<Path> checkpoints(Path base) throws IOException {
@@ -138,27 +180,23 @@ public final class ReportCommand implements Callable<Integer> {
         }
         series.forEach(
                 (title, points) ->
-                        chart(html, title + " by batch", Map.of(title, points), "batch"));
+                        chart(html, title + " by batch", Map.of(title, points), "batch", true));
         html.append("</div>");
     }
 
-    private static void windows(StringBuilder html, String table, List<List<Object>> rows) {
+    private static void windows(StringBuilder html, String title, List<List<Object>> rows) {
         Map<String, List<double[]>> events = new TreeMap<>();
         Map<String, List<double[]>> amount = new TreeMap<>();
         for (List<Object> row : rows) {
             double hours = (((Instant) row.get(0)).toEpochMilli() - 1740787200000L) / 3_600_000.0;
             String key = String.valueOf(row.get(2));
             events.computeIfAbsent(key, k -> new ArrayList<>())
-                    .add(new double[] {hours, ((Long) row.get(3)).doubleValue()});
+                    .add(new double[] {hours, ((Number) row.get(3)).doubleValue()});
             Object a = row.get(4);
             amount.computeIfAbsent(key, k -> new ArrayList<>())
-                    .add(new double[] {hours, a == null ? 0 : (Double) a});
+                    .add(new double[] {hours, a == null ? 0 : ((Number) a).doubleValue()});
         }
-        html.append("<h3>")
-                .append(escape(table))
-                .append(" (")
-                .append(rows.size())
-                .append(" windows)</h3><div class=\"charts\">");
+        html.append("<h3>").append(escape(title)).append("</h3><div class=\"charts\">");
         if (events.size() <= COLORS.length) {
             chart(
                     html,
@@ -191,9 +229,23 @@ public final class ReportCommand implements Callable<Integer> {
         html.append("</div>");
     }
 
-    /** A line chart with points, axes and a legend, as inline SVG. */
     private static void chart(
             StringBuilder html, String title, Map<String, List<double[]>> series, String xLabel) {
+        chart(html, title, series, xLabel, false);
+    }
+
+    /**
+     * A line chart with points, axes and a legend, as inline SVG.
+     *
+     * @param wholeX the x values are whole numbers (batch ids): the axis is labelled with whole
+     *     numbers only
+     */
+    private static void chart(
+            StringBuilder html,
+            String title,
+            Map<String, List<double[]>> series,
+            String xLabel,
+            boolean wholeX) {
         int w = 520;
         int h = 260;
         int left = 60;
@@ -207,6 +259,10 @@ public final class ReportCommand implements Callable<Integer> {
                 maxX = Math.max(maxX, p[0]);
                 maxY = Math.max(maxY, p[1]);
             }
+        }
+        if (wholeX) {
+            minX = Math.floor(minX);
+            maxX = Math.ceil(maxX);
         }
         if (minX == maxX) {
             maxX = minX + 1;
@@ -231,12 +287,26 @@ public final class ReportCommand implements Callable<Integer> {
         for (int i = 0; i <= 4; i++) {
             double y = h - bottom - (h - bottom - 10) * i / 4.0;
             html.append(text(left - 5, y + 4, fmt(maxY * i / 4), "end"));
-            html.append(
-                    text(
-                            left + (w - 10 - left) * i / 4.0,
-                            h - bottom + 15,
-                            fmt(minX + (maxX - minX) * i / 4),
-                            "middle"));
+            if (!wholeX) {
+                html.append(
+                        text(
+                                left + (w - 10 - left) * i / 4.0,
+                                h - bottom + 15,
+                                fmt(minX + (maxX - minX) * i / 4),
+                                "middle"));
+            }
+        }
+        if (wholeX) {
+            // At most five labels, each a whole batch id at its own place.
+            long step = Math.max(1, (long) Math.ceil((maxX - minX) / 4));
+            for (long x = (long) minX; x <= maxX; x += step) {
+                html.append(
+                        text(
+                                left + (w - 10 - left) * (x - minX) / (maxX - minX),
+                                h - bottom + 15,
+                                Long.toString(x),
+                                "middle"));
+            }
         }
         html.append(text((left + w) / 2.0, h - 5, xLabel, "middle"));
         int s = 0;

@@ -79,6 +79,14 @@ public final class ResetCommand implements Callable<Integer> {
             List<String> written = new ArrayList<>();
             identity.path("sinks").forEach(sink -> written.add(sink.asText()));
             identity.path("records").forEach(record -> written.add(record.asText()));
+            if (!identity.path("sinks").isArray()) {
+                // A damaged metadata.json: the tables the query wrote, as the warehouse knows them.
+                for (String table : warehouse.tables()) {
+                    if (query.equals(warehouse.writer(table))) {
+                        written.add(table);
+                    }
+                }
+            }
             for (String table : written) {
                 if (warehouse.exists(table) && warehouse.writer(table).equals(query)) {
                     Folders.deleteRecursively(warehouse.tablePath(table));

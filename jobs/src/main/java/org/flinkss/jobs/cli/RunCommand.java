@@ -6,8 +6,10 @@ import picocli.CommandLine.Option;
 
 import org.flinkss.course.queries.Pipeline;
 import org.flinkss.course.queries.QueryCatalog;
+import org.flinkss.course.queries.QueryOption;
 import org.flinkss.course.queries.QueryRequest;
 import org.flinkss.jobs.cli.options.ApiOption;
+import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.CheckpointIntervalOption;
 import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.jobs.cli.options.KafkaOptions;
@@ -85,6 +87,10 @@ public final class RunCommand implements Callable<Integer> {
         RunOptions run = options.build();
         QueryRequest request =
                 new QueryRequest(run, api.api(), rescuedData, skipMissingFiles, kafka);
+        q.check(request);
+        // The queries that read the landing folder are those that take its options.
+        BaseFolder.requireForRun(
+                data.base, data.events(), q.options().contains(QueryOption.SKIP_MISSING_FILES));
         if (q.isComposite()) {
             List<QueryRunner.Result> results = Pipeline.run(request);
             for (int i = 0; i < results.size(); i++) {

@@ -6,9 +6,12 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.DataOptions;
+import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.jobs.cli.output.TablePrinter;
 
+import java.io.PrintStream;
 import java.util.concurrent.Callable;
 
 /** {@code table count|show|export <name>}: a table of the warehouse or of the SQL database. */
@@ -38,7 +41,10 @@ public final class TableCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            System.out.println(data.tables().count(table));
+            BaseFolder.refuseFile(data.base);
+            PrintStream out = Stdout.utf8();
+            out.println(data.tables().count(table));
+            out.flush();
             return 0;
         }
     }
@@ -61,7 +67,10 @@ public final class TableCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            System.out.print(TablePrinter.show(data.tables(), table, limit));
+            BaseFolder.refuseFile(data.base);
+            PrintStream out = Stdout.utf8();
+            out.print(TablePrinter.show(data.tables(), table, limit));
+            out.flush();
             return 0;
         }
     }
@@ -81,7 +90,10 @@ public final class TableCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            TablePrinter.export(data.tables(), table, System.out);
+            BaseFolder.refuseFile(data.base);
+            PrintStream out = Stdout.utf8();
+            TablePrinter.export(data.tables(), table, out);
+            out.flush();
             return 0;
         }
     }

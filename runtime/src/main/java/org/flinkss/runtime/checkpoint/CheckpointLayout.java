@@ -18,8 +18,11 @@ import java.nio.file.Paths;
  *   progress/log.jsonl              one progress object per committed batch
  *   progress/last.json              the last progress object printed
  *   progress/pending/&lt;run&gt;/&lt;chk&gt;/  what a run's operators reported at one checkpoint (fragments)
- *   runs/&lt;run&gt;/job.json            the Flink job of a run
+ *   runs/&lt;run&gt;/job.json            the Flink job of a run (and the cluster that runs it)
+ *   runs/&lt;run&gt;/heartbeat           rewritten every 2 s by the run's client while it lives
  *   runs/&lt;run&gt;/caught-up-&lt;source&gt; written by a source once it has read what the run is to read
+ *   fence.json                      the run that owns the directory: jobs of other runs stop
+ *   damaged/...                     restore points set aside because their _metadata is unreadable
  *   .lock, .lock.owner              held by the running driver
  * </pre>
  *
@@ -80,6 +83,11 @@ public final class CheckpointLayout implements Serializable {
         return dir().resolve("savepoints");
     }
 
+    /** Where restore points whose {@code _metadata} cannot be read are set aside, for a look. */
+    public Path damaged() {
+        return dir().resolve("damaged");
+    }
+
     /** Spark's offset log of one source: the splits of the batch planned last. */
     public Path offsets(String source) {
         return dir().resolve("offsets").resolve(source);
@@ -113,6 +121,18 @@ public final class CheckpointLayout implements Serializable {
 
     public Path jobFile(String runId) {
         return runs().resolve(runId).resolve("job.json");
+    }
+
+    /** Rewritten by the client of run {@code runId} while it lives ({@link RunFence}). */
+    public Path heartbeat(String runId) {
+        return runs().resolve(runId).resolve("heartbeat");
+    }
+
+    /**
+     * Names the run that owns the directory; the jobs of every other run stop ({@link RunFence}).
+     */
+    public Path fence() {
+        return dir().resolve("fence.json");
     }
 
     public Path caughtUpMarker(String runId, String source) {

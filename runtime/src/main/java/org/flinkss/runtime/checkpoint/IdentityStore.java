@@ -1,14 +1,17 @@
 package org.flinkss.runtime.checkpoint;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.flinkss.runtime.QueryException;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -40,7 +43,7 @@ public final class IdentityStore {
         if (!Files.exists(meta)) {
             return;
         }
-        JsonNode version = read(meta).path(LAYOUT_FIELD);
+        JsonNode version = read(meta, queryName).path(LAYOUT_FIELD);
         if (version.isInt() && version.asInt() == CheckpointLayout.VERSION) {
             return;
         }
@@ -76,12 +79,17 @@ public final class IdentityStore {
         Path meta = layout.metadata();
         if (!Files.exists(meta)) {
             String id = UUID.randomUUID().toString();
-            write(identity, id);
+            write(portable(identity), id);
             return id;
         }
-        JsonNode stored = read(meta);
+        identity = portable(identity);
+        JsonNode stored = read(meta, identity.name());
         String id = stored.path("id").asText();
-        QueryIdentity existing = QueryIdentity.fromJson(stored);
+        checkNotMoved(stored, identity.name());
+        QueryIdentity existing = portable(QueryIdentity.fromJson(stored));
+        if (!stored.has(BASE_FIELD) && base() != null) {
+            write(existing, id); // a checkpoint of an earlier version: record its base now
+        }
         if (!existing.sameQuery(identity)) {
             throw new QueryException(
                     "checkpoint "
@@ -121,18 +129,123 @@ public final class IdentityStore {
         return id;
     }
 
+    /** How the identity writes the base folder in the paths of its sources. */
+    static final String BASE = "${base}";
+
+    /** The field of {@code metadata.json} that holds where the base folder was. */
+    private static final String BASE_FIELD = "base";
+
+    /**
+     * {@code identity} with the paths under the base folder ({@code <base>/_cp/<query>} is the
+     * checkpoint) written relative to it, as {@value #BASE}{@code /events/...}, so that the
+     * identity does not depend on where the base is (a moved base is refused by {@link
+     * #checkNotMoved}, with its own message). Identities recorded with absolute paths compare equal
+     * as long as the base stays where it was.
+     */
+    private QueryIdentity portable(QueryIdentity identity) {
+        String base = base();
+        if (base == null) {
+            return identity; // a checkpoint outside any base
+        }
+        List<String> forms = List.of("file://" + base + "/", "file:" + base + "/", base + "/");
+        ObjectNode json = identity.toJson();
+        JsonNode absolute = json.path("sources").deepCopy();
+        ArrayNode sources = json.putArray("sources");
+        for (JsonNode source : absolute) {
+            String relative = source.asText();
+            for (String form : forms) {
+                relative = relative.replace(form, BASE + "/");
+            }
+            sources.add(relative);
+        }
+        return QueryIdentity.fromJson(json);
+    }
+
+    /** The base folder of the checkpoint ({@code <base>/_cp/<query>}), or null if none. */
+    @Nullable
+    private String base() {
+        Path parent = layout.dir().getParent();
+        if (parent == null
+                || parent.getFileName() == null
+                || !parent.getFileName().toString().equals(CheckpointLayout.CHECKPOINTS_FOLDER)
+                || parent.getParent() == null) {
+            return null;
+        }
+        return parent.getParent().toString();
+    }
+
+    /**
+     * Refuses a checkpoint whose base folder was moved or copied: Flink's file sink keeps the
+     * absolute folders of the tables in its state, so the run would write into the old base's
+     * tables (or into a new folder at the old place) instead of this base's.
+     */
+    private void checkNotMoved(JsonNode stored, String queryName) {
+        String recorded = stored.path(BASE_FIELD).asText("");
+        String now = base();
+        if (recorded.isEmpty() || now == null || recorded.equals(now)) {
+            return;
+        }
+        throw new QueryException(
+                "checkpoint "
+                        + layout.dir()
+                        + " of query '"
+                        + queryName
+                        + "' was made with its base folder at "
+                        + recorded
+                        + ", and the base is now "
+                        + now
+                        + " (moved or copied). A run here would write into the tables at "
+                        + recorded
+                        + " (Flink's file sink keeps their absolute folders in the checkpoint),"
+                        + " so it is refused. Move the base back to "
+                        + recorded
+                        + ", or start over here with 'reset "
+                        + queryName
+                        + "' (the checkpoint deleted, its tables emptied; the next run"
+                        + " reprocesses everything).");
+    }
+
     private void write(QueryIdentity identity, String id) {
         ObjectNode node = identity.toJson();
         node.put("id", id);
+        String base = base();
+        if (base != null) {
+            node.put(BASE_FIELD, base);
+        }
         node.put(LAYOUT_FIELD, CheckpointLayout.VERSION);
         JsonFiles.write(layout.metadata(), node);
     }
 
-    private static JsonNode read(Path meta) {
+    /**
+     * The identity as stored; a file that is empty, cut short or not a JSON object (a disk that
+     * filled up, an editor) stops the run, naming it and the way out.
+     */
+    private static JsonNode read(Path meta, String queryName) {
+        String problem;
         try {
-            return JsonFiles.JSON.readTree(meta.toFile());
+            JsonNode node = JsonFiles.JSON.readTree(meta.toFile());
+            if (node != null && node.isObject() && node.path("name").isTextual()) {
+                return node;
+            }
+            problem =
+                    node == null || node.isMissingNode()
+                            ? "it is empty"
+                            : "it holds no query identity";
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + meta + ": " + e.getMessage(), e);
+            problem = "it is not valid JSON: " + e.getMessage().split("\n")[0];
         }
+        throw new QueryException(
+                "checkpoint "
+                        + meta.getParent()
+                        + " of query '"
+                        + queryName
+                        + "' cannot be used: its identity file "
+                        + meta
+                        + " is damaged ("
+                        + problem
+                        + "). Put back an intact copy of that file, or start over with 'reset "
+                        + queryName
+                        + "' (the checkpoint deleted, its tables emptied; the next run"
+                        + " reprocesses everything).");
     }
 }

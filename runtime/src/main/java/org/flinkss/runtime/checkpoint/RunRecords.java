@@ -1,13 +1,20 @@
 package org.flinkss.runtime.checkpoint;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * What the checkpoint directory keeps about runs in progress ({@code runs/<run>/}): the Flink job
@@ -22,12 +29,72 @@ public final class RunRecords {
         this.layout = layout;
     }
 
+    /** The Flink job of a run, as {@code job.json} records it. */
+    public record Job(
+            String runId,
+            String jobId,
+            @Nullable URI jobManager,
+            @Nullable Duration clientTimeout,
+            String started) {}
+
     public void recordJob(String runId, String jobId) {
+        recordJob(runId, jobId, null, null);
+    }
+
+    /**
+     * @param jobManager the REST address of the cluster that runs the job, or null for a job that
+     *     runs inside the client's process (an embedded cluster, which ends with it)
+     * @param clientTimeout how long the job goes on without its client's heartbeat, or null
+     */
+    public void recordJob(
+            String runId,
+            String jobId,
+            @Nullable URI jobManager,
+            @Nullable Duration clientTimeout) {
         ObjectNode node = JsonFiles.JSON.createObjectNode();
         node.put("runId", runId);
         node.put("jobId", jobId);
         node.put("started", Instant.now().toString());
+        if (jobManager != null) {
+            node.put("jobManager", jobManager.toString());
+        }
+        if (clientTimeout != null) {
+            node.put("clientTimeoutMillis", clientTimeout.toMillis());
+        }
         JsonFiles.write(layout.jobFile(runId), node);
+    }
+
+    /** The jobs of every run recorded and not cleared yet. */
+    public List<Job> jobs() {
+        List<Job> jobs = new ArrayList<>();
+        if (!Files.isDirectory(layout.runs())) {
+            return jobs;
+        }
+        List<Path> runDirs;
+        try (Stream<Path> s = Files.list(layout.runs())) {
+            runDirs = s.sorted().toList();
+        } catch (IOException e) {
+            return jobs;
+        }
+        for (Path runDir : runDirs) {
+            String runId = runDir.getFileName().toString();
+            Path f = layout.jobFile(runId);
+            try {
+                JsonNode node = JsonFiles.JSON.readTree(f.toFile());
+                String jobManager = node.path("jobManager").asText("");
+                long timeout = node.path("clientTimeoutMillis").asLong(-1);
+                jobs.add(
+                        new Job(
+                                runId,
+                                node.path("jobId").asText(),
+                                jobManager.isEmpty() ? null : URI.create(jobManager),
+                                timeout < 0 ? null : Duration.ofMillis(timeout),
+                                node.path("started").asText("")));
+            } catch (IOException | IllegalArgumentException e) {
+                // no job.json (a run killed before it submitted), or not readable: no job known
+            }
+        }
+        return jobs;
     }
 
     /** The Flink job of a run, if it was submitted. */

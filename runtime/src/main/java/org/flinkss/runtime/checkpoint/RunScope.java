@@ -1,7 +1,10 @@
 package org.flinkss.runtime.checkpoint;
 
+import javax.annotation.Nullable;
+
 import java.io.Serializable;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -15,10 +18,21 @@ public final class RunScope implements Serializable {
 
     private final CheckpointLayout layout;
     private final String runId;
+    @Nullable private final Duration clientTimeout;
 
+    /** A run whose job does not watch its client (tests of single operators). */
     public RunScope(CheckpointLayout layout, String runId) {
+        this(layout, runId, null);
+    }
+
+    /**
+     * @param clientTimeout how long the run's job goes on without hearing from its client (its
+     *     heartbeat, {@link RunFence}) before it stops itself; null for never
+     */
+    public RunScope(CheckpointLayout layout, String runId, @Nullable Duration clientTimeout) {
         this.layout = Objects.requireNonNull(layout);
         this.runId = Objects.requireNonNull(runId);
+        this.clientTimeout = clientTimeout;
     }
 
     public CheckpointLayout layout() {
@@ -27,6 +41,12 @@ public final class RunScope implements Serializable {
 
     public String runId() {
         return runId;
+    }
+
+    /** How long the job goes on without a heartbeat of its client; null for never. */
+    @Nullable
+    public Duration clientTimeout() {
+        return clientTimeout;
     }
 
     /** Where this run's operators leave their reports of checkpoint {@code checkpointId}. */

@@ -49,7 +49,12 @@ public final class Database implements Serializable {
 
     /** The default: {@code <warehouse>/warehouse.db}, SQLite. */
     public static Database sqliteIn(Path warehouse) {
-        return new Database("jdbc:sqlite:" + warehouse.toAbsolutePath().resolve("warehouse.db"));
+        return new Database("jdbc:sqlite:" + sqliteFileIn(warehouse));
+    }
+
+    /** The default database's file, which the first connection creates. */
+    public static Path sqliteFileIn(Path warehouse) {
+        return warehouse.toAbsolutePath().resolve("warehouse.db");
     }
 
     public boolean isSqlite() {
@@ -151,6 +156,22 @@ public final class Database implements Serializable {
         } else {
             s.setObject(index, value);
         }
+    }
+
+    /** The tables of the database, sorted, without bookkeeping tables (names starting with _). */
+    public List<String> tables() throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Connection c = connect();
+                ResultSet r = c.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
+            while (r.next()) {
+                String name = r.getString("TABLE_NAME");
+                if (!name.startsWith("_") && !name.startsWith("sqlite_") && !names.contains(name)) {
+                    names.add(name);
+                }
+            }
+        }
+        names.sort(null);
+        return names;
     }
 
     public boolean hasTable(String table) throws SQLException {

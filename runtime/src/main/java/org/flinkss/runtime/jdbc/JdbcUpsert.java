@@ -32,10 +32,15 @@ import java.util.stream.IntStream;
  * <p>Rows of one batch with the same key: the last one wins, as MERGE with a deduplicated source. A
  * row of kind {@code DELETE} deletes its key ({@code WHEN MATCHED AND deleted THEN DELETE}).
  *
- * <p>One key column is the table's primary key. Several (a window's start, end and group key, for
- * update mode) may hold nulls, as Spark groups nulls together, and a SQL primary key cannot: then
- * the table has an index on them, and a row updates the row whose key is equal, nulls included
- * ({@code IS NOT DISTINCT FROM}), or is inserted.
+ * <p>One key column is the table's unique key, as the course's {@code MERGE ... ON t.event_id =
+ * s.event_id}: a row whose key is null equals no row, so Delta's MERGE never matches it and inserts
+ * it ({@code WHEN NOT MATCHED THEN INSERT *}), a row of its own each time; here too. The column is
+ * {@code UNIQUE}, which takes any number of nulls in SQLite and PostgreSQL, not a {@code PRIMARY
+ * KEY}, which PostgreSQL makes {@code NOT NULL} (such a batch would fail there again and again); a
+ * table made with the key as primary key is changed to this when the sink starts. Several key
+ * columns (a window's start, end and group key, for update mode) may hold nulls, as Spark groups
+ * nulls together: then the table has an index on them, and a row updates the row whose key is
+ * equal, nulls included ({@code IS NOT DISTINCT FROM}), or is inserted.
  */
 public final class JdbcUpsert implements BatchFunction<RowData> {
 
@@ -100,10 +105,13 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
                                 + " "
                                 + database.sqlType(f.getType())
                                 + (singleKey() && f.getName().equals(keyColumns.get(0))
-                                        ? " PRIMARY KEY"
+                                        ? " UNIQUE"
                                         : ""));
             }
             s.executeUpdate("CREATE TABLE IF NOT EXISTS " + table + " (" + columns + ")");
+            if (singleKey() && !database.isSqlite()) {
+                allowNullKeys(c, s);
+            }
             if (!singleKey()) {
                 s.executeUpdate(
                         "CREATE INDEX IF NOT EXISTS "
@@ -119,6 +127,37 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
                             + " batch_id BIGINT NOT NULL, writer INTEGER NOT NULL, table_name"
                             + " VARCHAR(255) NOT NULL, num_rows BIGINT NOT NULL, committed_at"
                             + " VARCHAR(40) NOT NULL, PRIMARY KEY (query_id, batch_id, writer))");
+        }
+    }
+
+    /**
+     * A table made by an earlier version has its key as PRIMARY KEY, NOT NULL in PostgreSQL: the
+     * key becomes UNIQUE instead, and the column loses the NOT NULL its primary key gave it, so
+     * that rows with a null key can be inserted. (SQLite's primary key takes nulls already.)
+     */
+    private void allowNullKeys(Connection c, Statement s) throws SQLException {
+        String key = keyColumns.get(0);
+        String primaryKey = null;
+        int columns = 0;
+        try (ResultSet r = c.getMetaData().getPrimaryKeys(null, null, table.toLowerCase())) {
+            while (r.next()) {
+                columns++;
+                if (r.getString("COLUMN_NAME").equalsIgnoreCase(key)) {
+                    primaryKey = r.getString("PK_NAME");
+                }
+            }
+        }
+        if (primaryKey != null && columns == 1) {
+            s.executeUpdate(
+                    "ALTER TABLE "
+                            + table
+                            + " DROP CONSTRAINT "
+                            + primaryKey
+                            + ", ALTER COLUMN "
+                            + key
+                            + " DROP NOT NULL, ADD UNIQUE ("
+                            + key
+                            + ")");
         }
     }
 
@@ -225,6 +264,14 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
                 PreparedStatement delete =
                         c.prepareStatement("DELETE FROM " + table + " WHERE " + where)) {
             for (RowData row : rows) {
+                if (singleKey() && row.isNullAt(keyFields[0])) {
+                    // A null key matches nothing (MERGE's ON t.k = s.k): inserted, never deleted.
+                    if (row.getRowKind() != RowKind.DELETE) {
+                        bindFields(insert, 1, row, allFields);
+                        insert.executeUpdate();
+                    }
+                    continue;
+                }
                 if (row.getRowKind() == RowKind.DELETE) {
                     bindFields(delete, 1, row, keyFields);
                     delete.executeUpdate();

@@ -8,9 +8,15 @@ import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
+
+import org.flinkss.runtime.PermanentFailure;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -45,7 +51,20 @@ final class KafkaAdmin implements AutoCloseable {
         props.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "flinkss-planner");
         this.bootstrapServers = bootstrapServers;
         this.timeoutMillis = KafkaTimeouts.apiTimeoutMillis(clientProperties);
-        this.admin = Admin.create(props);
+        try {
+            this.admin = Admin.create(props);
+        } catch (KafkaException e) {
+            if (e.getCause() instanceof ConfigException) {
+                throw new PermanentFailure(
+                        "the Kafka client settings for "
+                                + bootstrapServers
+                                + " are wrong, which no restart can fix: "
+                                + e.getCause().getMessage()
+                                + " (fix --kafka-properties or the FLINKSS_KAFKA_* variables)",
+                        e);
+            }
+            throw e;
+        }
     }
 
     /**
@@ -132,20 +151,42 @@ final class KafkaAdmin implements AutoCloseable {
                     "interrupted while asking Kafka at " + bootstrapServers + " to " + what, e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+                throw noAnswer(what, cause);
+            }
+            if (cause instanceof AuthenticationException
+                    || cause instanceof AuthorizationException) {
+                throw new PermanentFailure(
+                        "Kafka at "
+                                + bootstrapServers
+                                + " refused to "
+                                + what
+                                + " ("
+                                + cause.getMessage()
+                                + "), so no restart can fix it: check the security settings of"
+                                + " the client (--kafka-properties) and the principal's ACLs",
+                        cause);
+            }
             throw new IOException(
                     "Kafka at " + bootstrapServers + " could not " + what + ": " + cause, cause);
         } catch (TimeoutException e) {
-            throw new IOException(
-                    "Kafka at "
-                            + bootstrapServers
-                            + " did not answer within "
-                            + Duration.ofMillis(timeoutMillis)
-                            + " ("
-                            + what
-                            + "); is the broker up and are the bootstrap servers and security"
-                            + " settings right?",
-                    e);
+            throw noAnswer(what, e);
         }
+    }
+
+    /** Kafka's client already retried for the whole timeout: a restart would only wait again. */
+    private PermanentFailure noAnswer(String what, Throwable cause) {
+        return new PermanentFailure(
+                "Kafka at "
+                        + bootstrapServers
+                        + " did not answer within "
+                        + Duration.ofMillis(timeoutMillis)
+                        + " ("
+                        + what
+                        + "), so no restart can fix it: is the broker up, and are the bootstrap"
+                        + " servers and security settings right? (the wait is"
+                        + " default.api.timeout.ms of the client settings)",
+                cause);
     }
 
     @Override

@@ -14,14 +14,19 @@ import org.flinkss.runtime.checkpoint.CheckpointLock;
 import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.IdentityStore;
 import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.checkpoint.RunFence;
 import org.flinkss.runtime.checkpoint.RunRecords;
 import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.progress.ProgressListener;
 import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.runner.impl.ClientHeartbeat;
 import org.flinkss.runtime.runner.impl.ClusterSlots;
 import org.flinkss.runtime.runner.impl.CommitAfterSavepointFailed;
+import org.flinkss.runtime.runner.impl.DamagedRestorePoints;
+import org.flinkss.runtime.runner.impl.EarlierRunJobs;
 import org.flinkss.runtime.runner.impl.ExceptionHistory;
 import org.flinkss.runtime.runner.impl.FailureExplainer;
+import org.flinkss.runtime.runner.impl.InterruptedRun;
 import org.flinkss.runtime.runner.impl.JobConfiguration;
 import org.flinkss.runtime.runner.impl.JobManagerRest;
 import org.flinkss.runtime.runner.impl.JobStopper;
@@ -50,6 +55,9 @@ import java.util.UUID;
  *   <li>holds the checkpoint directory, and refuses to start if another run holds it, if the
  *       directory was made with another layout version or belongs to a different query (before any
  *       data moves);
+ *   <li>fences earlier runs ({@link RunFence}): cancels a job of an earlier run that still runs on
+ *       a cluster though its client is gone ({@link EarlierRunJobs}), then takes the directory for
+ *       this run; while it runs, it tells its job it is alive ({@link ClientHeartbeat});
  *   <li>restores the query's newest complete checkpoint or savepoint ({@link RestorePolicy});
  *   <li>submits the job; its sources plan batches of what exists now and each batch is committed by
  *       a checkpoint (sinks are two-phase-commit: nothing half-written is ever visible);
@@ -105,7 +113,13 @@ public final class QueryRun {
         try (CheckpointLock lock = CheckpointLock.acquire(layout, name)) {
             identity.checkLayout(name);
             String runId = UUID.randomUUID().toString();
+            // Before anything is restored: no job of an earlier run may go on beside this one.
+            // Cancelled over REST first (it says so), then fenced: a job that could not be
+            // reached stops at its next check of the fence, or its client's heartbeat.
+            new EarlierRunJobs(layout, name, settings.out).stop();
+            RunFence.claim(layout, runId);
             ReadableConfig flinkRunClient = JobConfiguration.flinkRunClient();
+            new DamagedRestorePoints(layout, restorePoints, name, settings.out).setAside();
             Optional<Path> restore =
                     new RestorePolicy(restorePoints, layout.dir(), flinkRunClient, settings.out)
                             .choose();
@@ -133,7 +147,8 @@ public final class QueryRun {
                 if (settings.parallelism != null) {
                     env.setParallelism(settings.parallelism);
                 }
-                BuiltJob job = builder.build(env, new RunScope(layout, runId));
+                BuiltJob job =
+                        builder.build(env, new RunScope(layout, runId, settings.clientTimeout));
                 String queryId = identity.claim(job.identity());
                 job.prepare();
 
@@ -178,9 +193,24 @@ public final class QueryRun {
                 listeners);
     }
 
-    /** Submits the job and returns the savepoint it ended with. */
+    /**
+     * Submits the job and returns the savepoint it ended with. The job hears from this process
+     * until then: without that heartbeat it stops itself.
+     */
     @Nullable
     private Path execute(
+            StreamExecutionEnvironment env,
+            BuiltJob job,
+            String runId,
+            ProgressTracker tracker,
+            @Nullable ReadableConfig flinkRunClient) {
+        try (ClientHeartbeat heartbeat = ClientHeartbeat.start(layout, runId)) {
+            return submitAndWatch(env, job, runId, tracker, flinkRunClient);
+        }
+    }
+
+    @Nullable
+    private Path submitAndWatch(
             StreamExecutionEnvironment env,
             BuiltJob job,
             String runId,
@@ -194,7 +224,11 @@ public final class QueryRun {
                     "query '" + name + "' could not start: " + ExceptionUtils.stringifyException(e),
                     e);
         }
-        runs.recordJob(runId, client.getJobID().toString());
+        runs.recordJob(
+                runId,
+                client.getJobID().toString(),
+                flinkRunClient == null ? null : JobManagerRest.of(flinkRunClient),
+                settings.clientTimeout);
         FailureExplainer failures =
                 new FailureExplainer(
                         client,
@@ -202,25 +236,39 @@ public final class QueryRun {
                                 new JobManagerRest(client, flinkRunClient, REST_TIMEOUT)));
         JobStopper stopper =
                 new JobStopper(client, name, layout.savepoints(), failures, StopRetries.DEFAULT);
-        Thread stopOnExit = null;
-        if (!settings.trigger.isAvailableNow()) {
-            // An unbounded run ends on Ctrl-C: stop with a savepoint so that the next run resumes.
-            stopOnExit = new Thread(stopper::stop);
-            Runtime.getRuntime().addShutdownHook(stopOnExit);
-        }
-        try {
-            JobWatcher.Ending ending =
-                    new JobWatcher(
-                                    client,
-                                    name,
-                                    layout,
-                                    runId,
-                                    job.sourceNames(),
-                                    settings.trigger.isAvailableNow(),
-                                    settings.runFor,
-                                    tracker,
-                                    failures)
-                            .watch();
+        // Ctrl-C: an unbounded run stops with a savepoint, an availableNow run's job is cancelled;
+        // either way the hook says what was kept.
+        try (InterruptedRun interruption =
+                InterruptedRun.install(
+                        name,
+                        layout,
+                        client,
+                        settings.trigger.isAvailableNow() ? null : stopper,
+                        settings.out)) {
+            JobWatcher.Ending ending;
+            try {
+                ending =
+                        new JobWatcher(
+                                        client,
+                                        name,
+                                        layout,
+                                        runId,
+                                        job.sourceNames(),
+                                        settings.trigger.isAvailableNow(),
+                                        settings.runFor,
+                                        tracker,
+                                        failures)
+                                .watch();
+            } catch (RuntimeException e) {
+                if (interruption.isInterrupted()) {
+                    interruption.awaitHook(); // the job ended because of Ctrl-C: the hook says so
+                }
+                throw e;
+            }
+            if (interruption.isInterrupted()) {
+                interruption.awaitHook();
+                return null;
+            }
             if (ending == JobWatcher.Ending.STOPPED_FROM_OUTSIDE) {
                 // `flink stop` took a savepoint of everything reported: make it this query's.
                 tracker.commit(runId, Long.MAX_VALUE);
@@ -236,14 +284,6 @@ public final class QueryRun {
             // committed.
             tracker.commit(runId, Long.MAX_VALUE);
             return savepoint;
-        } finally {
-            if (stopOnExit != null) {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(stopOnExit);
-                } catch (IllegalStateException shuttingDown) {
-                    // the hook is running: it does the stop
-                }
-            }
         }
     }
 

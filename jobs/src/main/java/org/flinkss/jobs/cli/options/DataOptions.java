@@ -7,6 +7,9 @@ import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.Warehouse;
 
+import javax.annotation.Nullable;
+
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 
@@ -50,9 +53,19 @@ public final class DataOptions {
         return jdbcUrl != null ? new Database(jdbcUrl) : Database.sqliteIn(warehouse());
     }
 
-    /** A table by name: Parquet files in the warehouse, else a table of the SQL database. */
+    /**
+     * A table by name: Parquet files in the warehouse, else a table of the SQL database. Reading
+     * creates nothing: a default database whose file does not exist holds no table.
+     */
     public Tables tables() {
-        return new Tables(openWarehouse(), database());
+        return new Tables(openWarehouse(), existingDatabase());
+    }
+
+    /** The SQL database, or null for a default one whose file does not exist (no tables yet). */
+    @Nullable
+    public Database existingDatabase() {
+        boolean none = jdbcUrl == null && !Files.exists(Database.sqliteFileIn(warehouse()));
+        return none ? null : database();
     }
 
     /** The landing folder of the course's generator. */

@@ -30,6 +30,12 @@ public final class TriggerOptions {
     Duration runFor;
 
     public RunOptions.Builder applyTo(RunOptions.Builder run) {
+        if (runFor != null && trigger.isAvailableNow()) {
+            throw new IllegalArgumentException(
+                    "--run-for goes with --trigger processing-time=<interval> or continuous: an"
+                            + " available-now run stops by itself once it has processed what is"
+                            + " there");
+        }
         run.trigger(trigger);
         return runFor != null ? run.runFor(runFor) : run;
     }

@@ -49,14 +49,18 @@ public final class JobManagerRest {
     /** The JobManager's REST address, if it can be known and, when embedded, still runs. */
     public Optional<URI> address() throws Exception {
         if (flinkRunClient != null) {
-            return Optional.of(
-                    URI.create(
-                            "http://"
-                                    + flinkRunClient.get(RestOptions.ADDRESS)
-                                    + ":"
-                                    + flinkRunClient.get(RestOptions.PORT)));
+            return Optional.of(of(flinkRunClient));
         }
         return MiniClusterRestAddress.of(client, timeout);
+    }
+
+    /** The REST address of the cluster that {@code flink run}'s client submits to. */
+    public static URI of(ReadableConfig flinkRunClient) {
+        return URI.create(
+                "http://"
+                        + flinkRunClient.get(RestOptions.ADDRESS)
+                        + ":"
+                        + flinkRunClient.get(RestOptions.PORT));
     }
 
     /**

@@ -4,10 +4,15 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.SplitPlanner;
 
 import java.io.IOException;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -17,6 +22,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +33,10 @@ import java.util.Set;
  * Plans micro-batches over a folder, as Spark's file stream source: every file whose name ends with
  * the suffix, below the folder (recursively), oldest first, each read once. Names starting with
  * {@code .} or {@code _} are skipped, files and folders alike: they are in-progress part files,
- * markers such as {@code _SUCCESS} and checksums, never data.
+ * markers such as {@code _SUCCESS} and checksums, never data. Links are followed, as Spark follows
+ * them: the folder itself may be a link, and so may files and folders inside ({@link #walk}). What
+ * is passed over (other names, links to nothing, a link back to an ancestor) is logged once per
+ * run.
  *
  * <p>The committed position is the set of files already read, by their path relative to the folder:
  * a file that is rewritten under the same name is not read again, as in Spark.
@@ -40,12 +49,15 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
 
     private static final long serialVersionUID = 1L;
 
+    private static final Logger LOG = LoggerFactory.getLogger(FilePlanner.class);
+
     private final String root;
     private final String suffix;
 
     private transient Set<String> processed;
     private transient long commits;
     private transient List<Path> target;
+    private transient Set<String> warned;
 
     public FilePlanner(Path root, String suffix) {
         this.root = root.toAbsolutePath().normalize().toString();
@@ -84,17 +96,47 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
 
     @Override
     public void refreshTarget() throws IOException {
-        target = list(Paths.get(root), suffix);
+        Listing listing = walk(Paths.get(root), suffix);
+        target = listing.files();
+        warnOnce(listing);
     }
 
     /** The visible files below {@code root} whose names end with {@code suffix}, oldest first. */
     public static List<Path> list(Path root, String suffix) throws IOException {
+        return walk(root, suffix).files();
+    }
+
+    /**
+     * What a walk of a source folder found: the files to read, oldest first, and what it passed
+     * over that a user may have meant to be read.
+     *
+     * @param files the visible files whose names end with the suffix, oldest first
+     * @param otherNames visible files whose names do not end with the suffix: not read, as Spark's
+     *     {@code pathGlobFilter} does not read them
+     * @param cycles links that lead back to a folder that contains them: not followed again
+     * @param brokenLinks links to nothing
+     */
+    public record Listing(
+            List<Path> files, List<Path> otherNames, List<Path> cycles, List<Path> brokenLinks) {}
+
+    /**
+     * Walks {@code root} as Spark's file index does: links are followed (the folder itself, files
+     * and folders inside), hidden names are skipped. Unlike Spark, which follows a link to an
+     * ancestor until the operating system's limit and reads the same files again at every level, a
+     * link that leads back to a folder containing it is not followed: each file is read once.
+     */
+    public static Listing walk(Path root, String suffix) throws IOException {
+        Listing listing =
+                new Listing(
+                        new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         if (!Files.isDirectory(root)) {
-            return new ArrayList<>();
+            return listing;
         }
         List<Object[]> found = new ArrayList<>();
         Files.walkFileTree(
                 root,
+                EnumSet.of(FileVisitOption.FOLLOW_LINKS),
+                Integer.MAX_VALUE,
                 new SimpleFileVisitor<>() {
                     @Override
                     public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
@@ -105,10 +147,18 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
 
                     @Override
                     public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                        if (attrs.isRegularFile()
-                                && !hidden(file)
-                                && file.getFileName().toString().endsWith(suffix)) {
+                        if (hidden(file)) {
+                            return FileVisitResult.CONTINUE;
+                        }
+                        if (attrs.isSymbolicLink()) {
+                            // Links are followed: one whose attributes are its own leads nowhere.
+                            listing.brokenLinks().add(file);
+                        } else if (!attrs.isRegularFile()) {
+                            return FileVisitResult.CONTINUE;
+                        } else if (file.getFileName().toString().endsWith(suffix)) {
                             found.add(new Object[] {file, attrs.lastModifiedTime().toMillis()});
+                        } else {
+                            listing.otherNames().add(file);
                         }
                         return FileVisitResult.CONTINUE;
                     }
@@ -121,17 +171,67 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
                         if (e instanceof NoSuchFileException) {
                             return FileVisitResult.CONTINUE;
                         }
+                        if (e instanceof FileSystemLoopException) {
+                            if (!hidden(file)) {
+                                listing.cycles().add(file);
+                            }
+                            return FileVisitResult.CONTINUE;
+                        }
                         throw e;
                     }
                 });
         found.sort(
                 Comparator.<Object[]>comparingLong(f -> (Long) f[1])
                         .thenComparing(f -> f[0].toString()));
-        List<Path> files = new ArrayList<>(found.size());
         for (Object[] f : found) {
-            files.add((Path) f[0]);
+            listing.files().add((Path) f[0]);
         }
-        return files;
+        listing.otherNames().sort(Comparator.naturalOrder());
+        return listing;
+    }
+
+    /** Says once per run what the walk passed over, so that nothing is left out silently. */
+    private void warnOnce(Listing listing) {
+        if (warned == null) {
+            warned = new HashSet<>();
+        }
+        for (Path link : listing.cycles()) {
+            if (warned.add("cycle " + link)) {
+                LOG.warn(
+                        "Source folder {}: the link {} leads back to a folder that contains it; it"
+                                + " is not followed again, so each file below it is read once",
+                        root,
+                        link);
+            }
+        }
+        for (Path link : listing.brokenLinks()) {
+            if (warned.add("broken " + link)) {
+                LOG.warn("Source folder {}: {} is a link to nothing; not read", root, link);
+            }
+        }
+        List<String> other = new ArrayList<>();
+        for (Path file : listing.otherNames()) {
+            if (warned.add("other " + file)) {
+                other.add(Paths.get(root).relativize(file).toString());
+            }
+        }
+        if (!other.isEmpty()) {
+            LOG.warn(
+                    "Source folder {}: {} not read: only files named *{} are, as Spark's"
+                            + " pathGlobFilter '*{}' reads them (a compressed file, such as"
+                            + " .json.gz, too: decompress it to a *{} file to have it read): {}",
+                    root,
+                    other.size() == 1 ? "1 file is" : other.size() + " files are",
+                    suffix,
+                    suffix,
+                    suffix,
+                    other.size() <= 10
+                            ? String.join(", ", other)
+                            : String.join(", ", other.subList(0, 10))
+                                    + " and "
+                                    + (other.size() - 10)
+                                    + " more");
+        }
     }
 
     static boolean hidden(Path path) {

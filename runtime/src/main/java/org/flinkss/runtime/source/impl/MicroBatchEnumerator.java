@@ -8,7 +8,9 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.flinkss.runtime.PermanentFailure;
 import org.flinkss.runtime.checkpoint.JsonFiles;
+import org.flinkss.runtime.checkpoint.RunFence;
 import org.flinkss.runtime.progress.BatchSummary;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
@@ -29,6 +31,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -62,11 +65,15 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
 
     private static final Logger LOG = LoggerFactory.getLogger(MicroBatchEnumerator.class);
 
+    /** How often the enumerator checks that its run still owns the checkpoint and has a client. */
+    private static final long FENCE_CHECK_MILLIS = 1000;
+
     private final SplitEnumeratorContext<MicroBatchSplit<S>> context;
     private final SourceSpec spec;
     private final SplitPlanner<S> planner;
     private final EnumeratorState<S> state;
     private final BatchPlans<S> plans;
+    private final RunFence fence;
 
     /** The delay of each watermark node of the source, in the order the readers count them. */
     private final List<Long> nodeDelays;
@@ -124,6 +131,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         this.plans =
                 new BatchPlans<>(
                         spec.scope().layout().offsets(spec.name()), planner.splitSerializer());
+        this.fence = new RunFence(spec.scope());
     }
 
     /** One node over every row with the spec's delay, or none if the spec has no watermark. */
@@ -196,6 +204,16 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             long interval = spec.trigger().interval().toMillis();
             context.callAsync(refresh, plan, 0, interval);
         }
+        // A job whose run was fenced, or whose client is gone, stops: RunFence.
+        context.callAsync(
+                fence::reasonToStop,
+                (Optional<String> reason, Throwable error) -> {
+                    if (reason != null && reason.isPresent()) {
+                        throw new PermanentFailure("source '" + spec.name() + "': " + reason.get());
+                    }
+                },
+                FENCE_CHECK_MILLIS,
+                FENCE_CHECK_MILLIS);
     }
 
     private void failIf(Throwable error, String what) {
@@ -385,6 +403,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         if (waitingForCheckpoint || !targetFixed) {
             return;
         }
+        fence.checkOwner();
         List<S> splits;
         try {
             splits = plans.read(state.nextBatchId);
@@ -449,6 +468,8 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
 
     @Override
     public EnumeratorState<S> snapshotState(long checkpointId) {
+        // A fenced job completes no checkpoint, so its sinks commit nothing more.
+        fence.checkOwner();
         if (!sealedNotSnapshotted.isEmpty()) {
             sealedByCheckpoint.put(checkpointId, new ArrayList<>(sealedNotSnapshotted));
             sealedNotSnapshotted.clear();

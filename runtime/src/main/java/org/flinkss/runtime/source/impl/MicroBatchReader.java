@@ -11,6 +11,7 @@ import org.apache.flink.core.io.InputStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.flinkss.runtime.PermanentFailure;
 import org.flinkss.runtime.source.RecordFormat;
 import org.flinkss.runtime.source.SplitRecordReader;
 import org.flinkss.runtime.source.WatermarkNode;
@@ -19,6 +20,7 @@ import org.flinkss.runtime.time.Watermarks;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -160,7 +162,22 @@ public final class MicroBatchReader<T, S extends WorkSplit>
                 return null;
             }
             throw new IOException(goneMessage(sourceName, split), e);
+        } catch (AccessDeniedException e) {
+            throw new PermanentFailure(deniedMessage(sourceName, split), e);
         }
+    }
+
+    /** Why a run fails at once on a file it may not read: no restart gives it the right. */
+    static String deniedMessage(String sourceName, WorkSplit split) {
+        return "source '"
+                + sourceName
+                + "': "
+                + split.describe()
+                + " cannot be read: permission denied, which no restart can fix. Let the user"
+                + " that runs the job read it (for example chmod a+r), or move it out of the"
+                + " source folder, and run the query again (batch "
+                + split.batchId()
+                + " is read again from the last checkpoint).";
     }
 
     /** Why a run fails on a planned file that is gone, and the two ways out. */

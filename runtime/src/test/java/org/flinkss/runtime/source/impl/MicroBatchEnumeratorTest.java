@@ -9,7 +9,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.runtime.PermanentFailure;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.RunFence;
 import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.progress.BatchSummary;
 import org.flinkss.runtime.progress.Fragment;
@@ -440,6 +442,24 @@ class MicroBatchEnumeratorTest {
         assertThat(scope().caughtUpMarker("events")).exists();
         assertThat(run.assignments()).isEmpty();
         assertThat(layout().offsets("events")).as("no batch planned").doesNotExist();
+    }
+
+    @Test
+    void aJobFencedByALaterRunPlansNoBatchAndCompletesNoCheckpoint() throws Throwable {
+        land("a", "00:10");
+        Run run = new Run(availableNow(0), 2, null);
+        run.registerAll();
+        run.enumerator.snapshotState(1); // the directory is still this run's (or nobody's)
+
+        RunFence.claim(layout(), "run-2"); // a later run of the query took the checkpoint
+        assertThatThrownBy(run::trigger)
+                .isInstanceOf(PermanentFailure.class)
+                .hasMessageContaining("run run-1 of checkpoint")
+                .hasMessageContaining("is fenced");
+        assertThat(run.assignments()).as("no split handed out").isEmpty();
+        assertThat(layout().offsets("events")).as("no batch planned").doesNotExist();
+        assertThatThrownBy(() -> run.enumerator.snapshotState(2))
+                .isInstanceOf(PermanentFailure.class);
     }
 
     @Test

@@ -1,0 +1,185 @@
+package org.flinkss.course.event;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.runtime.source.SplitRecordReader;
+import org.flinkss.runtime.source.files.FileSplit;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Lines of a landing file as Spark 4.0.4 reads them with the course's schema (each case measured
+ * there with the course's {@code readStream.schema(...).json(...)}; a line Spark makes a corrupt
+ * record is a bad record here, for the quarantine).
+ */
+class EventLinesFormatTest {
+
+    @TempDir Path dir;
+
+    private static final char BOM = '\uFEFF';
+
+    private FileSplit split(String... lines) throws IOException {
+        Path file = dir.resolve("part-0.json");
+        Files.writeString(file, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
+        return new FileSplit(file.toString(), "part-0.json", 0, 0);
+    }
+
+    private static List<ParsedEvent> read(EventLinesFormat format, FileSplit split)
+            throws IOException {
+        List<ParsedEvent> records = new ArrayList<>();
+        try (SplitRecordReader<ParsedEvent> reader = format.open(split)) {
+            ParsedEvent record;
+            while ((record = reader.next()) != null) {
+                records.add(record);
+            }
+        }
+        return records;
+    }
+
+    private static List<ParsedEvent> read(FileSplit split) throws IOException {
+        return read(new EventLinesFormat(), split);
+    }
+
+    /** Event ids of the good records, null for a bad one, in order. */
+    private static List<Object> ids(List<ParsedEvent> records) {
+        List<Object> ids = new ArrayList<>();
+        for (ParsedEvent r : records) {
+            ids.add(r.isBad() ? "bad line " + r.line : r.event.eventId);
+        }
+        return ids;
+    }
+
+    @Test
+    void aByteOrderMarkAtTheStartOfALineIsSkippedAsSparkSkipsIt() throws IOException {
+        List<ParsedEvent> records =
+                read(
+                        split(
+                                BOM + "{\"event_id\":1,\"event_type\":\"view\"}",
+                                BOM + "[{\"event_id\":2}]",
+                                BOM + "",
+                                BOM + "   ",
+                                // Spark too makes these corrupt: only one mark, only at the start.
+                                "" + BOM + BOM + "{\"event_id\":3}",
+                                " " + BOM + "{\"event_id\":4}"));
+
+        assertThat(ids(records)).containsExactly(1L, 2L, "bad line 5", "bad line 6");
+        assertThat(records.get(0).event.eventType).isEqualTo("view");
+        assertThat(records.get(2).raw).isEqualTo("" + BOM + BOM + "{\"event_id\":3}");
+    }
+
+    @Test
+    void aLineHoldingAnArrayOfObjectsIsOneRecordPerObjectAndAnEmptyArrayNone() throws IOException {
+        List<ParsedEvent> records =
+                read(
+                        split(
+                                "[{\"event_id\":1,\"user_id\":7},{\"event_id\":2}]",
+                                "[]",
+                                "  [ {\"event_id\":3} ]",
+                                "[{},{\"event_id\":4}]",
+                                "{\"event_id\":5}"));
+
+        assertThat(records).noneMatch(ParsedEvent::isBad);
+        assertThat(records)
+                .extracting(r -> r.event)
+                .containsExactly(
+                        new Event(1L, 7, null, null, null),
+                        new Event(2L, null, null, null, null),
+                        new Event(3L, null, null, null, null),
+                        new Event(),
+                        new Event(4L, null, null, null, null),
+                        new Event(5L, null, null, null, null));
+    }
+
+    @Test
+    void anArrayWithAnythingButObjectsIsOneBadRecordAsInSpark() throws IOException {
+        List<ParsedEvent> records =
+                read(
+                        split(
+                                "[{\"event_id\":1}, 5]",
+                                "[null, {\"event_id\":2}]",
+                                "[[{\"event_id\":3}]]",
+                                "[{\"event_id\":4},{\"event_id\":]",
+                                "[{\"event_id\":5}] x"));
+
+        assertThat(ids(records))
+                .containsExactly(
+                        "bad line 1", "bad line 2", "bad line 3", "bad line 4", "bad line 5");
+        assertThat(records.get(0).reason).isEqualTo("array element 2 is not a JSON object: 5");
+        assertThat(records.get(1).reason).isEqualTo("array element 1 is not a JSON object: null");
+        assertThat(records.get(2).reason)
+                .isEqualTo("array element 1 is not a JSON object: an array");
+        assertThat(records.get(3).reason)
+                .startsWith("not JSON: Unexpected character (']' (code 93))")
+                .endsWith("at column 29");
+        assertThat(records.get(4).reason)
+                .isEqualTo("trailing content after the JSON array at column 17");
+        assertThat(records.get(0).raw).isEqualTo("[{\"event_id\":1}, 5]");
+    }
+
+    @Test
+    void anObjectOfAnArrayThatDoesNotFitTheSchemaIsABadRecordOfItsOwn() throws IOException {
+        // Spark nulls the value and flags the line; the project quarantines the object and keeps
+        // the others, so that every row Spark reads is a row of bronze or of the quarantine.
+        List<ParsedEvent> records =
+                read(split("[{\"event_id\":\"x\"},{\"event_id\":7,\"event_type\":\"buy\"}]"));
+
+        assertThat(ids(records)).containsExactly("bad line 1", 7L);
+        assertThat(records.get(0).reason)
+                .isEqualTo("array element 1 of 2: event_id: expected a whole number, got \"x\"");
+        assertThat(records.get(0).raw)
+                .isEqualTo("[{\"event_id\":\"x\"},{\"event_id\":7,\"event_type\":\"buy\"}]");
+    }
+
+    @Test
+    void withRescuedDataEachObjectOfAnArrayIsRescuedOnItsOwn() throws IOException {
+        FileSplit split = split("[{\"event_id\":\"x\"},{\"event_id\":7,\"channel\":\"web\"}]");
+
+        List<ParsedEvent> records = read(new EventLinesFormat(true), split);
+
+        assertThat(records).noneMatch(ParsedEvent::isBad);
+        assertThat(records)
+                .extracting(r -> r.rescuedData)
+                .containsExactly(
+                        "{\"event_id\":\"x\",\"_file_path\":\"" + split.path() + "\"}",
+                        "{\"channel\":\"web\",\"_file_path\":\"" + split.path() + "\"}");
+    }
+
+    @Test
+    void aReaderRestoredInsideAnArrayLineGoesOnWithItsNextObject() throws IOException {
+        FileSplit split =
+                split(
+                        "{\"event_id\":1}",
+                        "[{\"event_id\":2},{\"event_id\":3},{\"event_id\":4}]",
+                        "{\"event_id\":5}");
+        EventLinesFormat format = new EventLinesFormat();
+
+        // Step 1: the position after every record, as a checkpoint would take it.
+        List<Long> positions = new ArrayList<>();
+        try (SplitRecordReader<ParsedEvent> reader = format.open(split)) {
+            while (reader.next() != null) {
+                positions.add(reader.position());
+            }
+        }
+        // Between lines, the position is the number of lines read, as in older checkpoints.
+        assertThat(positions.get(0)).isEqualTo(1);
+        assertThat(positions.get(3)).isEqualTo(2);
+        assertThat(positions.get(4)).isEqualTo(3);
+
+        // Step 2: a reader restored at each of them emits exactly the rest of the file.
+        for (int i = 0; i < positions.size(); i++) {
+            List<Object> rest = ids(read(format, split.withPosition(positions.get(i))));
+            assertThat(rest)
+                    .as("restored after record %d", i + 1)
+                    .containsExactlyElementsOf(
+                            List.<Object>of(1L, 2L, 3L, 4L, 5L).subList(i + 1, 5));
+        }
+    }
+}

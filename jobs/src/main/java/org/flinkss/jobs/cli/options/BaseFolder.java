@@ -1,0 +1,110 @@
+package org.flinkss.jobs.cli.options;
+
+import org.flinkss.runtime.QueryException;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * What the commands may do with {@code --base}, checked before anything runs, each refusal one line
+ * that says what to do. Only the commands that land data create a base that does not exist: any
+ * other command given a path that does not exist (a typo, the wrong folder) says so instead of
+ * running over nothing in a new folder.
+ */
+public final class BaseFolder {
+
+    private BaseFolder() {}
+
+    /** land-events and land-customers: the base is made if need be, and must take new files. */
+    public static void createForLanding(Path base) {
+        refuseFile(base);
+        try {
+            Files.createDirectories(base);
+        } catch (IOException e) {
+            throw new QueryException(
+                    "cannot create --base " + base + " (" + reason(e) + "): " + WRITABLE, e);
+        }
+        requireWritable(base);
+    }
+
+    /**
+     * A run: the base must exist and take new files; a query that reads the landing folder needs
+     * that folder too.
+     */
+    public static void requireForRun(Path base, Path landing, boolean readsLanding) {
+        refuseFile(base);
+        String command = "(land-events --base " + base + " --batch 1 --start 0)";
+        String holds = ", or give the --base that holds them";
+        if (!Files.exists(base)) {
+            throw new QueryException(
+                    "--base "
+                            + base
+                            + " does not exist"
+                            + (readsLanding
+                                    ? ": land events there first " + command + holds
+                                    : " (only land-events and land-customers create one): give the"
+                                            + " base the queries ran in, or create the folder"
+                                            + " first if it is meant to be a new one"));
+        }
+        if (readsLanding && !Files.isDirectory(landing)) {
+            throw new QueryException(
+                    "the landing folder "
+                            + landing
+                            + " does not exist: land events first "
+                            + command
+                            + holds);
+        }
+        requireWritable(base);
+    }
+
+    /** The report reads a base that the queries ran in. */
+    public static void requireForReport(Path base) {
+        refuseFile(base);
+        if (!Files.exists(base)) {
+            throw new QueryException(
+                    "--base "
+                            + base
+                            + " does not exist: nothing to report; give the base the queries ran"
+                            + " in");
+        }
+    }
+
+    /** A command that only reads: a file is no base. */
+    public static void refuseFile(Path base) {
+        if (Files.exists(base) && !Files.isDirectory(base)) {
+            throw new QueryException(
+                    "--base "
+                            + base
+                            + " is a file, not a folder: give the folder that holds (or is to"
+                            + " hold) events/, _cp/ and warehouse/");
+        }
+    }
+
+    private static final String WRITABLE = "give a folder you can write in";
+
+    /**
+     * Proves that the base takes new files by making one: permissions alone do not say it (root
+     * passes every permission check, and still cannot write in /sys or on a read-only mount).
+     */
+    private static void requireWritable(Path base) {
+        try {
+            Files.delete(Files.createTempFile(base, ".flinkss-write-test-", ""));
+        } catch (IOException e) {
+            throw new QueryException(
+                    "cannot write in --base " + base + " (" + reason(e) + "): " + WRITABLE, e);
+        }
+    }
+
+    private static String reason(IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileSystemException && ((FileSystemException) e).getReason() != null) {
+            return ((FileSystemException) e).getReason();
+        }
+        return e.getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,154 @@
+package org.flinkss.runtime.runner.impl;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.runtime.checkpoint.Checkpoints;
+
+import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.RestorePoints;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Checks, before a run restores, that the {@code _metadata} of the restore point it would take can
+ * be read (Flink's own reader), from the newest down: a truncated or otherwise damaged one (a disk
+ * that filled up, a copy cut short) would fail the job with an {@code EOFException} naming no file.
+ * A damaged restore point is set aside into {@code damaged/}, saying so, and the previous one is
+ * taken; if none is intact the run stops with one line naming the file and the way out ({@code
+ * reset}).
+ */
+@Internal
+public final class DamagedRestorePoints {
+
+    private final CheckpointLayout layout;
+    private final RestorePoints restorePoints;
+    private final String queryName;
+    private final PrintStream out;
+
+    public DamagedRestorePoints(
+            CheckpointLayout layout,
+            RestorePoints restorePoints,
+            String queryName,
+            PrintStream out) {
+        this.layout = layout;
+        this.restorePoints = restorePoints;
+        this.queryName = queryName;
+        this.out = out;
+    }
+
+    /**
+     * Sets aside the damaged restore points newer than the newest intact one.
+     *
+     * @throws QueryException if there are restore points and none is intact
+     */
+    public void setAside() {
+        List<Path> all = restorePoints.all();
+        List<String> damaged = new ArrayList<>();
+        for (int i = all.size() - 1; i >= 0; i--) {
+            Path point = all.get(i);
+            Optional<String> problem = problem(point);
+            if (problem.isEmpty()) {
+                if (!damaged.isEmpty()) {
+                    out.println(
+                            "warning: query '"
+                                    + queryName
+                                    + "': "
+                                    + String.join("; ", damaged)
+                                    + ". Restoring from the previous restore point, "
+                                    + point
+                                    + ", instead: a batch committed after it, if any, is"
+                                    + " processed again.");
+                }
+                return;
+            }
+            Path aside = setAside(point);
+            damaged.add(
+                    point.resolve("_metadata")
+                            + " cannot be read ("
+                            + problem.get()
+                            + "): moved to "
+                            + aside);
+        }
+        if (!damaged.isEmpty()) {
+            throw new QueryException(
+                    "query '"
+                            + queryName
+                            + "': "
+                            + String.join("; ", damaged)
+                            + ". No other checkpoint or savepoint in "
+                            + layout.dir()
+                            + " is intact, so its state cannot be restored. Start over with"
+                            + " 'reset "
+                            + queryName
+                            + "' (the checkpoint deleted, its tables emptied; the next run"
+                            + " reprocesses everything), or put back an intact copy of that"
+                            + " folder.");
+        }
+    }
+
+    /** Why Flink could not read the restore point's {@code _metadata}; empty if it can. */
+    static Optional<String> problem(Path restorePoint) {
+        Path metadata = restorePoint.resolve("_metadata");
+        try (InputStream file = Files.newInputStream(metadata);
+                DataInputStream in = new DataInputStream(new BufferedInputStream(file))) {
+            Checkpoints.loadCheckpointMetadata(
+                    in,
+                    DamagedRestorePoints.class.getClassLoader(),
+                    restorePoint.toUri().toString());
+            return Optional.empty();
+        } catch (EOFException e) {
+            return Optional.of("truncated: it ends after " + size(metadata) + " bytes");
+        } catch (IOException | RuntimeException e) {
+            return Optional.of(
+                    e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        }
+    }
+
+    private static String size(Path file) {
+        try {
+            return Long.toString(Files.size(file));
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    /** Moves a damaged restore point out of what runs restore from; returns where. */
+    private Path setAside(Path point) {
+        String name =
+                point.getParent().equals(layout.savepoints())
+                        ? point.getFileName().toString()
+                        : point.getParent().getFileName() + "-" + point.getFileName();
+        Path target = layout.damaged().resolve(name);
+        try {
+            Files.createDirectories(target.getParent());
+            Files.move(point, target, StandardCopyOption.REPLACE_EXISTING);
+            return target;
+        } catch (IOException e) {
+            throw new QueryException(
+                    "query '"
+                            + queryName
+                            + "': "
+                            + point.resolve("_metadata")
+                            + " cannot be read, and it cannot be moved aside to "
+                            + target
+                            + " ("
+                            + e
+                            + "). Move or delete "
+                            + point
+                            + " and run again.",
+                    e);
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package org.flinkss.runtime.source.files;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.runtime.source.ReadLimit;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Which files a source folder's batches read: links are followed as Spark follows them (measured on
+ * Spark 4.0.4: a linked landing folder, and linked files and folders in it, are read; a link to
+ * nothing is not), and a link back to an ancestor is read once, not once per level.
+ */
+class FilePlannerTest {
+
+    @TempDir Path dir;
+
+    private static final String LINE = "{\"event_id\":1}\n";
+
+    /** A file with a modification time, so that "oldest first" is the order written here. */
+    private static Path file(Path path, long minute) throws IOException {
+        Files.createDirectories(path.getParent());
+        Files.writeString(path, LINE);
+        Files.setLastModifiedTime(path, FileTime.fromMillis(minute * 60_000));
+        return path;
+    }
+
+    /** The keys (paths relative to the root) of every batch of one planner, all in one batch. */
+    private static List<String> plannedKeys(Path root) throws IOException {
+        FilePlanner planner = new FilePlanner(root, ".json");
+        planner.restore(null);
+        planner.refreshTarget();
+        List<String> keys = new ArrayList<>();
+        for (FileSplit split : planner.nextBatch(0, ReadLimit.none())) {
+            keys.add(split.key());
+        }
+        return keys;
+    }
+
+    @Test
+    void aLandingFolderThatIsALinkIsRead() throws IOException {
+        // The case: <base>/events is a link to a folder of files.
+        Path real = dir.resolve("real");
+        for (int i = 1; i <= 200; i++) {
+            file(real.resolve("batch_" + i).resolve("part-0.json"), i);
+        }
+        Path events = Files.createSymbolicLink(dir.resolve("base-events"), real);
+
+        List<String> keys = plannedKeys(events);
+
+        assertThat(keys).hasSize(200);
+        assertThat(keys.get(0)).isEqualTo("batch_1/part-0.json");
+        assertThat(keys.get(199)).isEqualTo("batch_200/part-0.json");
+    }
+
+    @Test
+    void linkedFilesAndFoldersInsideAreReadByTheirPathThroughTheLink() throws IOException {
+        Path root = dir.resolve("events");
+        file(root.resolve("batch_1/a.json"), 1);
+        Path elsewhere = dir.resolve("elsewhere");
+        Path linkedFile = file(elsewhere.resolve("b.json"), 2);
+        file(elsewhere.resolve("more/c.json"), 3);
+        Files.createSymbolicLink(root.resolve("batch_1/b.json"), linkedFile);
+        Files.createSymbolicLink(root.resolve("batch_2"), elsewhere.resolve("more"));
+
+        assertThat(plannedKeys(root))
+                .containsExactly("batch_1/a.json", "batch_1/b.json", "batch_2/c.json");
+    }
+
+    @Test
+    void aLinkBackToAnAncestorIsNotFollowedSoEachFileIsReadOnce() throws IOException {
+        Path root = dir.resolve("events");
+        file(root.resolve("batch_1/a.json"), 1);
+        file(root.resolve("batch_2/b.json"), 2);
+        Path loop = Files.createSymbolicLink(root.resolve("batch_2/loop"), root);
+
+        FilePlanner.Listing listing = FilePlanner.walk(root, ".json");
+
+        assertThat(plannedKeys(root)).containsExactly("batch_1/a.json", "batch_2/b.json");
+        assertThat(listing.cycles()).containsExactly(loop);
+    }
+
+    @Test
+    void aLinkToNothingIsNotReadAndIsReported() throws IOException {
+        Path root = dir.resolve("events");
+        file(root.resolve("batch_1/a.json"), 1);
+        Path broken =
+                Files.createSymbolicLink(
+                        root.resolve("batch_1/gone.json"), dir.resolve("nowhere.json"));
+
+        FilePlanner.Listing listing = FilePlanner.walk(root, ".json");
+
+        assertThat(listing.files()).containsExactly(root.resolve("batch_1/a.json"));
+        assertThat(listing.brokenLinks()).containsExactly(broken);
+    }
+
+    @Test
+    void otherNamesAreNotReadAsWithSparksPathGlobFilterAndAreReported() throws IOException {
+        // The course reads with pathGlobFilter '*.json': Spark 4.0.4 leaves out a.json.gz (and
+        // any name that does not end in .json) and reads nothing hidden.
+        Path root = dir.resolve("events");
+        Path plain = file(root.resolve("batch_1/a.json"), 1);
+        Path gz = file(root.resolve("batch_1/a.json.gz"), 1);
+        Path upper = file(root.resolve("batch_1/b.JSON"), 1);
+        file(root.resolve("batch_1/_SUCCESS"), 1);
+        file(root.resolve("batch_1/.a.json.crc"), 1);
+        file(root.resolve("_staging/c.json"), 1);
+
+        FilePlanner.Listing listing = FilePlanner.walk(root, ".json");
+
+        assertThat(listing.files()).containsExactly(plain);
+        assertThat(listing.otherNames()).containsExactly(gz, upper);
+    }
+}
