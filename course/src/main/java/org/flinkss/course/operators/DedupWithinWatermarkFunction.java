@@ -39,8 +39,13 @@ public final class DedupWithinWatermarkFunction extends ProcessTableFunction<Row
             return;
         }
         TimeContext<Long> time = ctx.timeContext(Long.class);
-        seen.expiresAt = time.time() + delayMillis;
-        time.registerOnTime(seen.expiresAt - 1);
+        if (time.time() == NoEventTime.TIME) {
+            // No event time: Spark's expiry is null, so the key is never forgotten.
+            seen.expiresAt = Long.MAX_VALUE;
+        } else {
+            seen.expiresAt = time.time() + delayMillis;
+            time.registerOnTime(seen.expiresAt - 1);
+        }
         collect(
                 Row.of(
                         input.getField("userId"),

@@ -17,13 +17,34 @@ import java.util.Map;
  * The view-then-buy interval join for the Table API, as a process table function over the views and
  * buys of one table, {@code PARTITION BY} user. It exists for the left outer variant: Flink SQL's
  * LEFT interval join emits a view's null row at a cleanup time of its own (up to half the interval
- * later than Spark), while this emits it exactly when the watermark makes a match impossible, as
+ * later than Spark), while this emits it when the watermark is strictly past the view's range, as
  * {@link ViewThenBuyJoin} does in the DataStream API.
+ *
+ * <p>Every input row counts, as in Spark's join: rows are kept by their arrival number in the
+ * partition, not by {@code event_id}, so a view landed twice joins twice.
  */
 @FunctionHint(output = @DataTypeHint("ROW<view_id BIGINT, buy_id BIGINT>"))
 public final class ViewThenBuyFunction extends ProcessTableFunction<Row> {
 
     private static final long serialVersionUID = 1L;
+
+    /** A view in state: its id (null if it has none), time, and whether a buy matched it. */
+    public static class View {
+        public Long id;
+        public Long ts;
+        public Boolean matched;
+    }
+
+    /** A buy in state: its id (null if it has none) and time. */
+    public static class Buy {
+        public Long id;
+        public Long ts;
+    }
+
+    /** The partition's next arrival number: the key of its rows in state. */
+    public static class Arrivals {
+        public Long next = 0L;
+    }
 
     private final long boundMillis;
 
@@ -37,9 +58,9 @@ public final class ViewThenBuyFunction extends ProcessTableFunction<Row> {
 
     public void eval(
             Context ctx,
-            @StateHint MapView<Long, Long> views,
-            @StateHint MapView<Long, Boolean> matched,
-            @StateHint MapView<Long, Long> buys,
+            @StateHint Arrivals arrivals,
+            @StateHint MapView<Long, View> views,
+            @StateHint MapView<Long, Buy> buys,
             @ArgumentHint(
                             value = {
                                 ArgumentTrait.SET_SEMANTIC_TABLE,
@@ -51,58 +72,70 @@ public final class ViewThenBuyFunction extends ProcessTableFunction<Row> {
         TimeContext<Long> time = ctx.timeContext(Long.class);
         long ts = time.time();
         Long id = (Long) input.getField("eventId");
+        long arrival = arrivals.next == null ? 0 : arrivals.next;
+        arrivals.next = arrival + 1;
         if ("view".equals(input.getField("eventType"))) {
-            boolean found = false;
-            for (Map.Entry<Long, Long> buy : buys.entries()) {
-                if (buy.getValue() >= ts && buy.getValue() <= ts + boundMillis) {
-                    collect(Row.of(id, buy.getKey()));
-                    found = true;
+            View view = new View();
+            view.id = id;
+            view.ts = ts;
+            view.matched = false;
+            for (Buy buy : buys.values()) {
+                if (buy.ts >= ts && buy.ts <= ts + boundMillis) {
+                    collect(Row.of(id, buy.id));
+                    view.matched = true;
                 }
             }
-            views.put(id, ts);
-            matched.put(id, found);
-            time.registerOnTime(ts + boundMillis - 1);
+            views.put(arrival, view);
+            // Spark lets the view go once its watermark > ts + bound (Flink's is one less).
+            time.registerOnTime(ts + boundMillis);
         } else {
-            for (Map.Entry<Long, Long> view : views.entries()) {
-                if (ts >= view.getValue() && ts <= view.getValue() + boundMillis) {
-                    collect(Row.of(view.getKey(), id));
-                    matched.put(view.getKey(), true);
+            for (Map.Entry<Long, View> entry : views.entries()) {
+                View view = entry.getValue();
+                if (ts >= view.ts && ts <= view.ts + boundMillis) {
+                    collect(Row.of(view.id, id));
+                    if (!view.matched) {
+                        view.matched = true;
+                        views.put(entry.getKey(), view);
+                    }
                 }
             }
-            buys.put(id, ts);
+            Buy buy = new Buy();
+            buy.id = id;
+            buy.ts = ts;
+            buys.put(arrival, buy);
             time.registerOnTime(ts - 1);
         }
     }
 
     public void onTimer(
             OnTimerContext ctx,
-            MapView<Long, Long> views,
-            MapView<Long, Boolean> matched,
-            MapView<Long, Long> buys)
+            Arrivals arrivals,
+            MapView<Long, View> views,
+            MapView<Long, Buy> buys)
             throws Exception {
         long watermark = ctx.timeContext(Long.class).currentWatermark() + 1;
         long bound = boundMillis;
         List<Long> expired = new ArrayList<>();
-        for (Map.Entry<Long, Long> view : views.entries()) {
-            if (watermark >= view.getValue() + bound) {
-                expired.add(view.getKey());
+        for (Map.Entry<Long, View> entry : views.entries()) {
+            View view = entry.getValue();
+            if (watermark > view.ts + bound) {
+                expired.add(entry.getKey());
+                if (!view.matched) {
+                    collect(Row.of(view.id, null));
+                }
             }
         }
-        for (Long id : expired) {
-            if (!Boolean.TRUE.equals(matched.get(id))) {
-                collect(Row.of(id, null));
-            }
-            views.remove(id);
-            matched.remove(id);
+        for (Long arrival : expired) {
+            views.remove(arrival);
         }
         List<Long> gone = new ArrayList<>();
-        for (Map.Entry<Long, Long> buy : buys.entries()) {
-            if (watermark >= buy.getValue()) {
-                gone.add(buy.getKey());
+        for (Map.Entry<Long, Buy> entry : buys.entries()) {
+            if (watermark >= entry.getValue().ts) {
+                gone.add(entry.getKey());
             }
         }
-        for (Long id : gone) {
-            buys.remove(id);
+        for (Long arrival : gone) {
+            buys.remove(arrival);
         }
     }
 }

@@ -24,8 +24,10 @@ import java.util.Arrays;
  * A stream-stream interval join of views and buys of the same user, {@code buy.event_ts BETWEEN
  * view.event_ts AND view.event_ts + bound}, inner or left outer, as Spark runs it with watermarks
  * on both sides: every matching pair once; in the outer variant, each view that no buy matched
- * once, with a null {@code buy_id}, as soon as the watermark makes a match impossible ({@code
- * watermark >= view.event_ts + bound}), never earlier and never for a view that matches.
+ * once, with a null {@code buy_id}, once the watermark is strictly past its range ({@code watermark
+ * > view.event_ts + bound}, as Spark: the {@code BETWEEN} is inclusive), never earlier and never
+ * for a view that matches. A view without a user ({@link #NO_USER} as its key) matches nothing and
+ * comes out unmatched, with a null {@code user_id}, as Spark's equality on a null never holds.
  *
  * <p>State is evicted by the watermark: rows older than it are dropped before the join, so a view
  * can match no future buy once the watermark passes its end of range, and a buy no future view once
@@ -35,6 +37,14 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
         implements CheckpointedFunction {
 
     private static final long serialVersionUID = 1L;
+
+    /** The key of views with a null {@code user_id}: buys without a user never reach the join. */
+    public static final int NO_USER = Integer.MIN_VALUE;
+
+    /** The user of the key: null for {@link #NO_USER}. */
+    private static Integer user(Integer key) {
+        return key == NO_USER ? null : key;
+    }
 
     private final long boundMillis;
     private final boolean leftOuter;
@@ -89,16 +99,15 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
             long[] rows = buys.get(b);
             for (int i = 0; rows != null && i < rows.length; i += 2) {
                 if (rows[i + 1] >= ts && rows[i + 1] <= ts + boundMillis) {
-                    out.collect(GenericRowData.of(ctx.getCurrentKey(), id(view), rows[i]));
+                    out.collect(GenericRowData.of(user(ctx.getCurrentKey()), id(view), rows[i]));
                     matched = true;
                 }
             }
         }
         views.put(bucket(ts), append(views.get(bucket(ts)), id(view), ts, matched ? 1 : 0));
-        metrics.added(1);
-        metrics.updated(ctx.getCurrentKey(), id(view));
-        // No buy can match once Spark's watermark >= ts + bound (Flink's is one less).
-        ctx.timerService().registerEventTimeTimer(ts + boundMillis - 1);
+        metrics.appended(1);
+        // Spark lets the view go once its watermark > ts + bound (Flink's is one less).
+        ctx.timerService().registerEventTimeTimer(ts + boundMillis);
     }
 
     @Override
@@ -109,7 +118,7 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
             boolean changed = false;
             for (int i = 0; rows != null && i < rows.length; i += 3) {
                 if (ts >= rows[i + 1] && ts <= rows[i + 1] + boundMillis) {
-                    out.collect(GenericRowData.of(ctx.getCurrentKey(), rows[i], id(buy)));
+                    out.collect(GenericRowData.of(user(ctx.getCurrentKey()), rows[i], id(buy)));
                     if (rows[i + 2] == 0) {
                         rows[i + 2] = 1;
                         changed = true;
@@ -121,8 +130,7 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
             }
         }
         buys.put(bucket(ts), append(buys.get(bucket(ts)), id(buy), ts));
-        metrics.added(1);
-        metrics.updated(ctx.getCurrentKey(), id(buy));
+        metrics.appended(1);
         // No view can match once Spark's watermark >= the buy's time.
         ctx.timerService().registerEventTimeTimer(ts - 1);
     }
@@ -131,15 +139,16 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<RowData> out)
             throws Exception {
         long watermark = timestamp + 1;
-        // Views whose range ended at this time: emit the unmatched ones (outer), forget them.
-        long viewBucket = bucket(watermark - boundMillis);
+        // Views whose range the watermark is now strictly past: emit the unmatched ones (outer),
+        // forget them.
+        long viewBucket = bucket(timestamp - boundMillis);
         long[] rows = views.get(viewBucket);
         if (rows != null) {
             long[] kept = new long[0];
             for (int i = 0; i < rows.length; i += 3) {
-                if (rows[i + 1] + boundMillis <= watermark) {
+                if (rows[i + 1] + boundMillis < watermark) {
                     if (leftOuter && rows[i + 2] == 0) {
-                        out.collect(GenericRowData.of(ctx.getCurrentKey(), rows[i], null));
+                        out.collect(GenericRowData.of(user(ctx.getCurrentKey()), rows[i], null));
                     }
                     metrics.removed(1);
                 } else {

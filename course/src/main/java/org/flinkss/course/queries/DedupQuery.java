@@ -5,19 +5,23 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.Row;
 
 import org.flinkss.course.event.Event;
 import org.flinkss.course.operators.DedupWithinWatermarkFunction;
 import org.flinkss.course.operators.LateEvents;
+import org.flinkss.course.operators.NoEventTime;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.operators.DedupWithinWatermark;
 import org.flinkss.runtime.operators.LateRowRouter;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.source.WatermarkNode;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 
 /**
  * Topic 11.08's {@code dropDuplicatesWithinWatermark(["event_id"])} with a 10-minute watermark:
@@ -69,20 +73,31 @@ public final class DedupQuery implements Query {
                         + "]: event_id within watermark "
                         + QueryCatalog.WATERMARK_DELAY.toMinutes()
                         + " min");
+        // Silver filters before its withWatermark: invalid rows do not move its watermark.
         DataStream<Event> events =
-                context.tableStream(source, "event_ts", QueryCatalog.WATERMARK_DELAY)
+                context.tableStreamWithWatermarks(
+                                source,
+                                "event_ts",
+                                List.of(
+                                        validAmountsOnly
+                                                ? EventWatermarks.after(
+                                                        "valid amounts", DedupQuery::validAmount)
+                                                : WatermarkNode.<RowData>allRows(
+                                                        QueryCatalog.WATERMARK_DELAY)))
                         .map(EventTables::fromRow)
                         .returns(Event.class)
                         .name("events")
                         .uid("events-" + name);
         if (validAmountsOnly) {
             events =
-                    events.filter((FilterFunction<Event>) e -> e.amount != null && e.amount >= 0)
+                    events.filter((FilterFunction<Event>) DedupQuery::validAmount)
                             .name("amount IS NOT NULL AND amount >= 0")
                             .uid("valid-amounts-" + name);
         }
+        // A row without event time is never late for Spark's dedup: it is kept.
         LateRowRouter<Event> late =
-                LateEvents.router("dedupe", LateRowRouter.rowRule(), context.scope());
+                LateEvents.router("dedupe", LateRowRouter.rowRule(), context.scope())
+                        .keepingRowsWithoutEventTime();
         SingleOutputStreamOperator<Event> onTime =
                 events.process(late).name("drop-late-rows").uid("late-rows-" + name);
         DataStream<Event> deduplicated =
@@ -105,12 +120,24 @@ public final class DedupQuery implements Query {
                 EventTables.late(table + EventTables.LATE_SUFFIX, context.runId()));
     }
 
+    /** Silver's filter: {@code amount IS NOT NULL AND amount >= 0}. */
+    static boolean validAmount(Event e) {
+        return e.amount != null && e.amount >= 0;
+    }
+
     private DataStream<Event> withTable(QueryContext context, DataStream<Event> onTime) {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(context.env());
         tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
         tEnv.createTemporarySystemFunction(
                 "dedup_within_watermark", DedupWithinWatermarkFunction.class);
-        Table events = EventTables.withSourceWatermark(tEnv, onTime);
+        Table events =
+                EventTables.withSourceWatermark(
+                        tEnv,
+                        onTime.transform(
+                                        "no event time as " + NoEventTime.TIME,
+                                        onTime.getType(),
+                                        new NoEventTime<Event>())
+                                .uid("no-event-time-" + name));
         tEnv.createTemporaryView("events_for_" + name, events);
         Table deduplicated =
                 tEnv.sqlQuery(
@@ -133,7 +160,7 @@ public final class DedupQuery implements Query {
                 (Long) row.getField(0),
                 (Integer) row.getField(1),
                 (String) row.getField(2),
-                (Instant) row.getField(3),
+                NoEventTime.orNull((Instant) row.getField(3)),
                 (Double) row.getField(4));
     }
 }

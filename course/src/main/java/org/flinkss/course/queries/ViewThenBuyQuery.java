@@ -34,9 +34,10 @@ import java.util.List;
  * outer join into {@code view_then_buy_left}, where a view without a buy appears once with a null
  * {@code buy_id} once the watermark has passed {@code view.event_ts + 5 minutes}.
  *
- * <p>Both sides come from one read of bronze, so they share one watermark. DataStream: a keyed
- * co-process interval join; Table API: an interval join in SQL (inner) or a process table function
- * (outer, for Spark's timing of the null rows).
+ * <p>Both sides come from one read of bronze, filtered then watermarked each (Spark's two {@code
+ * withWatermark} nodes): the join's watermark is the minimum of the views' and the buys'.
+ * DataStream: a keyed co-process interval join; Table API: an interval join in SQL (inner) or a
+ * process table function (outer, for Spark's timing of the null rows).
  */
 public final class ViewThenBuyQuery implements Query {
 
@@ -84,7 +85,14 @@ public final class ViewThenBuyQuery implements Query {
                         + QueryCatalog.WATERMARK_DELAY.toMinutes()
                         + " min");
         DataStream<Event> events =
-                context.tableStream(EventTables.BRONZE, "event_ts", QueryCatalog.WATERMARK_DELAY)
+                context.tableStreamWithWatermarks(
+                                EventTables.BRONZE,
+                                "event_ts",
+                                List.of(
+                                        EventWatermarks.after(
+                                                "views", e -> "view".equals(e.eventType)),
+                                        EventWatermarks.after(
+                                                "buys", e -> "buy".equals(e.eventType))))
                         .map(EventTables::fromRow)
                         .returns(Event.class)
                         .name("events")
@@ -92,9 +100,11 @@ public final class ViewThenBuyQuery implements Query {
                         .filter(
                                 (FilterFunction<Event>)
                                         e ->
-                                                ("view".equals(e.eventType)
-                                                                || "buy".equals(e.eventType))
-                                                        && e.userId != null)
+                                                "view".equals(e.eventType)
+                                                        || ("buy".equals(e.eventType)
+                                                                && e.userId != null))
+                        // A view without a user is written unmatched, as Spark does; a buy
+                        // without one can match nothing.
                         .name("views and buys")
                         .uid("views-and-buys-" + name());
         LateRowRouter<Event> late =
@@ -118,7 +128,7 @@ public final class ViewThenBuyQuery implements Query {
                 onTime.filter((FilterFunction<Event>) e -> "buy".equals(e.eventType))
                         .name("buys")
                         .uid("buys-" + name());
-        return views.keyBy(e -> e.userId)
+        return views.keyBy(e -> e.userId == null ? ViewThenBuyJoin.NO_USER : e.userId)
                 .connect(buys.keyBy(e -> e.userId))
                 .process(new ViewThenBuyJoin(BOUND.toMillis(), outer, context.scope()))
                 .returns(InternalTypeInfo.of(ROW))

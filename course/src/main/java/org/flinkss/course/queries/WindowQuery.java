@@ -321,17 +321,18 @@ public final class WindowQuery implements Query {
                                 acc.events,
                                 acc.roundedAmount());
         return onTime.keyBy(key)
-                .process(
-                        new WindowAggregate<>(
-                                "window",
-                                assigner(),
-                                new CountAndSum.Function(),
-                                CountAndSum.class,
-                                emitter,
-                                emission(),
-                                context.scope()))
-                .returns(InternalTypeInfo.of(rowType()))
-                .name("window")
+                .transform(
+                        "window",
+                        InternalTypeInfo.of(rowType()),
+                        new WindowAggregate.Operator<>(
+                                new WindowAggregate<>(
+                                        "window",
+                                        assigner(),
+                                        new CountAndSum.Function(),
+                                        CountAndSum.class,
+                                        emitter,
+                                        emission(),
+                                        context.scope())))
                 .uid("window-" + name);
     }
 

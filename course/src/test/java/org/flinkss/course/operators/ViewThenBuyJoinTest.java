@@ -88,7 +88,7 @@ class ViewThenBuyJoinTest {
     }
 
     @Test
-    void anUnmatchedViewComesOutWithANullBuyWhenTheWatermarkReachesItsTimePlusFiveMinutes()
+    void anUnmatchedViewComesOutWithANullBuyWhenTheWatermarkIsPastItsTimePlusFiveMinutes()
             throws Exception {
         var h = harness(true, null);
         view(h, 1, "01:00");
@@ -99,13 +99,29 @@ class ViewThenBuyJoinTest {
         watermark(h, "01:04:59.999");
         assertThat(drain(h)).isEmpty();
 
-        // ISSUE 13 point 3: Spark emits the null row only once its watermark is strictly past
-        // 01:05:00 (a buy at exactly 01:05 could still match); here at 01:05:00 itself.
+        // Issue 13 point 3: Spark emits the null row only once its watermark is strictly past
+        // 01:05:00 (the BETWEEN is inclusive).
         watermark(h, "01:05");
+        assertThat(drain(h)).isEmpty();
+        watermark(h, "01:05:00.001");
         assertThat(drain(h)).containsExactly("7 1 null");
 
         watermark(h, "01:10");
         assertThat(drain(h)).as("a view that matched never comes out with null").isEmpty();
+    }
+
+    @Test
+    void aViewWithoutAUserMatchesNothingAndComesOutUnmatchedWithANullUser() throws Exception {
+        // Spark's v.user_id = b.user_id never holds for a null: the outer join writes the view
+        // with a null user_id and a null buy_id once the watermark is past its range.
+        var h = harness(true, null);
+        h.processElement1(
+                new Event(1L, null, "view", Instant.ofEpochMilli(at("01:00")), null), at("01:00"));
+        buy(h, 2, "01:01");
+        assertThat(drain(h)).isEmpty();
+
+        watermark(h, "01:05:00.001");
+        assertThat(drain(h)).containsExactly("null 1 null");
     }
 
     @Test
@@ -120,7 +136,7 @@ class ViewThenBuyJoinTest {
     }
 
     @Test
-    void theWatermarkBoundsTheStateViewsUntilTheirTimePlusFiveMinutesBuysUntilTheirTime()
+    void theWatermarkBoundsTheStateViewsUntilPastTheirTimePlusFiveMinutesBuysUntilTheirTime()
             throws Exception {
         var h = harness(true, null);
         view(h, 1, "01:00");
@@ -135,8 +151,10 @@ class ViewThenBuyJoinTest {
         assertThat(views(h)).containsExactly("7: view 1 at 01:00:00 matched");
         assertThat(h.numEventTimeTimers()).isEqualTo(1);
 
-        // ISSUE 13 point 3: Spark keeps the view until its watermark is strictly past 01:05:00.
+        // Issue 13 point 3: Spark keeps the view until its watermark is strictly past 01:05:00.
         watermark(h, "01:05");
+        assertThat(views(h)).containsExactly("7: view 1 at 01:00:00 matched");
+        watermark(h, "01:05:00.001");
         assertThat(views(h)).isEmpty();
         assertThat(h.numEventTimeTimers()).isZero();
         assertThat(h.numKeyedStateEntries()).isZero();
@@ -144,8 +162,8 @@ class ViewThenBuyJoinTest {
 
     @Test
     void aViewLandedTwiceJoinsItsBuyTwiceAndComesOutTwiceUnmatched() throws Exception {
-        // Every input row counts: the join does not deduplicate. (ISSUE 13 point 4: the Table
-        // API's ViewThenBuyFunction keeps rows by event_id and gives one row for each pair here.)
+        // Every input row counts: the join does not deduplicate (the Table API's
+        // ViewThenBuyFunction neither, issue 13 point 4: spark-diff checks it).
         var h = harness(true, null);
         view(h, 1, "01:00");
         view(h, 1, "01:00");
@@ -153,10 +171,9 @@ class ViewThenBuyJoinTest {
         view(h, 3, "01:10");
         view(h, 3, "01:10");
 
-        // Not in issue 13: Spark counts every row it appends to the join state as updated (5);
-        // StateMetrics counts distinct (user, event_id) pairs, so a repeated id counts once.
+        // Spark counts every row it appends to the join state as updated, a repeated id too.
         h.snapshot(1, 0);
-        assertThat(stateRows(1)).isEqualTo(new Fragment.StateRows("join", 0, 5, 3));
+        assertThat(stateRows(1)).isEqualTo(new Fragment.StateRows("join", 0, 5, 5));
 
         watermark(h, "01:16");
 
@@ -203,7 +220,7 @@ class ViewThenBuyJoinTest {
                 new KeyedTwoInputStreamOperatorTestHarness<>(
                         new KeyedCoProcessOperator<>(
                                 new ViewThenBuyJoin(BOUND, leftOuter, scope())),
-                        (Event e) -> e.userId,
+                        (Event e) -> e.userId == null ? ViewThenBuyJoin.NO_USER : e.userId,
                         (Event e) -> e.userId,
                         Types.INT);
         open.add(h);
@@ -256,7 +273,7 @@ class ViewThenBuyJoinTest {
                 h.extractOutputValues().stream()
                         .map(
                                 r ->
-                                        r.getInt(0)
+                                        (r.isNullAt(0) ? "null" : r.getInt(0))
                                                 + " "
                                                 + r.getLong(1)
                                                 + " "

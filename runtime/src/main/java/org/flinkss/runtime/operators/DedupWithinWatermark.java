@@ -20,7 +20,8 @@ import org.flinkss.runtime.checkpoint.RunScope;
  * bounded state.
  *
  * <p>Rows must come with their event time as the record timestamp, and late rows must not reach it
- * (a {@link LateRowRouter} stands before it).
+ * (a {@link LateRowRouter} stands before it). A row without a timestamp (a null event time) is kept
+ * and its key never forgotten, as in Spark.
  *
  * @param <K> the key rows are deduplicated on
  * @param <T> the rows
@@ -56,10 +57,18 @@ public final class DedupWithinWatermark<K, T> extends KeyedProcessFunction<K, T,
         if (expiresAt.value() != null) {
             return;
         }
-        long expiry = ctx.timestamp() + delayMillis;
-        expiresAt.update(expiry);
         metrics.added(1);
         metrics.updated(ctx.getCurrentKey());
+        if (ctx.timestamp() == null || ctx.timestamp() == Long.MIN_VALUE) {
+            // A row without event time (passed by LateRowRouter#keepingRowsWithoutEventTime; a
+            // source record without one carries Long.MIN_VALUE): Spark's expiry is null, never
+            // reached, so the key is never forgotten.
+            expiresAt.update(Long.MAX_VALUE);
+            out.collect(row);
+            return;
+        }
+        long expiry = ctx.timestamp() + delayMillis;
+        expiresAt.update(expiry);
         // Spark evicts when watermark >= expiry; Flink's watermark is Spark's minus one.
         ctx.timerService().registerEventTimeTimer(expiry - 1);
         out.collect(row);

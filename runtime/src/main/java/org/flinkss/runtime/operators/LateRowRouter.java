@@ -37,7 +37,16 @@ public final class LateRowRouter<T> extends ProcessFunction<T, T> implements Che
     /** When is a row too late for the operator: Spark's rule for that operator. */
     @FunctionalInterface
     public interface Rule extends Serializable {
+        /** The row is late for everything the operator would do with it: it is dropped. */
         boolean isLate(long eventTime, long sparkWatermark);
+
+        /**
+         * How many of the row's windows have ended by the watermark: Spark drops the row from each
+         * of them and keeps it in the others. A rule without windows (rows, sessions) has one.
+         */
+        default int closedWindows(long eventTime, long sparkWatermark) {
+            return isLate(eventTime, sparkWatermark) ? 1 : 0;
+        }
     }
 
     /** The event time of a row in epoch milliseconds, or null if it has none. */
@@ -52,15 +61,36 @@ public final class LateRowRouter<T> extends ProcessFunction<T, T> implements Che
     }
 
     /**
-     * Windowed aggregations: a row is late when the first window that holds it has already ended
-     * ({@code window_end <= watermark}); for tumbling windows that is Spark's rule exactly.
+     * Fixed-size windows (tumbling: {@code slide == size}; sliding): Spark drops a row from each of
+     * its windows whose end is at or before the watermark and keeps it in the others, so the row is
+     * late (dropped) only once its last window has ended; before that, {@link Rule#closedWindows}
+     * says from how many it is dropped.
      */
     public static Rule windowRule(long sizeMillis, long slideMillis) {
-        return (eventTime, watermark) -> {
-            if (watermark == Watermarks.NONE) {
-                return false;
+        return new Rule() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public boolean isLate(long eventTime, long watermark) {
+                return watermark != Watermarks.NONE
+                        && lastWindowEnd(eventTime, sizeMillis, slideMillis) <= watermark;
             }
-            return firstWindowEnd(eventTime, sizeMillis, slideMillis) <= watermark;
+
+            @Override
+            public int closedWindows(long eventTime, long watermark) {
+                if (watermark == Watermarks.NONE) {
+                    return 0;
+                }
+                int closed = 0;
+                for (long end = firstWindowEnd(eventTime, sizeMillis, slideMillis);
+                        end - sizeMillis <= eventTime;
+                        end += slideMillis) {
+                    if (end <= watermark) {
+                        closed++;
+                    }
+                }
+                return closed;
+            }
         };
     }
 
@@ -68,6 +98,14 @@ public final class LateRowRouter<T> extends ProcessFunction<T, T> implements Che
     public static Rule sessionRule(long gapMillis) {
         return (eventTime, watermark) ->
                 watermark != Watermarks.NONE && eventTime + gapMillis <= watermark;
+    }
+
+    /**
+     * The end of the latest window [start, start + size), start a multiple of slide, that holds the
+     * time.
+     */
+    public static long lastWindowEnd(long eventTime, long sizeMillis, long slideMillis) {
+        return eventTime - Math.floorMod(eventTime, slideMillis) + sizeMillis;
     }
 
     /**
@@ -88,6 +126,8 @@ public final class LateRowRouter<T> extends ProcessFunction<T, T> implements Che
     private final TypeInformation<T> rowType;
     private final RunScope scope;
 
+    private final boolean keepRowsWithoutTime;
+
     private transient long dropped;
 
     /**
@@ -100,11 +140,31 @@ public final class LateRowRouter<T> extends ProcessFunction<T, T> implements Che
             EventTime<T> eventTime,
             TypeInformation<T> rowType,
             RunScope scope) {
+        this(operatorName, rule, eventTime, rowType, scope, false);
+    }
+
+    private LateRowRouter(
+            String operatorName,
+            Rule rule,
+            EventTime<T> eventTime,
+            TypeInformation<T> rowType,
+            RunScope scope,
+            boolean keepRowsWithoutTime) {
+        this.keepRowsWithoutTime = keepRowsWithoutTime;
         this.operatorName = Objects.requireNonNull(operatorName);
         this.rule = Objects.requireNonNull(rule);
         this.eventTime = Objects.requireNonNull(eventTime);
         this.rowType = Objects.requireNonNull(rowType);
         this.scope = Objects.requireNonNull(scope);
+    }
+
+    /**
+     * This router, but a row without event time passes instead of being dropped: Spark's row rule
+     * {@code event_ts <= watermark} is never true for a null, so {@code
+     * dropDuplicatesWithinWatermark} keeps such a row (and never forgets its key).
+     */
+    public LateRowRouter<T> keepingRowsWithoutEventTime() {
+        return new LateRowRouter<>(operatorName, rule, eventTime, rowType, scope, true);
     }
 
     /** The side output of the rows this router dropped. */
@@ -133,7 +193,9 @@ public final class LateRowRouter<T> extends ProcessFunction<T, T> implements Che
     public void processElement(T row, Context ctx, Collector<T> out) {
         long watermark = Watermarks.fromFlink(ctx.timerService().currentWatermark());
         Long time = eventTime.of(row);
-        if (time == null) {
+        if (time == null && keepRowsWithoutTime) {
+            out.collect(row);
+        } else if (time == null) {
             ctx.output(lateRows(), new LateRow<>(row, watermark, "no event time"));
             dropped++;
         } else if (rule.isLate(time, watermark)) {
@@ -143,8 +205,23 @@ public final class LateRowRouter<T> extends ProcessFunction<T, T> implements Che
                             row,
                             watermark,
                             "older than the watermark " + Watermarks.format(watermark)));
-            dropped++;
+            dropped += rule.closedWindows(time, watermark);
         } else {
+            int closed = rule.closedWindows(time, watermark);
+            if (closed > 0) {
+                // Dropped from its ended windows only: recorded, counted, and kept for the rest.
+                ctx.output(
+                        lateRows(),
+                        new LateRow<>(
+                                row,
+                                watermark,
+                                "dropped from "
+                                        + closed
+                                        + " of its windows, those that ended by the watermark "
+                                        + Watermarks.format(watermark)
+                                        + "; kept in the others"));
+                dropped += closed;
+            }
             out.collect(row);
         }
     }

@@ -33,6 +33,7 @@ public final class StateMetrics implements Serializable {
     private transient ListState<Long> heldState;
     private transient long held;
     private transient Set<Object> updated;
+    private transient long appended;
 
     public StateMetrics(String operatorName, RunScope scope) {
         this.operatorName = operatorName;
@@ -59,6 +60,15 @@ public final class StateMetrics implements Serializable {
         held -= rows;
     }
 
+    /**
+     * Rows appended to the state, each counted as updated even if an equal one is there (Spark's
+     * stream-stream join counts every row it appends).
+     */
+    public void appended(int rows) {
+        held += rows;
+        appended += rows;
+    }
+
     public void updated(Object stateRow) {
         updated.add(stateRow);
     }
@@ -76,7 +86,8 @@ public final class StateMetrics implements Serializable {
         Fragments.write(
                 scope,
                 context.getCheckpointId(),
-                new Fragment.StateRows(operatorName, subtask, held, updated.size()));
+                new Fragment.StateRows(operatorName, subtask, held, updated.size() + appended));
         updated.clear();
+        appended = 0;
     }
 }

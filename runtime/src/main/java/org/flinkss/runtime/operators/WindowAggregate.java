@@ -2,6 +2,8 @@ package org.flinkss.runtime.operators;
 
 import org.apache.flink.api.common.functions.AggregateFunction;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
@@ -10,6 +12,8 @@ import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.api.windowing.assigners.MergingWindowAssigner;
 import org.apache.flink.streaming.api.windowing.assigners.WindowAssigner;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
@@ -18,6 +22,7 @@ import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
 
 import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.time.Watermarks;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -36,7 +41,8 @@ import java.util.TreeSet;
  * <p>It keeps its windows in keyed {@link MapState} (RocksDB) by window start, so that it can
  * report Spark's state metrics exactly: {@code numRowsTotal} is the number of (key, window) rows
  * held, {@code numRowsUpdated} those changed since the last commit. Late rows never reach it: a
- * {@code LateRowRouter} stands before it.
+ * {@code LateRowRouter} stands before it; a row late for some of its windows only (sliding) is
+ * added to the others, as in Spark.
  *
  * <p>Rows must come with their event time as the record timestamp.
  *
@@ -74,6 +80,16 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
 
     /** Sessions only: gap-sized time bucket -> starts of the sessions that span it. */
     private transient MapState<Long, long[]> sessionIndex;
+
+    /**
+     * The newest watermark this operator has been sent ({@link Operator} tells it), kept in union
+     * operator state: after a restore, the first rows of a run may reach a keyed operator before
+     * every input channel has sent the restored watermark again, so its current watermark alone
+     * would say that no window has ended.
+     */
+    private transient ListState<Long> watermarkState;
+
+    private transient long knownWatermark = Watermarks.NONE;
 
     private transient WindowAssigner.WindowAssignerContext assignerContext;
     private transient long windowSize;
@@ -129,7 +145,16 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
             }
             return;
         }
+        long watermark =
+                Math.max(
+                        Watermarks.fromFlink(ctx.timerService().currentWatermark()),
+                        knownWatermark);
         for (TimeWindow window : assigned) {
+            if (emission != WindowEmission.ALL && Watermarks.isLate(window.getEnd(), watermark)) {
+                // Spark drops the row from each window that has ended (end <= watermark) and
+                // keeps it in the others (a sliding window's later ones).
+                continue;
+            }
             A acc = windows.get(window.getStart());
             if (acc == null) {
                 acc = aggregate.createAccumulator();
@@ -283,13 +308,49 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
         return assignerContext;
     }
 
+    /** Spark's watermark {@code sparkWatermark} reached the operator. */
+    void watermarkArrived(long sparkWatermark) {
+        knownWatermark = Math.max(knownWatermark, sparkWatermark);
+    }
+
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
         metrics.snapshot(context, getRuntimeContext());
+        watermarkState.update(List.of(knownWatermark));
     }
 
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
         metrics.initialize(context);
+        watermarkState =
+                context.getOperatorStateStore()
+                        .getUnionListState(
+                                new ListStateDescriptor<>(operatorName + "-watermark", Types.LONG));
+        knownWatermark = Watermarks.NONE;
+        for (Long w : watermarkState.get()) {
+            knownWatermark = Math.max(knownWatermark, w);
+        }
+    }
+
+    /**
+     * The operator to run a {@link WindowAggregate} in ({@code transform(...)}, not {@code
+     * process(...)}): it tells the function every watermark it receives, which a process function
+     * cannot see, so that the watermark survives a restore.
+     */
+    public static final class Operator<K, IN, A extends Ended>
+            extends KeyedProcessOperator<K, IN, RowData> {
+
+        private static final long serialVersionUID = 1L;
+
+        public Operator(WindowAggregate<K, IN, A> function) {
+            super(function);
+        }
+
+        @Override
+        public void processWatermark(Watermark mark) throws Exception {
+            ((WindowAggregate<?, ?, ?>) userFunction)
+                    .watermarkArrived(Watermarks.fromFlink(mark.getTimestamp()));
+            super.processWatermark(mark);
+        }
     }
 }

@@ -29,6 +29,7 @@ import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.RecordFormat;
 import org.flinkss.runtime.source.SourceSpec;
 import org.flinkss.runtime.source.SplitPlanner;
+import org.flinkss.runtime.source.WatermarkNode;
 import org.flinkss.runtime.source.WorkSplit;
 import org.flinkss.runtime.source.delta.DeltaPlanner;
 import org.flinkss.runtime.source.delta.DeltaRowFormat;
@@ -155,6 +156,22 @@ public final class QueryContext {
      */
     public DataStream<RowData> tableStream(
             String table, @Nullable String eventTimeColumn, @Nullable Duration watermarkDelay) {
+        return tableStreamWithWatermarks(
+                table,
+                eventTimeColumn,
+                watermarkDelay == null
+                        ? List.of()
+                        : List.of(WatermarkNode.<RowData>allRows(watermarkDelay)));
+    }
+
+    /**
+     * As {@link #tableStream(String, String, Duration)}, with the query's {@code withWatermark}
+     * nodes on the table: the stream's watermark is the minimum of theirs ({@link WatermarkNode}).
+     *
+     * @param nodes the watermark nodes, none for no watermark
+     */
+    public DataStream<RowData> tableStreamWithWatermarks(
+            String table, @Nullable String eventTimeColumn, List<WatermarkNode<RowData>> nodes) {
         var rowType = warehouse.rowType(table);
         if (warehouse.writtenBy(table).equals(Warehouse.REPLACED)) {
             throw new QueryException(
@@ -185,7 +202,8 @@ public final class QueryContext {
                 "DeltaSource[" + warehouse.tablePath(table).toUri() + "]",
                 new DeltaPlanner(table, folder),
                 new DeltaRowFormat(rowType, column),
-                watermarkDelay);
+                nodes,
+                false);
     }
 
     /** Any micro-batch source: a planner says what each batch reads, a format how to read it. */
@@ -205,6 +223,24 @@ public final class QueryContext {
             RecordFormat<T, S> format,
             @Nullable Duration watermarkDelay,
             boolean skipMissing) {
+        return source(
+                name,
+                description,
+                planner,
+                format,
+                watermarkDelay == null
+                        ? List.of()
+                        : List.of(WatermarkNode.<T>allRows(watermarkDelay)),
+                skipMissing);
+    }
+
+    private <T, S extends WorkSplit> DataStream<T> source(
+            String name,
+            String description,
+            SplitPlanner<S> planner,
+            RecordFormat<T, S> format,
+            List<WatermarkNode<T>> nodes,
+            boolean skipMissing) {
         if (sourceNames.contains(name)) {
             throw new IllegalArgumentException(
                     "query '" + queryName + "' has two sources named '" + name + "'");
@@ -217,12 +253,15 @@ public final class QueryContext {
                         scope,
                         trigger,
                         readLimit,
-                        watermarkDelay == null
+                        nodes.isEmpty()
                                 ? SourceSpec.NO_WATERMARK
-                                : watermarkDelay.toMillis(),
+                                : nodes.stream()
+                                        .mapToLong(WatermarkNode::delayMillis)
+                                        .min()
+                                        .getAsLong(),
                         skipMissing);
         return env.fromSource(
-                        new MicroBatchSource<>(spec, planner, format),
+                        new MicroBatchSource<>(spec, planner, format, nodes),
                         WatermarkStrategy.noWatermarks(),
                         name)
                 .uid("source-" + name)

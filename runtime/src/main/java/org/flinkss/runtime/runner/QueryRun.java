@@ -20,6 +20,7 @@ import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.progress.ProgressListener;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.runner.impl.ClientHeartbeat;
+import org.flinkss.runtime.runner.impl.ClusterSlots;
 import org.flinkss.runtime.runner.impl.CommitAfterSavepointFailed;
 import org.flinkss.runtime.runner.impl.DamagedRestorePoints;
 import org.flinkss.runtime.runner.impl.EarlierRunJobs;
@@ -137,7 +138,10 @@ public final class QueryRun {
                                         flinkRunClient,
                                         settings.out,
                                         settings.printProgress)
-                                .build(restore, tmp);
+                                .build(restore, tmp, settings.parallelism);
+                if (flinkRunClient != null) {
+                    ClusterSlots.check(flinkRunClient, settings.parallelism, name);
+                }
                 StreamExecutionEnvironment env =
                         StreamExecutionEnvironment.getExecutionEnvironment(conf);
                 if (settings.parallelism != null) {

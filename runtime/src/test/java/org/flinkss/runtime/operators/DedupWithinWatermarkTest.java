@@ -8,6 +8,7 @@ import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 
 import org.junit.jupiter.api.AfterEach;
@@ -70,6 +71,27 @@ class DedupWithinWatermarkTest {
         // Each key is remembered until Spark's watermark reaches its first row's time + delay.
         assertThat(remembered(h)).containsExactly(Map.entry("1", "00:11"), Map.entry("2", "00:12"));
         assertThat(h.numEventTimeTimers()).isEqualTo(2);
+    }
+
+    @Test
+    void aRowWithoutEventTimePassesAndItsKeyIsNeverForgotten() throws Exception {
+        // Spark's expiry of such a key is null: no watermark ever reaches it.
+        var h = harness(null);
+        h.processElement(new StreamRecord<>(new Reading("1", null, 1)));
+        assertThat(drain(h)).containsExactly("1@none=1");
+        assertThat(h.numEventTimeTimers()).isZero();
+
+        watermark(h, "23:59");
+        push(h, "1", "23:59:30", 2);
+        h.processElement(new StreamRecord<>(new Reading("1", null, 3)));
+        assertThat(drain(h)).as("still remembered").isEmpty();
+
+        // A source record without event time carries Long.MIN_VALUE as its timestamp.
+        h.processElement(new StreamRecord<>(new Reading("2", null, 4), Long.MIN_VALUE));
+        watermark(h, "23:59:59");
+        h.processElement(new StreamRecord<>(new Reading("2", null, 5), Long.MIN_VALUE));
+        assertThat(drain(h)).containsExactly("2@none=4");
+        assertThat(h.numEventTimeTimers()).isZero();
     }
 
     @Test

@@ -84,21 +84,35 @@ class LateRowRouterTest {
     }
 
     @Test
-    void aRowWhoseFirstSlidingWindowHasEndedIsDroppedFromAllItsWindows() throws Exception {
+    void aRowIsDroppedOnlyFromItsSlidingWindowsThatHaveEnded() throws Exception {
         LateRowRouter<Reading> router =
                 router("window", LateRowRouter.windowRule(2 * FIVE_MINUTES, FIVE_MINUTES));
         var h = harness(router);
         assertThat(LateRowRouter.firstWindowEnd(at("00:07"), 2 * FIVE_MINUTES, FIVE_MINUTES))
                 .isEqualTo(at("00:10"));
+        assertThat(LateRowRouter.lastWindowEnd(at("00:07"), 2 * FIVE_MINUTES, FIVE_MINUTES))
+                .isEqualTo(at("00:15"));
 
         watermark(h, "00:10");
         push(h, "00:07");
+        push(h, "00:04:59.999");
         push(h, "00:10");
 
-        // ISSUE 13 point 2: Spark drops 00:07 only from [00:00, 00:10) and still counts it in the
-        // open [00:05, 00:15). Today the row is dropped from both.
-        assertThat(late(h, router)).hasSize(1).allMatch(r -> r.startsWith("a@00:07:00=0"));
-        assertThat(onTime(h)).containsExactly("a@00:10:00=0");
+        // Issue 13 point 2: Spark drops 00:07 only from [00:00, 00:10) and still counts it in the
+        // open [00:05, 00:15): it goes on, and is recorded as dropped from one window. 00:04:59.999
+        // has ended both of its windows: dropped.
+        assertThat(onTime(h)).containsExactly("a@00:07:00=0", "a@00:10:00=0");
+        assertThat(late(h, router))
+                .containsExactly(
+                        "a@00:07:00=0 missed 2025-03-01T00:10:00.000Z: dropped from 1 of its"
+                                + " windows, those that ended by the watermark"
+                                + " 2025-03-01T00:10:00.000Z; kept in the others",
+                        "a@00:04:59.999=0 missed 2025-03-01T00:10:00.000Z: older than the"
+                                + " watermark 2025-03-01T00:10:00.000Z");
+        // Counted per window dropped from, as Spark drops per (row, window).
+        h.snapshot(1, 0);
+        assertThat(Fragments.read(scope().fragments(1)))
+                .containsExactly(new Fragment.DroppedRows("window", 0, 3));
     }
 
     @Test
@@ -129,6 +143,21 @@ class LateRowRouterTest {
                 .containsExactly(
                         "a@none=0 missed none: no event time",
                         "b@none=0 missed 2025-03-01T00:10:00.000Z: no event time");
+    }
+
+    @Test
+    void aRowWithoutEventTimePassesARouterThatKeepsThem() throws Exception {
+        // Spark's dropDuplicatesWithinWatermark: null <= watermark is never true, the row stays.
+        LateRowRouter<Reading> router =
+                router("dedupe", LateRowRouter.rowRule()).keepingRowsWithoutEventTime();
+        var h = harness(router);
+
+        watermark(h, "00:10");
+        h.processElement(new StreamRecord<>(new Reading("a", null, 0)));
+        push(h, "00:09");
+
+        assertThat(onTime(h)).containsExactly("a@none=0");
+        assertThat(late(h, router)).hasSize(1).allMatch(r -> r.startsWith("a@00:09:00=0"));
     }
 
     @Test

@@ -7,7 +7,6 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindows;
 import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
@@ -129,6 +128,48 @@ class WindowAggregateTest {
         assertThat(drain(h)).containsExactly("+I a [01:05-01:15) rows=1 sum=1");
         assertThat(windows(h)).isEmpty();
         assertThat(h.numEventTimeTimers()).isZero();
+    }
+
+    @Test
+    void aRowLateForItsFirstSlidingWindowIsAddedToItsOpenOneOnly() throws Exception {
+        // Issue 13 point 2: Spark drops a row from each window that has ended (end <=
+        // watermark) and keeps it in the others.
+        var h =
+                harness(
+                        SlidingEventTimeWindows.of(Duration.ofMinutes(10), FIVE_MINUTES),
+                        WindowEmission.FINAL);
+        push(h, "a", "01:08", 1);
+        watermark(h, "01:10");
+        assertThat(drain(h)).containsExactly("+I a [01:00-01:10) rows=1 sum=1");
+
+        push(h, "a", "01:07", 2);
+        assertThat(windows(h)).containsExactly("a [01:05-01:15) 2");
+        assertThat(h.numEventTimeTimers()).isEqualTo(1);
+
+        watermark(h, "01:15");
+        assertThat(drain(h)).containsExactly("+I a [01:05-01:15) rows=2 sum=3");
+    }
+
+    @Test
+    void theWatermarkItLastReceivedStillClosesWindowsAfterARestore() throws Exception {
+        // A restored run's first rows may come before every channel has sent the watermark
+        // again: the operator's own record of it still drops the row from its ended window.
+        var before =
+                harness(
+                        SlidingEventTimeWindows.of(Duration.ofMinutes(10), FIVE_MINUTES),
+                        WindowEmission.FINAL);
+        push(before, "a", "01:08", 1);
+        watermark(before, "01:10");
+        assertThat(drain(before)).containsExactly("+I a [01:00-01:10) rows=1 sum=1");
+        OperatorSubtaskState snapshot = before.snapshot(1, 0);
+
+        var after =
+                harness(
+                        SlidingEventTimeWindows.of(Duration.ofMinutes(10), FIVE_MINUTES),
+                        WindowEmission.FINAL,
+                        snapshot);
+        push(after, "a", "01:07", 2);
+        assertThat(windows(after)).containsExactly("a [01:05-01:15) 2");
     }
 
     @Test
@@ -280,7 +321,7 @@ class WindowAggregateTest {
             throws Exception {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(aggregate(assigner, emission)),
+                        new WindowAggregate.Operator<>(aggregate(assigner, emission)),
                         (Reading r) -> r.key,
                         Types.STRING);
         open.add(h);

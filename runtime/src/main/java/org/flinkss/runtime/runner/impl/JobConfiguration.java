@@ -8,6 +8,7 @@ import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
@@ -83,6 +84,17 @@ public final class JobConfiguration {
      * @param tmp the run's own temporary folder
      */
     public Configuration build(Optional<Path> restore, Path tmp) {
+        return build(restore, tmp, null);
+    }
+
+    /**
+     * As {@link #build(Optional, Path)}; an embedded cluster gets at least as many task slots as
+     * the job's parallelism needs (its one TaskManager would otherwise wait for slots that never
+     * come, then fail over in a loop).
+     *
+     * @param parallelism the job's parallelism if the run sets it, or null for the configuration's
+     */
+    public Configuration build(Optional<Path> restore, Path tmp, @Nullable Integer parallelism) {
         Configuration conf;
         if (flinkRunClient != null) {
             // Loading a config.yaml here would override the client's, since the program's
@@ -105,6 +117,13 @@ public final class JobConfiguration {
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
         restore.ifPresent(p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString()));
         overrides.forEach(conf::setString);
+        if (flinkRunClient == null) {
+            int needed =
+                    parallelism != null ? parallelism : conf.get(CoreOptions.DEFAULT_PARALLELISM);
+            if (conf.get(TaskManagerOptions.NUM_TASK_SLOTS) < needed) {
+                conf.set(TaskManagerOptions.NUM_TASK_SLOTS, needed);
+            }
+        }
         return conf;
     }
 

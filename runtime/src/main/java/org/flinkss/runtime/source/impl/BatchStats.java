@@ -7,6 +7,7 @@ import org.apache.flink.core.memory.DataOutputView;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -29,6 +30,12 @@ public final class BatchStats implements Serializable {
 
     /** Where the splits are that this reader skipped because their data was gone. */
     public List<String> skipped = new ArrayList<>();
+
+    /**
+     * Per watermark node of the source (in the order the source declares them), the newest event
+     * time of the rows that reached it, {@link Long#MIN_VALUE} while none has.
+     */
+    public long[] nodeMaxEventTime = new long[0];
 
     public static BatchStats empty() {
         return new BatchStats();
@@ -58,6 +65,25 @@ public final class BatchStats implements Serializable {
         }
     }
 
+    /** A row with event time {@code eventTime} reached watermark node {@code node}. */
+    public void reach(int node, long eventTime) {
+        growNodes(node + 1);
+        nodeMaxEventTime[node] = Math.max(nodeMaxEventTime[node], eventTime);
+    }
+
+    /** The newest event time that reached node {@code node}, or {@link Long#MIN_VALUE}. */
+    public long nodeMaxEventTime(int node) {
+        return node < nodeMaxEventTime.length ? nodeMaxEventTime[node] : Long.MIN_VALUE;
+    }
+
+    private void growNodes(int n) {
+        if (nodeMaxEventTime.length < n) {
+            int old = nodeMaxEventTime.length;
+            nodeMaxEventTime = Arrays.copyOf(nodeMaxEventTime, n);
+            Arrays.fill(nodeMaxEventTime, old, n, Long.MIN_VALUE);
+        }
+    }
+
     public void merge(BatchStats other) {
         if (other.batchId > batchId) {
             batchId = other.batchId;
@@ -69,6 +95,10 @@ public final class BatchStats implements Serializable {
         sumEventTime += other.sumEventTime;
         eventTimeCount += other.eventTimeCount;
         skipped.addAll(other.skipped);
+        growNodes(other.nodeMaxEventTime.length);
+        for (int i = 0; i < other.nodeMaxEventTime.length; i++) {
+            nodeMaxEventTime[i] = Math.max(nodeMaxEventTime[i], other.nodeMaxEventTime[i]);
+        }
     }
 
     public BatchStats copy() {
@@ -91,9 +121,16 @@ public final class BatchStats implements Serializable {
         for (String location : skipped) {
             out.writeUTF(location);
         }
+        out.writeInt(nodeMaxEventTime.length);
+        for (long max : nodeMaxEventTime) {
+            out.writeLong(max);
+        }
     }
 
-    /** Reads what {@link #write} wrote; version 1 (before skipped files) has no list. */
+    /**
+     * Reads what {@link #write} wrote; version 1 (before skipped files) has no list, version 2
+     * (before watermark nodes) no per-node times.
+     */
     static BatchStats read(DataInputView in, int version) throws IOException {
         BatchStats s = new BatchStats();
         s.batchId = in.readLong();
@@ -107,6 +144,13 @@ public final class BatchStats implements Serializable {
             int n = in.readInt();
             for (int i = 0; i < n; i++) {
                 s.skipped.add(in.readUTF());
+            }
+        }
+        if (version >= 3) {
+            int n = in.readInt();
+            s.nodeMaxEventTime = new long[n];
+            for (int i = 0; i < n; i++) {
+                s.nodeMaxEventTime[i] = in.readLong();
             }
         }
         return s;

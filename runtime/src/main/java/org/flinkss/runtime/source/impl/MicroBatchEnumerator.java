@@ -18,6 +18,7 @@ import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.source.GlobalRestartRequest;
 import org.flinkss.runtime.source.SourceSpec;
 import org.flinkss.runtime.source.SplitPlanner;
+import org.flinkss.runtime.source.WatermarkNode;
 import org.flinkss.runtime.source.WorkSplit;
 import org.flinkss.runtime.time.Watermarks;
 
@@ -75,6 +76,16 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     private final BatchPlans<S> plans;
     private final RunFence fence;
 
+    /** The delay of each watermark node of the source, in the order the readers count them. */
+    private final List<Long> nodeDelays;
+
+    /**
+     * Per watermark node, its watermark in this run of the query (Spark's {@code WatermarkTracker}
+     * map, which lives in the running query: a restarted query starts it empty, and every node then
+     * holds the query's watermark until a batch brings it rows).
+     */
+    private final Map<Integer, Long> nodeWatermarks = new HashMap<>();
+
     /** Readers with nothing to read since their last report, and what they read of the batch. */
     private final Set<Integer> idle = new HashSet<>();
 
@@ -101,6 +112,19 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             SourceSpec spec,
             SplitPlanner<S> planner,
             @Nullable EnumeratorState<S> restored) {
+        this(context, spec, planner, restored, delays(defaultNodes(spec)));
+    }
+
+    /**
+     * @param nodeDelays the delay of each of the source's watermark nodes (none: no watermark)
+     */
+    public MicroBatchEnumerator(
+            SplitEnumeratorContext<MicroBatchSplit<S>> context,
+            SourceSpec spec,
+            SplitPlanner<S> planner,
+            @Nullable EnumeratorState<S> restored,
+            List<Long> nodeDelays) {
+        this.nodeDelays = List.copyOf(nodeDelays);
         this.context = context;
         this.spec = spec;
         this.planner = planner;
@@ -109,6 +133,49 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 new BatchPlans<>(
                         spec.scope().layout().offsets(spec.name()), planner.splitSerializer());
         this.fence = new RunFence(spec.scope());
+    }
+
+    /** One node over every row with the spec's delay, or none if the spec has no watermark. */
+    static <T> List<WatermarkNode<T>> defaultNodes(SourceSpec spec) {
+        return spec.hasWatermark()
+                ? List.of(WatermarkNode.allRows(spec.watermarkDelayMillis()))
+                : List.of();
+    }
+
+    private static List<Long> delays(List<WatermarkNode<Object>> nodes) {
+        List<Long> delays = new ArrayList<>();
+        for (WatermarkNode<Object> node : nodes) {
+            delays.add(node.delayMillis());
+        }
+        return delays;
+    }
+
+    /**
+     * Spark's {@code WatermarkTracker.updateWatermark} at the end of a batch: each node that rows
+     * reached moves to {@code max(event time) - delay} if that is later than where it was, a node
+     * that no row has reached in this run counts as 0 (the epoch), and the query's watermark moves
+     * to the minimum across the nodes if that is later than where it is (it starts at the epoch
+     * too, so it never moves back and never below 0).
+     */
+    private long nextWatermark(BatchStats total) {
+        if (nodeDelays.isEmpty()) {
+            return Long.MIN_VALUE;
+        }
+        long chosen = Long.MAX_VALUE;
+        for (int n = 0; n < nodeDelays.size(); n++) {
+            long max = total.nodeMaxEventTime(n);
+            if (max != Long.MIN_VALUE) {
+                nodeWatermarks.merge(n, max - nodeDelays.get(n), Math::max);
+            } else {
+                nodeWatermarks.putIfAbsent(n, 0L);
+            }
+            chosen = Math.min(chosen, nodeWatermarks.get(n));
+        }
+        long current = state.watermark == Watermarks.NONE ? 0 : state.watermark;
+        if (chosen > current) {
+            return chosen;
+        }
+        return state.watermark;
     }
 
     @Override
@@ -257,11 +324,15 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         summary.avgEventTime =
                 total.eventTimeCount == 0 ? Double.NaN : total.sumEventTime / total.eventTimeCount;
         summary.watermarkBefore = state.watermark;
-        summary.watermarkAfter =
-                spec.hasWatermark()
-                        ? Watermarks.advance(
-                                state.watermark, total.maxEventTime, spec.watermarkDelayMillis())
-                        : Long.MIN_VALUE;
+        summary.watermarkAfter = nextWatermark(total);
+        if (nodeDelays.size() > 1) {
+            LOG.info(
+                    "Source '{}' batch {}: watermark per node {}, query's {}",
+                    spec.name(),
+                    batch.batchId,
+                    new TreeMap<>(nodeWatermarks),
+                    Watermarks.format(summary.watermarkAfter));
+        }
         summary.startOffset = new LinkedHashMap<>(planner.describeOffsets());
         summary.skippedFiles = total.skipped.stream().sorted().collect(Collectors.toList());
         batch.readDone = summary;

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.flinkss.runtime.PermanentFailure;
 import org.flinkss.runtime.source.RecordFormat;
 import org.flinkss.runtime.source.SplitRecordReader;
+import org.flinkss.runtime.source.WatermarkNode;
 import org.flinkss.runtime.source.WorkSplit;
 import org.flinkss.runtime.time.Watermarks;
 
@@ -53,6 +54,7 @@ public final class MicroBatchReader<T, S extends WorkSplit>
     private final RecordFormat<T, S> format;
     private final String sourceName;
     private final boolean skipMissingFiles;
+    private final List<WatermarkNode<T>> nodes;
 
     private final ArrayDeque<S> queue = new ArrayDeque<>();
     private S current;
@@ -70,6 +72,20 @@ public final class MicroBatchReader<T, S extends WorkSplit>
             RecordFormat<T, S> format,
             String sourceName,
             boolean skipMissingFiles) {
+        this(context, format, sourceName, skipMissingFiles, List.of());
+    }
+
+    /**
+     * @param nodes the query's watermark nodes on this source: the reader keeps, per node, the
+     *     newest event time of the rows that reach it
+     */
+    public MicroBatchReader(
+            SourceReaderContext context,
+            RecordFormat<T, S> format,
+            String sourceName,
+            boolean skipMissingFiles,
+            List<WatermarkNode<T>> nodes) {
+        this.nodes = List.copyOf(nodes);
         this.context = context;
         this.format = format;
         this.sourceName = sourceName;
@@ -126,6 +142,11 @@ public final class MicroBatchReader<T, S extends WorkSplit>
             if (eventTime == Long.MIN_VALUE) {
                 output.collect(record);
             } else {
+                for (int n = 0; n < nodes.size(); n++) {
+                    if (nodes.get(n).reaches(record)) {
+                        stats.reach(n, eventTime);
+                    }
+                }
                 output.collect(record, eventTime);
             }
         }

@@ -14,7 +14,11 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.flinkss.runtime.source.RecordFormat;
 import org.flinkss.runtime.source.SourceSpec;
 import org.flinkss.runtime.source.SplitPlanner;
+import org.flinkss.runtime.source.WatermarkNode;
 import org.flinkss.runtime.source.WorkSplit;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A source that reads in Spark's micro-batches: each batch reads what its {@link SplitPlanner}
@@ -42,11 +46,25 @@ public final class MicroBatchSource<T, S extends WorkSplit>
     private final SourceSpec spec;
     private final SplitPlanner<S> planner;
     private final RecordFormat<T, S> format;
+    private final List<WatermarkNode<T>> nodes;
 
+    /** A source with one watermark node over all its rows if the spec has a watermark delay. */
     public MicroBatchSource(SourceSpec spec, SplitPlanner<S> planner, RecordFormat<T, S> format) {
+        this(spec, planner, format, MicroBatchEnumerator.defaultNodes(spec));
+    }
+
+    /**
+     * @param nodes the query's {@code withWatermark} nodes on this source (none: no watermark)
+     */
+    public MicroBatchSource(
+            SourceSpec spec,
+            SplitPlanner<S> planner,
+            RecordFormat<T, S> format,
+            List<WatermarkNode<T>> nodes) {
         this.spec = spec;
         this.planner = planner;
         this.format = format;
+        this.nodes = List.copyOf(nodes);
     }
 
     public SourceSpec spec() {
@@ -61,13 +79,13 @@ public final class MicroBatchSource<T, S extends WorkSplit>
     @Override
     public SplitEnumerator<MicroBatchSplit<S>, EnumeratorState<S>> createEnumerator(
             SplitEnumeratorContext<MicroBatchSplit<S>> context) {
-        return new MicroBatchEnumerator<>(context, spec, planner, null);
+        return new MicroBatchEnumerator<>(context, spec, planner, null, delays());
     }
 
     @Override
     public SplitEnumerator<MicroBatchSplit<S>, EnumeratorState<S>> restoreEnumerator(
             SplitEnumeratorContext<MicroBatchSplit<S>> context, EnumeratorState<S> checkpoint) {
-        return new MicroBatchEnumerator<>(context, spec, planner, checkpoint);
+        return new MicroBatchEnumerator<>(context, spec, planner, checkpoint, delays());
     }
 
     @Override
@@ -82,7 +100,16 @@ public final class MicroBatchSource<T, S extends WorkSplit>
 
     @Override
     public SourceReader<T, MicroBatchSplit<S>> createReader(SourceReaderContext readerContext) {
-        return new MicroBatchReader<>(readerContext, format, spec.name(), spec.skipMissingFiles());
+        return new MicroBatchReader<>(
+                readerContext, format, spec.name(), spec.skipMissingFiles(), nodes);
+    }
+
+    private List<Long> delays() {
+        List<Long> delays = new ArrayList<>();
+        for (WatermarkNode<T> node : nodes) {
+            delays.add(node.delayMillis());
+        }
+        return delays;
     }
 
     @Override

@@ -48,10 +48,13 @@ public final class MicroBatchSplit<S extends WorkSplit> implements SourceSplit {
             this.workSerializer = workSerializer;
         }
 
-        /** 2: the totals list the files skipped ({@code --skip-missing-files}); 1 is still read. */
+        /**
+         * 3: the totals keep the newest event time per watermark node; 2: they list the files
+         * skipped ({@code --skip-missing-files}); 1 and 2 are still read.
+         */
         @Override
         public int getVersion() {
-            return 2;
+            return 3;
         }
 
         @Override

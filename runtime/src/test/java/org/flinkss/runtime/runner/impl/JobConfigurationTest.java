@@ -5,6 +5,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,6 +104,29 @@ class JobConfigurationTest {
         assertThat(built.contains(StateRecoveryOptions.SAVEPOINT_PATH)).isFalse();
         assertThat(built.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY))
                 .isEqualTo(layout.checkpoints().toUri().toString());
+    }
+
+    @Test
+    void anEmbeddedClusterGetsTheSlotsItsParallelismNeeds() throws IOException {
+        // Issue 13 point 7: flink-conf gives 2 slots; a run at parallelism 4 would wait for two
+        // more that never come.
+        Path conf = confDir("taskmanager.numberOfTaskSlots: 2\n");
+        CheckpointLayout layout = CheckpointLayout.of(dir.resolve("base"), "win5");
+        JobConfiguration configuration =
+                new JobConfiguration(
+                        layout, Duration.ofMinutes(1), Map.of(), conf, null, out, false);
+
+        assertThat(
+                        configuration
+                                .build(Optional.empty(), dir.resolve("tmp"), 4)
+                                .get(TaskManagerOptions.NUM_TASK_SLOTS))
+                .isEqualTo(4);
+        assertThat(
+                        configuration
+                                .build(Optional.empty(), dir.resolve("tmp"), 1)
+                                .get(TaskManagerOptions.NUM_TASK_SLOTS))
+                .as("never fewer than the file gives")
+                .isEqualTo(2);
     }
 
     @Test

@@ -223,6 +223,60 @@ class MicroBatchEnumeratorTest {
         assertThat(sealed.get(2).numInputRows).as("a row without event time is read").isEqualTo(1);
     }
 
+    /**
+     * Issue 13 point 1 and 5: one watermark per {@code withWatermark} node (here views and buys,
+     * each filtered before it), the query's the minimum across them; a node no row has reached
+     * holds it at the epoch (Spark's {@code WatermarkTracker}).
+     */
+    @Test
+    void theWatermarkIsTheMinimumAcrossNodesAndANodeWithoutRowsHoldsIt() throws Throwable {
+        // One unit per batch: views only, then buys, more views, an older buy.
+        land("view-1", "00:40");
+        land("buy-1", "00:30");
+        land("view-2", "00:50");
+        land("buy-2", "00:20");
+        Map<String, java.util.function.Predicate<String>> nodes =
+                Map.of("buys", unit -> unit.startsWith("buy"), "views", u -> u.startsWith("view"));
+        Run run = new Run(availableNow(1), 2, null, nodes);
+        run.registerAll();
+        run.trigger();
+        List<BatchSummary> sealed = new ArrayList<>();
+        EnumeratorState<Unit> restored = null;
+        for (long checkpoint = 1; checkpoint <= 4; checkpoint++) {
+            run.readAndSeal();
+            restored = run.checkpoint(checkpoint);
+            sealed.addAll(sourceBatches(checkpoint));
+        }
+        // Batch 0: the buys' node has seen no row, so no watermark (issue 13 point 5); batch 1:
+        // buys at 00:20, views at 00:30, the minimum; batch 2: views move to 00:40, buys hold it;
+        // batch 3: an older buy does not move the buys' node back.
+        assertThat(sealed)
+                .extracting(b -> b.watermarkBefore, b -> b.watermarkAfter)
+                .containsExactly(
+                        tuple(Long.MIN_VALUE, Long.MIN_VALUE),
+                        tuple(Long.MIN_VALUE, at("00:20")),
+                        tuple(at("00:20"), at("00:20")),
+                        tuple(at("00:20"), at("00:20")));
+
+        // A new run of the query (Spark's tracker lives in the running query, so it starts
+        // empty): views alone do not move the watermark, as no buy has reached the buys' node in
+        // this run; once one has, the minimum moves it.
+        land("view-3", "00:55");
+        land("buy-3", "00:36");
+        Run second = new Run(availableNow(1), 2, restored, nodes);
+        second.registerAll();
+        second.trigger();
+        sealed.clear();
+        for (long checkpoint = 5; checkpoint <= 6; checkpoint++) {
+            second.readAndSeal();
+            second.checkpoint(checkpoint);
+            sealed.addAll(sourceBatches(checkpoint));
+        }
+        assertThat(sealed)
+                .extracting(b -> b.watermarkBefore, b -> b.watermarkAfter)
+                .containsExactly(tuple(at("00:20"), at("00:20")), tuple(at("00:20"), at("00:26")));
+    }
+
     @Test
     void aSourceWithoutAWatermarkTellsReadersThereIsNone() throws Throwable {
         land("a", "00:20");
@@ -529,10 +583,32 @@ class MicroBatchEnumeratorTest {
         private final Map<Integer, Reader> readers = new TreeMap<>();
         private int delivered;
 
+        /**
+         * The source's watermark nodes: which units' rows reach each (the readers count them), and
+         * its delay.
+         */
+        final List<java.util.function.Predicate<String>> nodes;
+
         Run(SourceSpec spec, int parallelism, @Nullable EnumeratorState<Unit> restored) {
+            this(
+                    spec,
+                    parallelism,
+                    restored,
+                    spec.hasWatermark() ? Map.of("all", unit -> true) : Map.of());
+        }
+
+        /** A source with watermark nodes, by name: which units' rows reach each (delay DELAY). */
+        Run(
+                SourceSpec spec,
+                int parallelism,
+                @Nullable EnumeratorState<Unit> restored,
+                Map<String, java.util.function.Predicate<String>> nodesByName) {
             this.spec = spec;
             this.context = new MockSplitEnumeratorContext<>(parallelism);
-            this.enumerator = new MicroBatchEnumerator<>(context, spec, planner, restored);
+            this.nodes = new ArrayList<>(new TreeMap<>(nodesByName).values());
+            List<Long> delays = new ArrayList<>();
+            nodes.forEach(n -> delays.add(DELAY));
+            this.enumerator = new MicroBatchEnumerator<>(context, spec, planner, restored, delays);
             runs.add(this);
             enumerator.start();
         }
@@ -670,6 +746,11 @@ class MicroBatchEnumeratorTest {
                     Unit unit = queue.poll();
                     for (long eventTime : rows.get(unit.name)) {
                         totals.add(unit.batchId, eventTime, false);
+                        for (int n = 0; n < nodes.size(); n++) {
+                            if (eventTime != Long.MIN_VALUE && nodes.get(n).test(unit.name)) {
+                                totals.reach(n, eventTime);
+                            }
+                        }
                     }
                     read.add(unit.name);
                 }
