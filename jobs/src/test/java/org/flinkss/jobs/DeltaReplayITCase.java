@@ -205,8 +205,10 @@ class DeltaReplayITCase {
 
         assertThat(run.batches()).isEqualTo(3);
         assertThat(run.progress)
-                .as("each batch spans several checkpoint intervals")
-                .allSatisfy(
+                // The first batch (start-up included) spans several checkpoint intervals even on a
+                // quiet machine, where later batches may take less than three.
+                .as("a batch spans several checkpoint intervals")
+                .anySatisfy(
                         p ->
                                 assertThat(p.path("durationMs").path("triggerExecution").asLong())
                                         .isGreaterThan(300));
