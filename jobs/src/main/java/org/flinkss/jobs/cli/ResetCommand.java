@@ -131,8 +131,10 @@ public final class ResetCommand implements Callable<Integer> {
                 warehouse.empty(table, newOwner);
                 emptied.add(table);
             }
+            // The SQL database's table of the same name too (an update-mode run keeps its rows
+            // there, beside the warehouse table of an earlier append run): both start empty.
             for (String table : written) {
-                if (owned.contains(table) || warehouse.exists(table)) {
+                if (!owned.contains(table) && warehouse.exists(table)) {
                     continue;
                 }
                 if (database.hasTable(table)) {
@@ -145,7 +147,9 @@ public final class ResetCommand implements Callable<Integer> {
                         batches.setString(1, queryId);
                         batches.executeUpdate();
                     }
-                    emptied.add(table);
+                    if (!emptied.contains(table)) {
+                        emptied.add(table);
+                    }
                 }
             }
         }
