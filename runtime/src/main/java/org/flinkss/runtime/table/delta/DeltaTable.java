@@ -511,8 +511,7 @@ public final class DeltaTable {
         }
         List<Row> removes = new ArrayList<>();
         long now = System.currentTimeMillis();
-        ScanImpl scan =
-                (ScanImpl) table.getSnapshotAsOfVersion(engine, version).getScanBuilder().build();
+        ScanImpl scan = (ScanImpl) snapshotAtVersion(version).getScanBuilder().build();
         try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine, true)) {
             while (batches.hasNext()) {
                 try (CloseableIterator<Row> rows = batches.next().getRows()) {
@@ -584,9 +583,8 @@ public final class DeltaTable {
 
     /** The table as of {@code version} (time travel: {@code VERSION AS OF}). */
     public DeltaSnapshot snapshotAt(long version) {
-        latest();
         try {
-            return snapshotOf(table.getSnapshotAsOfVersion(engine, version));
+            return snapshotOf(snapshotAtVersion(version));
         } catch (KernelException e) {
             throw new IllegalArgumentException(
                     "Delta table "
@@ -648,6 +646,22 @@ public final class DeltaTable {
                 DeltaSchema.toFlink(snapshot.getSchema()),
                 ((SnapshotImpl) snapshot).getMetadata().getConfiguration(),
                 files);
+    }
+
+    /**
+     * Kernel's snapshot at {@code version}: the latest one when that is the version asked for (a
+     * new stream's start, an overwrite's removes), else Kernel's time travel. Kernel 4.0's time
+     * travel looks for the checkpoint at or before the version by listing the log and stops at the
+     * first file that is neither a commit nor a checkpoint: in a table with checksum files ({@code
+     * .crc}, which every commit writes) it never finds one, logs "Cannot find a complete
+     * checkpoint", and lists the whole log, a cost that grows with the table's history. The latest
+     * snapshot starts from {@code _last_checkpoint} and lists only the entries after it.
+     */
+    private Snapshot snapshotAtVersion(long version) {
+        Snapshot latest = latest();
+        return latest.getVersion() == version
+                ? latest
+                : table.getSnapshotAsOfVersion(engine, version);
     }
 
     private Snapshot latest() {
