@@ -459,7 +459,12 @@ public final class DeltaTable {
                     () -> {
                         for (PostCommitHook hook : hooks) {
                             try {
-                                hook.threadSafeInvoke(engine);
+                                if (hook.getType()
+                                        == PostCommitHook.PostCommitHookType.CHECKPOINT) {
+                                    checkpointAt(result.getVersion());
+                                } else {
+                                    hook.threadSafeInvoke(engine);
+                                }
                             } catch (IOException | RuntimeException e) {
                                 // A checkpoint or checksum is an optimization: the commit stands
                                 // without it.
@@ -1040,13 +1045,31 @@ public final class DeltaTable {
      */
     public void checkpoint() {
         try {
-            table.checkpoint(engine, version());
+            checkpointAt(version());
         } catch (io.delta.kernel.exceptions.CheckpointAlreadyExistsException e) {
             // already there
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot checkpoint Delta table " + path + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Writes the checkpoint at {@code version} from the latest snapshot while that is the version
+     * (Kernel's own checkpoint hook takes it by time travel, which lists the whole log: see {@link
+     * #snapshotAtVersion}).
+     */
+    private void checkpointAt(long version) throws IOException {
+        Table fresh = Table.forPath(engine, path);
+        Snapshot latest = fresh.getLatestSnapshot(engine);
+        Snapshot snapshot =
+                latest.getVersion() == version
+                        ? latest
+                        : fresh.getSnapshotAsOfVersion(engine, version);
+        io.delta.kernel.internal.checkpoints.Checkpointer.checkpoint(
+                engine,
+                ((io.delta.kernel.internal.TableImpl) fresh).getClock(),
+                (SnapshotImpl) snapshot);
     }
 
     private static boolean fileExists(Path p) {

@@ -95,6 +95,32 @@ class DeltaStartCheckpointTest {
         assertThat(batch).allMatch(s -> s.version() == 201 && s.snapshot());
     }
 
+    @Test
+    void aCommitWritesItsCheckpointWithoutListingTheLogFromVersionZero() throws Exception {
+        java.nio.file.Path folder = dir.resolve("t");
+        DeltaTable t = DeltaTable.forPath(folder.toUri().toString());
+        t.create(ROW, Map.of());
+        for (int b = 0; b < 19; b++) {
+            t.append("q", b, List.<DataFile>of());
+        }
+        assertThat(t.version()).isEqualTo(19);
+
+        List<String> kernelSays = new CopyOnWriteArrayList<>();
+        try (AutoCloseable listening = listen(KERNEL_SNAPSHOTS, kernelSays)) {
+            t.append("q", 19, List.<DataFile>of());
+        }
+
+        java.nio.file.Path log = folder.resolve("_delta_log");
+        assertThat(log.resolve(String.format("%020d.checkpoint.parquet", 20))).exists();
+        assertThat(
+                        new ObjectMapper()
+                                .readTree(log.resolve("_last_checkpoint").toFile())
+                                .get("version")
+                                .asLong())
+                .isEqualTo(20);
+        assertThat(kernelSays).isNotEmpty().noneMatch(m -> m.contains("Listing from version 0"));
+    }
+
     /** Kernel's logger of how it finds a snapshot's log segment. */
     private static final String KERNEL_SNAPSHOTS = "io.delta.kernel.internal.snapshot";
 
