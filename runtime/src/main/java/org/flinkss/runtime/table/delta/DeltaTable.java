@@ -148,6 +148,9 @@ public final class DeltaTable {
 
     private final Executor postCommit;
 
+    /** The newest snapshot {@link #latest} found (then the table's newest; maybe no more). */
+    private Snapshot lastLatest;
+
     private DeltaTable(String path, DeltaStorage storage, Executor postCommit) {
         this.storage = storage;
         this.engine = storage.engine();
@@ -663,6 +666,10 @@ public final class DeltaTable {
      * snapshot starts from {@code _last_checkpoint} and lists only the entries after it.
      */
     private Snapshot snapshotAtVersion(long version) {
+        Snapshot seen = lastLatest;
+        if (seen != null && seen.getVersion() == version) {
+            return seen; // a version's snapshot never changes: no second listing of the log
+        }
         Snapshot latest = latest();
         return latest.getVersion() == version
                 ? latest
@@ -671,7 +678,9 @@ public final class DeltaTable {
 
     private Snapshot latest() {
         try {
-            return table.getLatestSnapshot(engine);
+            Snapshot latest = table.getLatestSnapshot(engine);
+            lastLatest = latest;
+            return latest;
         } catch (TableNotFoundException e) {
             refuseLegacy();
             throw new IllegalArgumentException(
