@@ -148,6 +148,9 @@ public final class DeltaTable {
 
     private final Executor postCommit;
 
+    /** The newest snapshot {@link #latest} found (then the table's newest; maybe no more). */
+    private Snapshot lastLatest;
+
     private DeltaTable(String path, DeltaStorage storage, Executor postCommit) {
         this.storage = storage;
         this.engine = storage.engine();
@@ -459,7 +462,12 @@ public final class DeltaTable {
                     () -> {
                         for (PostCommitHook hook : hooks) {
                             try {
-                                hook.threadSafeInvoke(engine);
+                                if (hook.getType()
+                                        == PostCommitHook.PostCommitHookType.CHECKPOINT) {
+                                    checkpointAt(result.getVersion());
+                                } else {
+                                    hook.threadSafeInvoke(engine);
+                                }
                             } catch (IOException | RuntimeException e) {
                                 // A checkpoint or checksum is an optimization: the commit stands
                                 // without it.
@@ -511,8 +519,7 @@ public final class DeltaTable {
         }
         List<Row> removes = new ArrayList<>();
         long now = System.currentTimeMillis();
-        ScanImpl scan =
-                (ScanImpl) table.getSnapshotAsOfVersion(engine, version).getScanBuilder().build();
+        ScanImpl scan = (ScanImpl) snapshotAtVersion(version).getScanBuilder().build();
         try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine, true)) {
             while (batches.hasNext()) {
                 try (CloseableIterator<Row> rows = batches.next().getRows()) {
@@ -584,9 +591,8 @@ public final class DeltaTable {
 
     /** The table as of {@code version} (time travel: {@code VERSION AS OF}). */
     public DeltaSnapshot snapshotAt(long version) {
-        latest();
         try {
-            return snapshotOf(table.getSnapshotAsOfVersion(engine, version));
+            return snapshotOf(snapshotAtVersion(version));
         } catch (KernelException e) {
             throw new IllegalArgumentException(
                     "Delta table "
@@ -650,9 +656,31 @@ public final class DeltaTable {
                 files);
     }
 
+    /**
+     * Kernel's snapshot at {@code version}: the latest one when that is the version asked for (a
+     * new stream's start, an overwrite's removes), else Kernel's time travel. Kernel 4.0's time
+     * travel looks for the checkpoint at or before the version by listing the log and stops at the
+     * first file that is neither a commit nor a checkpoint: in a table with checksum files ({@code
+     * .crc}, which every commit writes) it never finds one, logs "Cannot find a complete
+     * checkpoint", and lists the whole log, a cost that grows with the table's history. The latest
+     * snapshot starts from {@code _last_checkpoint} and lists only the entries after it.
+     */
+    private Snapshot snapshotAtVersion(long version) {
+        Snapshot seen = lastLatest;
+        if (seen != null && seen.getVersion() == version) {
+            return seen; // a version's snapshot never changes: no second listing of the log
+        }
+        Snapshot latest = latest();
+        return latest.getVersion() == version
+                ? latest
+                : table.getSnapshotAsOfVersion(engine, version);
+    }
+
     private Snapshot latest() {
         try {
-            return table.getLatestSnapshot(engine);
+            Snapshot latest = table.getLatestSnapshot(engine);
+            lastLatest = latest;
+            return latest;
         } catch (TableNotFoundException e) {
             refuseLegacy();
             throw new IllegalArgumentException(
@@ -1026,13 +1054,31 @@ public final class DeltaTable {
      */
     public void checkpoint() {
         try {
-            table.checkpoint(engine, version());
+            checkpointAt(version());
         } catch (io.delta.kernel.exceptions.CheckpointAlreadyExistsException e) {
             // already there
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot checkpoint Delta table " + path + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Writes the checkpoint at {@code version} from the latest snapshot while that is the version
+     * (Kernel's own checkpoint hook takes it by time travel, which lists the whole log: see {@link
+     * #snapshotAtVersion}).
+     */
+    private void checkpointAt(long version) throws IOException {
+        Table fresh = Table.forPath(engine, path);
+        Snapshot latest = fresh.getLatestSnapshot(engine);
+        Snapshot snapshot =
+                latest.getVersion() == version
+                        ? latest
+                        : fresh.getSnapshotAsOfVersion(engine, version);
+        io.delta.kernel.internal.checkpoints.Checkpointer.checkpoint(
+                engine,
+                ((io.delta.kernel.internal.TableImpl) fresh).getClock(),
+                (SnapshotImpl) snapshot);
     }
 
     private static boolean fileExists(Path p) {
