@@ -42,7 +42,7 @@ public final class QueryRunner {
     public static Result run(Query query, RunOptions options) {
         String name = query.name();
         CheckpointLayout layout = options.checkpointOf(name);
-        QueryRun run = new QueryRun(name, layout, options.runSettings());
+        QueryRun run = new QueryRun(name, layout, options.runSettings);
         RunOutcome outcome =
                 run.run(
                         (env, scope) -> {
@@ -66,13 +66,15 @@ public final class QueryRunner {
         }
         tablesByBatch.forEach(
                 (batch, tables) ->
-                        options.out.println(
-                                name
-                                        + ": batch "
-                                        + batch
-                                        + " already committed to "
-                                        + String.join(", ", tables)
-                                        + ": skipped"));
+                        options.runSettings
+                                .out()
+                                .println(
+                                        name
+                                                + ": batch "
+                                                + batch
+                                                + " already committed to "
+                                                + String.join(", ", tables)
+                                                + ": skipped"));
     }
 
     /** A query's graph as the run sees it. */

@@ -13,10 +13,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * How to run a query: where, with which trigger, and how to report. Built with {@link #builder()}.
@@ -25,19 +21,15 @@ public final class RunOptions {
 
     final Path base;
     final Path warehouse;
-    final Trigger trigger;
-    @Nullable final Integer parallelism;
     final ReadLimit readLimit;
     final boolean skipMissingFiles;
-    @Nullable final Duration checkpointInterval;
-    @Nullable final Path flinkConfDir;
-    final Map<String, String> flinkOverrides;
-    final List<ProgressListener> listeners;
-    final PrintStream out;
-    final boolean printProgress;
-    @Nullable final Duration runFor;
     @Nullable final String jdbcUrl;
     final OutputMode outputMode;
+
+    /** How the runner runs the job: the part of these options that is not the query's. */
+    final RunSettings runSettings;
+
+    final Trigger trigger;
 
     private RunOptions(Builder b) {
         this.base = b.base.toAbsolutePath().normalize();
@@ -45,19 +37,12 @@ public final class RunOptions {
                 (b.warehouse != null ? b.warehouse : b.base.resolve("warehouse"))
                         .toAbsolutePath()
                         .normalize();
-        this.trigger = b.trigger;
-        this.parallelism = b.parallelism;
         this.readLimit = b.readLimit;
         this.skipMissingFiles = b.skipMissingFiles;
-        this.checkpointInterval = b.checkpointInterval;
-        this.flinkConfDir = b.flinkConfDir;
-        this.flinkOverrides = Map.copyOf(b.flinkOverrides);
-        this.listeners = List.copyOf(b.listeners);
-        this.out = b.out;
-        this.printProgress = b.printProgress;
-        this.runFor = b.runFor;
         this.jdbcUrl = b.jdbcUrl;
         this.outputMode = b.outputMode;
+        this.runSettings = b.run.tmpRoot(base.resolve("_tmp")).build();
+        this.trigger = runSettings.trigger();
     }
 
     /** Spark's {@code outputMode}: append unless set. */
@@ -103,36 +88,13 @@ public final class RunOptions {
         return CheckpointLayout.of(base, query);
     }
 
-    /** How the runner runs the job: the part of these options that is not the query's. */
-    RunSettings runSettings() {
-        return RunSettings.builder(base.resolve("_tmp"))
-                .trigger(trigger)
-                .runFor(runFor)
-                .parallelism(parallelism)
-                .checkpointInterval(checkpointInterval)
-                .flinkConfDir(flinkConfDir)
-                .flinkOptions(flinkOverrides)
-                .listeners(listeners)
-                .out(out)
-                .printProgress(printProgress)
-                .build();
-    }
-
     /** Builds {@link RunOptions}; every setting has the course's default. */
     public static final class Builder {
         private Path base = Paths.get("data");
         private Path warehouse;
-        private Trigger trigger = Trigger.availableNow();
-        private Integer parallelism;
+        private final RunSettings.Builder run = RunSettings.builder();
         private ReadLimit readLimit = ReadLimit.none();
         private boolean skipMissingFiles;
-        private Duration checkpointInterval;
-        private Path flinkConfDir;
-        private final Map<String, String> flinkOverrides = new LinkedHashMap<>();
-        private final List<ProgressListener> listeners = new ArrayList<>();
-        private PrintStream out = System.out;
-        private boolean printProgress = true;
-        private Duration runFor;
         private String jdbcUrl;
         private OutputMode outputMode = OutputMode.APPEND;
 
@@ -149,12 +111,12 @@ public final class RunOptions {
         }
 
         public Builder trigger(Trigger trigger) {
-            this.trigger = trigger;
+            run.trigger(trigger);
             return this;
         }
 
         public Builder parallelism(Integer parallelism) {
-            this.parallelism = parallelism;
+            run.parallelism(parallelism);
             return this;
         }
 
@@ -209,7 +171,7 @@ public final class RunOptions {
         }
 
         public Builder checkpointInterval(Duration interval) {
-            this.checkpointInterval = interval;
+            run.checkpointInterval(interval);
             return this;
         }
 
@@ -218,27 +180,27 @@ public final class RunOptions {
          * else the one beside the jar, else the copy built into the jar.
          */
         public Builder flinkConfDir(Path dir) {
-            this.flinkConfDir = dir;
+            run.flinkConfDir(dir);
             return this;
         }
 
         public Builder flinkOption(String key, String value) {
-            this.flinkOverrides.put(key, value);
+            run.flinkOption(key, value);
             return this;
         }
 
         public Builder listener(ProgressListener listener) {
-            this.listeners.add(listener);
+            run.listener(listener);
             return this;
         }
 
         public Builder out(PrintStream out) {
-            this.out = out;
+            run.out(out);
             return this;
         }
 
         public Builder printProgress(boolean print) {
-            this.printProgress = print;
+            run.printProgress(print);
             return this;
         }
 
@@ -248,7 +210,7 @@ public final class RunOptions {
          * until the process is interrupted.
          */
         public Builder runFor(Duration duration) {
-            this.runFor = duration;
+            run.runFor(duration);
             return this;
         }
 

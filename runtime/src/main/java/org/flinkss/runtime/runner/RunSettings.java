@@ -17,7 +17,7 @@ import java.util.Objects;
 /**
  * How a {@link QueryRun} runs its job: the trigger, how long a timed run lasts, the parallelism,
  * the Flink configuration, where the run reports and where it keeps temporary files. Built with
- * {@link #builder(Path)}.
+ * {@link #builder()}.
  */
 public final class RunSettings {
 
@@ -47,13 +47,17 @@ public final class RunSettings {
         this.clientTimeout = b.clientTimeout;
     }
 
-    /**
-     * @param tmpRoot where runs keep their temporary files: {@code <tmpRoot>/<query>/<run>},
-     *     deleted when the run ends, and what a killed run left there when the query's next run
-     *     starts
-     */
-    public static Builder builder(Path tmpRoot) {
-        return new Builder(tmpRoot);
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Trigger trigger() {
+        return trigger;
+    }
+
+    /** Where the run prints its progress, notes and warnings. */
+    public PrintStream out() {
+        return out;
     }
 
     /** The checkpoint interval: the one given, else the trigger's. */
@@ -67,9 +71,12 @@ public final class RunSettings {
      */
     public static final Duration DEFAULT_CLIENT_TIMEOUT = Duration.ofSeconds(60);
 
-    /** Builds {@link RunSettings}: an availableNow run that prints its progress, by default. */
+    /**
+     * Builds {@link RunSettings}: an availableNow run that prints its progress, by default; {@link
+     * #tmpRoot(Path)} has no default.
+     */
     public static final class Builder {
-        private final Path tmpRoot;
+        private Path tmpRoot;
         private Trigger trigger = Trigger.availableNow();
         private Duration runFor;
         private Integer parallelism;
@@ -81,8 +88,15 @@ public final class RunSettings {
         private boolean printProgress = true;
         private Duration clientTimeout = DEFAULT_CLIENT_TIMEOUT;
 
-        private Builder(Path tmpRoot) {
+        private Builder() {}
+
+        /**
+         * Where runs keep their temporary files: {@code <tmpRoot>/<query>/<run>}, deleted when the
+         * run ends, and what a killed run left there when the query's next run starts.
+         */
+        public Builder tmpRoot(Path tmpRoot) {
             this.tmpRoot = Objects.requireNonNull(tmpRoot);
+            return this;
         }
 
         public Builder trigger(Trigger trigger) {
@@ -116,14 +130,14 @@ public final class RunSettings {
             return this;
         }
 
-        /** Flink options set last, over the configuration file and the run's own. */
-        public Builder flinkOptions(Map<String, String> options) {
-            this.flinkOverrides.putAll(options);
+        /** A Flink option set last, over the configuration file and the run's own. */
+        public Builder flinkOption(String key, String value) {
+            this.flinkOverrides.put(key, value);
             return this;
         }
 
-        public Builder listeners(List<ProgressListener> listeners) {
-            this.listeners.addAll(listeners);
+        public Builder listener(ProgressListener listener) {
+            this.listeners.add(Objects.requireNonNull(listener));
             return this;
         }
 
@@ -158,6 +172,7 @@ public final class RunSettings {
         }
 
         public RunSettings build() {
+            Objects.requireNonNull(tmpRoot, "tmpRoot");
             return new RunSettings(this);
         }
     }
