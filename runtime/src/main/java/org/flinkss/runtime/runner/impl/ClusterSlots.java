@@ -3,7 +3,6 @@ package org.flinkss.runtime.runner.impl;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.configuration.RestOptions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -46,8 +45,7 @@ public final class ClusterSlots {
         if (needed == null) {
             return;
         }
-        String address =
-                "http://" + client.get(RestOptions.ADDRESS) + ":" + client.get(RestOptions.PORT);
+        String address = JobManagerRest.of(client).toString();
         JsonNode overview;
         try {
             overview = overview(URI.create(address + "/overview"));
