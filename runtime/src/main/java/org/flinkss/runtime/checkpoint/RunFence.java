@@ -9,7 +9,6 @@ import javax.annotation.Nullable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -126,10 +125,8 @@ public final class RunFence {
     private static String read(Path file) {
         try {
             return Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            return null;
         } catch (IOException e) {
-            return null;
+            return null; // not written yet, or being replaced: no new beat
         }
     }
 }

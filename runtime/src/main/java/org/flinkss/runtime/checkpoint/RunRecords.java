@@ -37,10 +37,6 @@ public final class RunRecords {
             @Nullable Duration clientTimeout,
             String started) {}
 
-    public void recordJob(String runId, String jobId) {
-        recordJob(runId, jobId, null, null);
-    }
-
     /**
      * @param jobManager the REST address of the cluster that runs the job, or null for a job that
      *     runs inside the client's process (an embedded cluster, which ends with it)

@@ -19,7 +19,7 @@ class RunRecordsTest {
         RunRecords runs = new RunRecords(layout);
         assertThat(runs.jobOf("run-1")).isEmpty();
 
-        runs.recordJob("run-1", "job-a");
+        runs.recordJob("run-1", "job-a", null, null);
         JsonFiles.touch(layout.caughtUpMarker("run-1", "views"));
 
         assertThat(runs.jobOf("run-1")).contains("job-a");

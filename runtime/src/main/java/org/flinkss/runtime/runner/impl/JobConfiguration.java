@@ -80,18 +80,12 @@ public final class JobConfiguration {
     }
 
     /**
+     * The run's Flink configuration. An embedded cluster gets at least as many task slots as the
+     * job's parallelism needs (its one TaskManager would otherwise wait for slots that never come,
+     * then fail over in a loop).
+     *
      * @param restore the state to restore, if any
      * @param tmp the run's own temporary folder
-     */
-    public Configuration build(Optional<Path> restore, Path tmp) {
-        return build(restore, tmp, null);
-    }
-
-    /**
-     * As {@link #build(Optional, Path)}; an embedded cluster gets at least as many task slots as
-     * the job's parallelism needs (its one TaskManager would otherwise wait for slots that never
-     * come, then fail over in a loop).
-     *
      * @param parallelism the job's parallelism if the run sets it, or null for the configuration's
      */
     public Configuration build(Optional<Path> restore, Path tmp, @Nullable Integer parallelism) {

@@ -61,7 +61,7 @@ class JobConfigurationTest {
                                 null,
                                 out,
                                 false)
-                        .build(Optional.of(restore), tmp);
+                        .build(Optional.of(restore), tmp, null);
 
         assertThat(built.toMap())
                 .containsEntry("state.backend.type", "hashmap")
@@ -97,7 +97,7 @@ class JobConfigurationTest {
                                 new Configuration(),
                                 out,
                                 true)
-                        .build(Optional.empty(), dir.resolve("tmp"));
+                        .build(Optional.empty(), dir.resolve("tmp"), null);
 
         assertThat(built.toMap()).doesNotContainKey("state.backend.type");
         assertThat(built.contains(RestOptions.BIND_PORT)).isFalse();
@@ -137,8 +137,8 @@ class JobConfigurationTest {
                 new JobConfiguration(
                         layout, Duration.ofMinutes(1), Map.of(), conf, null, out, true);
 
-        configuration.build(Optional.empty(), dir.resolve("tmp1"));
-        configuration.build(Optional.empty(), dir.resolve("tmp2"));
+        configuration.build(Optional.empty(), dir.resolve("tmp1"), null);
+        configuration.build(Optional.empty(), dir.resolve("tmp2"), null);
 
         assertThat(printed.toString(StandardCharsets.UTF_8))
                 .isEqualTo(

@@ -40,7 +40,7 @@ class KilledRunRecoveryTest {
     void whatACompletedCheckpointCoveredIsCommittedAndTheRestDiscarded() throws IOException {
         CheckpointLayout layout = CheckpointLayout.of(dir, "bronze");
         // Step 1: a run killed after checkpoint 1 of its job completed and while 2 was taken.
-        new RunRecords(layout).recordJob("killed", "job-k");
+        new RunRecords(layout).recordJob("killed", "job-k", null, null);
         batch(layout, "killed", 1, 0);
         batch(layout, "killed", 2, 1);
         Path chk1 = Files.createDirectories(layout.checkpointsOfJob("job-k").resolve("chk-1"));
