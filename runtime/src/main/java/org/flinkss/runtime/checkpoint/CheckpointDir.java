@@ -3,9 +3,10 @@ package org.flinkss.runtime.checkpoint;
 import java.nio.file.Path;
 
 /**
- * A query's checkpoint directory, by its parts: the {@link CheckpointLock lock} a run holds, the
+ * A query's checkpoint directory as the commands that work on it beside runs ({@code reset}, {@code
+ * recompute}) see it: its folders and its {@link CheckpointLock lock}. Its other parts are the
  * {@link IdentityStore identity} in {@code metadata.json}, the {@link RestorePoints restore points}
- * and the {@link RunRecords records of runs}. Where each file is: {@link CheckpointLayout}.
+ * and the {@link RunRecords records of runs}; where each file is: {@link CheckpointLayout}.
  */
 public final class CheckpointDir {
 
@@ -34,18 +35,6 @@ public final class CheckpointDir {
     /** Holds the directory for one run; a second run of the same query is refused. */
     public Lock lock(String queryName) {
         return new Lock(CheckpointLock.acquire(layout, queryName));
-    }
-
-    public IdentityStore identity() {
-        return new IdentityStore(layout);
-    }
-
-    public RestorePoints restorePoints() {
-        return new RestorePoints(layout);
-    }
-
-    public RunRecords runs() {
-        return new RunRecords(layout);
     }
 
     /**
