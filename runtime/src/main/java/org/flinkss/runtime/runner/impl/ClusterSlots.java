@@ -7,15 +7,11 @@ import org.apache.flink.configuration.ReadableConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.checkpoint.JsonFiles;
 
 import javax.annotation.Nullable;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
@@ -48,7 +44,7 @@ public final class ClusterSlots {
         String address = JobManagerRest.of(client).toString();
         JsonNode overview;
         try {
-            overview = overview(URI.create(address + "/overview"));
+            overview = JobManagerRest.get(URI.create(address + "/overview"), TIMEOUT).orElse(null);
         } catch (IOException e) {
             return; // The submission itself will say what is wrong with the address.
         } catch (InterruptedException e) {
@@ -89,17 +85,5 @@ public final class ClusterSlots {
                         + " with --parallelism "
                         + Math.max(1, available)
                         + " or less.");
-    }
-
-    @Nullable
-    private static JsonNode overview(URI uri) throws IOException, InterruptedException {
-        HttpResponse<String> response =
-                HttpClient.newBuilder()
-                        .connectTimeout(TIMEOUT)
-                        .build()
-                        .send(
-                                HttpRequest.newBuilder(uri).timeout(TIMEOUT).build(),
-                                HttpResponse.BodyHandlers.ofString());
-        return response.statusCode() == 200 ? JsonFiles.JSON.readTree(response.body()) : null;
     }
 }

@@ -11,6 +11,7 @@ import org.flinkss.runtime.checkpoint.JsonFiles;
 
 import javax.annotation.Nullable;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -72,7 +73,12 @@ public final class JobManagerRest {
         if (base.isEmpty()) {
             return Optional.empty();
         }
-        URI uri = URI.create(base.get().toString().replaceAll("/+$", "") + path);
+        return get(URI.create(base.get().toString().replaceAll("/+$", "") + path), timeout);
+    }
+
+    /** {@code GET uri}: the answer's JSON if the status is 200, else empty. */
+    static Optional<JsonNode> get(URI uri, Duration timeout)
+            throws IOException, InterruptedException {
         HttpResponse<String> response =
                 HttpClient.newBuilder()
                         .connectTimeout(timeout)
