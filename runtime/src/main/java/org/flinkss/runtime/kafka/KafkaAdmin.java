@@ -28,7 +28,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -41,19 +40,24 @@ import java.util.function.Function;
  */
 final class KafkaAdmin implements AutoCloseable {
 
-    /**
-     * Bootstrap servers that answered this JVM (the JobManager's, across the job's restarts): when
-     * one of them stops answering, the broker went away (a restart, a network cut), which the job's
-     * restart strategy rides out; a server that never answered is a wrong address or a broker that
-     * is down, which no restart fixes.
-     */
-    private static final Set<String> ANSWERED = ConcurrentHashMap.newKeySet();
-
     private final Admin admin;
     private final String bootstrapServers;
     private final long timeoutMillis;
 
-    public KafkaAdmin(String bootstrapServers, Map<String, String> clientProperties) {
+    /**
+     * Whether the servers answered the source before (in this job, across its restarts) or this
+     * client: when they stop answering, the broker went away (a restart, a network cut), which the
+     * job's restart strategy rides out; servers that never answered are a wrong address or a broker
+     * that is down, which no restart fixes.
+     */
+    private volatile boolean answered;
+
+    /**
+     * @param answeredBefore whether these servers answered the source before, in this job
+     */
+    public KafkaAdmin(
+            String bootstrapServers, Map<String, String> clientProperties, boolean answeredBefore) {
+        this.answered = answeredBefore;
         Properties props = new Properties();
         props.putAll(clientProperties);
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -154,7 +158,7 @@ final class KafkaAdmin implements AutoCloseable {
     private <T> T get(KafkaFuture<T> future, String what) throws IOException {
         try {
             T answer = future.get(timeoutMillis, TimeUnit.MILLISECONDS);
-            ANSWERED.add(bootstrapServers);
+            answered = true;
             return answer;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -191,7 +195,7 @@ final class KafkaAdmin implements AutoCloseable {
      * back.
      */
     private IOException noAnswer(String what, Throwable cause) {
-        if (ANSWERED.contains(bootstrapServers)) {
+        if (answered) {
             return new IOException(
                     "Kafka at "
                             + bootstrapServers
@@ -213,6 +217,11 @@ final class KafkaAdmin implements AutoCloseable {
                         + " servers and security settings right? (the wait is"
                         + " default.api.timeout.ms of the client settings)",
                 cause);
+    }
+
+    /** Whether the servers answered this client, or the source before it. */
+    public boolean answered() {
+        return answered;
     }
 
     @Override

@@ -58,6 +58,13 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
     private final KafkaSourceOptions options;
 
     private transient Map<TopicPartition, Long> committed;
+
+    /**
+     * Whether Kafka answered this source: the JobManager keeps the source, and so this flag, across
+     * the job's restarts, but not across runs (a new job) ({@link KafkaAdmin#answered}).
+     */
+    private transient volatile boolean answered;
+
     private transient boolean initialized;
     private transient long commits;
     private transient volatile Target target;
@@ -125,8 +132,9 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
             known.addAll(committed.keySet());
         }
         Target next = new Target();
-        try (KafkaAdmin admin =
-                new KafkaAdmin(options.bootstrapServers, options.clientProperties)) {
+        KafkaAdmin admin =
+                new KafkaAdmin(options.bootstrapServers, options.clientProperties, answered);
+        try (admin) {
             List<TopicPartition> partitions = admin.partitions(options);
             next.end.putAll(admin.endOffsets(partitions));
             next.earliest.putAll(admin.earliestOffsets(partitions));
@@ -148,6 +156,8 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
                     next.start.put(tp, next.earliest.get(tp));
                 }
             }
+        } finally {
+            answered = admin.answered();
         }
         target = next;
     }
