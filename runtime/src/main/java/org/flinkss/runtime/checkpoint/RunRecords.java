@@ -66,42 +66,33 @@ public final class RunRecords {
         if (!Files.isDirectory(layout.runs())) {
             return jobs;
         }
-        List<Path> runDirs;
         try (Stream<Path> s = Files.list(layout.runs())) {
-            runDirs = s.sorted().toList();
+            s.sorted().forEach(run -> job(run.getFileName().toString()).ifPresent(jobs::add));
         } catch (IOException e) {
             return jobs;
-        }
-        for (Path runDir : runDirs) {
-            String runId = runDir.getFileName().toString();
-            Path f = layout.jobFile(runId);
-            try {
-                JsonNode node = JsonFiles.JSON.readTree(f.toFile());
-                String jobManager = node.path("jobManager").asText("");
-                long timeout = node.path("clientTimeoutMillis").asLong(-1);
-                jobs.add(
-                        new Job(
-                                runId,
-                                node.path("jobId").asText(),
-                                jobManager.isEmpty() ? null : URI.create(jobManager),
-                                timeout < 0 ? null : Duration.ofMillis(timeout),
-                                node.path("started").asText("")));
-            } catch (IOException | IllegalArgumentException e) {
-                // no job.json (a run killed before it submitted), or not readable: no job known
-            }
         }
         return jobs;
     }
 
     /** The Flink job of a run, if it was submitted. */
     public Optional<String> jobOf(String runId) {
-        Path f = layout.jobFile(runId);
-        if (!Files.exists(f)) {
-            return Optional.empty();
-        }
+        return job(runId).map(Job::jobId);
+    }
+
+    private Optional<Job> job(String runId) {
         try {
-            return Optional.of(JsonFiles.JSON.readTree(f.toFile()).path("jobId").asText());
-        } catch (IOException e) {
+            JsonNode node = JsonFiles.JSON.readTree(layout.jobFile(runId).toFile());
+            String jobManager = node.path("jobManager").asText("");
+            long timeout = node.path("clientTimeoutMillis").asLong(-1);
+            return Optional.of(
+                    new Job(
+                            runId,
+                            node.path("jobId").asText(),
+                            jobManager.isEmpty() ? null : URI.create(jobManager),
+                            timeout < 0 ? null : Duration.ofMillis(timeout),
+                            node.path("started").asText("")));
+        } catch (IOException | IllegalArgumentException e) {
+            // no job.json (a run killed before it submitted), or not readable: no job known
             return Optional.empty();
         }
     }

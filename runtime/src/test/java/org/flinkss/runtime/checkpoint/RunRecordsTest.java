@@ -3,10 +3,13 @@ package org.flinkss.runtime.checkpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** What the checkpoint directory keeps about runs in progress. */
 class RunRecordsTest {
@@ -30,5 +33,33 @@ class RunRecordsTest {
 
         assertThat(runs.jobOf("run-1")).isEmpty();
         assertThat(runs.caughtUp("run-1", List.of("views"))).isFalse();
+    }
+
+    @Test
+    void theJobsOfEarlierRunsSayWhereTheyRunAndHowLongTheyGoOnWithoutTheirClient() {
+        CheckpointLayout layout = CheckpointLayout.of(dir, "bronze");
+        RunRecords runs = new RunRecords(layout);
+        assertThat(runs.jobs()).isEmpty();
+
+        runs.recordJob(
+                "run-1", "job-a", URI.create("http://127.0.0.1:8081"), Duration.ofSeconds(60));
+        runs.recordJob("run-2", "job-b", null, null);
+        // A run killed before it submitted left only its heartbeat: no job is known for it.
+        JsonFiles.touch(layout.heartbeat("run-3"));
+
+        assertThat(runs.jobs())
+                .extracting(
+                        RunRecords.Job::runId,
+                        RunRecords.Job::jobId,
+                        RunRecords.Job::jobManager,
+                        RunRecords.Job::clientTimeout)
+                .containsExactly(
+                        tuple(
+                                "run-1",
+                                "job-a",
+                                URI.create("http://127.0.0.1:8081"),
+                                Duration.ofSeconds(60)),
+                        tuple("run-2", "job-b", null, null));
+        assertThat(runs.jobOf("run-3")).isEmpty();
     }
 }
