@@ -148,7 +148,7 @@ public final class QueryRun {
                     env.setParallelism(settings.parallelism);
                 }
                 BuiltJob job =
-                        builder.build(env, new RunScope(layout, runId, settings.clientTimeout));
+                        builder.build(env, new RunScope(layout, runId, RunSettings.CLIENT_TIMEOUT));
                 String queryId = identity.claim(job.identity());
                 job.prepare();
 
@@ -228,7 +228,7 @@ public final class QueryRun {
                 runId,
                 client.getJobID().toString(),
                 flinkRunClient == null ? null : JobManagerRest.of(flinkRunClient),
-                settings.clientTimeout);
+                RunSettings.CLIENT_TIMEOUT);
         FailureExplainer failures =
                 new FailureExplainer(
                         client,

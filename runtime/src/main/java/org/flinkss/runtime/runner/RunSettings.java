@@ -31,7 +31,6 @@ public final class RunSettings {
     final PrintStream out;
     final boolean printProgress;
     final Path tmpRoot;
-    final Duration clientTimeout;
 
     private RunSettings(Builder b) {
         this.trigger = b.trigger;
@@ -44,7 +43,6 @@ public final class RunSettings {
         this.out = b.out;
         this.printProgress = b.printProgress;
         this.tmpRoot = b.tmpRoot;
-        this.clientTimeout = b.clientTimeout;
     }
 
     public static Builder builder() {
@@ -66,10 +64,10 @@ public final class RunSettings {
     }
 
     /**
-     * How long a run's job goes on without a heartbeat of its client, by default: then it stops
+     * How long a run's job goes on without a heartbeat of its client (one every 2 s): then it stops
      * itself (a killed {@code flink run} client leaves it running on the cluster otherwise).
      */
-    public static final Duration DEFAULT_CLIENT_TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(60);
 
     /**
      * Builds {@link RunSettings}: an availableNow run that prints its progress, by default; {@link
@@ -86,7 +84,6 @@ public final class RunSettings {
         private final List<ProgressListener> listeners = new ArrayList<>();
         private PrintStream out = System.out;
         private boolean printProgress = true;
-        private Duration clientTimeout = DEFAULT_CLIENT_TIMEOUT;
 
         private Builder() {}
 
@@ -153,21 +150,6 @@ public final class RunSettings {
          */
         public Builder printProgress(boolean print) {
             this.printProgress = print;
-            return this;
-        }
-
-        /**
-         * How long the job goes on without hearing from this process (a heartbeat every 2 s) before
-         * it stops itself; at least 10 s.
-         */
-        public Builder clientTimeout(Duration timeout) {
-            if (timeout.compareTo(Duration.ofSeconds(10)) < 0) {
-                throw new IllegalArgumentException(
-                        "the client timeout must be at least 10 s (the client beats every 2 s),"
-                                + " got "
-                                + timeout);
-            }
-            this.clientTimeout = timeout;
             return this;
         }
 
