@@ -229,19 +229,7 @@ public final class QueryContext {
         }
         sourceNames.add(name);
         sources.add(description);
-        SourceSpec spec =
-                new SourceSpec(
-                        name,
-                        scope,
-                        trigger,
-                        readLimit,
-                        nodes.isEmpty()
-                                ? SourceSpec.NO_WATERMARK
-                                : nodes.stream()
-                                        .mapToLong(WatermarkNode::delayMillis)
-                                        .min()
-                                        .getAsLong(),
-                        skipMissing);
+        SourceSpec spec = new SourceSpec(name, scope, trigger, readLimit, skipMissing);
         return env.fromSource(
                         new MicroBatchSource<>(spec, planner, format, nodes),
                         WatermarkStrategy.noWatermarks(),
