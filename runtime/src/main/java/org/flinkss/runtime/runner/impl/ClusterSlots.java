@@ -3,20 +3,15 @@ package org.flinkss.runtime.runner.impl;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.configuration.RestOptions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.checkpoint.JsonFiles;
 
 import javax.annotation.Nullable;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
@@ -46,11 +41,10 @@ public final class ClusterSlots {
         if (needed == null) {
             return;
         }
-        String address =
-                "http://" + client.get(RestOptions.ADDRESS) + ":" + client.get(RestOptions.PORT);
+        URI address = JobManagerRest.of(client);
         JsonNode overview;
         try {
-            overview = overview(URI.create(address + "/overview"));
+            overview = JobManagerRest.get(address, "/overview", TIMEOUT).orElse(null);
         } catch (IOException e) {
             return; // The submission itself will say what is wrong with the address.
         } catch (InterruptedException e) {
@@ -65,7 +59,7 @@ public final class ClusterSlots {
                 overview.path("slots-available").asInt(),
                 needed,
                 query,
-                address);
+                address.toString());
     }
 
     /** The rule, on the numbers the JobManager gave. */
@@ -91,17 +85,5 @@ public final class ClusterSlots {
                         + " with --parallelism "
                         + Math.max(1, available)
                         + " or less.");
-    }
-
-    @Nullable
-    private static JsonNode overview(URI uri) throws IOException, InterruptedException {
-        HttpResponse<String> response =
-                HttpClient.newBuilder()
-                        .connectTimeout(TIMEOUT)
-                        .build()
-                        .send(
-                                HttpRequest.newBuilder(uri).timeout(TIMEOUT).build(),
-                                HttpResponse.BodyHandlers.ofString());
-        return response.statusCode() == 200 ? JsonFiles.JSON.readTree(response.body()) : null;
     }
 }

@@ -11,6 +11,7 @@ import org.flinkss.runtime.checkpoint.JsonFiles;
 
 import javax.annotation.Nullable;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -72,7 +73,13 @@ public final class JobManagerRest {
         if (base.isEmpty()) {
             return Optional.empty();
         }
-        URI uri = URI.create(base.get().toString().replaceAll("/+$", "") + path);
+        return get(base.get(), path, timeout);
+    }
+
+    /** {@code GET <base><path>}: the answer's JSON if the status is 200, else empty. */
+    static Optional<JsonNode> get(URI base, String path, Duration timeout)
+            throws IOException, InterruptedException {
+        URI uri = URI.create(base.toString().replaceAll("/+$", "") + path);
         HttpResponse<String> response =
                 HttpClient.newBuilder()
                         .connectTimeout(timeout)
