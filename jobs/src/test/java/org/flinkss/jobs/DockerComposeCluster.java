@@ -68,10 +68,11 @@ final class DockerComposeCluster implements AutoCloseable {
     static String engineUnavailable(ProjectScripts scripts) {
         if (!ProjectScripts.onPath("docker-compose")) {
             return "docker-compose is not on the PATH (Debian: apt-get install docker-compose"
-                    + " docker.io; .ci/run installs both)";
+                    + " docker.io; scripts/dockerd start --install installs both)";
         }
         if (!Files.isExecutable(Path.of("/usr/bin/docker")) && !ProjectScripts.onPath("docker")) {
-            return "no docker client (Debian: apt-get install docker.io; .ci/run installs it)";
+            return "no docker client (Debian: apt-get install docker.io; scripts/dockerd start"
+                    + " --install installs it)";
         }
         ProjectScripts.Result before = scripts.script(Duration.ofMinutes(1), "dockerd", "status");
         if (before.code() == 0) {

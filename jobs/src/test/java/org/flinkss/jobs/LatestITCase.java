@@ -75,18 +75,21 @@ class LatestITCase {
                         + "?user=postgres");
     }
 
+    /** The run's options: parallelism 2, the SQL sink in {@code db}. */
+    private RunOptions runOptions(String kind, Database db) {
+        return RunOptions.builder()
+                .base(base)
+                .parallelism(2)
+                .printProgress(false)
+                .jdbcUrl(kind.equals("sqlite") ? null : dbUrl(db))
+                .build();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgres"})
     void upsertsMergeOnTheKeyAndAReplayedBatchChangesNothing(String kind) throws Exception {
-        RunOptions base0 = BronzeITCase.options(base, 2);
-        Database db = database(kind, base0);
-        RunOptions options =
-                RunOptions.builder()
-                        .base(base)
-                        .parallelism(2)
-                        .printProgress(false)
-                        .jdbcUrl(kind.equals("sqlite") ? null : dbUrl(db))
-                        .build();
+        Database db = database(kind, BronzeITCase.options(base, 2));
+        RunOptions options = runOptions(kind, db);
 
         // Step 1: batches 1 and 2 into bronze, then latest: 1000 rows, one per event_id.
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
@@ -148,13 +151,7 @@ class LatestITCase {
     @ValueSource(strings = {"sqlite", "postgres"})
     void aNullEventIdIsARowOfItsOwnAsDeltasMergeInsertsIt(String kind) throws Exception {
         Database db = database(kind, BronzeITCase.options(base, 2));
-        RunOptions options =
-                RunOptions.builder()
-                        .base(base)
-                        .parallelism(2)
-                        .printProgress(false)
-                        .jdbcUrl(kind.equals("sqlite") ? null : dbUrl(db))
-                        .build();
+        RunOptions options = runOptions(kind, db);
         Event noId = new Event(null, 7, "view", Instant.parse("2025-03-01T00:00:05Z"), 1.0);
         Event noIdEither = new Event(null, 8, "buy", Instant.parse("2025-03-01T00:00:06Z"), 2.0);
 
@@ -187,6 +184,21 @@ class LatestITCase {
         upsert.apply(List.of(EventTables.toRow(noId)), 3);
         upsert.apply(List.of(EventTables.toRow(noId)), 3);
         assertThat(db.count(LatestQuery.TABLE)).isEqualTo(14);
+
+        // Step 4: a batch with deletes (updated row by row): deleting a null key deletes nothing,
+        // a null-key row is inserted once more, event 0 is deleted.
+        RowData deleteNoId = EventTables.toRow(noId);
+        deleteNoId.setRowKind(RowKind.DELETE);
+        RowData deleteFirst = EventTables.toRow(EventGenerator.event(0));
+        deleteFirst.setRowKind(RowKind.DELETE);
+        upsert.apply(List.of(deleteNoId, EventTables.toRow(noIdEither), deleteFirst), 4);
+        rows = db.rows(LatestQuery.TABLE);
+        assertThat(rows).hasSize(14);
+        assertThat(rows)
+                .filteredOn(r -> r.get(0) == null)
+                .extracting(r -> r.get(1))
+                .containsExactlyInAnyOrder(7, 7, 7, 8, 8);
+        assertThat(rows).noneMatch(r -> r.get(0) != null && ((Number) r.get(0)).longValue() == 0);
     }
 
     @ParameterizedTest

@@ -49,7 +49,7 @@ class ReportITCase {
             QueryRunner.run(WindowQuery.win5(Api.DATASTREAM), options);
         }
         Path file = base.resolve("report.html");
-        ReportCommand.write(base, new Warehouse(options.warehouse()), file);
+        ReportCommand.write(base, new Warehouse(options.warehouse()), null, file);
         return file;
     }
 
@@ -161,7 +161,11 @@ class ReportITCase {
         assertThat(Main.execute("report", "--base", base.toString())).isZero();
         String html = Files.readString(base.resolve("report.html"), StandardCharsets.UTF_8);
 
-        assertThat(html).contains("<h3>events_5min (SQL database, update mode: ");
+        // Every window the database holds is charted.
+        long windows = options.database().count("events_5min");
+        assertThat(windows).isPositive();
+        assertThat(html)
+                .contains("<h3>events_5min (SQL database, update mode: " + windows + " windows");
         Matcher chart =
                 Pattern.compile("aria-label=\"events per window\">(.*?)</svg>").matcher(html);
         assertThat(chart.find()).as("a chart of events per window").isTrue();

@@ -80,8 +80,7 @@ public final class DedupQuery implements Query {
                                 "event_ts",
                                 List.of(
                                         validAmountsOnly
-                                                ? EventWatermarks.after(
-                                                        "valid amounts", DedupQuery::validAmount)
+                                                ? EventWatermarks.afterValidAmounts()
                                                 : WatermarkNode.<RowData>allRows(
                                                         QueryCatalog.WATERMARK_DELAY)))
                         .map(EventTables::fromRow)
@@ -90,7 +89,7 @@ public final class DedupQuery implements Query {
                         .uid("events-" + name);
         if (validAmountsOnly) {
             events =
-                    events.filter((FilterFunction<Event>) DedupQuery::validAmount)
+                    events.filter((FilterFunction<Event>) e -> e.amount != null && e.amount >= 0)
                             .name("amount IS NOT NULL AND amount >= 0")
                             .uid("valid-amounts-" + name);
         }
@@ -118,11 +117,6 @@ public final class DedupQuery implements Query {
         context.toTable(
                 onTime.getSideOutput(late.lateRows()),
                 EventTables.late(table + EventTables.LATE_SUFFIX, context.runId()));
-    }
-
-    /** Silver's filter: {@code amount IS NOT NULL AND amount >= 0}. */
-    static boolean validAmount(Event e) {
-        return e.amount != null && e.amount >= 0;
     }
 
     private DataStream<Event> withTable(QueryContext context, DataStream<Event> onTime) {

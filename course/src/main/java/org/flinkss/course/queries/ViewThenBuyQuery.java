@@ -89,10 +89,8 @@ public final class ViewThenBuyQuery implements Query {
                                 EventTables.BRONZE,
                                 "event_ts",
                                 List.of(
-                                        EventWatermarks.after(
-                                                "views", e -> "view".equals(e.eventType)),
-                                        EventWatermarks.after(
-                                                "buys", e -> "buy".equals(e.eventType))))
+                                        EventWatermarks.afterType("views", "view"),
+                                        EventWatermarks.afterType("buys", "buy")))
                         .map(EventTables::fromRow)
                         .returns(Event.class)
                         .name("events")

@@ -7,6 +7,7 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
@@ -185,19 +186,21 @@ public final class RecomputeCommand implements Callable<Integer> {
         long lookFrom = query.isSessions() ? Long.MIN_VALUE : from - query.lookBackMillis();
         long lookTo = query.isSessions() ? Long.MAX_VALUE : to + query.lookBackMillis();
         DeltaSnapshot snapshot = warehouse.snapshot(query.source());
-        int ts = EventTables.EVENT_ROW.getFieldIndex("event_ts");
+        // The event columns lead the table's (bronze may add _rescued_data after them).
+        RowType eventRow = EventTables.EVENT_ROW;
+        RowData.FieldGetter[] columns = new RowData.FieldGetter[eventRow.getFieldCount()];
+        for (int i = 0; i < columns.length; i++) {
+            columns[i] = RowData.createFieldGetter(eventRow.getTypeAt(i), i);
+        }
+        int ts = eventRow.getFieldIndex("event_ts");
         List<RowData> events = new ArrayList<>();
         for (RowData row : snapshot.rows()) {
             if (!row.isNullAt(ts)) {
                 long t = row.getTimestamp(ts, 3).getMillisecond();
                 if (t >= lookFrom && t < lookTo) {
-                    GenericRowData event =
-                            new GenericRowData(EventTables.EVENT_ROW.getFieldCount());
-                    for (int i = 0; i < event.getArity(); i++) {
-                        event.setField(
-                                i,
-                                RowData.createFieldGetter(EventTables.EVENT_ROW.getTypeAt(i), i)
-                                        .getFieldOrNull(row));
+                    GenericRowData event = new GenericRowData(columns.length);
+                    for (int i = 0; i < columns.length; i++) {
+                        event.setField(i, columns[i].getFieldOrNull(row));
                     }
                     events.add(event);
                 }
@@ -209,13 +212,11 @@ public final class RecomputeCommand implements Callable<Integer> {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
         tEnv.createTemporaryView(
-                "bronze",
-                tEnv.fromDataStream(
-                        env.fromData(events, InternalTypeInfo.of(EventTables.EVENT_ROW))));
-        String where = null;
+                "bronze", tEnv.fromDataStream(env.fromData(events, InternalTypeInfo.of(eventRow))));
+        // No WHERE: the events are already limited to the range above.
         TableResult result =
                 tEnv.executeSql(
-                        query.windowSql("bronze", "event_ts", "user_id", "event_type", where));
+                        query.windowSql("bronze", "event_ts", "user_id", "event_type", null));
         List<RowData> rows = new ArrayList<>();
         boolean byUser = query.isSessions();
         try (CloseableIterator<Row> it = result.collect()) {

@@ -66,10 +66,6 @@ public final class ReportCommand implements Callable<Integer> {
         return 0;
     }
 
-    public static void write(Path base, Warehouse warehouse, Path file) throws IOException {
-        write(base, warehouse, null, file);
-    }
-
     /**
      * The report of {@code base}: its queries' progress, and the windowed tables of the warehouse
      * and, when there is one, of the SQL database (where update mode keeps them).

@@ -60,20 +60,30 @@ public final class TableCommand implements Callable<Integer> {
         return 0;
     }
 
-    @Command(name = "count", mixinStandardHelpOptions = true, description = "Number of rows.")
-    static final class Count implements Callable<Integer> {
+    /** A subcommand on one table: its name, the data options and UTF-8 standard output. */
+    abstract static class OnTable implements Callable<Integer> {
         @Mixin DataOptions data;
 
         @Parameters(paramLabel = "TABLE")
         String table;
 
         @Override
-        public Integer call() {
-            BaseFolder.refuseFile(data.base);
+        public final Integer call() {
             PrintStream out = Stdout.utf8();
-            out.println(data.tables().count(table));
+            run(out);
             out.flush();
             return 0;
+        }
+
+        abstract void run(PrintStream out);
+    }
+
+    @Command(name = "count", mixinStandardHelpOptions = true, description = "Number of rows.")
+    static final class Count extends OnTable {
+        @Override
+        void run(PrintStream out) {
+            BaseFolder.refuseFile(data.base);
+            out.println(data.tables().count(table));
         }
     }
 
@@ -99,12 +109,7 @@ public final class TableCommand implements Callable<Integer> {
             name = "show",
             mixinStandardHelpOptions = true,
             description = "The first rows as a grid, like the course's display().")
-    static final class Show implements Callable<Integer> {
-        @Mixin DataOptions data;
-
-        @Parameters(paramLabel = "TABLE")
-        String table;
-
+    static final class Show extends OnTable {
         @Option(
                 names = "--limit",
                 defaultValue = "20",
@@ -115,12 +120,9 @@ public final class TableCommand implements Callable<Integer> {
         AsOf asOf = new AsOf();
 
         @Override
-        public Integer call() {
+        void run(PrintStream out) {
             BaseFolder.refuseFile(data.base);
-            PrintStream out = Stdout.utf8();
             out.print(TablePrinter.show(data.tables(), table, limit, asOf.version, asOf.timestamp));
-            out.flush();
-            return 0;
         }
     }
 
@@ -128,12 +130,7 @@ public final class TableCommand implements Callable<Integer> {
             name = "export",
             mixinStandardHelpOptions = true,
             description = "All rows, sorted by every column, with one header line.")
-    static final class Export implements Callable<Integer> {
-        @Mixin DataOptions data;
-
-        @Parameters(paramLabel = "TABLE")
-        String table;
-
+    static final class Export extends OnTable {
         @Option(names = "--csv", required = true, description = "as CSV (the only format so far)")
         boolean csv;
 
@@ -141,12 +138,9 @@ public final class TableCommand implements Callable<Integer> {
         AsOf asOf = new AsOf();
 
         @Override
-        public Integer call() {
+        void run(PrintStream out) {
             BaseFolder.refuseFile(data.base);
-            PrintStream out = Stdout.utf8();
             TablePrinter.export(data.tables(), table, out, asOf.version, asOf.timestamp);
-            out.flush();
-            return 0;
         }
     }
 
@@ -156,12 +150,7 @@ public final class TableCommand implements Callable<Integer> {
             description =
                     "The table's versions, newest first: time, operation, the writing query's"
                             + " batch id, rows added and files removed (DESCRIBE HISTORY).")
-    static final class History implements Callable<Integer> {
-        @Mixin DataOptions data;
-
-        @Parameters(paramLabel = "TABLE")
-        String table;
-
+    static final class History extends OnTable {
         @Option(
                 names = "--limit",
                 defaultValue = "20",
@@ -170,12 +159,9 @@ public final class TableCommand implements Callable<Integer> {
         int limit;
 
         @Override
-        public Integer call() {
-            PrintStream out = Stdout.utf8();
-            Warehouse warehouse = data.openWarehouse();
-            warehouse.snapshot(table); // refuses a missing or unconverted table by name
+        void run(PrintStream out) {
             List<List<Object>> rows = new ArrayList<>();
-            for (HistoryEntry e : warehouse.delta(table).history(limit)) {
+            for (HistoryEntry e : data.openWarehouse().existing(table).history(limit)) {
                 rows.add(
                         Arrays.asList(
                                 e.version(),
@@ -197,8 +183,6 @@ public final class TableCommand implements Callable<Integer> {
                                     "files_added",
                                     "files_removed"),
                             rows));
-            out.flush();
-            return 0;
         }
     }
 
@@ -224,12 +208,7 @@ public final class TableCommand implements Callable<Integer> {
                     "Delete data files the table no longer references (superseded by complete mode,"
                         + " a recompute or a reset; left by failed attempts) once older than the"
                         + " retention, as Delta's VACUUM.")
-    static final class Vacuum implements Callable<Integer> {
-        @Mixin DataOptions data;
-
-        @Parameters(paramLabel = "TABLE")
-        String table;
-
+    static final class Vacuum extends OnTable {
         @Option(
                 names = "--retain",
                 paramLabel = "DURATION",
@@ -251,20 +230,13 @@ public final class TableCommand implements Callable<Integer> {
         boolean dryRun;
 
         @Override
-        public Integer call() {
-            PrintStream out = Stdout.utf8();
-            Warehouse warehouse = data.openWarehouse();
-            warehouse.snapshot(table); // refuses a missing or unconverted table by name
+        void run(PrintStream out) {
+            DeltaTable delta = data.openWarehouse().existing(table);
             VacuumResult result;
             try {
-                result = warehouse.delta(table).vacuum(retain, force, dryRun);
+                result = delta.vacuum(retain, force, dryRun);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(
-                        "table "
-                                + table
-                                + ": "
-                                + e.getMessage().replace("or force it", "or add --force"),
-                        e);
+                throw new IllegalArgumentException("table " + table + ": " + e.getMessage(), e);
             }
             if (dryRun) {
                 result.deleted().forEach(out::println);
@@ -280,7 +252,6 @@ public final class TableCommand implements Callable<Integer> {
                             + " bytes (retention "
                             + retain
                             + ")");
-            return 0;
         }
     }
 
@@ -291,20 +262,14 @@ public final class TableCommand implements Callable<Integer> {
                     "Make a table written by an earlier version of flinkss (Parquet part files and"
                         + " _table.json) a Delta table in place, as CONVERT TO DELTA: one commit"
                         + " that adds its part files; no data is rewritten.")
-    static final class Convert implements Callable<Integer> {
-        @Mixin DataOptions data;
-
-        @Parameters(paramLabel = "TABLE")
-        String table;
-
+    static final class Convert extends OnTable {
         @Override
-        public Integer call() {
-            PrintStream out = Stdout.utf8();
+        void run(PrintStream out) {
             Warehouse warehouse = data.openWarehouse();
             if (!warehouse.isLegacy(table)) {
                 if (warehouse.exists(table)) {
                     out.println("table " + table + " is a Delta table already");
-                    return 0;
+                    return;
                 }
                 throw new IllegalArgumentException(
                         "no table '" + table + "' in warehouse " + warehouse.root());
@@ -338,7 +303,6 @@ public final class TableCommand implements Callable<Integer> {
                             + writer
                             + "'"
                             + (owner == null ? "" : " (checkpoint " + owner.checkpoint() + ")"));
-            return 0;
         }
     }
 }

@@ -235,7 +235,10 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
     /** Any number of key columns, nulls in keys, deletes: one statement or two per row. */
     private void updateOrInsert(Connection c, List<RowData> rows) throws SQLException {
         List<String> names = rowType.getFieldNames();
-        String equal = database.isSqlite() ? " IS ?" : " IS NOT DISTINCT FROM ?";
+        // One key: MERGE's ON t.k = s.k, so a null key matches nothing (inserted, never updated
+        // or deleted). Several: nulls are equal, as Spark groups them.
+        String equal =
+                singleKey() ? " = ?" : database.isSqlite() ? " IS ?" : " IS NOT DISTINCT FROM ?";
         StringJoiner where = new StringJoiner(" AND ");
         for (String k : keyColumns) {
             where.add(k + equal);
@@ -264,14 +267,6 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
                 PreparedStatement delete =
                         c.prepareStatement("DELETE FROM " + table + " WHERE " + where)) {
             for (RowData row : rows) {
-                if (singleKey() && row.isNullAt(keyFields[0])) {
-                    // A null key matches nothing (MERGE's ON t.k = s.k): inserted, never deleted.
-                    if (row.getRowKind() != RowKind.DELETE) {
-                        bindFields(insert, 1, row, allFields);
-                        insert.executeUpdate();
-                    }
-                    continue;
-                }
                 if (row.getRowKind() == RowKind.DELETE) {
                     bindFields(delete, 1, row, keyFields);
                     delete.executeUpdate();

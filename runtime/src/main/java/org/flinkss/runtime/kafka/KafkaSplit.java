@@ -6,6 +6,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 
 import org.apache.kafka.common.TopicPartition;
 
+import org.flinkss.runtime.source.SerializerVersions;
 import org.flinkss.runtime.source.WorkSplit;
 
 import java.io.IOException;
@@ -129,6 +130,7 @@ public final class KafkaSplit implements WorkSplit {
 
         @Override
         public KafkaSplit deserialize(int version, byte[] serialized) throws IOException {
+            SerializerVersions.require("KafkaSplit", getVersion(), version);
             DataInputDeserializer in = new DataInputDeserializer(serialized);
             return new KafkaSplit(
                     in.readUTF(),

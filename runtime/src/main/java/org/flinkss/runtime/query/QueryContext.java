@@ -143,7 +143,7 @@ public final class QueryContext {
                 "FileStreamSource[" + planner.root().toUri() + "*" + suffix + "]",
                 planner,
                 format,
-                watermarkDelay,
+                nodes(watermarkDelay),
                 skipMissingFiles);
     }
 
@@ -156,12 +156,7 @@ public final class QueryContext {
      */
     public DataStream<RowData> tableStream(
             String table, @Nullable String eventTimeColumn, @Nullable Duration watermarkDelay) {
-        return tableStreamWithWatermarks(
-                table,
-                eventTimeColumn,
-                watermarkDelay == null
-                        ? List.of()
-                        : List.of(WatermarkNode.<RowData>allRows(watermarkDelay)));
+        return tableStreamWithWatermarks(table, eventTimeColumn, nodes(watermarkDelay));
     }
 
     /**
@@ -213,25 +208,12 @@ public final class QueryContext {
             SplitPlanner<S> planner,
             RecordFormat<T, S> format,
             @Nullable Duration watermarkDelay) {
-        return source(name, description, planner, format, watermarkDelay, false);
+        return source(name, description, planner, format, nodes(watermarkDelay), false);
     }
 
-    private <T, S extends WorkSplit> DataStream<T> source(
-            String name,
-            String description,
-            SplitPlanner<S> planner,
-            RecordFormat<T, S> format,
-            @Nullable Duration watermarkDelay,
-            boolean skipMissing) {
-        return source(
-                name,
-                description,
-                planner,
-                format,
-                watermarkDelay == null
-                        ? List.of()
-                        : List.of(WatermarkNode.<T>allRows(watermarkDelay)),
-                skipMissing);
+    /** A {@code withWatermark} straight on the source with this delay, or none if it is null. */
+    private static <T> List<WatermarkNode<T>> nodes(@Nullable Duration watermarkDelay) {
+        return watermarkDelay == null ? List.of() : List.of(WatermarkNode.allRows(watermarkDelay));
     }
 
     private <T, S extends WorkSplit> DataStream<T> source(
@@ -247,19 +229,7 @@ public final class QueryContext {
         }
         sourceNames.add(name);
         sources.add(description);
-        SourceSpec spec =
-                new SourceSpec(
-                        name,
-                        scope,
-                        trigger,
-                        readLimit,
-                        nodes.isEmpty()
-                                ? SourceSpec.NO_WATERMARK
-                                : nodes.stream()
-                                        .mapToLong(WatermarkNode::delayMillis)
-                                        .min()
-                                        .getAsLong(),
-                        skipMissing);
+        SourceSpec spec = new SourceSpec(name, scope, trigger, readLimit, skipMissing);
         return env.fromSource(
                         new MicroBatchSource<>(spec, planner, format, nodes),
                         WatermarkStrategy.noWatermarks(),

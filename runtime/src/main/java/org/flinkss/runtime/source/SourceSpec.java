@@ -7,21 +7,17 @@ import java.io.Serializable;
 
 /**
  * How one source of one run of a query behaves: its name in the query, the run (and so the query's
- * checkpoint directory), the trigger, the rate limits ({@link ReadLimit}), the watermark delay of
- * the query's {@code withWatermark} (or none), and whether files that are gone when read are
- * skipped.
+ * checkpoint directory), the trigger, the rate limits ({@link ReadLimit}), and whether files that
+ * are gone when read are skipped. Its watermark is the query's {@link WatermarkNode}s on it.
  */
 public final class SourceSpec implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    public static final long NO_WATERMARK = -1;
-
     final String name;
     final RunScope scope;
     final Trigger trigger;
     final ReadLimit readLimit;
-    final long watermarkDelayMillis;
     final boolean skipMissingFiles;
 
     /**
@@ -34,27 +30,20 @@ public final class SourceSpec implements Serializable {
             RunScope scope,
             Trigger trigger,
             ReadLimit readLimit,
-            long watermarkDelayMillis,
             boolean skipMissingFiles) {
         this.name = name;
         this.scope = scope;
         this.trigger = trigger;
         this.readLimit = readLimit;
-        this.watermarkDelayMillis = watermarkDelayMillis;
         this.skipMissingFiles = skipMissingFiles;
     }
 
     /**
      * A source with at most {@code maxUnitsPerTrigger} files (or partitions) per batch, 0 or less
      * for no limit, and no other limit; as {@link #SourceSpec(String, RunScope, Trigger, ReadLimit,
-     * long, boolean)} with {@code skipMissingFiles} false.
+     * boolean)} with {@code skipMissingFiles} false.
      */
-    public SourceSpec(
-            String name,
-            RunScope scope,
-            Trigger trigger,
-            int maxUnitsPerTrigger,
-            long watermarkDelayMillis) {
+    public SourceSpec(String name, RunScope scope, Trigger trigger, int maxUnitsPerTrigger) {
         this(
                 name,
                 scope,
@@ -62,7 +51,6 @@ public final class SourceSpec implements Serializable {
                 maxUnitsPerTrigger <= 0
                         ? ReadLimit.none()
                         : ReadLimit.none().withMaxFilesPerTrigger(maxUnitsPerTrigger),
-                watermarkDelayMillis,
                 false);
     }
 
@@ -87,14 +75,6 @@ public final class SourceSpec implements Serializable {
     /** The files (or partitions) one batch may take: {@link ReadLimit#maxUnits()}. */
     public int maxUnitsPerTrigger() {
         return readLimit.maxUnits();
-    }
-
-    public boolean hasWatermark() {
-        return watermarkDelayMillis != NO_WATERMARK;
-    }
-
-    public long watermarkDelayMillis() {
-        return watermarkDelayMillis;
     }
 
     public boolean skipMissingFiles() {

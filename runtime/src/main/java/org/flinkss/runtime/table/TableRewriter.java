@@ -46,8 +46,8 @@ public final class TableRewriter {
     }
 
     public Replaced replace(Predicate<RowData> toReplace, List<RowData> newRows) {
-        DeltaSnapshot snapshot = warehouse.snapshot(table);
-        DeltaTable delta = warehouse.delta(table);
+        DeltaTable delta = warehouse.existing(table);
+        DeltaSnapshot snapshot = delta.snapshot();
         RowType type = snapshot.rowType();
         Path folder = new Path(warehouse.folder(table));
         Set<String> obsolete = new HashSet<>();

@@ -278,7 +278,7 @@ public final class Warehouse {
     }
 
     /** The table, refused with a clear message if it is missing or of the earlier format. */
-    private DeltaTable existing(String name) {
+    public DeltaTable existing(String name) {
         refuseLegacy(name);
         DeltaTable table = delta(name);
         if (!table.exists()) {

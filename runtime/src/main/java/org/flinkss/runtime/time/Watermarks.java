@@ -20,14 +20,6 @@ public final class Watermarks {
 
     private Watermarks() {}
 
-    /** Spark's rule at the end of a batch: {@code max(event time) - delay}, never moving back. */
-    public static long advance(long current, long maxEventTime, long delayMillis) {
-        if (maxEventTime == Long.MIN_VALUE) {
-            return current;
-        }
-        return Math.max(current, maxEventTime - delayMillis);
-    }
-
     /** The Flink watermark that stands for Spark's watermark {@code spark}. */
     public static long toFlink(long spark) {
         return spark == NONE ? Long.MIN_VALUE : spark - 1;

@@ -54,7 +54,7 @@ public final class DataOptions {
     }
 
     /**
-     * A table by name: Parquet files in the warehouse, else a table of the SQL database. Reading
+     * A table by name: a Delta table in the warehouse, else a table of the SQL database. Reading
      * creates nothing: a default database whose file does not exist holds no table.
      */
     public Tables tables() {

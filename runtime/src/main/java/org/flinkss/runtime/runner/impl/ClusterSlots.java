@@ -41,10 +41,10 @@ public final class ClusterSlots {
         if (needed == null) {
             return;
         }
-        String address = JobManagerRest.of(client).toString();
+        URI address = JobManagerRest.of(client);
         JsonNode overview;
         try {
-            overview = JobManagerRest.get(URI.create(address + "/overview"), TIMEOUT).orElse(null);
+            overview = JobManagerRest.get(address, "/overview", TIMEOUT).orElse(null);
         } catch (IOException e) {
             return; // The submission itself will say what is wrong with the address.
         } catch (InterruptedException e) {
@@ -59,7 +59,7 @@ public final class ClusterSlots {
                 overview.path("slots-available").asInt(),
                 needed,
                 query,
-                address);
+                address.toString());
     }
 
     /** The rule, on the numbers the JobManager gave. */

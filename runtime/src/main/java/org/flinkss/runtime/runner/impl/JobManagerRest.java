@@ -73,12 +73,13 @@ public final class JobManagerRest {
         if (base.isEmpty()) {
             return Optional.empty();
         }
-        return get(URI.create(base.get().toString().replaceAll("/+$", "") + path), timeout);
+        return get(base.get(), path, timeout);
     }
 
-    /** {@code GET uri}: the answer's JSON if the status is 200, else empty. */
-    static Optional<JsonNode> get(URI uri, Duration timeout)
+    /** {@code GET <base><path>}: the answer's JSON if the status is 200, else empty. */
+    static Optional<JsonNode> get(URI base, String path, Duration timeout)
             throws IOException, InterruptedException {
+        URI uri = URI.create(base.toString().replaceAll("/+$", "") + path);
         HttpResponse<String> response =
                 HttpClient.newBuilder()
                         .connectTimeout(timeout)

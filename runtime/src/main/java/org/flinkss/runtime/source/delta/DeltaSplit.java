@@ -4,6 +4,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
+import org.flinkss.runtime.source.SerializerVersions;
 import org.flinkss.runtime.source.WorkSplit;
 
 import java.io.IOException;
@@ -128,6 +129,7 @@ public final class DeltaSplit implements WorkSplit {
 
         @Override
         public DeltaSplit deserialize(int version, byte[] serialized) throws IOException {
+            SerializerVersions.require("DeltaSplit", getVersion(), version);
             DataInputDeserializer in = new DataInputDeserializer(serialized);
             return new DeltaSplit(
                     in.readUTF(),

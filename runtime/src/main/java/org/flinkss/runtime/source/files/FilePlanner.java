@@ -132,7 +132,8 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
         if (!Files.isDirectory(root)) {
             return listing;
         }
-        List<Object[]> found = new ArrayList<>();
+        record Found(Path file, long modified) {}
+        List<Found> found = new ArrayList<>();
         Files.walkFileTree(
                 root,
                 EnumSet.of(FileVisitOption.FOLLOW_LINKS),
@@ -156,7 +157,7 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
                         } else if (!attrs.isRegularFile()) {
                             return FileVisitResult.CONTINUE;
                         } else if (file.getFileName().toString().endsWith(suffix)) {
-                            found.add(new Object[] {file, attrs.lastModifiedTime().toMillis()});
+                            found.add(new Found(file, attrs.lastModifiedTime().toMillis()));
                         } else {
                             listing.otherNames().add(file);
                         }
@@ -181,10 +182,9 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
                     }
                 });
         found.sort(
-                Comparator.<Object[]>comparingLong(f -> (Long) f[1])
-                        .thenComparing(f -> f[0].toString()));
-        for (Object[] f : found) {
-            listing.files().add((Path) f[0]);
+                Comparator.comparingLong(Found::modified).thenComparing(f -> f.file().toString()));
+        for (Found f : found) {
+            listing.files().add(f.file());
         }
         listing.otherNames().sort(Comparator.naturalOrder());
         return listing;

@@ -4,6 +4,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
+import org.flinkss.runtime.source.SerializerVersions;
 import org.flinkss.runtime.source.WorkSplit;
 
 import java.io.IOException;
@@ -88,6 +89,7 @@ public final class FileSplit implements WorkSplit {
 
         @Override
         public FileSplit deserialize(int version, byte[] serialized) throws IOException {
+            SerializerVersions.require("FileSplit", getVersion(), version);
             DataInputDeserializer in = new DataInputDeserializer(serialized);
             return new FileSplit(in.readUTF(), in.readUTF(), in.readLong(), in.readLong());
         }

@@ -18,7 +18,6 @@ import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.source.GlobalRestartRequest;
 import org.flinkss.runtime.source.SourceSpec;
 import org.flinkss.runtime.source.SplitPlanner;
-import org.flinkss.runtime.source.WatermarkNode;
 import org.flinkss.runtime.source.WorkSplit;
 import org.flinkss.runtime.time.Watermarks;
 
@@ -107,14 +106,6 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     private boolean caughtUpSignalled;
     private boolean restartRequested;
 
-    public MicroBatchEnumerator(
-            SplitEnumeratorContext<MicroBatchSplit<S>> context,
-            SourceSpec spec,
-            SplitPlanner<S> planner,
-            @Nullable EnumeratorState<S> restored) {
-        this(context, spec, planner, restored, delays(defaultNodes(spec)));
-    }
-
     /**
      * @param nodeDelays the delay of each of the source's watermark nodes (none: no watermark)
      */
@@ -133,21 +124,6 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 new BatchPlans<>(
                         spec.scope().layout().offsets(spec.name()), planner.splitSerializer());
         this.fence = new RunFence(spec.scope());
-    }
-
-    /** One node over every row with the spec's delay, or none if the spec has no watermark. */
-    static <T> List<WatermarkNode<T>> defaultNodes(SourceSpec spec) {
-        return spec.hasWatermark()
-                ? List.of(WatermarkNode.allRows(spec.watermarkDelayMillis()))
-                : List.of();
-    }
-
-    private static List<Long> delays(List<WatermarkNode<Object>> nodes) {
-        List<Long> delays = new ArrayList<>();
-        for (WatermarkNode<Object> node : nodes) {
-            delays.add(node.delayMillis());
-        }
-        return delays;
     }
 
     /**

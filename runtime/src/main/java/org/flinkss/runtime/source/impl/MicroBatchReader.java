@@ -67,14 +67,6 @@ public final class MicroBatchReader<T, S extends WorkSplit>
     private boolean hasPendingWatermark;
     private CompletableFuture<Void> available = new CompletableFuture<>();
 
-    public MicroBatchReader(
-            SourceReaderContext context,
-            RecordFormat<T, S> format,
-            String sourceName,
-            boolean skipMissingFiles) {
-        this(context, format, sourceName, skipMissingFiles, List.of());
-    }
-
     /**
      * @param nodes the query's watermark nodes on this source: the reader keeps, per node, the
      *     newest event time of the rows that reach it

@@ -17,8 +17,8 @@ import org.flinkss.runtime.source.SplitPlanner;
 import org.flinkss.runtime.source.WatermarkNode;
 import org.flinkss.runtime.source.WorkSplit;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * A source that reads in Spark's micro-batches: each batch reads what its {@link SplitPlanner}
@@ -47,11 +47,6 @@ public final class MicroBatchSource<T, S extends WorkSplit>
     private final SplitPlanner<S> planner;
     private final RecordFormat<T, S> format;
     private final List<WatermarkNode<T>> nodes;
-
-    /** A source with one watermark node over all its rows if the spec has a watermark delay. */
-    public MicroBatchSource(SourceSpec spec, SplitPlanner<S> planner, RecordFormat<T, S> format) {
-        this(spec, planner, format, MicroBatchEnumerator.defaultNodes(spec));
-    }
 
     /**
      * @param nodes the query's {@code withWatermark} nodes on this source (none: no watermark)
@@ -105,11 +100,7 @@ public final class MicroBatchSource<T, S extends WorkSplit>
     }
 
     private List<Long> delays() {
-        List<Long> delays = new ArrayList<>();
-        for (WatermarkNode<T> node : nodes) {
-            delays.add(node.delayMillis());
-        }
-        return delays;
+        return nodes.stream().map(WatermarkNode::delayMillis).collect(Collectors.toList());
     }
 
     @Override

@@ -963,7 +963,8 @@ public final class DeltaTable {
                             + minimum
                             + " (delta.deletedFileRetentionDuration), so readers of older versions"
                             + " and writers with staged, uncommitted files could lose them. Use a"
-                            + " longer retention, or force it if no reader or writer is active.");
+                            + " longer retention, or force it (--force) if no reader or writer is"
+                            + " active.");
         }
         long cutoff = System.currentTimeMillis() - retention.toMillis();
         Set<String> keep = new HashSet<>();

@@ -14,7 +14,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,11 +29,15 @@ class ClusterSlotsTest {
 
     private HttpServer server;
 
+    /** How often the "JobManager" was asked for its overview. */
+    private final AtomicInteger asked = new AtomicInteger();
+
     private Configuration clientOf(int slotsTotal, int slotsAvailable) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext(
                 "/overview",
                 exchange -> {
+                    asked.incrementAndGet();
                     byte[] body =
                             ("{\"taskmanagers\":1,\"slots-total\":"
                                             + slotsTotal
@@ -83,7 +89,9 @@ class ClusterSlotsTest {
         Configuration client = clientOf(4, 4);
 
         assertThatCode(() -> ClusterSlots.check(client, 4, "win5")).doesNotThrowAnyException();
+        assertThat(asked).as("the cluster was asked, and had 4 free").hasValue(1);
         assertThatCode(() -> ClusterSlots.check(client, null, "win5")).doesNotThrowAnyException();
+        assertThat(asked).as("no parallelism to check: the cluster is not asked").hasValue(1);
     }
 
     @Test

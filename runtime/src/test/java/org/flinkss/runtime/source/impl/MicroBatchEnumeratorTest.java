@@ -71,7 +71,7 @@ class MicroBatchEnumeratorTest {
     }
 
     private SourceSpec availableNow(int maxUnitsPerTrigger) {
-        return new SourceSpec("events", scope(), Trigger.availableNow(), maxUnitsPerTrigger, DELAY);
+        return new SourceSpec("events", scope(), Trigger.availableNow(), maxUnitsPerTrigger);
     }
 
     private void land(String unit, String... eventTimes) {
@@ -280,10 +280,7 @@ class MicroBatchEnumeratorTest {
     @Test
     void aSourceWithoutAWatermarkTellsReadersThereIsNone() throws Throwable {
         land("a", "00:20");
-        SourceSpec noWatermark =
-                new SourceSpec(
-                        "events", scope(), Trigger.availableNow(), 0, SourceSpec.NO_WATERMARK);
-        Run run = new Run(noWatermark, 2, null);
+        Run run = new Run(availableNow(0), 2, null, Map.of());
         run.registerAll();
         run.trigger();
         run.readAndSeal();
@@ -467,11 +464,7 @@ class MicroBatchEnumeratorTest {
         land("a", "00:10");
         SourceSpec every10s =
                 new SourceSpec(
-                        "events",
-                        scope(),
-                        Trigger.processingTime(Duration.ofSeconds(10)),
-                        0,
-                        DELAY);
+                        "events", scope(), Trigger.processingTime(Duration.ofSeconds(10)), 0);
         Run run = new Run(every10s, 2, null);
         run.registerAll();
         run.trigger();
@@ -589,12 +582,9 @@ class MicroBatchEnumeratorTest {
          */
         final List<java.util.function.Predicate<String>> nodes;
 
+        /** A source with one watermark node that every row reaches (delay DELAY). */
         Run(SourceSpec spec, int parallelism, @Nullable EnumeratorState<Unit> restored) {
-            this(
-                    spec,
-                    parallelism,
-                    restored,
-                    spec.hasWatermark() ? Map.of("all", unit -> true) : Map.of());
+            this(spec, parallelism, restored, Map.of("all", unit -> true));
         }
 
         /** A source with watermark nodes, by name: which units' rows reach each (delay DELAY). */
