@@ -43,8 +43,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * -s}, then {@code scripts/cluster stop}, whatever happened.
  *
  * <p>It needs ports 8081 and 6123 (the cluster's REST API and RPC) and skips itself, saying so,
- * when something else holds them; {@code -DexcludedGroups=ports} skips it outright. It runs in
- * failsafe after {@code package}, which builds the two jars it uses.
+ * when something else holds them; {@code -DexcludedGroups=ports,docker} skips it outright. It runs
+ * in failsafe after {@code package}, which builds the two jars it uses.
  */
 @Tag("ports")
 class ClusterITCase {
@@ -85,7 +85,7 @@ class ClusterITCase {
                     "ClusterITCase skipped:"
                             + taken
                             + " Stop what holds them (scripts/cluster stop, if it is a cluster of"
-                            + " yours), or skip this test with -DexcludedGroups=ports.";
+                            + " yours), or skip this test with -DexcludedGroups=ports,docker.";
             System.err.println(skipped);
             return;
         }

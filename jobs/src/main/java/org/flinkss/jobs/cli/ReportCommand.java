@@ -138,7 +138,7 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     private static List<Path> checkpoints(Path base) throws IOException {
-        Path root = base.resolve("_cp");
+        Path root = CheckpointLayout.allUnder(base);
         if (!Files.isDirectory(root)) {
             return List.of();
         }
