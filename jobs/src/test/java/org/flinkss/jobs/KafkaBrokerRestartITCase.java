@@ -20,6 +20,8 @@ import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.trigger.Trigger;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,9 +73,11 @@ class KafkaBrokerRestartITCase {
     }
 
     private void scenario(MiniCluster miniCluster) throws Exception {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
         RunOptions options =
                 RunOptions.builder()
                         .base(base)
+                        .out(new PrintStream(printed, true, StandardCharsets.UTF_8))
                         .parallelism(2)
                         .printProgress(false)
                         .trigger(Trigger.processingTime(Duration.ofSeconds(1)))
@@ -162,6 +166,21 @@ class KafkaBrokerRestartITCase {
                                         id -> id, TreeMap::new, Collectors.counting()));
         duplicates.values().removeIf(n -> n == 1);
         assertThat(duplicates).as("event ids written more than once").isEmpty();
+
+        // The run said, one line each, why its job restarted (issue 14, point 9).
+        List<String> notes =
+                printed.toString(StandardCharsets.UTF_8)
+                        .lines()
+                        .filter(line -> line.contains("the job restarts from its last checkpoint"))
+                        .collect(Collectors.toList());
+        notes.forEach(line -> note("printed: " + line));
+        assertThat(notes)
+                .isNotEmpty()
+                .anySatisfy(
+                        line ->
+                                assertThat(line)
+                                        .startsWith("query 'kafka-bronze': ")
+                                        .contains("Kafka at " + kafka().bootstrapServers()));
         assertThat(ids.stream().sorted().collect(Collectors.toList()))
                 .containsExactlyElementsOf(
                         LongStream.range(0, 1500).boxed().collect(Collectors.toList()));

@@ -199,11 +199,16 @@ class KafkaBronzeITCase {
         QueryRunner.run(new KafkaBronzeQuery(source().subscribe("alpha").build()), subscribe);
         assertThat(topicCounts(subscribe)).isEqualTo(Map.of("alpha", 100L));
 
-        // subscribePattern: every topic whose whole name matches.
+        // subscribePattern: every topic in whose name the pattern is found.
         RunOptions pattern = options(base.resolve("pattern"));
         QueryRunner.run(
                 new KafkaBronzeQuery(source().subscribePattern("alph.|beta").build()), pattern);
         assertThat(topicCounts(pattern)).isEqualTo(Map.of("alpha", 100L, "beta", 50L));
+
+        // Spark 3.4 and later find the pattern anywhere in a topic's name: "lph" reads alpha.
+        RunOptions found = options(base.resolve("found"));
+        QueryRunner.run(new KafkaBronzeQuery(source().subscribePattern("lph").build()), found);
+        assertThat(topicCounts(found)).isEqualTo(Map.of("alpha", 100L));
 
         // assign: one partition, from offset 5 (Spark's per-partition startingOffsets).
         RunOptions assign = options(base.resolve("assign"));

@@ -91,6 +91,33 @@ class PermanentFailureITCase {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
     }
 
+    @Test
+    void aTopicThatDoesNotExistFailsTheRunAtOnceNamingIt() throws Exception {
+        try (KafkaTestBroker kafka = KafkaTestBroker.start()) {
+            KafkaBronzeQuery bronze =
+                    new KafkaBronzeQuery(
+                            KafkaSourceOptions.builder()
+                                    .bootstrapServers(kafka.bootstrapServers())
+                                    .subscribe("no-such-topic")
+                                    .startingOffsets("earliest")
+                                    .build());
+            RunOptions options =
+                    RunOptions.builder().base(base).parallelism(1).printProgress(false).build();
+
+            long start = System.nanoTime();
+            // Before: the run read nothing and said "nothing new", as if the topic were empty;
+            // Spark fails the query (UnknownTopicOrPartitionException).
+            assertThatThrownBy(() -> QueryRunner.run(bronze, options))
+                    .isInstanceOf(QueryException.class)
+                    .hasMessageContaining(
+                            "topic 'no-such-topic' does not exist on Kafka at "
+                                    + kafka.bootstrapServers())
+                    .hasMessageContaining("no restart can fix it");
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .isLessThan(Duration.ofSeconds(40));
+        }
+    }
+
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();

@@ -81,34 +81,59 @@ final class KafkaAdmin implements AutoCloseable {
     }
 
     /**
-     * The partitions a source reads now, sorted; topics of a subscription that do not exist yet
-     * have none.
+     * Spark's {@code fetchOffset.numRetries} and {@code fetchOffset.retryIntervalMs}: how often a
+     * subscription's topics are looked for before a missing one fails the run (a topic created a
+     * moment ago may not be known to every broker yet).
+     */
+    static final int TOPIC_ATTEMPTS = 3;
+
+    static final Duration TOPIC_RETRY_INTERVAL = Duration.ofSeconds(1);
+
+    /**
+     * The partitions a source reads now, sorted. As in Spark (3.4 and later, whose offsets come
+     * from Kafka's admin client): every topic of {@code subscribe} and {@code assign} must exist,
+     * else the run fails with no restart; {@code subscribePattern} reads the topics in which the
+     * pattern is found (anywhere in the name, Scala's {@code findFirstIn}), none if there are none;
+     * partitions of {@code assign} that a topic does not have are left out.
+     *
+     * @throws PermanentFailure if a topic of {@code subscribe} or {@code assign} does not exist
      */
     public List<TopicPartition> partitions(KafkaSourceOptions options) throws IOException {
         Set<String> topics = new TreeSet<>();
-        Set<String> existing =
-                get(
-                        admin.listTopics(new ListTopicsOptions().listInternal(false)).names(),
-                        "list topics");
-        for (String topic : existing) {
-            if (options.strategy() != KafkaSourceOptions.Strategy.ASSIGN
-                    && options.subscribes(topic)) {
-                topics.add(topic);
+        for (int attempt = 1; ; attempt++) {
+            Set<String> existing =
+                    get(
+                            admin.listTopics(new ListTopicsOptions().listInternal(false)).names(),
+                            "list topics");
+            topics.clear();
+            Set<String> missing = new TreeSet<>();
+            for (String topic : options.namedTopics()) {
+                (existing.contains(topic) ? topics : missing).add(topic);
             }
-        }
-        Map<String, TreeSet<Integer>> assigned =
-                options.strategy() == KafkaSourceOptions.Strategy.ASSIGN
-                        ? options.assigned()
-                        : Map.of();
-        for (String topic : assigned.keySet()) {
-            if (existing.contains(topic)) {
-                topics.add(topic);
+            if (options.strategy() == KafkaSourceOptions.Strategy.SUBSCRIBE_PATTERN) {
+                existing.stream().filter(options::subscribes).forEach(topics::add);
+            }
+            if (missing.isEmpty()) {
+                break;
+            }
+            if (attempt >= TOPIC_ATTEMPTS) {
+                throw missingTopics(options, missing);
+            }
+            try {
+                Thread.sleep(TOPIC_RETRY_INTERVAL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while looking for topics " + missing, e);
             }
         }
         List<TopicPartition> partitions = new ArrayList<>();
         if (topics.isEmpty()) {
             return partitions;
         }
+        Map<String, TreeSet<Integer>> assigned =
+                options.strategy() == KafkaSourceOptions.Strategy.ASSIGN
+                        ? options.assigned()
+                        : Map.of();
         Map<String, TopicDescription> descriptions =
                 get(admin.describeTopics(topics).allTopicNames(), "describe topics " + topics);
         for (String topic : topics) {
@@ -120,6 +145,25 @@ final class KafkaAdmin implements AutoCloseable {
             }
         }
         return partitions;
+    }
+
+    private PermanentFailure missingTopics(KafkaSourceOptions options, Set<String> missing) {
+        return new PermanentFailure(
+                (missing.size() == 1
+                                ? "topic '" + missing.iterator().next() + "' does not exist"
+                                : "topics " + missing + " do not exist")
+                        + " on Kafka at "
+                        + bootstrapServers
+                        + " (looked for "
+                        + TOPIC_ATTEMPTS
+                        + " times, "
+                        + TOPIC_RETRY_INTERVAL.toSeconds()
+                        + " s apart), so "
+                        + options.description()
+                        + " has nothing to read and no restart can fix it: create "
+                        + (missing.size() == 1 ? "it" : "them")
+                        + " (kafka-topics.sh --create --topic ...), or name the right topic;"
+                        + " --subscribe-pattern reads whichever topics exist");
     }
 
     /** The last stable offsets: what a {@code read_committed} consumer can read up to now. */

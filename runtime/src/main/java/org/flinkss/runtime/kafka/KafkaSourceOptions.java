@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -20,11 +21,12 @@ import java.util.regex.PatternSyntaxException;
 
 /**
  * What a Kafka micro-batch source reads, with Spark's option names: bootstrap servers, exactly one
- * of {@code subscribe} (topics, comma-separated), {@code subscribePattern} (a Java regex that whole
- * topic names match) or {@code assign} (JSON {@code {"topic":[0,1]}}), {@code startingOffsets},
- * {@code failOnDataLoss}, and the client settings of {@link KafkaClientProperties}. {@link
- * Builder#build()} refuses a bad combination before any data moves. The rate limit ({@code
- * maxOffsetsPerTrigger}) is the run's, as every source's: {@code ReadLimit}.
+ * of {@code subscribe} (topics, comma-separated), {@code subscribePattern} (a Java regex found
+ * anywhere in a topic's name, as Spark's admin-based offset fetching does: anchor it, {@code
+ * ^events$}, to match whole names) or {@code assign} (JSON {@code {"topic":[0,1]}}), {@code
+ * startingOffsets}, {@code failOnDataLoss}, and the client settings of {@link
+ * KafkaClientProperties}. {@link Builder#build()} refuses a bad combination before any data moves.
+ * The rate limit ({@code maxOffsetsPerTrigger}) is the run's, as every source's: {@code ReadLimit}.
  */
 public final class KafkaSourceOptions implements Serializable {
 
@@ -94,13 +96,28 @@ public final class KafkaSourceOptions implements Serializable {
         return assigned;
     }
 
+    /**
+     * The topics the options name ({@code subscribe}'s, {@code assign}'s), which must exist; none
+     * for {@code subscribePattern}.
+     */
+    public Set<String> namedTopics() {
+        switch (strategy) {
+            case SUBSCRIBE:
+                return new TreeSet<>(topics);
+            case ASSIGN:
+                return new TreeSet<>(assigned.keySet());
+            default:
+                return Set.of();
+        }
+    }
+
     /** Whether the source reads (some partitions of) this topic. */
     public boolean subscribes(String topic) {
         switch (strategy) {
             case SUBSCRIBE:
                 return topics.contains(topic);
             case SUBSCRIBE_PATTERN:
-                return Pattern.compile(pattern).matcher(topic).matches();
+                return Pattern.compile(pattern).matcher(topic).find();
             default:
                 return assigned.containsKey(topic);
         }

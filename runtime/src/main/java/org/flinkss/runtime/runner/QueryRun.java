@@ -257,7 +257,8 @@ public final class QueryRun {
                                         settings.trigger.isAvailableNow(),
                                         settings.runFor,
                                         tracker,
-                                        failures)
+                                        failures,
+                                        settings.out)
                                 .watch();
             } catch (RuntimeException e) {
                 if (interruption.isInterrupted()) {

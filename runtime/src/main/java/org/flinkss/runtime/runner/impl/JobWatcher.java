@@ -12,6 +12,7 @@ import org.flinkss.runtime.progress.ProgressTracker;
 
 import javax.annotation.Nullable;
 
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 
@@ -49,11 +50,13 @@ public final class JobWatcher {
     @Nullable private final Duration runFor;
     private final ProgressTracker tracker;
     private final FailureExplainer failures;
+    private final RestartNotes restartNotes;
 
     /**
      * @param sources the names of the job's sources
      * @param availableNow whether the run ends once its sources caught up
      * @param runFor how long a run that is not availableNow lasts, or null for until interrupted
+     * @param notes where a line is printed for each failure the job restarts after
      */
     public JobWatcher(
             JobClient client,
@@ -64,7 +67,8 @@ public final class JobWatcher {
             boolean availableNow,
             @Nullable Duration runFor,
             ProgressTracker tracker,
-            FailureExplainer failures) {
+            FailureExplainer failures,
+            PrintStream notes) {
         this.client = client;
         this.queryName = queryName;
         this.layout = layout;
@@ -74,6 +78,7 @@ public final class JobWatcher {
         this.runFor = runFor;
         this.tracker = tracker;
         this.failures = failures;
+        this.restartNotes = new RestartNotes(queryName, notes);
     }
 
     /**
@@ -92,6 +97,9 @@ public final class JobWatcher {
             if (status == JobStatus.RESTARTING || status == JobStatus.FAILING) {
                 // An embedded cluster shuts down as its job fails: read the failures while it runs.
                 failures.history().refreshAtMostEvery(HISTORY_REFRESH);
+                if (status == JobStatus.RESTARTING) {
+                    restartNotes.noteNew(failures.history().failures());
+                }
             }
             if (status.isGloballyTerminalState()) {
                 if (status == JobStatus.FAILED || status == JobStatus.CANCELED) {
