@@ -5,6 +5,7 @@ import org.apache.flink.annotation.Internal;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -24,6 +25,8 @@ public final class RestartNotes {
                             + "|FlinkRuntimeException: Failed to (handle|start)"
                             + "|RuntimeException: [\\w.$]+(Exception|Error)\\b).*",
                     Pattern.DOTALL);
+
+    private static final Pattern SUBTASK = Pattern.compile("\\(\\d+/\\d+\\)$");
 
     private static final int MAX_LENGTH = 300;
 
@@ -58,18 +61,29 @@ public final class RestartNotes {
     }
 
     private String line(ExceptionHistory.Failure failure, String what) {
-        String where =
-                failure.taskName == null
-                        ? ""
-                        : " in task '"
-                                + failure.taskName.replaceFirst(" - execution #\\d+$", "")
-                                + "'";
+        String where = failure.taskName == null ? "" : " in task '" + task(failure.taskName) + "'";
         return "query '"
                 + queryName
                 + "': the job restarts from its last checkpoint after a failure"
                 + where
                 + ": "
                 + what;
+    }
+
+    /**
+     * A task's name, short: its first operator and its subtask, {@code Source: events -> ...
+     * (2/4)}, not every operator chained to it.
+     */
+    static String task(String taskName) {
+        String name = taskName.replaceFirst(" - execution #\\d+$", "");
+        int chained = name.indexOf(" -> ");
+        if (chained < 0) {
+            return name;
+        }
+        Matcher subtask = SUBTASK.matcher(name);
+        return name.substring(0, chained)
+                + " -> ..."
+                + (subtask.find() ? " " + subtask.group() : "");
     }
 
     /**

@@ -29,7 +29,8 @@ class RestartNotesTest {
 
     private static final ExceptionHistory.Failure TASK_LOST =
             new ExceptionHistory.Failure(
-                    "Source: events -> bronze (1/2) - execution #3",
+                    "Source: events -> split-bad-lines -> (to-events_bronze -> events_bronze) (1/2)"
+                            + " - execution #3",
                     2_000,
                     List.of("IOException: disk\n    full"));
 
@@ -54,7 +55,7 @@ class RestartNotesTest {
                                 + " before, did not answer within PT3S (list topics): the job"
                                 + " restarts and asks again",
                         "query 'kafka-bronze': the job restarts from its last checkpoint after a"
-                                + " failure in task 'Source: events -> bronze (1/2)': IOException:"
+                                + " failure in task 'Source: events -> ... (1/2)': IOException:"
                                 + " disk full");
     }
 
