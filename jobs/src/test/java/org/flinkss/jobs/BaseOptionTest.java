@@ -3,6 +3,8 @@ package org.flinkss.jobs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.jobs.cli.options.Converters;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -169,5 +171,30 @@ class BaseOptionTest {
                 .startsWith("error: cannot write in --base " + parent + " (")
                 .endsWith("): give a folder you can write in");
         Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    @Test
+    void anObjectStorageBaseIsRefusedInOneLineNotTakenForALocalFolderNamedS3() {
+        for (String[] args :
+                new String[][] {
+                    {"run", "bronze", "--base", "s3://flinkss/x"},
+                    {"land-events", "--batch", "1", "--start", "0", "--base", "s3a://flinkss/x"},
+                    {"table", "count", "events_bronze", "--warehouse", "s3://flinkss/w"},
+                }) {
+            Outcome outcome = cli(args);
+            assertThat(outcome.code).as("exit code; stderr: %s", outcome.err).isEqualTo(2);
+            assertThat(outcome.err)
+                    .contains("is not on the local disk")
+                    .contains("give a folder (object storage: docs/object-storage.md)");
+        }
+        assertThat(Paths.get("s3:")).as("no local folder named s3:").doesNotExist();
+        assertThat(Paths.get("s3a:")).doesNotExist();
+    }
+
+    @Test
+    void aFileUriBaseIsItsLocalFolder() {
+        assertThat(new Converters.LocalFolder().convert(dir.toUri().toString())).isEqualTo(dir);
+        assertThat(new Converters.LocalFolder().convert("data/x")).isEqualTo(Paths.get("data/x"));
+        assertThat(new Converters.LocalFolder().convert("C:/data")).isEqualTo(Paths.get("C:/data"));
     }
 }

@@ -82,6 +82,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--base",
             paramLabel = "DIR",
+            converter = Converters.LocalFolder.class,
             description =
                     "work folder: new or empty, or one bench made, whose events, checkpoints and"
                             + " tables are deleted first (default: data/bench)")

@@ -20,6 +20,7 @@ import org.flinkss.course.queries.ViewThenBuyQuery;
 import org.flinkss.course.queries.WindowQuery;
 import org.flinkss.course.tables.Customers;
 import org.flinkss.course.tables.EventTables;
+import org.flinkss.jobs.cli.options.Converters;
 import org.flinkss.jobs.cli.options.ParallelismOption;
 import org.flinkss.jobs.cli.output.RunSummary;
 import org.flinkss.jobs.cli.output.TablePrinter;
@@ -71,6 +72,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(
             names = "--base",
             paramLabel = "DIR",
+            converter = Converters.LocalFolder.class,
             description = "where to work (default: a new folder data/demo-<time>)")
     Path base;
 

@@ -8,10 +8,15 @@ import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.trigger.Trigger;
 
+import java.net.URI;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * picocli's converters for the command line's values: each reads with {@link Values} (or the type's
@@ -31,6 +36,38 @@ public final class Converters {
             throw new TypeConversionException("cannot read '" + text + "': " + e.getMessage());
         }
     }
+
+    /**
+     * A folder on the local disk: a plain path as it is, a {@code file:} URI as its path. Any other
+     * URI ({@code s3://bucket/x}) is refused in one line rather than taken for a relative folder
+     * named {@code s3:}, which {@code Paths.get} would make of it.
+     */
+    public static final class LocalFolder implements ITypeConverter<Path> {
+        @Override
+        public Path convert(String text) {
+            Matcher scheme = SCHEME.matcher(text);
+            if (!scheme.lookingAt()) {
+                return Paths.get(text);
+            }
+            if (scheme.group(1).equalsIgnoreCase("file")) {
+                try {
+                    return Paths.get(URI.create(text));
+                } catch (IllegalArgumentException e) {
+                    throw new TypeConversionException(
+                            "cannot read '" + text + "' as a file: URI (file:///path/to/folder)");
+                }
+            }
+            throw new TypeConversionException(
+                    "'"
+                            + text
+                            + "' is not on the local disk: the commands keep the landing folder,"
+                            + " checkpoints and tables on a local (or mounted) disk for now; give a"
+                            + " folder (object storage: docs/object-storage.md)");
+        }
+    }
+
+    /** A URI scheme of two letters or more (one letter is a Windows drive). */
+    private static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]+):");
 
     /** {@link Values#bytes}. */
     public static final class Size implements ITypeConverter<Long> {

@@ -19,6 +19,7 @@ public final class DataOptions {
     @Option(
             names = "--base",
             paramLabel = "DIR",
+            converter = Converters.LocalFolder.class,
             description =
                     "landing folder <base>/events and checkpoints <base>/_cp/<query> (default:"
                             + " ${DEFAULT-VALUE})")
@@ -27,6 +28,7 @@ public final class DataOptions {
     @Option(
             names = "--warehouse",
             paramLabel = "DIR",
+            converter = Converters.LocalFolder.class,
             description = "the tables (default: <base>/warehouse)")
     Path warehouse;
 

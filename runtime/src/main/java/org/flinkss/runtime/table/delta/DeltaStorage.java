@@ -15,8 +15,9 @@ import java.util.Map;
  *   <li>{@link #flink()} (the default): Kernel's default engine (its JSON and Parquet handlers) on
  *       Flink's {@code FileSystem}, so a table path is any URI Flink has a file system for. Log
  *       entries are written through a {@link PutIfAbsent} chosen by the path's scheme: {@link
- *       PutIfAbsent#localDisk()} for {@code file:}, a refusal for any other scheme until one is
- *       given with {@link #withPutIfAbsent}.
+ *       PutIfAbsent#localDisk()} for {@code file:}, {@link PutIfAbsent#objectStore()} for {@code
+ *       s3:} and {@code s3a:}, a refusal for any other scheme until one is given with {@link
+ *       #withPutIfAbsent}.
  *   <li>{@link #hadoop()}: Kernel's own default engine on Hadoop's {@code FileSystem} and
  *       delta-storage's LogStores, as Delta ships it. On a local disk its put-if-absent is an
  *       existence check followed by a rename, which is not atomic across processes.
@@ -32,10 +33,12 @@ public final class DeltaStorage {
         this.engine = engine;
     }
 
-    /** Flink's file systems, with a put-if-absent for local disks. */
+    /** Flink's file systems, with a put-if-absent for local disks and S3. */
     public static DeltaStorage flink() {
         Map<String, PutIfAbsent> byScheme = new HashMap<>();
         byScheme.put("file", PutIfAbsent.localDisk());
+        byScheme.put("s3", PutIfAbsent.objectStore());
+        byScheme.put("s3a", PutIfAbsent.objectStore());
         return withSchemes(byScheme);
     }
 

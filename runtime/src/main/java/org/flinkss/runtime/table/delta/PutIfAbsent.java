@@ -3,6 +3,8 @@ package org.flinkss.runtime.table.delta;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
+import org.flinkss.runtime.storage.Storage;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -20,10 +22,10 @@ import java.util.UUID;
  * loses commits silently (the second writer overwrites the first's entry), so there is no fallback
  * that "mostly works".
  *
- * <p>One implementation per kind of storage: {@link #localDisk()} for {@code file:} paths. An
- * object store needs a conditional put: on S3, {@code PutObject} with {@code If-None-Match: *}
- * (answered {@code 412 Precondition Failed} when the key exists); on GCS {@code
- * ifGenerationMatch=0}; on Azure {@code If-None-Match: *}.
+ * <p>One implementation per kind of storage: {@link #localDisk()} for {@code file:} paths, {@link
+ * #objectStore()} for {@code s3:} and {@code s3a:}. An object store needs a conditional put: on S3,
+ * {@code PutObject} with {@code If-None-Match: *} (answered {@code 412 Precondition Failed} when
+ * the key exists); on GCS {@code ifGenerationMatch=0}; on Azure {@code If-None-Match: *}.
  */
 @FunctionalInterface
 public interface PutIfAbsent {
@@ -72,6 +74,20 @@ public interface PutIfAbsent {
                 }
             } finally {
                 Files.deleteIfExists(temp);
+            }
+        };
+    }
+
+    /**
+     * An S3 object store ({@code s3://}, {@code s3a://}, through flink-s3-fs-hadoop): one {@code
+     * PutObject} with {@code If-None-Match: *}, which S3 answers {@code 412 Precondition Failed}
+     * when the key exists; the object appears whole or not at all. See {@link
+     * Storage#createIfAbsent}.
+     */
+    static PutIfAbsent objectStore() {
+        return (fs, target, content) -> {
+            if (!Storage.createIfAbsent(target, content)) {
+                throw new FileAlreadyExistsException(target.toString());
             }
         };
     }

@@ -1,0 +1,118 @@
+package org.flinkss.jobs;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.Path;
+
+import org.flinkss.runtime.storage.Storage;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * A real S3 server for a test class: {@code scripts/s3 start} (S3Proxy, its filesystem backend) on
+ * a free port with its own data folder under {@code jobs/target/<name>}, and this JVM's Flink file
+ * systems pointed at it ({@link Storage#initialize}: endpoint, path-style access, the local default
+ * credentials of {@code flink-conf/config.yaml}). {@link #close} stops only that server.
+ */
+final class S3TestServer implements AutoCloseable {
+
+    static final String ACCESS_KEY = "flinkss-local";
+    static final String SECRET_KEY = "flinkss-local-secret";
+
+    private final java.nio.file.Path work;
+    private final ProjectScripts scripts;
+    private final int port;
+    private boolean running;
+
+    private S3TestServer(java.nio.file.Path work, ProjectScripts scripts, int port) {
+        this.work = work;
+        this.scripts = scripts;
+        this.port = port;
+    }
+
+    /** Starts S3Proxy, or returns null when curl (which scripts/s3 needs) is missing. */
+    static S3TestServer start(String name) {
+        if (!ProjectScripts.onPath("curl")) {
+            return null;
+        }
+        java.nio.file.Path work = ProjectScripts.ROOT.resolve("jobs/target").resolve(name);
+        deleteRecursively(work.resolve("s3-data"));
+        try {
+            Files.createDirectories(work);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ProjectScripts scripts =
+                new ProjectScripts(work, name)
+                        .env("FLINKSS_S3_HOME", work.resolve("s3").toString())
+                        // The local default credentials of flink-conf/config.yaml, not the
+                        // caller's.
+                        .env("AWS_ACCESS_KEY_ID", "")
+                        .env("AWS_SECRET_ACCESS_KEY", "");
+        int port = ProjectScripts.freePort();
+        S3TestServer server = new S3TestServer(work, scripts, port);
+        server.running = true;
+        scripts.script(
+                        Duration.ofMinutes(5),
+                        "s3",
+                        "start",
+                        "--port",
+                        String.valueOf(port),
+                        "--data-dir",
+                        work.resolve("s3-data").toString())
+                .assertSuccess("scripts/s3 start");
+        Storage.initialize(server.flinkConfiguration());
+        return server;
+    }
+
+    /** The s3.* keys a Flink process needs to reach this server. */
+    Configuration flinkConfiguration() {
+        Configuration conf = new Configuration();
+        conf.setString("s3.endpoint", endpoint());
+        conf.setString("s3.path.style.access", "true");
+        conf.setString("s3.access-key", ACCESS_KEY);
+        conf.setString("s3.secret-key", SECRET_KEY);
+        return conf;
+    }
+
+    String endpoint() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** A fresh prefix in the bucket, {@code s3://flinkss/<test>-<random>}. */
+    Path freshPrefix(String test) {
+        return new Path(
+                "s3://flinkss/" + test + "-" + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    /** The local file that holds an object (the filesystem backend keeps one file per object). */
+    java.nio.file.Path objectFile(Path object) {
+        return work.resolve("s3-data")
+                .resolve(object.toUri().getHost())
+                .resolve(object.toUri().getPath().substring(1));
+    }
+
+    @Override
+    public void close() {
+        if (running) {
+            running = false;
+            scripts.script(Duration.ofMinutes(1), "s3", "stop");
+        }
+    }
+
+    static void deleteRecursively(java.nio.file.Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<java.nio.file.Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package org.flinkss.runtime.storage;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+
+import org.flinkss.runtime.storage.impl.ConditionalPut;
+import org.flinkss.runtime.storage.impl.Locations;
+import org.flinkss.runtime.storage.impl.S3Plugin;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The project's small files (checkpoint metadata, offsets, progress, pointers, leases) on any
+ * storage Flink's {@link FileSystem} serves: a local disk ({@code file:} and plain paths) or an
+ * object store ({@code s3://bucket/key}, through Flink's {@code flink-s3-fs-hadoop}).
+ *
+ * <p>What each operation guarantees, on both kinds of storage:
+ *
+ * <ul>
+ *   <li>{@link #replace}: readers see the old content or the new, never a part. Local disk: a
+ *       temporary file beside the target, then an atomic rename. S3: one {@code PutObject}, which
+ *       S3 makes visible whole.
+ *   <li>{@link #createIfAbsent}: of two writers racing for one name, exactly one wins, across
+ *       threads, processes and machines. Local disk: {@code link(2)} of a temporary file, which
+ *       fails atomically when the name exists. S3: {@code PutObject} with {@code If-None-Match: *}
+ *       ({@code 412 Precondition Failed} when the key exists), which S3A 3.3.4 (inside
+ *       flink-s3-fs-hadoop 2.2.0) has no API for, so the S3A file system's own AWS client sends it:
+ *       same endpoint, credentials and retries as every other request.
+ *   <li>{@link #list}: the direct children of a folder (an S3 prefix followed by {@code /}).
+ * </ul>
+ *
+ * <p>Object stores have no folders: creating one is a no-op there, and a folder exists once an
+ * object is under it.
+ */
+public final class Storage {
+
+    private static final String SDK_NOTICE = "aws.java.v1.disableDeprecationAnnouncement";
+
+    private Storage() {}
+
+    /**
+     * Makes Flink's file systems ready for this process: the {@code s3.*} keys of {@code conf}
+     * (endpoint, path-style access, credentials) reach the S3 file system, with {@code
+     * AWS_ACCESS_KEY_ID} and {@code AWS_SECRET_ACCESS_KEY} of the environment overriding the keys
+     * when both are set. The S3 file system is loaded as a Flink plugin (its own class loader, so
+     * its Hadoop and AWS classes never meet the job's): from Flink's plugins folder when there is
+     * one with it, else from the copy the jobs jar carries. Credentials are never logged.
+     */
+    public static void initialize(Configuration conf) {
+        initialize(conf, System.getenv());
+    }
+
+    static void initialize(Configuration conf, Map<String, String> env) {
+        Configuration effective = new Configuration(conf);
+        String key = env.get("AWS_ACCESS_KEY_ID");
+        String secret = env.get("AWS_SECRET_ACCESS_KEY");
+        if (key != null && !key.isBlank() && secret != null && !secret.isBlank()) {
+            effective.setString("s3.access-key", key);
+            effective.setString("s3.secret-key", secret);
+        }
+        // The S3 plugin's AWS SDK v1 prints a deprecation notice with a stack trace on stderr,
+        // which says nothing a user of this project can act on.
+        if (System.getProperty(SDK_NOTICE) == null) {
+            System.setProperty(SDK_NOTICE, "true");
+        }
+        FileSystem.initialize(effective, S3Plugin.pluginManager(effective));
+    }
+
+    /**
+     * The location a user gave: a URI with a scheme ({@code s3://bucket/prefix}, {@code
+     * file:///tmp/x}) as it is, a plain path made absolute on the local disk, as today.
+     */
+    public static Path location(String given) {
+        if (given.isBlank()) {
+            throw new IllegalArgumentException("an empty location: give a folder or s3://bucket/x");
+        }
+        URI uri = schemeOf(given) == null ? null : URI.create(given);
+        if (uri == null || uri.getScheme().length() == 1) {
+            // No scheme, or a Windows drive letter: a local path.
+            return new Path(new File(given).getAbsoluteFile().toURI().normalize());
+        }
+        return new Path(uri.normalize());
+    }
+
+    /** The path of a local file or folder. */
+    public static Path location(java.nio.file.Path local) {
+        return new Path(local.toAbsolutePath().normalize().toUri());
+    }
+
+    /** Whether {@code path} is on an S3 object store (rather than a local or shared disk). */
+    public static boolean isObjectStore(Path path) {
+        return Locations.isObjectStore(path);
+    }
+
+    /** Whether {@code path} is on the local disk. */
+    public static boolean isLocal(Path path) {
+        return Locations.isLocal(path);
+    }
+
+    /** The local file of a {@code file:} path; refuses any other, naming {@code what}. */
+    public static java.nio.file.Path localFile(Path path, String what) {
+        return Locations.localFile(path, what);
+    }
+
+    public static boolean exists(Path path) throws IOException {
+        return path.getFileSystem().exists(path);
+    }
+
+    /** The whole content of a file. */
+    public static byte[] readBytes(Path path) throws IOException {
+        try (InputStream in = path.getFileSystem().open(path)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            in.transferTo(out);
+            return out.toByteArray();
+        }
+    }
+
+    public static String readText(Path path) throws IOException {
+        return new String(readBytes(path), StandardCharsets.UTF_8);
+    }
+
+    /** Creates or replaces {@code path} with {@code content}; readers never see a part of it. */
+    public static void replace(Path path, byte[] content) throws IOException {
+        if (isLocal(path)) {
+            java.nio.file.Path file = localFile(path, "a file");
+            Files.createDirectories(file.getParent());
+            java.nio.file.Path temp = hiddenSibling(file);
+            try {
+                Files.write(temp, content);
+                Files.move(
+                        temp,
+                        file,
+                        StandardCopyOption.ATOMIC_MOVE,
+                        StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(temp);
+            }
+            return;
+        }
+        // An object store: the object appears with one PUT when the stream closes, whole.
+        FileSystem fs = path.getFileSystem();
+        try (OutputStream out = fs.create(path, FileSystem.WriteMode.OVERWRITE)) {
+            out.write(content);
+        }
+    }
+
+    public static void replaceText(Path path, String text) throws IOException {
+        replace(path, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Creates {@code path} with {@code content} only if nothing has that name: true if this call
+     * created it, false if it existed (then nothing is written). Of several writers racing for one
+     * name, on one machine or several, exactly one gets true.
+     *
+     * @throws UnsupportedOperationException on storage with no atomic create-if-absent (HDFS and
+     *     other object stores are not supported yet), naming the storage
+     */
+    public static boolean createIfAbsent(Path path, byte[] content) throws IOException {
+        return ConditionalPut.createIfAbsent(path, content);
+    }
+
+    /**
+     * The direct children of a folder, files and folders, in no particular order; none if it does
+     * not exist.
+     */
+    public static List<FileStatus> list(Path folder) throws IOException {
+        FileSystem fs = folder.getFileSystem();
+        FileStatus[] children;
+        try {
+            children = fs.listStatus(folder);
+        } catch (java.io.FileNotFoundException e) {
+            return List.of();
+        }
+        return children == null ? List.of() : new ArrayList<>(Arrays.asList(children));
+    }
+
+    /** Creates a folder and its parents (nothing to do on an object store). */
+    public static void createFolders(Path folder) throws IOException {
+        if (!isObjectStore(folder)) {
+            folder.getFileSystem().mkdirs(folder);
+        }
+    }
+
+    /** Deletes a file, or a folder with everything below it; nothing if it does not exist. */
+    public static void deleteTree(Path path) throws IOException {
+        FileSystem fs = path.getFileSystem();
+        if (fs.exists(path)) {
+            fs.delete(path, true);
+        }
+    }
+
+    /** Deletes one file; false if there was none. */
+    public static boolean delete(Path file) throws IOException {
+        return file.getFileSystem().delete(file, false);
+    }
+
+    private static java.nio.file.Path hiddenSibling(java.nio.file.Path file) {
+        return file.resolveSibling("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
+    }
+
+    private static String schemeOf(String given) {
+        int colon = given.indexOf(':');
+        if (colon <= 0) {
+            return null;
+        }
+        for (int i = 0; i < colon; i++) {
+            char c = given.charAt(i);
+            if (!(Character.isLetterOrDigit(c) || c == '+' || c == '-' || c == '.')) {
+                return null;
+            }
+        }
+        return given.substring(0, colon);
+    }
+}
