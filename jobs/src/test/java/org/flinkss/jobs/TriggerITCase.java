@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 class TriggerITCase {
 
@@ -66,5 +67,38 @@ class TriggerITCase {
         assertThat(next.progress).extracting(p -> p.path("batchId").asLong()).containsExactly(2L);
         assertThat(new Warehouse(availableNow.warehouse()).count(BronzeQuery.TABLE))
                 .isEqualTo(1500);
+    }
+
+    /**
+     * An availableNow run reads a backlog in back-to-back batches, as Spark does: each batch asks
+     * for the checkpoint that lets the next one start instead of waiting for the periodic one. With
+     * a periodic checkpoint once an hour, ten batches of one file would otherwise take ten hours;
+     * here they end within the test's two minutes.
+     */
+    @Test
+    void anAvailableNowRunsBatchesFollowEachOtherWithoutWaitingForThePeriodicCheckpoint()
+            throws Exception {
+        RunOptions options =
+                RunOptions.builder()
+                        .base(base)
+                        .parallelism(2)
+                        .printProgress(false)
+                        .maxFilesPerTrigger(1)
+                        .checkpointInterval(Duration.ofHours(1))
+                        .build();
+        for (int file = 0; file < 10; file++) {
+            EventFiles.writeBatch(
+                    options.events(), file + 1, EventGenerator.events(file * 100L, 100));
+        }
+
+        QueryRunner.Result result =
+                assertTimeoutPreemptively(
+                        Duration.ofMinutes(2),
+                        () -> QueryRunner.run(new BronzeQuery(options.events()), options));
+
+        assertThat(result.progress)
+                .extracting(p -> p.path("numInputRows").asLong())
+                .containsExactly(100L, 100L, 100L, 100L, 100L, 100L, 100L, 100L, 100L, 100L);
+        assertThat(new Warehouse(options.warehouse()).count(BronzeQuery.TABLE)).isEqualTo(1000);
     }
 }

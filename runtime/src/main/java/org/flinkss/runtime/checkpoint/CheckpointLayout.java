@@ -21,6 +21,8 @@ import java.nio.file.Paths;
  *   runs/&lt;run&gt;/job.json            the Flink job of a run (and the cluster that runs it)
  *   runs/&lt;run&gt;/heartbeat           rewritten every 2 s by the run's client while it lives
  *   runs/&lt;run&gt;/caught-up-&lt;source&gt; written by a source once it has read what the run is to read
+ *   runs/&lt;run&gt;/checkpoint-wanted-&lt;source&gt; the batch an availableNow source sealed last, for
+ *                                   which its client asks a checkpoint at once
  *   fence.json                      the run that owns the directory: jobs of other runs stop
  *   damaged/...                     restore points set aside because their _metadata is unreadable
  *   runs/&lt;run&gt;/sealed-&lt;source&gt;/&lt;chk&gt; the last batch a source had sealed at checkpoint chk ({@link SealedBatch})
@@ -139,6 +141,15 @@ public final class CheckpointLayout implements Serializable {
 
     public Path caughtUpMarker(String runId, String source) {
         return runs().resolve(runId).resolve("caught-up-" + source);
+    }
+
+    /**
+     * Written by a source of an availableNow run when it has sealed a batch and more are to come:
+     * the run's client asks for a checkpoint at once, so the next batch need not wait for the
+     * periodic one ({@code checkpointWanted}).
+     */
+    public Path checkpointWanted(String runId, String source) {
+        return runs().resolve(runId).resolve("checkpoint-wanted-" + source);
     }
 
     /** The {@link SealedBatch} a source wrote at checkpoint {@code checkpointId} of a run. */

@@ -8,6 +8,7 @@ import javax.annotation.Nullable;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -105,6 +106,25 @@ public final class RunRecords {
             }
         }
         return true;
+    }
+
+    /**
+     * The newest batch for which a source of run {@code runId} wants a checkpoint at once ({@link
+     * CheckpointLayout#checkpointWanted}), -1 if none.
+     */
+    public long checkpointWanted(String runId, List<String> sources) {
+        long wanted = -1;
+        for (String source : sources) {
+            Path marker = layout.checkpointWanted(runId, source);
+            try {
+                wanted = Math.max(wanted, Long.parseLong(Files.readString(marker).trim()));
+            } catch (NoSuchFileException e) {
+                // no batch sealed yet
+            } catch (IOException | NumberFormatException e) {
+                // replaced at this moment, or unreadable: the periodic checkpoint comes anyway
+            }
+        }
+        return wanted;
     }
 
     /** Forgets every run: done once a run's savepoint holds everything they committed. */

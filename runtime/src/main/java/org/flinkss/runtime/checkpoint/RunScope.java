@@ -59,6 +59,14 @@ public final class RunScope implements Serializable {
         return layout.caughtUpMarker(runId, source);
     }
 
+    /**
+     * Written by source {@code source} of an availableNow run with the id of the batch it sealed,
+     * when more are to come: the client asks for a checkpoint at once.
+     */
+    public Path checkpointWanted(String source) {
+        return layout.checkpointWanted(runId, source);
+    }
+
     @Override
     public String toString() {
         return "run " + runId + " of " + layout;

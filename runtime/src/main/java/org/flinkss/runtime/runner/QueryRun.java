@@ -19,6 +19,7 @@ import org.flinkss.runtime.checkpoint.RunRecords;
 import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.progress.ProgressListener;
 import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.runner.impl.CheckpointRequests;
 import org.flinkss.runtime.runner.impl.ClientHeartbeat;
 import org.flinkss.runtime.runner.impl.ClusterSlots;
 import org.flinkss.runtime.runner.impl.CommitAfterSavepointFailed;
@@ -258,7 +259,10 @@ public final class QueryRun {
                                         settings.runFor,
                                         tracker,
                                         failures,
-                                        settings.out)
+                                        settings.out,
+                                        new CheckpointRequests(
+                                                new JobManagerRest(
+                                                        client, flinkRunClient, REST_TIMEOUT)))
                                 .watch();
             } catch (RuntimeException e) {
                 if (interruption.isInterrupted()) {

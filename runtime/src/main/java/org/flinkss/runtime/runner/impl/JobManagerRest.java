@@ -76,6 +76,30 @@ public final class JobManagerRest {
         return get(base.get(), path, timeout);
     }
 
+    /**
+     * {@code POST <address><path>} with a JSON body: whether the JobManager accepted it (a 2xx
+     * status); false when its address is unknown.
+     */
+    public boolean post(String path, String jsonBody) throws Exception {
+        Optional<URI> base = address();
+        if (base.isEmpty()) {
+            return false;
+        }
+        URI uri = URI.create(base.get().toString().replaceAll("/+$", "") + path);
+        HttpResponse<String> response =
+                HttpClient.newBuilder()
+                        .connectTimeout(timeout)
+                        .build()
+                        .send(
+                                HttpRequest.newBuilder(uri)
+                                        .timeout(timeout)
+                                        .header("Content-Type", "application/json")
+                                        .POST(HttpRequest.BodyPublishers.ofString(jsonBody))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
+        return response.statusCode() / 100 == 2;
+    }
+
     /** {@code GET <base><path>}: the answer's JSON if the status is 200, else empty. */
     static Optional<JsonNode> get(URI base, String path, Duration timeout)
             throws IOException, InterruptedException {

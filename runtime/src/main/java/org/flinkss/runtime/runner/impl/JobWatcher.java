@@ -51,12 +51,15 @@ public final class JobWatcher {
     private final ProgressTracker tracker;
     private final FailureExplainer failures;
     private final RestartNotes restartNotes;
+    @Nullable private final CheckpointRequests checkpointRequests;
 
     /**
      * @param sources the names of the job's sources
      * @param availableNow whether the run ends once its sources caught up
      * @param runFor how long a run that is not availableNow lasts, or null for until interrupted
      * @param notes where a line is printed for each failure the job restarts after
+     * @param checkpointRequests asks for a checkpoint as soon as a batch of an availableNow run is
+     *     sealed, or null to wait for the periodic ones
      */
     public JobWatcher(
             JobClient client,
@@ -68,7 +71,8 @@ public final class JobWatcher {
             @Nullable Duration runFor,
             ProgressTracker tracker,
             FailureExplainer failures,
-            PrintStream notes) {
+            PrintStream notes,
+            @Nullable CheckpointRequests checkpointRequests) {
         this.client = client;
         this.queryName = queryName;
         this.layout = layout;
@@ -79,6 +83,7 @@ public final class JobWatcher {
         this.tracker = tracker;
         this.failures = failures;
         this.restartNotes = new RestartNotes(queryName, notes);
+        this.checkpointRequests = checkpointRequests;
     }
 
     /**
@@ -123,6 +128,9 @@ public final class JobWatcher {
             }
             if (availableNow && runs.caughtUp(runId, sources)) {
                 return Ending.CAUGHT_UP;
+            }
+            if (availableNow && checkpointRequests != null && status == JobStatus.RUNNING) {
+                checkpointRequests.forBatch(runs.checkpointWanted(runId, sources));
             }
             if (!availableNow && System.nanoTime() > deadline) {
                 return Ending.TIME_UP;

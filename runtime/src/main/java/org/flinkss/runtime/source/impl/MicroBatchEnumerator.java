@@ -358,8 +358,15 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 summary.numInputRows,
                 Watermarks.format(state.watermark),
                 summary.skippedFiles.isEmpty() ? "" : ", skipped (gone) " + summary.skippedFiles);
-        if (spec.trigger().isAvailableNow() && planner.nextBatchIsEmpty()) {
-            signalCaughtUp();
+        if (spec.trigger().isAvailableNow()) {
+            if (planner.nextBatchIsEmpty()) {
+                signalCaughtUp();
+            } else {
+                // Spark runs an availableNow run's batches back to back: the next one starts
+                // after a checkpoint holding this one, which the client asks for now instead of
+                // waiting for the periodic one.
+                JsonFiles.write(spec.scope().checkpointWanted(spec.name()), batchId);
+            }
         }
     }
 
