@@ -6,10 +6,7 @@ import org.flinkss.runtime.source.RecordFormat;
 import org.flinkss.runtime.source.SplitRecordReader;
 import org.flinkss.runtime.source.files.FileSplit;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,20 +51,17 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
 
     @Override
     public SplitRecordReader<ParsedEvent> open(FileSplit split) throws IOException {
-        BufferedReader in =
-                new BufferedReader(
-                        new InputStreamReader(
-                                Files.newInputStream(split.path()), StandardCharsets.UTF_8),
-                        1 << 16);
+        ByteLines in = new ByteLines(Files.newInputStream(split.path()), 1 << 16);
         String file = split.path().toString();
         long skip = linesOf(split.position());
         int skipWithin = withinLine(split.position());
         long lineNo = 0;
-        while (lineNo < skip && in.readLine() != null) {
+        while (lineNo < skip && in.next()) {
             lineNo++;
         }
         long start = lineNo;
         EventJson.RescuingParser rescuing = rescuedData ? EventJson.rescuing(file) : null;
+        FastEventJson fast = new FastEventJson();
         return new SplitRecordReader<>() {
             long line = start;
 
@@ -78,8 +72,8 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
             {
                 if (skipWithin > 0) {
                     // Restored inside an array line: its first records were emitted already.
-                    String text = in.readLine();
-                    if (text != null) {
+                    if (in.next()) {
+                        String text = in.text();
                         line++;
                         pending = arrayRecords(text, withoutBom(text), line);
                         returned = Math.min(skipWithin, pending.size());
@@ -95,9 +89,15 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
                     }
                     pending = null;
                 }
-                String text;
-                while ((text = in.readLine()) != null) {
+                while (in.next()) {
                     line++;
+                    // The plain lines of the course's writers are read from their bytes; the
+                    // parser gives up on anything else, which is read from its text below.
+                    Event event = fast.parse(in.bytes(), in.start(), in.end());
+                    if (event != null) {
+                        return ParsedEvent.good(event);
+                    }
+                    String text = in.text();
                     String json = withoutBom(text);
                     if (json.isBlank()) {
                         continue;
