@@ -152,7 +152,7 @@ class DeltaReplayITCase {
 
     /**
      * Periodic checkpoints inside a batch only stage data files: a reader polling the table while
-     * long batches run (a checkpoint every 100 ms, batches of 60,000 rows that each take several
+     * long batches run (a checkpoint every 40 ms, batches of 100,000 rows that each take several
      * intervals) sees whole batches only, never part of one.
      */
     @Test
@@ -163,10 +163,10 @@ class DeltaReplayITCase {
                         .parallelism(2)
                         .printProgress(false)
                         .maxFilesPerTrigger(1)
-                        .checkpointInterval(Duration.ofMillis(100))
+                        .checkpointInterval(Duration.ofMillis(40))
                         .out(new PrintStream(printed, true, StandardCharsets.UTF_8))
                         .build();
-        int perBatch = 60_000;
+        int perBatch = 100_000;
         for (int file = 1; file <= 3; file++) {
             EventFiles.writeBatch(
                     options.events(),
@@ -211,9 +211,9 @@ class DeltaReplayITCase {
                 .anySatisfy(
                         p ->
                                 assertThat(p.path("durationMs").path("triggerExecution").asLong())
-                                        .isGreaterThan(300));
+                                        .isGreaterThan(160));
         assertThat(reads.get()).isGreaterThan(10);
-        assertThat(seen).isSubsetOf(0L, 60_000L, 120_000L, 180_000L).contains(180_000L);
+        assertThat(seen).isSubsetOf(0L, 100_000L, 200_000L, 300_000L).contains(300_000L);
     }
 
     private static String queryId(CheckpointLayout layout) {
