@@ -120,6 +120,13 @@ class WarehouseS3CliITCase {
                 .isEqualTo(1000);
         assertThat(ok(remoteBase, remote, "table", "show", "events_5min").out())
                 .isEqualTo(ok(localBase, local, "table", "show", "events_5min").out());
+        assertThat(ok(remoteBase, remote, "table", "export", "events_5min", "--csv").out().lines())
+                .hasSize(1 + (int) onDisk.count("events_5min"))
+                .containsExactlyInAnyOrderElementsOf(
+                        ok(localBase, local, "table", "export", "events_5min", "--csv")
+                                .out()
+                                .lines()
+                                .toList());
         assertThat(ok(remoteBase, remote, "table", "history", "events_bronze").out())
                 .contains("STREAMING UPDATE", "CREATE TABLE");
 
@@ -130,5 +137,38 @@ class WarehouseS3CliITCase {
         assertThat(onS3.sortedValues("events_bronze"))
                 .isEqualTo(onDisk.sortedValues("events_bronze"));
         assertThat(Files.exists(remoteBase.resolve("_cp/bronze"))).isTrue();
+    }
+
+    /**
+     * A command in a fresh process initializes the file systems itself, from the {@code s3.*} keys
+     * of the Flink configuration it finds ({@code ./flink-conf/config.yaml} in its working
+     * directory), and never prints the secret key.
+     */
+    @Test
+    void aFreshProcessReachesS3WithTheKeysOfItsFlinkConfiguration() throws Exception {
+        assumeTrue(
+                s3 != null,
+                "WarehouseS3CliITCase skipped: scripts/s3 needs curl (apt-get install curl)");
+        String remote = s3.freshPrefix("child").toString();
+        java.nio.file.Path base = dir.resolve("base");
+        java.nio.file.Path work = dir.resolve("child");
+        String conf =
+                Files.readString(ProjectScripts.ROOT.resolve("flink-conf/config.yaml"))
+                        .replaceAll("(?m)^s3\\.endpoint:.*$", "s3.endpoint: " + s3.endpoint());
+        assertThat(conf).contains("s3.endpoint: " + s3.endpoint());
+        Files.createDirectories(work.resolve("flink-conf"));
+        Files.writeString(work.resolve("flink-conf/config.yaml"), conf);
+        ok(base, remote, "land-events", "--batch", "1", "--start", "0");
+
+        ChildJvm child =
+                ChildJvm.of(Main.class)
+                        .workDir(work)
+                        .output(dir.resolve("child.log"))
+                        .start("run", "bronze", "--base", base.toString(), "--warehouse", remote);
+        assertThat(child.waitFor(java.time.Duration.ofMinutes(3)))
+                .as("child output: %s", child.outputText())
+                .isZero();
+        assertThat(child.outputText()).doesNotContain(S3TestServer.SECRET_KEY);
+        assertThat(new Warehouse(Storage.location(remote)).count("events_bronze")).isEqualTo(500);
     }
 }

@@ -1,5 +1,6 @@
 package org.flinkss.jobs.cli.options;
 
+import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.runner.impl.FlinkConfFile;
 import org.flinkss.runtime.storage.Storage;
 
@@ -32,7 +33,11 @@ final class StorageSetup {
                                 "cannot create a folder in " + base + "/_tmp: " + e.getMessage(),
                                 e);
                     }
-                    return FlinkConfFile.locate(null).load(scratch);
+                    try {
+                        return FlinkConfFile.locate(null).load(scratch);
+                    } finally {
+                        Folders.deleteQuietly(scratch);
+                    }
                 });
     }
 }
