@@ -110,6 +110,11 @@ public final class Warehouse {
         return root != null ? root.toString() : location.toString();
     }
 
+    /** For messages: a table's local folder, or its object store URI. */
+    private String where(String name) {
+        return root != null ? tablePath(name).toString() : folder(name);
+    }
+
     /**
      * The local checkpoint folder a table's owner records: relative to a local warehouse, a {@code
      * file:} URI beside one on an object store; null when it records none.
@@ -246,7 +251,7 @@ public final class Warehouse {
                         "table '"
                                 + name
                                 + "' ("
-                                + folder(name)
+                                + where(name)
                                 + ") is written by "
                                 + current.describe(root)
                                 + ", so "
@@ -270,7 +275,7 @@ public final class Warehouse {
                 "table '"
                         + name
                         + "' at "
-                        + folder(name)
+                        + where(name)
                         + (existing.equals(rowType)
                                 ? " was written in "
                                         + existingMode
