@@ -171,4 +171,69 @@ class WarehouseS3CliITCase {
         assertThat(child.outputText()).doesNotContain(S3TestServer.SECRET_KEY);
         assertThat(new Warehouse(Storage.location(remote)).count("events_bronze")).isEqualTo(500);
     }
+
+    /**
+     * Bronze killed with SIGKILL twice after a batch of its own committed to the S3 warehouse, then
+     * rerun: the S3 table holds the rows of one uninterrupted local run, each event once, and a
+     * further run finds nothing new (Delta replay of committed batches on S3).
+     */
+    @Test
+    void bronzeKilledTwiceMidRunOnS3EndsWithTheRowsOfOneUninterruptedRun() throws Exception {
+        assumeTrue(
+                s3 != null,
+                "WarehouseS3CliITCase skipped: scripts/s3 needs curl (apt-get install curl)");
+        String remote = s3.freshPrefix("kill").toString();
+        java.nio.file.Path base = dir.resolve("kill-base");
+        java.nio.file.Path localBase = dir.resolve("kill-local-base");
+        String local = dir.resolve("kill-local-warehouse").toString();
+        java.nio.file.Path work = dir.resolve("kill-child");
+        String conf =
+                Files.readString(ProjectScripts.ROOT.resolve("flink-conf/config.yaml"))
+                        .replaceAll("(?m)^s3\\.endpoint:.*$", "s3.endpoint: " + s3.endpoint());
+        Files.createDirectories(work.resolve("flink-conf"));
+        Files.writeString(work.resolve("flink-conf/config.yaml"), conf);
+        for (int file = 0; file < 8; file++) {
+            for (java.nio.file.Path b : List.of(base, localBase)) {
+                ok(b, local, "land-events", "--batch", "" + (file + 1), "--start", "" + file * 500);
+            }
+        }
+        ok(localBase, local, "run", "bronze", "--quiet");
+        Warehouse onDisk = new Warehouse(java.nio.file.Path.of(local));
+        List<List<Object>> expected = onDisk.sortedValues("events_bronze");
+        assertThat(expected).hasSize(4000);
+
+        String[] run = {
+            "run",
+            "bronze",
+            "--base",
+            base.toString(),
+            "--warehouse",
+            remote,
+            "--max-files-per-trigger",
+            "2",
+            "--checkpoint-interval",
+            "300ms",
+            "--quiet"
+        };
+        Warehouse onS3 = new Warehouse(Storage.location(remote));
+        List<java.nio.file.Path> outputs = new ArrayList<>();
+        int kills =
+                ChildJvm.runKilledAfterCommits(
+                        ChildJvm.of(Main.class).workDir(work).tmpDir(dir.resolve("kill-tmp")),
+                        run,
+                        org.flinkss.runtime.checkpoint.CheckpointLayout.of(base, "bronze"),
+                        2,
+                        new java.util.Random(16),
+                        400,
+                        java.time.Duration.ofSeconds(90),
+                        dir.resolve("kill-logs"),
+                        outputs,
+                        note -> System.out.println("[s3 kill] " + note),
+                        () -> onS3.count("events_bronze") + " rows visible on S3");
+        assertThat(kills).as("kills that hit a running process").isPositive();
+        assertThat(onS3.sortedValues("events_bronze")).containsExactlyElementsOf(expected);
+
+        ok(base, remote, "run", "bronze", "--quiet");
+        assertThat(onS3.sortedValues("events_bronze")).containsExactlyElementsOf(expected);
+    }
 }
