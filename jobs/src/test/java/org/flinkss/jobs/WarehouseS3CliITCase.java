@@ -137,6 +137,22 @@ class WarehouseS3CliITCase {
         assertThat(onS3.sortedValues("events_bronze"))
                 .isEqualTo(onDisk.sortedValues("events_bronze"));
         assertThat(Files.exists(remoteBase.resolve("_cp/bronze"))).isTrue();
+
+        // Step 5: what needs a local warehouse says so in one line, naming the S3 one.
+        for (String[] args :
+                new String[][] {
+                    {"run", "enriched", "--quiet"}, {"table", "convert", "no_such_table"}
+                }) {
+            List<String> all = new ArrayList<>(List.of(args));
+            all.addAll(List.of("--base", remoteBase.toString(), "--warehouse", remote));
+            Output refused = cli(all.toArray(String[]::new));
+            assertThat(refused.code()).as("%s: %s", all, refused.err()).isNotZero();
+            assertThat(refused.err())
+                    .as("%s", all)
+                    .startsWith("error: ")
+                    .contains(remote, "object store", "docs/object-storage.md")
+                    .doesNotContain("\tat ");
+        }
     }
 
     /**
