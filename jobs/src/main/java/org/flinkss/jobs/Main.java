@@ -19,6 +19,7 @@ import org.flinkss.jobs.cli.RunCommand;
 import org.flinkss.jobs.cli.TableCommand;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -58,6 +59,8 @@ public final class Main implements Callable<Integer> {
         boolean underFlinkRun = FlinkRunClient.isUnderFlinkRun();
         if (underFlinkRun) {
             FlinkRunClient.startHadoopShutdownHooksOutsideUserCode();
+            // The Flink client loaded the cluster's file systems (its plugins/, its s3.* keys).
+            Storage.initializedByFlink();
         }
         int code = execute(args);
         // Flink's embedded cluster leaves non-daemon threads behind: exit explicitly. Under

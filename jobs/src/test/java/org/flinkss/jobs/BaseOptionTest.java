@@ -179,7 +179,7 @@ class BaseOptionTest {
                 new String[][] {
                     {"run", "bronze", "--base", "s3://flinkss/x"},
                     {"land-events", "--batch", "1", "--start", "0", "--base", "s3a://flinkss/x"},
-                    {"table", "count", "events_bronze", "--warehouse", "s3://flinkss/w"},
+                    {"table", "count", "events_bronze", "--warehouse", "hdfs://nn/w"},
                 }) {
             Outcome outcome = cli(args);
             assertThat(outcome.code).as("exit code; stderr: %s", outcome.err).isEqualTo(2);

@@ -98,11 +98,7 @@ public final class ResetCommand implements Callable<Integer> {
                     if (queryId.equals(owner.queryId())
                             || (owner.checkpoint() != null
                                     && owner.query().equals(query)
-                                    && warehouse
-                                            .root()
-                                            .resolve(owner.checkpoint())
-                                            .normalize()
-                                            .equals(here))
+                                    && here.equals(warehouse.checkpointOf(owner)))
                             || (owner.queryId() == null
                                     && owner.query().equals(query)
                                     && written.contains(table))) {
@@ -125,8 +121,7 @@ public final class ResetCommand implements Callable<Integer> {
                 Folders.deleteQuietly(child);
             }
             String newId = new IdentityStore(checkpoint.layout()).renew(query);
-            TableOwner newOwner =
-                    TableOwner.query(query, newId, checkpoint.path(), warehouse.root());
+            TableOwner newOwner = TableOwner.query(query, newId, checkpoint.path(), warehouse);
             for (String table : owned) {
                 warehouse.empty(table, newOwner);
                 emptied.add(table);

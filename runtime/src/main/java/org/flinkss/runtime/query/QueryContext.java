@@ -194,7 +194,7 @@ public final class QueryContext {
         String folder = warehouse.folder(table);
         return source(
                 table,
-                "DeltaSource[" + warehouse.tablePath(table).toUri() + "]",
+                "DeltaSource[" + warehouse.uri(table) + "]",
                 new DeltaPlanner(table, folder),
                 new DeltaRowFormat(rowType, column),
                 nodes,
@@ -263,7 +263,7 @@ public final class QueryContext {
                 table.rowType(),
                 Warehouse.APPENDED,
                 new AppendCommit());
-        sinks.put(name, "DeltaSink[" + warehouse.tablePath(name).toUri() + "]");
+        sinks.put(name, "DeltaSink[" + warehouse.uri(name) + "]");
     }
 
     /**
@@ -434,7 +434,7 @@ public final class QueryContext {
                 rowType,
                 Warehouse.REPLACED,
                 new CompleteCommit(rowType, keyColumns));
-        sinks.put(table, "DeltaSink[" + warehouse.tablePath(table).toUri() + ", complete]");
+        sinks.put(table, "DeltaSink[" + warehouse.uri(table) + ", complete]");
     }
 
     /** Declares a stateful operator: it is part of the query's identity for its checkpoint. */
@@ -482,7 +482,7 @@ public final class QueryContext {
         if (!tables.isEmpty()) {
             String queryId = QueryIdentity.idIn(scope.layout().metadata());
             TableOwner owner =
-                    TableOwner.query(queryName, queryId, scope.layout().dir(), warehouse.root());
+                    TableOwner.query(queryName, queryId, scope.layout().dir(), warehouse);
             for (String table : tables) {
                 try {
                     warehouse.own(table, tableRows.get(table), owner, tableModes.get(table));

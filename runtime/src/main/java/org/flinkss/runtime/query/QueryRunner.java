@@ -46,7 +46,7 @@ public final class QueryRunner {
         RunOutcome outcome =
                 run.run(
                         (env, scope) -> {
-                            Warehouse warehouse = new Warehouse(options.warehouse);
+                            Warehouse warehouse = new Warehouse(options.warehouseLocation);
                             QueryContext context =
                                     new QueryContext(name, env, scope, options, warehouse);
                             query.build(context);

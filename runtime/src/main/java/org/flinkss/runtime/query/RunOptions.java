@@ -5,6 +5,7 @@ import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.progress.ProgressListener;
 import org.flinkss.runtime.runner.RunSettings;
 import org.flinkss.runtime.source.ReadLimit;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.trigger.Trigger;
 
 import javax.annotation.Nullable;
@@ -20,7 +21,13 @@ import java.time.Duration;
 public final class RunOptions {
 
     final Path base;
-    final Path warehouse;
+
+    /** The local warehouse folder; null when the warehouse is on an object store. */
+    @Nullable final Path warehouse;
+
+    /** The warehouse as a URI: its local folder's, or {@code s3://bucket/prefix}. */
+    final org.apache.flink.core.fs.Path warehouseLocation;
+
     final ReadLimit readLimit;
     final boolean skipMissingFiles;
     @Nullable final String jdbcUrl;
@@ -33,10 +40,17 @@ public final class RunOptions {
 
     private RunOptions(Builder b) {
         this.base = b.base.toAbsolutePath().normalize();
-        this.warehouse =
-                (b.warehouse != null ? b.warehouse : b.base.resolve("warehouse"))
-                        .toAbsolutePath()
-                        .normalize();
+        if (b.warehouseLocation != null && !Storage.isLocal(b.warehouseLocation)) {
+            this.warehouse = null;
+            this.warehouseLocation = b.warehouseLocation;
+        } else {
+            Path local =
+                    b.warehouseLocation != null
+                            ? Storage.localFile(b.warehouseLocation, "a warehouse")
+                            : b.warehouse != null ? b.warehouse : b.base.resolve("warehouse");
+            this.warehouse = local.toAbsolutePath().normalize();
+            this.warehouseLocation = Storage.location(this.warehouse);
+        }
         this.readLimit = b.readLimit;
         this.skipMissingFiles = b.skipMissingFiles;
         this.jdbcUrl = b.jdbcUrl;
@@ -55,7 +69,10 @@ public final class RunOptions {
      * <warehouse>/warehouse.db}.
      */
     public Database database() {
-        return jdbcUrl != null ? new Database(jdbcUrl) : Database.sqliteIn(warehouse);
+        // The SQLite file stays local: <base>/warehouse beside a warehouse on an object store.
+        return jdbcUrl != null
+                ? new Database(jdbcUrl)
+                : Database.sqliteIn(warehouse != null ? warehouse : base.resolve("warehouse"));
     }
 
     public static Builder builder() {
@@ -66,8 +83,23 @@ public final class RunOptions {
         return base;
     }
 
+    /**
+     * The local warehouse folder; refused, naming the warehouse, when it is on an object store (use
+     * {@link #warehouseLocation()}).
+     */
     public Path warehouse() {
+        if (warehouse == null) {
+            throw new IllegalArgumentException(
+                    "this needs a local --warehouse, and "
+                            + warehouseLocation
+                            + " is on an object store (docs/object-storage.md)");
+        }
         return warehouse;
+    }
+
+    /** The warehouse as a URI: {@code file:/...} or {@code s3://bucket/prefix}. */
+    public org.apache.flink.core.fs.Path warehouseLocation() {
+        return warehouseLocation;
     }
 
     public Trigger trigger() {
@@ -92,6 +124,7 @@ public final class RunOptions {
     public static final class Builder {
         private Path base = Paths.get("data");
         private Path warehouse;
+        private org.apache.flink.core.fs.Path warehouseLocation;
         private final RunSettings.Builder run = RunSettings.builder();
         private ReadLimit readLimit = ReadLimit.none();
         private boolean skipMissingFiles;
@@ -107,6 +140,14 @@ public final class RunOptions {
         /** Tables; {@code <base>/warehouse} unless set. */
         public Builder warehouse(Path warehouse) {
             this.warehouse = warehouse;
+            this.warehouseLocation = null;
+            return this;
+        }
+
+        /** Tables anywhere Flink's file systems reach: a local folder or {@code s3://b/prefix}. */
+        public Builder warehouse(org.apache.flink.core.fs.Path warehouse) {
+            this.warehouseLocation = warehouse;
+            this.warehouse = null;
             return this;
         }
 

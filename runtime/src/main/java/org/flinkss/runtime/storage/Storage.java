@@ -23,6 +23,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * The project's small files (checkpoint metadata, offsets, progress, pointers, leases) on any
@@ -51,7 +52,20 @@ public final class Storage {
 
     private static final String SDK_NOTICE = "aws.java.v1.disableDeprecationAnnouncement";
 
+    private static volatile boolean initialized;
+
     private Storage() {}
+
+    /**
+     * {@link #initialize(Configuration)} with {@code conf}, unless this process initialized the
+     * file systems already (a command run inside a test, or a second command in one process): the
+     * first configuration stays.
+     */
+    public static synchronized void initializeOnce(Supplier<Configuration> conf) {
+        if (!initialized) {
+            initialize(conf.get());
+        }
+    }
 
     /**
      * Makes Flink's file systems ready for this process: the {@code s3.*} keys of {@code conf}
@@ -63,6 +77,14 @@ public final class Storage {
      */
     public static void initialize(Configuration conf) {
         initialize(conf, System.getenv());
+    }
+
+    /**
+     * Records that Flink initialized this process's file systems itself (the {@code flink run}
+     * client, from the cluster's configuration and plugins): {@link #initializeOnce} keeps them.
+     */
+    public static synchronized void initializedByFlink() {
+        initialized = true;
     }
 
     static void initialize(Configuration conf, Map<String, String> env) {
@@ -79,6 +101,7 @@ public final class Storage {
             System.setProperty(SDK_NOTICE, "true");
         }
         FileSystem.initialize(effective, S3Plugin.pluginManager(effective));
+        initialized = true;
     }
 
     /**

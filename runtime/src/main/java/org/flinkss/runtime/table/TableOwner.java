@@ -45,6 +45,22 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
                 warehouseRoot.relativize(checkpointDir.toAbsolutePath()).toString());
     }
 
+    /**
+     * The query {@code query} with the checkpoint {@code checkpointDir} of id {@code queryId},
+     * writing to {@code warehouse}: the checkpoint recorded relative to a local warehouse (as
+     * {@link #query(String, String, Path, Path)}), as an absolute URI beside one on an object
+     * store.
+     */
+    public static TableOwner query(
+            String query, String queryId, Path checkpointDir, Warehouse warehouse) {
+        return warehouse.isLocal()
+                ? query(query, queryId, checkpointDir, warehouse.root())
+                : new TableOwner(
+                        query,
+                        queryId,
+                        checkpointDir.toAbsolutePath().normalize().toUri().toString());
+    }
+
     /** A command that writes a table outside any stream (no checkpoint). */
     public static TableOwner command(String name) {
         return new TableOwner(name, null, null);
@@ -80,7 +96,7 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
     }
 
     /** For messages: {@code query 'bronze' of checkpoint /data/_cp/bronze (id 5f...)}. */
-    String describe(Path warehouseRoot) {
+    String describe(@Nullable Path warehouseRoot) {
         if (queryId == null && checkpoint == null) {
             return "'" + query + "'";
         }
@@ -89,7 +105,10 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
                 + "'"
                 + (checkpoint == null
                         ? ""
-                        : " of checkpoint " + warehouseRoot.resolve(checkpoint).normalize())
+                        : " of checkpoint "
+                                + (warehouseRoot == null || checkpoint.contains(":")
+                                        ? checkpoint
+                                        : warehouseRoot.resolve(checkpoint).normalize()))
                 + (queryId == null ? "" : " (query id " + queryId + ")");
     }
 }

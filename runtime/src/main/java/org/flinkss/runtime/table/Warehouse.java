@@ -1,8 +1,10 @@
 package org.flinkss.runtime.table;
 
+import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.delta.DataFile;
 import org.flinkss.runtime.table.delta.DeltaSnapshot;
 import org.flinkss.runtime.table.delta.DeltaStorage;
@@ -49,27 +51,119 @@ public final class Warehouse {
      */
     private static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
 
-    private final Path root;
+    /** The warehouse's folder: {@code file:/...} or {@code s3://bucket/prefix}. */
+    private final org.apache.flink.core.fs.Path location;
+
+    /** The local folder of a warehouse on the local disk; null on an object store. */
+    @Nullable private final Path root;
 
     public Warehouse(Path root) {
         this.root = root.toAbsolutePath().normalize();
+        this.location = Storage.location(this.root);
     }
 
+    /**
+     * A warehouse anywhere Flink's file systems reach: a local folder ({@code file:} URI) behaves
+     * exactly as {@link #Warehouse(Path)}; on an object store ({@code s3://bucket/prefix}) its
+     * tables are Delta tables under that prefix.
+     */
+    public Warehouse(org.apache.flink.core.fs.Path location) {
+        if (Storage.isLocal(location)) {
+            this.root = Storage.localFile(location, "a warehouse").toAbsolutePath().normalize();
+            this.location = Storage.location(this.root);
+        } else {
+            this.root = null;
+            String uri = location.toUri().toString();
+            this.location =
+                    new org.apache.flink.core.fs.Path(
+                            uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri);
+        }
+    }
+
+    /**
+     * The warehouse's local folder; refused, naming the warehouse, when it is on an object store
+     * (use {@link #location()}).
+     */
     public Path root() {
+        if (root == null) {
+            throw new IllegalStateException(
+                    "the warehouse "
+                            + location
+                            + " is on an object store, not a local folder: this needs a local"
+                            + " --warehouse (docs/object-storage.md)");
+        }
         return root;
     }
 
-    public Path tablePath(String name) {
+    /** The warehouse's folder as a URI ({@code file:/...} or {@code s3://bucket/prefix}). */
+    public org.apache.flink.core.fs.Path location() {
+        return location;
+    }
+
+    /** Whether the warehouse is on the local disk (not an object store). */
+    public boolean isLocal() {
+        return root != null;
+    }
+
+    /** For messages: the local folder, or the object store URI. */
+    public String where() {
+        return root != null ? root.toString() : location.toString();
+    }
+
+    /** For messages: a table's local folder, or its object store URI. */
+    private String where(String name) {
+        return root != null ? tablePath(name).toString() : folder(name);
+    }
+
+    /**
+     * The local checkpoint folder a table's owner records: relative to a local warehouse, a {@code
+     * file:} URI beside one on an object store; null when it records none.
+     */
+    @Nullable
+    public Path checkpointOf(TableOwner owner) {
+        String checkpoint = owner.checkpoint();
+        if (checkpoint == null) {
+            return null;
+        }
+        return checkpoint.startsWith("file:")
+                ? Path.of(java.net.URI.create(checkpoint)).normalize()
+                : root().resolve(checkpoint).normalize();
+    }
+
+    /**
+     * The table's folder as a URI, for descriptions: as {@code tablePath(name).toUri()} locally.
+     */
+    public String uri(String name) {
+        return root != null ? tablePath(name).toUri().toString() : tableLocation(name) + "/";
+    }
+
+    /** The table's folder as a Flink path (local or on an object store). */
+    public org.apache.flink.core.fs.Path tableLocation(String name) {
+        checkName(name);
+        return root != null
+                ? Storage.location(root.resolve(name))
+                : new org.apache.flink.core.fs.Path(location, name);
+    }
+
+    private static void checkName(String name) {
         if (!name.matches("[A-Za-z0-9_]+")) {
             throw new IllegalArgumentException(
                     "bad table name '" + name + "': use letters, digits and _");
         }
-        return root.resolve(name);
+    }
+
+    /** The table's local folder (a local warehouse only, see {@link #root()}). */
+    public Path tablePath(String name) {
+        checkName(name);
+        return root().resolve(name);
     }
 
     /** The table's folder as a URI, for Flink's and Delta Kernel's file systems. */
     public String folder(String name) {
-        String uri = tablePath(name).toUri().toString();
+        String uri =
+                root != null
+                        ? tablePath(name).toUri().toString()
+                        : tableLocation(name).toUri().toString();
         return uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
     }
 
@@ -80,6 +174,9 @@ public final class Warehouse {
 
     /** Whether the warehouse has a table of this name (a folder of the earlier format counts). */
     public boolean exists(String name) {
+        if (root == null) {
+            return delta(name).exists();
+        }
         Path folder = tablePath(name);
         return Files.isDirectory(folder.resolve("_delta_log"))
                 ? delta(name).exists()
@@ -88,12 +185,32 @@ public final class Warehouse {
 
     /** Whether the table is a folder of the earlier format, not converted yet. */
     public boolean isLegacy(String name) {
+        if (root == null) {
+            // The earlier format was only ever written to local folders.
+            checkName(name);
+            return false;
+        }
         return LegacyTables.isLegacy(tablePath(name));
     }
 
     /** Every table's name, sorted (folders of the earlier format included). */
     public List<String> tables() {
         List<String> names = new ArrayList<>();
+        if (root == null) {
+            try {
+                for (FileStatus child : Storage.list(location)) {
+                    org.apache.flink.core.fs.Path log =
+                            new org.apache.flink.core.fs.Path(child.getPath(), "_delta_log");
+                    if (child.isDir() && Storage.exists(log)) {
+                        names.add(child.getPath().getName());
+                    }
+                }
+            } catch (IOException e) {
+                return names;
+            }
+            names.sort(String::compareTo);
+            return names;
+        }
         try (Stream<Path> dirs = Files.list(root)) {
             dirs.filter(d -> Files.isDirectory(d.resolve("_delta_log")) || LegacyTables.isLegacy(d))
                     .forEach(d -> names.add(d.getFileName().toString()));
@@ -134,7 +251,7 @@ public final class Warehouse {
                         "table '"
                                 + name
                                 + "' ("
-                                + tablePath(name)
+                                + where(name)
                                 + ") is written by "
                                 + current.describe(root)
                                 + ", so "
@@ -158,7 +275,7 @@ public final class Warehouse {
                 "table '"
                         + name
                         + "' at "
-                        + tablePath(name)
+                        + where(name)
                         + (existing.equals(rowType)
                                 ? " was written in "
                                         + existingMode
@@ -199,6 +316,9 @@ public final class Warehouse {
      * @return how many files were deleted
      */
     public int deleteUncommitted(String name, String queryId) {
+        if (root == null) {
+            return deleteUncommittedObjects(name, queryId);
+        }
         Path folder = tablePath(name);
         if (!Files.isDirectory(folder) || isLegacy(name)) {
             return 0;
@@ -245,6 +365,48 @@ public final class Warehouse {
         }
     }
 
+    /** {@link #deleteUncommitted} on an object store, through Flink's file system. */
+    private int deleteUncommittedObjects(String name, String queryId) {
+        org.apache.flink.core.fs.Path folder = tableLocation(name);
+        String prefix = queryId + "-";
+        try {
+            List<FileStatus> candidates = new ArrayList<>();
+            for (FileStatus f : Storage.list(folder)) {
+                if (!f.isDir() && f.getPath().getName().startsWith(prefix)) {
+                    candidates.add(f);
+                }
+            }
+            if (candidates.isEmpty()) {
+                return 0;
+            }
+            DeltaTable table = delta(name);
+            Set<String> keep = new HashSet<>();
+            for (DataFile f : table.snapshot().files()) {
+                keep.add(f.name());
+            }
+            candidates.removeIf(f -> keep.contains(f.getPath().getName()));
+            if (candidates.isEmpty()) {
+                return 0;
+            }
+            long oldest = Long.MAX_VALUE;
+            for (FileStatus f : candidates) {
+                oldest = Math.min(oldest, f.getModificationTime());
+            }
+            keep.addAll(table.removedSince(Instant.ofEpochMilli(oldest).minus(CLOCK_SKEW)));
+            int deleted = 0;
+            for (FileStatus f : candidates) {
+                if (!keep.contains(f.getPath().getName())
+                        && f.getPath().getFileSystem().delete(f.getPath(), false)) {
+                    deleted++;
+                }
+            }
+            return deleted;
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot clean table '" + name + "' (" + folder + "): " + e.getMessage(), e);
+        }
+    }
+
     /**
      * Converts a table of the earlier format in place ({@code table convert}), recording {@code
      * owner} as its writer when its query's checkpoint is known.
@@ -252,21 +414,20 @@ public final class Warehouse {
      * @return the Delta table
      */
     public DeltaTable convert(String name, @Nullable TableOwner owner) {
-        Path folder = tablePath(name);
         if (!isLegacy(name)) {
             DeltaTable table = delta(name);
             if (table.exists()) {
                 return table;
             }
             throw new IllegalArgumentException(
-                    "no table '" + name + "' of the earlier format in warehouse " + root);
+                    "no table '" + name + "' of the earlier format in warehouse " + where());
         }
         Map<String, String> properties = new HashMap<>();
         if (owner != null) {
             properties.putAll(owner.properties(APPENDED));
             properties.remove(TableOwner.MODE);
         }
-        return LegacyTables.convert(folder, DeltaStorage.flink(), properties);
+        return LegacyTables.convert(tablePath(name), DeltaStorage.flink(), properties);
     }
 
     // ---------------------------------------------------------------- readers
@@ -286,13 +447,22 @@ public final class Warehouse {
                     "no table '"
                             + name
                             + "' in warehouse "
-                            + root
-                            + (Files.isDirectory(root)
-                                    ? " (tables: " + String.join(", ", tables()) + ")"
-                                    : "")
+                            + where()
+                            + (hasFolder() ? " (tables: " + String.join(", ", tables()) + ")" : "")
                             + ": run the query that writes it first");
         }
         return table;
+    }
+
+    private boolean hasFolder() {
+        if (root != null) {
+            return Files.isDirectory(root);
+        }
+        try {
+            return Storage.exists(location);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** {@link #APPENDED} or {@link #REPLACED}. */

@@ -6,6 +6,7 @@ import picocli.CommandLine.TypeConversionException;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.runtime.query.OutputMode;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.trigger.Trigger;
 
 import java.net.URI;
@@ -63,6 +64,32 @@ public final class Converters {
                             + "' is not on the local disk: the commands keep the landing folder,"
                             + " checkpoints and tables on a local (or mounted) disk for now; give a"
                             + " folder (object storage: docs/object-storage.md)");
+        }
+    }
+
+    /**
+     * The tables' folder: an S3 location ({@code s3://bucket/prefix}, {@code s3a://}) as it is,
+     * else a local folder as {@link LocalFolder} reads it (any other URI refused).
+     */
+    public static final class WarehouseFolder
+            implements ITypeConverter<org.apache.flink.core.fs.Path> {
+        @Override
+        public org.apache.flink.core.fs.Path convert(String text) {
+            Matcher scheme = SCHEME.matcher(text);
+            if (scheme.lookingAt() && scheme.group(1).toLowerCase().matches("s3a?")) {
+                URI uri;
+                try {
+                    uri = URI.create(text);
+                } catch (IllegalArgumentException e) {
+                    uri = null;
+                }
+                if (uri == null || uri.getHost() == null) {
+                    throw new TypeConversionException(
+                            "cannot read '" + text + "' as s3://bucket/prefix");
+                }
+                return Storage.location(text);
+            }
+            return Storage.location(new LocalFolder().convert(text));
         }
     }
 

@@ -5,6 +5,7 @@ import picocli.CommandLine.Option;
 import org.flinkss.jobs.cli.output.Tables;
 import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import javax.annotation.Nullable;
@@ -28,9 +29,9 @@ public final class DataOptions {
     @Option(
             names = "--warehouse",
             paramLabel = "DIR",
-            converter = Converters.LocalFolder.class,
-            description = "the tables (default: <base>/warehouse)")
-    Path warehouse;
+            converter = Converters.WarehouseFolder.class,
+            description = "the tables: a folder or s3://bucket/prefix (default: <base>/warehouse)")
+    org.apache.flink.core.fs.Path warehouse;
 
     @Option(
             names = "--jdbc-url",
@@ -43,16 +44,43 @@ public final class DataOptions {
                             + " FLINKSS_JDBC_PROPERTIES")
     String jdbcUrl;
 
+    /**
+     * The local warehouse folder; refused, naming the warehouse, when --warehouse is on an object
+     * store (a command that needs a local one).
+     */
     public Path warehouse() {
-        return warehouse != null ? warehouse : base.resolve("warehouse");
+        if (warehouse == null) {
+            return base.resolve("warehouse");
+        }
+        if (!Storage.isLocal(warehouse)) {
+            throw new IllegalArgumentException(
+                    "this command needs a local --warehouse, and "
+                            + warehouse
+                            + " is on an object store (docs/object-storage.md)");
+        }
+        return Storage.localFile(warehouse, "--warehouse");
+    }
+
+    /** Whether --warehouse is on an object store ({@code s3://bucket/prefix}). */
+    public boolean objectStoreWarehouse() {
+        return warehouse != null && !Storage.isLocal(warehouse);
+    }
+
+    /** The SQLite file's folder: the warehouse, or {@code <base>/warehouse} beside one on S3. */
+    private Path databaseFolder() {
+        return objectStoreWarehouse() ? base.resolve("warehouse") : warehouse();
     }
 
     public Warehouse openWarehouse() {
+        if (objectStoreWarehouse()) {
+            StorageSetup.initialize(base);
+            return new Warehouse(warehouse);
+        }
         return new Warehouse(warehouse());
     }
 
     public Database database() {
-        return jdbcUrl != null ? new Database(jdbcUrl) : Database.sqliteIn(warehouse());
+        return jdbcUrl != null ? new Database(jdbcUrl) : Database.sqliteIn(databaseFolder());
     }
 
     /**
@@ -66,7 +94,7 @@ public final class DataOptions {
     /** The SQL database, or null for a default one whose file does not exist (no tables yet). */
     @Nullable
     public Database existingDatabase() {
-        boolean none = jdbcUrl == null && !Files.exists(Database.sqliteFileIn(warehouse()));
+        boolean none = jdbcUrl == null && !Files.exists(Database.sqliteFileIn(databaseFolder()));
         return none ? null : database();
     }
 
@@ -76,6 +104,10 @@ public final class DataOptions {
     }
 
     public RunOptions.Builder applyTo(RunOptions.Builder run) {
+        if (objectStoreWarehouse()) {
+            StorageSetup.initialize(base);
+            return run.base(base).warehouse(warehouse).jdbcUrl(jdbcUrl);
+        }
         return run.base(base).warehouse(warehouse()).jdbcUrl(jdbcUrl);
     }
 }

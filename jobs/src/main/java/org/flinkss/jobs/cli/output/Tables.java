@@ -42,7 +42,7 @@ public final class Tables {
                 "no table '"
                         + table
                         + "' in warehouse "
-                        + warehouse.root()
+                        + warehouse.where()
                         + " (tables: "
                         + String.join(", ", warehouse.tables())
                         + ") nor in "

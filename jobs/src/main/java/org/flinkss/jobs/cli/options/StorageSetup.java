@@ -1,0 +1,43 @@
+package org.flinkss.jobs.cli.options;
+
+import org.flinkss.runtime.checkpoint.Folders;
+import org.flinkss.runtime.runner.impl.FlinkConfFile;
+import org.flinkss.runtime.storage.Storage;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Makes Flink's file systems ready for a command that reaches an object store: the {@code s3.*}
+ * keys of the Flink configuration the embedded run reads ({@code flink-conf/config.yaml}, found as
+ * {@link FlinkConfFile#locate} says) and {@code AWS_ACCESS_KEY_ID}/{@code AWS_SECRET_ACCESS_KEY} of
+ * the environment, once per process ({@link Storage#initializeOnce}). Under {@code flink run} the
+ * Flink client has initialized them already, from the cluster's configuration and plugins.
+ */
+final class StorageSetup {
+
+    private StorageSetup() {}
+
+    static void initialize(Path base) {
+        Storage.initializeOnce(
+                () -> {
+                    Path scratch;
+                    try {
+                        Path tmp = base.resolve("_tmp");
+                        Files.createDirectories(tmp);
+                        scratch = Files.createTempDirectory(tmp, "storage-conf");
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(
+                                "cannot create a folder in " + base + "/_tmp: " + e.getMessage(),
+                                e);
+                    }
+                    try {
+                        return FlinkConfFile.locate(null).load(scratch);
+                    } finally {
+                        Folders.deleteQuietly(scratch);
+                    }
+                });
+    }
+}

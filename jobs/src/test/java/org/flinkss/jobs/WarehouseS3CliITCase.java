@@ -1,0 +1,255 @@
+package org.flinkss.jobs;
+
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.table.Warehouse;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The commands with {@code --warehouse s3://flinkss/<prefix>} (S3Proxy through {@code scripts/s3})
+ * and a local base (landing folder, checkpoints): {@code run bronze}, {@code run win5}, a second
+ * bronze batch, {@code table count|show|history} and {@code reset bronze} work on the S3 tables,
+ * and the tables hold exactly the rows of the same runs with a local warehouse.
+ */
+@Tag("ports")
+class WarehouseS3CliITCase {
+
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+
+    private static S3TestServer s3;
+
+    @TempDir java.nio.file.Path dir;
+
+    @BeforeAll
+    static void startS3() {
+        s3 = S3TestServer.start("warehouse-s3-cli-it");
+    }
+
+    @AfterAll
+    static void stopS3() {
+        if (s3 != null) {
+            s3.close();
+        }
+    }
+
+    record Output(int code, String out, String err) {}
+
+    private static synchronized Output cli(String... args) {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        int code;
+        try {
+            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+            code = Main.execute(args);
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+        return new Output(
+                code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    }
+
+    private static Output ok(java.nio.file.Path base, String warehouse, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--base", base.toString(), "--warehouse", warehouse));
+        Output o = cli(all.toArray(String[]::new));
+        assertThat(o.code()).as("%s: %s%s", all, o.out(), o.err()).isZero();
+        return o;
+    }
+
+    private static long count(Output o) {
+        return Long.parseLong(o.out().trim().replaceAll("(?s).*?(\\d+)\\s*$", "$1"));
+    }
+
+    @Test
+    void bronzeAndWin5OnAnS3WarehouseEqualTheSameRunsOnALocalOne() throws Exception {
+        assumeTrue(
+                s3 != null,
+                "WarehouseS3CliITCase skipped: scripts/s3 needs curl (apt-get install curl)");
+        String remote = s3.freshPrefix("cli").toString();
+        java.nio.file.Path remoteBase = dir.resolve("remote-base");
+        java.nio.file.Path localBase = dir.resolve("local-base");
+        String local = dir.resolve("local-warehouse").toString();
+
+        // Step 1: the same runs on both: 500 events, bronze, win5; 500 more, bronze again.
+        for (var run : List.of(List.of(remoteBase, remote), List.of(localBase, local))) {
+            java.nio.file.Path base = (java.nio.file.Path) run.get(0);
+            String warehouse = (String) run.get(1);
+            ok(base, warehouse, "land-events", "--batch", "1", "--start", "0");
+            ok(base, warehouse, "run", "bronze", "--quiet");
+            ok(base, warehouse, "run", "win5", "--quiet");
+            ok(base, warehouse, "land-events", "--batch", "2", "--start", "500");
+            ok(base, warehouse, "run", "bronze", "--quiet");
+        }
+
+        // Step 2: the S3 tables are under the prefix, nothing of them in the local base.
+        Warehouse onS3 = new Warehouse(Storage.location(remote));
+        Warehouse onDisk = new Warehouse(java.nio.file.Path.of(local));
+        assertThat(onS3.tables())
+                .contains("events_5min", "events_5min_late", "events_bronze")
+                .isEqualTo(onDisk.tables());
+        assertThat(remoteBase.resolve("warehouse/events_bronze")).doesNotExist();
+        assertThat(Storage.exists(Storage.location(remote + "/events_bronze/_delta_log"))).isTrue();
+        for (String table : onDisk.tables()) {
+            assertThat(onS3.sortedValues(table)).as(table).isEqualTo(onDisk.sortedValues(table));
+        }
+        assertThat(onS3.count("events_bronze")).isEqualTo(1000);
+
+        // Step 3: the table commands read the S3 warehouse.
+        assertThat(count(ok(remoteBase, remote, "table", "count", "events_bronze")))
+                .isEqualTo(1000);
+        assertThat(ok(remoteBase, remote, "table", "show", "events_5min").out())
+                .isEqualTo(ok(localBase, local, "table", "show", "events_5min").out());
+        assertThat(ok(remoteBase, remote, "table", "export", "events_5min", "--csv").out().lines())
+                .hasSize(1 + (int) onDisk.count("events_5min"))
+                .containsExactlyInAnyOrderElementsOf(
+                        ok(localBase, local, "table", "export", "events_5min", "--csv")
+                                .out()
+                                .lines()
+                                .toList());
+        assertThat(ok(remoteBase, remote, "table", "history", "events_bronze").out())
+                .contains("STREAMING UPDATE", "CREATE TABLE");
+
+        // Step 4: reset empties the S3 table; the next run writes it again, whole.
+        ok(remoteBase, remote, "reset", "bronze");
+        assertThat(count(ok(remoteBase, remote, "table", "count", "events_bronze"))).isZero();
+        ok(remoteBase, remote, "run", "bronze", "--quiet");
+        assertThat(onS3.sortedValues("events_bronze"))
+                .isEqualTo(onDisk.sortedValues("events_bronze"));
+        assertThat(Files.exists(remoteBase.resolve("_cp/bronze"))).isTrue();
+
+        // Step 5: what needs a local warehouse says so in one line, naming the S3 one.
+        for (String[] args :
+                new String[][] {
+                    {"run", "enriched", "--quiet"}, {"table", "convert", "no_such_table"}
+                }) {
+            List<String> all = new ArrayList<>(List.of(args));
+            all.addAll(List.of("--base", remoteBase.toString(), "--warehouse", remote));
+            Output refused = cli(all.toArray(String[]::new));
+            assertThat(refused.code()).as("%s: %s", all, refused.err()).isNotZero();
+            assertThat(refused.err())
+                    .as("%s", all)
+                    .startsWith("error: ")
+                    .contains(remote, "object store", "docs/object-storage.md")
+                    .doesNotContain("\tat ");
+        }
+    }
+
+    /**
+     * A command in a fresh process initializes the file systems itself, from the {@code s3.*} keys
+     * of the Flink configuration it finds ({@code ./flink-conf/config.yaml} in its working
+     * directory), and never prints the secret key.
+     */
+    @Test
+    void aFreshProcessReachesS3WithTheKeysOfItsFlinkConfiguration() throws Exception {
+        assumeTrue(
+                s3 != null,
+                "WarehouseS3CliITCase skipped: scripts/s3 needs curl (apt-get install curl)");
+        String remote = s3.freshPrefix("child").toString();
+        java.nio.file.Path base = dir.resolve("base");
+        java.nio.file.Path work = dir.resolve("child");
+        String conf =
+                Files.readString(ProjectScripts.ROOT.resolve("flink-conf/config.yaml"))
+                        .replaceAll("(?m)^s3\\.endpoint:.*$", "s3.endpoint: " + s3.endpoint());
+        assertThat(conf).contains("s3.endpoint: " + s3.endpoint());
+        Files.createDirectories(work.resolve("flink-conf"));
+        Files.writeString(work.resolve("flink-conf/config.yaml"), conf);
+        ok(base, remote, "land-events", "--batch", "1", "--start", "0");
+
+        ChildJvm child =
+                ChildJvm.of(Main.class)
+                        .workDir(work)
+                        .output(dir.resolve("child.log"))
+                        .start("run", "bronze", "--base", base.toString(), "--warehouse", remote);
+        assertThat(child.waitFor(java.time.Duration.ofMinutes(3)))
+                .as("child output: %s", child.outputText())
+                .isZero();
+        assertThat(child.outputText()).doesNotContain(S3TestServer.SECRET_KEY);
+        assertThat(new Warehouse(Storage.location(remote)).count("events_bronze")).isEqualTo(500);
+    }
+
+    /**
+     * Bronze killed with SIGKILL twice after a batch of its own committed to the S3 warehouse, then
+     * rerun: the S3 table holds the rows of one uninterrupted local run, each event once, and a
+     * further run finds nothing new (Delta replay of committed batches on S3).
+     */
+    @Test
+    void bronzeKilledTwiceMidRunOnS3EndsWithTheRowsOfOneUninterruptedRun() throws Exception {
+        assumeTrue(
+                s3 != null,
+                "WarehouseS3CliITCase skipped: scripts/s3 needs curl (apt-get install curl)");
+        String remote = s3.freshPrefix("kill").toString();
+        java.nio.file.Path base = dir.resolve("kill-base");
+        java.nio.file.Path localBase = dir.resolve("kill-local-base");
+        String local = dir.resolve("kill-local-warehouse").toString();
+        java.nio.file.Path work = dir.resolve("kill-child");
+        String conf =
+                Files.readString(ProjectScripts.ROOT.resolve("flink-conf/config.yaml"))
+                        .replaceAll("(?m)^s3\\.endpoint:.*$", "s3.endpoint: " + s3.endpoint());
+        Files.createDirectories(work.resolve("flink-conf"));
+        Files.writeString(work.resolve("flink-conf/config.yaml"), conf);
+        for (int file = 0; file < 8; file++) {
+            for (java.nio.file.Path b : List.of(base, localBase)) {
+                ok(b, local, "land-events", "--batch", "" + (file + 1), "--start", "" + file * 500);
+            }
+        }
+        ok(localBase, local, "run", "bronze", "--quiet");
+        Warehouse onDisk = new Warehouse(java.nio.file.Path.of(local));
+        List<List<Object>> expected = onDisk.sortedValues("events_bronze");
+        assertThat(expected).hasSize(4000);
+
+        String[] run = {
+            "run",
+            "bronze",
+            "--base",
+            base.toString(),
+            "--warehouse",
+            remote,
+            "--max-files-per-trigger",
+            "2",
+            "--checkpoint-interval",
+            "300ms",
+            "--quiet"
+        };
+        Warehouse onS3 = new Warehouse(Storage.location(remote));
+        List<java.nio.file.Path> outputs = new ArrayList<>();
+        int kills =
+                ChildJvm.runKilledAfterCommits(
+                        ChildJvm.of(Main.class).workDir(work).tmpDir(dir.resolve("kill-tmp")),
+                        run,
+                        org.flinkss.runtime.checkpoint.CheckpointLayout.of(base, "bronze"),
+                        2,
+                        new java.util.Random(16),
+                        400,
+                        java.time.Duration.ofSeconds(90),
+                        dir.resolve("kill-logs"),
+                        outputs,
+                        note -> System.out.println("[s3 kill] " + note),
+                        () -> onS3.count("events_bronze") + " rows visible on S3");
+        assertThat(kills).as("kills that hit a running process").isPositive();
+        assertThat(onS3.sortedValues("events_bronze")).containsExactlyElementsOf(expected);
+
+        ok(base, remote, "run", "bronze", "--quiet");
+        assertThat(onS3.sortedValues("events_bronze")).containsExactlyElementsOf(expected);
+    }
+}
