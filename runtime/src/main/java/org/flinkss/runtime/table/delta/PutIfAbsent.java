@@ -6,13 +6,7 @@ import org.apache.flink.core.fs.Path;
 import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
-import java.nio.file.Files;
-import java.nio.file.Paths;
-import java.nio.file.StandardOpenOption;
-import java.util.UUID;
 
 /**
  * Writes a file only if it is absent, whole or not at all: the one primitive a Delta log needs from
@@ -45,35 +39,8 @@ public interface PutIfAbsent {
      */
     static PutIfAbsent localDisk() {
         return (fs, target, content) -> {
-            java.nio.file.Path file = Paths.get(target.toUri());
-            java.nio.file.Path temp =
-                    file.resolveSibling(
-                            "." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
-            try {
-                try (OutputStream out =
-                        Files.newOutputStream(
-                                temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                    out.write(content);
-                }
-                try {
-                    Files.createLink(file, temp);
-                } catch (FileAlreadyExistsException e) {
-                    throw e;
-                } catch (UnsupportedOperationException | FileSystemException e) {
-                    // A disk without hard links: O_EXCL creation is still atomic for the name, but
-                    // a
-                    // reader could see the entry while it is written. Log entries are small and
-                    // written in one call.
-                    try (OutputStream out =
-                            Files.newOutputStream(
-                                    file,
-                                    StandardOpenOption.CREATE_NEW,
-                                    StandardOpenOption.WRITE)) {
-                        out.write(content);
-                    }
-                }
-            } finally {
-                Files.deleteIfExists(temp);
+            if (!Storage.createIfAbsent(target, content)) {
+                throw new FileAlreadyExistsException(target.toString());
             }
         };
     }
