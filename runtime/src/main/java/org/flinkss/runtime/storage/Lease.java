@@ -3,9 +3,11 @@ package org.flinkss.runtime.storage;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -153,6 +155,22 @@ public final class Lease implements AutoCloseable {
             Path folder, String runId, Duration time, Clock clock, String host, long pid)
             throws IOException {
         Objects.requireNonNull(runId, "runId");
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return tryAcquire(folder, runId, time, clock, host, pid);
+            } catch (FileNotFoundException | NoSuchFileException e) {
+                // A generation listed a moment ago was deleted by the run that took over a newer
+                // one: look again.
+                if (attempt >= 10) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static Lease tryAcquire(
+            Path folder, String runId, Duration time, Clock clock, String host, long pid)
+            throws IOException {
         Optional<Long> current = currentGeneration(folder);
         long next = 0;
         if (current.isPresent()) {
