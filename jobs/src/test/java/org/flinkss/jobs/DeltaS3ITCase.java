@@ -9,11 +9,9 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.delta.CommitResult;
@@ -33,7 +31,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A Delta table on S3 (S3Proxy through {@code scripts/s3}): its log entries are written with a
@@ -48,31 +45,14 @@ class DeltaS3ITCase {
                     new LogicalType[] {new BigIntType(), VarCharType.STRING_TYPE},
                     new String[] {"id", "writer"});
 
-    private static S3TestServer s3;
-
-    @BeforeAll
-    static void startS3() {
-        s3 = S3TestServer.start("delta-s3-it");
-    }
-
-    @AfterAll
-    static void stopS3() {
-        if (s3 != null) {
-            s3.close();
-        }
-    }
-
-    @BeforeEach
-    void needsS3() {
-        assumeTrue(
-                s3 != null, "DeltaS3ITCase skipped: scripts/s3 needs curl (apt-get install curl)");
-    }
+    @RegisterExtension
+    static final S3TestServer.PerClass S3 = new S3TestServer.PerClass("delta-s3-it");
 
     @Test
     void twoWritersRacingForEachVersionBothCommitAtSuccessiveVersionsAndNothingIsLost()
             throws Exception {
         // Step 1: an empty table on S3 (version 0).
-        String path = new Path(s3.freshPrefix("delta"), "t").toString();
+        String path = new Path(S3.server().freshPrefix("delta"), "t").toString();
         DeltaTable setup = DeltaTable.forPath(path);
         setup.create(ROWS, Map.of());
         int rounds = 10;

@@ -2,11 +2,9 @@ package org.flinkss.jobs;
 
 import org.apache.flink.core.fs.Path;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.flinkss.runtime.storage.Lease;
 
@@ -21,7 +19,6 @@ import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The one-run-at-a-time lease of a checkpoint on S3 (S3Proxy through {@code scripts/s3}): a second
@@ -31,29 +28,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @Tag("ports")
 class LeaseS3ITCase {
 
-    private static S3TestServer s3;
-
-    @BeforeAll
-    static void startS3() {
-        s3 = S3TestServer.start("lease-s3-it");
-    }
-
-    @AfterAll
-    static void stopS3() {
-        if (s3 != null) {
-            s3.close();
-        }
-    }
-
-    @BeforeEach
-    void needsS3() {
-        assumeTrue(
-                s3 != null, "LeaseS3ITCase skipped: scripts/s3 needs curl (apt-get install curl)");
-    }
+    @RegisterExtension
+    static final S3TestServer.PerClass S3 = new S3TestServer.PerClass("lease-s3-it");
 
     @Test
     void aSecondRunOfTheQueryIsRefusedNamingTheHolder() throws Exception {
-        Path checkpoint = new Path(s3.freshPrefix("lease"), "_cp/bronze");
+        Path checkpoint = new Path(S3.server().freshPrefix("lease"), "_cp/bronze");
         try (Lease first = Lease.acquire(checkpoint, "run-1")) {
             first.renew();
             assertThatThrownBy(() -> Lease.acquire(checkpoint, "run-2"))
@@ -71,7 +51,7 @@ class LeaseS3ITCase {
     void ofRunsRacingToTakeOverADeadHoldersExpiredLeaseExactlyOneWins() throws Exception {
         Duration time = Duration.ofMillis(500);
         for (int round = 0; round < 5; round++) {
-            Path checkpoint = new Path(s3.freshPrefix("takeover"), "_cp/win5");
+            Path checkpoint = new Path(S3.server().freshPrefix("takeover"), "_cp/win5");
             // A holder that dies: never renews, never releases.
             Lease.acquire(checkpoint, "dead", time, Clock.systemUTC(), "host-dead", 1);
             Thread.sleep(time.toMillis() + 100);

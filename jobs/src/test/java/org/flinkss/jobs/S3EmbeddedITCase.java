@@ -4,9 +4,6 @@ import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * An embedded run (MiniCluster, this JVM) with checkpoints and a {@code FileSink} on {@code s3://}:
@@ -32,30 +28,12 @@ class S3EmbeddedITCase {
 
     private static final int NUMBERS = 3_000;
 
-    private static S3TestServer s3;
-
-    @BeforeAll
-    static void startS3() {
-        s3 = S3TestServer.start("s3-embedded-it");
-    }
-
-    @AfterAll
-    static void stopS3() {
-        if (s3 != null) {
-            s3.close();
-        }
-    }
-
-    @BeforeEach
-    void needsS3() {
-        assumeTrue(
-                s3 != null,
-                "S3EmbeddedITCase skipped: scripts/s3 needs curl (apt-get install curl)");
-    }
+    @RegisterExtension
+    static final S3TestServer.PerClass S3 = new S3TestServer.PerClass("s3-embedded-it");
 
     @Test
     void anEmbeddedJobCheckpointsToS3AndItsFileSinkWritesEveryRecordOnce() throws Exception {
-        Path base = s3.freshPrefix("embedded");
+        Path base = S3.server().freshPrefix("embedded");
         Path out = new Path(base, "out");
         Path checkpoints = new Path(base, "checkpoints");
 

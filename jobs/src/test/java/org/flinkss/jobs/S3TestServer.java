@@ -35,6 +35,48 @@ final class S3TestServer implements AutoCloseable {
         this.port = port;
     }
 
+    /**
+     * One S3Proxy for a test class: {@code @RegisterExtension static final S3TestServer.PerClass S3
+     * = new S3TestServer.PerClass("name");}, started before its tests and stopped after them; each
+     * test is reported as skipped, with the reason, when curl (which scripts/s3 needs) is missing.
+     */
+    static final class PerClass
+            implements org.junit.jupiter.api.extension.BeforeAllCallback,
+                    org.junit.jupiter.api.extension.AfterAllCallback,
+                    org.junit.jupiter.api.extension.BeforeEachCallback {
+        private final String name;
+        private S3TestServer server;
+
+        PerClass(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public void beforeAll(org.junit.jupiter.api.extension.ExtensionContext context) {
+            server = start(name);
+        }
+
+        @Override
+        public void afterAll(org.junit.jupiter.api.extension.ExtensionContext context) {
+            if (server != null) {
+                server.close();
+                server = null;
+            }
+        }
+
+        @Override
+        public void beforeEach(org.junit.jupiter.api.extension.ExtensionContext context) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(
+                    server != null,
+                    context.getRequiredTestClass().getSimpleName()
+                            + " skipped: scripts/s3 needs curl (apt-get install curl)");
+        }
+
+        S3TestServer server() {
+            return server;
+        }
+    }
+
     /** Starts S3Proxy, or returns null when curl (which scripts/s3 needs) is missing. */
     static S3TestServer start(String name) {
         if (!ProjectScripts.onPath("curl")) {

@@ -3,11 +3,9 @@ package org.flinkss.jobs;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.flinkss.runtime.storage.Storage;
 
@@ -20,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@link Storage} on a real S3 server (S3Proxy through {@code scripts/s3}, Flink's S3A plugin): the
@@ -30,30 +27,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @Tag("ports")
 class StorageS3ITCase {
 
-    private static S3TestServer s3;
-
-    @BeforeAll
-    static void startS3() {
-        s3 = S3TestServer.start("storage-s3-it");
-    }
-
-    @AfterAll
-    static void stopS3() {
-        if (s3 != null) {
-            s3.close();
-        }
-    }
-
-    @BeforeEach
-    void needsS3() {
-        assumeTrue(
-                s3 != null,
-                "StorageS3ITCase skipped: scripts/s3 needs curl (apt-get install curl)");
-    }
+    @RegisterExtension
+    static final S3TestServer.PerClass S3 = new S3TestServer.PerClass("storage-s3-it");
 
     @Test
     void writesReadsReplacesListsAndDeletesObjects() throws Exception {
-        Path base = s3.freshPrefix("ops");
+        Path base = S3.server().freshPrefix("ops");
         Path meta = new Path(base, "cp/metadata.json");
         assertThat(Storage.exists(meta)).isFalse();
         assertThat(Storage.list(new Path(base, "cp"))).isEmpty();
@@ -62,7 +41,7 @@ class StorageS3ITCase {
         assertThat(Storage.readText(meta)).isEqualTo("{\"id\":1}");
         Storage.replaceText(meta, "{\"id\":2}");
         assertThat(Storage.readText(meta)).isEqualTo("{\"id\":2}");
-        assertThat(s3.objectFile(meta)).hasContent("{\"id\":2}");
+        assertThat(S3.server().objectFile(meta)).hasContent("{\"id\":2}");
 
         Storage.replaceText(new Path(base, "cp/offsets/0"), "a");
         Storage.replaceText(new Path(base, "cp/offsets/1"), "b");
@@ -79,7 +58,8 @@ class StorageS3ITCase {
 
     @Test
     void createIfAbsentRefusesAnExistingKeyAndLeavesItUnchanged() throws Exception {
-        Path entry = new Path(s3.freshPrefix("cia"), "_delta_log/00000000000000000000.json");
+        Path entry =
+                new Path(S3.server().freshPrefix("cia"), "_delta_log/00000000000000000000.json");
         assertThat(Storage.createIfAbsent(entry, bytes("first"))).isTrue();
         assertThat(Storage.createIfAbsent(entry, bytes("second"))).isFalse();
         assertThat(Storage.readText(entry)).isEqualTo("first");
@@ -89,7 +69,7 @@ class StorageS3ITCase {
     void ofWritersRacingForOneKeyExactlyOneWinsEveryRound() throws Exception {
         int writers = 8;
         int rounds = 25;
-        Path base = s3.freshPrefix("race");
+        Path base = S3.server().freshPrefix("race");
         ExecutorService pool = Executors.newFixedThreadPool(writers);
         try {
             for (int round = 0; round < rounds; round++) {

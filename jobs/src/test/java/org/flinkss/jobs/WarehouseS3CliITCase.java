@@ -2,8 +2,6 @@ package org.flinkss.jobs;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The commands with {@code --warehouse s3://flinkss/<prefix>} (S3Proxy through {@code scripts/s3})
@@ -33,21 +30,10 @@ class WarehouseS3CliITCase {
 
     @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
-    private static S3TestServer s3;
+    @RegisterExtension
+    static final S3TestServer.PerClass S3 = new S3TestServer.PerClass("warehouse-s3-cli-it");
 
     @TempDir java.nio.file.Path dir;
-
-    @BeforeAll
-    static void startS3() {
-        s3 = S3TestServer.start("warehouse-s3-cli-it");
-    }
-
-    @AfterAll
-    static void stopS3() {
-        if (s3 != null) {
-            s3.close();
-        }
-    }
 
     record Output(int code, String out, String err) {}
 
@@ -83,10 +69,7 @@ class WarehouseS3CliITCase {
 
     @Test
     void bronzeAndWin5OnAnS3WarehouseEqualTheSameRunsOnALocalOne() throws Exception {
-        assumeTrue(
-                s3 != null,
-                "WarehouseS3CliITCase skipped: scripts/s3 needs curl (apt-get install curl)");
-        String remote = s3.freshPrefix("cli").toString();
+        String remote = S3.server().freshPrefix("cli").toString();
         java.nio.file.Path remoteBase = dir.resolve("remote-base");
         java.nio.file.Path localBase = dir.resolve("local-base");
         String local = dir.resolve("local-warehouse").toString();
@@ -162,16 +145,14 @@ class WarehouseS3CliITCase {
      */
     @Test
     void aFreshProcessReachesS3WithTheKeysOfItsFlinkConfiguration() throws Exception {
-        assumeTrue(
-                s3 != null,
-                "WarehouseS3CliITCase skipped: scripts/s3 needs curl (apt-get install curl)");
-        String remote = s3.freshPrefix("child").toString();
+        String remote = S3.server().freshPrefix("child").toString();
         java.nio.file.Path base = dir.resolve("base");
         java.nio.file.Path work = dir.resolve("child");
         String conf =
                 Files.readString(ProjectScripts.ROOT.resolve("flink-conf/config.yaml"))
-                        .replaceAll("(?m)^s3\\.endpoint:.*$", "s3.endpoint: " + s3.endpoint());
-        assertThat(conf).contains("s3.endpoint: " + s3.endpoint());
+                        .replaceAll(
+                                "(?m)^s3\\.endpoint:.*$", "s3.endpoint: " + S3.server().endpoint());
+        assertThat(conf).contains("s3.endpoint: " + S3.server().endpoint());
         Files.createDirectories(work.resolve("flink-conf"));
         Files.writeString(work.resolve("flink-conf/config.yaml"), conf);
         ok(base, remote, "land-events", "--batch", "1", "--start", "0");
@@ -195,17 +176,15 @@ class WarehouseS3CliITCase {
      */
     @Test
     void bronzeKilledTwiceMidRunOnS3EndsWithTheRowsOfOneUninterruptedRun() throws Exception {
-        assumeTrue(
-                s3 != null,
-                "WarehouseS3CliITCase skipped: scripts/s3 needs curl (apt-get install curl)");
-        String remote = s3.freshPrefix("kill").toString();
+        String remote = S3.server().freshPrefix("kill").toString();
         java.nio.file.Path base = dir.resolve("kill-base");
         java.nio.file.Path localBase = dir.resolve("kill-local-base");
         String local = dir.resolve("kill-local-warehouse").toString();
         java.nio.file.Path work = dir.resolve("kill-child");
         String conf =
                 Files.readString(ProjectScripts.ROOT.resolve("flink-conf/config.yaml"))
-                        .replaceAll("(?m)^s3\\.endpoint:.*$", "s3.endpoint: " + s3.endpoint());
+                        .replaceAll(
+                                "(?m)^s3\\.endpoint:.*$", "s3.endpoint: " + S3.server().endpoint());
         Files.createDirectories(work.resolve("flink-conf"));
         Files.writeString(work.resolve("flink-conf/config.yaml"), conf);
         for (int file = 0; file < 8; file++) {

@@ -9,11 +9,9 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.storage.Storage;
@@ -27,7 +25,6 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A {@link Warehouse} on S3 (S3Proxy through {@code scripts/s3}): its tables are Delta tables under
@@ -42,32 +39,14 @@ class WarehouseS3ITCase {
                     new LogicalType[] {new BigIntType(), VarCharType.STRING_TYPE},
                     new String[] {"id", "name"});
 
-    private static S3TestServer s3;
+    @RegisterExtension
+    static final S3TestServer.PerClass S3 = new S3TestServer.PerClass("warehouse-s3-it");
 
     @TempDir java.nio.file.Path tmp;
 
-    @BeforeAll
-    static void startS3() {
-        s3 = S3TestServer.start("warehouse-s3-it");
-    }
-
-    @AfterAll
-    static void stopS3() {
-        if (s3 != null) {
-            s3.close();
-        }
-    }
-
-    @BeforeEach
-    void needsS3() {
-        assumeTrue(
-                s3 != null,
-                "WarehouseS3ITCase skipped: scripts/s3 needs curl (apt-get install curl)");
-    }
-
     @Test
     void tablesOnS3AreOwnedReadCleanedAndEmptiedAsInALocalFolder() throws Exception {
-        Warehouse remote = new Warehouse(s3.freshPrefix("wh"));
+        Warehouse remote = new Warehouse(S3.server().freshPrefix("wh"));
         Warehouse local = new Warehouse(tmp.resolve("warehouse"));
         java.nio.file.Path checkpoint = tmp.resolve("_cp/bronze");
 
