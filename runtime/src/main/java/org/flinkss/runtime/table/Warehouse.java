@@ -316,57 +316,14 @@ public final class Warehouse {
      * @return how many files were deleted
      */
     public int deleteUncommitted(String name, String queryId) {
-        if (root == null) {
-            return deleteUncommittedObjects(name, queryId);
-        }
-        Path folder = tablePath(name);
-        if (!Files.isDirectory(folder) || isLegacy(name)) {
+        if (root != null && (!Files.isDirectory(tablePath(name)) || isLegacy(name))) {
             return 0;
         }
-        String prefix = queryId + "-";
-        List<Path> candidates = new ArrayList<>();
-        Instant oldest = Instant.MAX;
-        try (Stream<Path> files = Files.list(folder)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                String n = f.getFileName().toString();
-                if (n.startsWith(prefix) && Files.isRegularFile(f)) {
-                    candidates.add(f);
-                }
-            }
-            if (candidates.isEmpty()) {
-                return 0;
-            }
-            DeltaTable table = delta(name);
-            Set<String> keep = new HashSet<>();
-            for (DataFile f : table.snapshot().files()) {
-                keep.add(f.name());
-            }
-            candidates.removeIf(f -> keep.contains(f.getFileName().toString()));
-            if (candidates.isEmpty()) {
-                return 0;
-            }
-            for (Path f : candidates) {
-                Instant modified = Files.getLastModifiedTime(f).toInstant();
-                if (modified.isBefore(oldest)) {
-                    oldest = modified;
-                }
-            }
-            keep.addAll(table.removedSince(oldest.minus(CLOCK_SKEW)));
-            int deleted = 0;
-            for (Path f : candidates) {
-                if (!keep.contains(f.getFileName().toString()) && Files.deleteIfExists(f)) {
-                    deleted++;
-                }
-            }
-            return deleted;
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot clean table '" + name + "' (" + folder + "): " + e.getMessage(), e);
-        }
+        return deleteUncommittedFiles(name, queryId);
     }
 
-    /** {@link #deleteUncommitted} on an object store, through Flink's file system. */
-    private int deleteUncommittedObjects(String name, String queryId) {
+    /** {@link #deleteUncommitted} through Flink's file system, on local disk or an object store. */
+    private int deleteUncommittedFiles(String name, String queryId) {
         org.apache.flink.core.fs.Path folder = tableLocation(name);
         String prefix = queryId + "-";
         try {
