@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import org.flinkss.runtime.storage.ListedFile;
 import org.flinkss.runtime.storage.Storage;
 
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link Storage} on a real S3 server (S3Proxy through {@code scripts/s3}, Flink's S3A plugin): the
@@ -100,6 +102,52 @@ class StorageS3ITCase {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void listFromStartsAtTheNameAndPagesThroughLongListings() throws Exception {
+        Path log = new Path(S3.server().freshPrefix("listfrom"), "_delta_log");
+        assertThatThrownBy(() -> Storage.listFrom(log, ""))
+                .as("nothing under the prefix: no folder")
+                .isInstanceOf(java.io.FileNotFoundException.class);
+        // 2,500 versions, two objects each, placed in the server's filesystem backend directly
+        // (5,000 PUTs would take a minute).
+        int versions = 2_500;
+        for (int v = 0; v < versions; v++) {
+            for (String name :
+                    List.of(String.format("%020d.json", v), String.format("%020d.crc", v))) {
+                java.nio.file.Path file = S3.server().objectFile(new Path(log, name));
+                java.nio.file.Files.createDirectories(file.getParent());
+                java.nio.file.Files.writeString(file, "v" + v);
+            }
+        }
+        Storage.replaceText(new Path(log, "sub/nested.json"), "not a file of the log");
+
+        List<String> tail = names(Storage.listFrom(log, String.format("%020d.", versions - 3)));
+        assertThat(tail)
+                .containsExactly(
+                        String.format("%020d.crc", versions - 3),
+                        String.format("%020d.json", versions - 3),
+                        String.format("%020d.crc", versions - 2),
+                        String.format("%020d.json", versions - 2),
+                        String.format("%020d.crc", versions - 1),
+                        String.format("%020d.json", versions - 1));
+
+        List<String> all = names(Storage.listFrom(log, String.format("%020d.", 100)));
+        assertThat(all).as("more than two pages of 1,000").hasSize(2 * (versions - 100));
+        assertThat(all).isSorted();
+        assertThat(all.get(0)).isEqualTo(String.format("%020d.crc", 100));
+        assertThat(all).doesNotContain("sub", "nested.json");
+        assertThat(Storage.listFrom(log, String.format("%020d.json", 7)).get(0).length())
+                .isEqualTo(2);
+    }
+
+    private static List<String> names(List<ListedFile> files) {
+        List<String> names = new ArrayList<>();
+        for (ListedFile f : files) {
+            names.add(f.name());
+        }
+        return names;
     }
 
     private static byte[] bytes(String s) {

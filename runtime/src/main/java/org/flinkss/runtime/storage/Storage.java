@@ -6,6 +6,7 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
 import org.flinkss.runtime.storage.impl.ConditionalPut;
+import org.flinkss.runtime.storage.impl.ListFrom;
 import org.flinkss.runtime.storage.impl.Locations;
 import org.flinkss.runtime.storage.impl.S3Plugin;
 
@@ -42,7 +43,8 @@ import java.util.function.Supplier;
  *       ({@code 412 Precondition Failed} when the key exists), which S3A 3.3.4 (inside
  *       flink-s3-fs-hadoop 2.2.0) has no API for, so the S3A file system's own AWS client sends it:
  *       same endpoint, credentials and retries as every other request.
- *   <li>{@link #list}: the direct children of a folder (an S3 prefix followed by {@code /}).
+ *   <li>{@link #list}: the direct children of a folder (an S3 prefix followed by {@code /}); {@link
+ *       #listFrom}: its files from a name on, in order.
  * </ul>
  *
  * <p>Object stores have no folders: creating one is a no-op there, and a folder exists once an
@@ -211,6 +213,23 @@ public final class Storage {
             return List.of();
         }
         return children == null ? List.of() : new ArrayList<>(Arrays.asList(children));
+    }
+
+    /**
+     * The files of a folder whose names sort at or after {@code fromName}, in name order, as a
+     * Delta log is read. On S3 one listing request starts at the name ({@code StartAfter}), so the
+     * cost follows what is returned, not the folder's size; a local folder's names are all read,
+     * but only the returned files' status.
+     *
+     * @throws java.io.FileNotFoundException when the folder does not exist (on S3: nothing under
+     *     it)
+     */
+    public static List<ListedFile> listFrom(Path folder, String fromName) throws IOException {
+        List<ListedFile> files = new ArrayList<>();
+        for (ListFrom.Entry e : ListFrom.files(folder, fromName)) {
+            files.add(new ListedFile(e.path(), e.length(), e.modificationTime()));
+        }
+        return files;
     }
 
     /** Creates a folder and its parents (nothing to do on an object store). */

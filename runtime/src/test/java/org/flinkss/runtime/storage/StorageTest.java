@@ -119,4 +119,33 @@ class StorageTest {
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
+
+    @Test
+    void listFromReturnsTheFilesAtOrAfterANameInOrder() throws Exception {
+        java.nio.file.Path log = Files.createDirectories(tmp.resolve("_delta_log"));
+        for (int v = 0; v < 30; v++) {
+            Files.writeString(log.resolve(String.format("%020d.json", v)), "v" + v);
+        }
+        Files.writeString(log.resolve(String.format("%020d.checkpoint.parquet", 20)), "cp");
+        Files.createDirectories(log.resolve(String.format("%020d.folder", 25)));
+        Path folder = Storage.location(log);
+
+        List<String> names = new ArrayList<>();
+        for (ListedFile f : Storage.listFrom(folder, String.format("%020d.", 20))) {
+            names.add(f.name());
+            assertThat(f.length()).isEqualTo(Files.size(log.resolve(f.name())));
+            assertThat(f.path()).isEqualTo(new Path(folder, f.name()));
+        }
+        List<String> expected = new ArrayList<>();
+        expected.add(String.format("%020d.checkpoint.parquet", 20));
+        for (int v = 20; v < 30; v++) {
+            expected.add(String.format("%020d.json", v));
+        }
+        expected.sort(null);
+        assertThat(names).as("files only, from the name on, sorted").isEqualTo(expected);
+        assertThat(Storage.listFrom(folder, "zzz")).isEmpty();
+        assertThatThrownBy(() -> Storage.listFrom(Storage.location(tmp.resolve("none")), ""))
+                .isInstanceOf(java.io.FileNotFoundException.class)
+                .hasMessageContaining("none");
+    }
 }

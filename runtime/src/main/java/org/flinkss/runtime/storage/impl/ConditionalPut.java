@@ -1,9 +1,7 @@
 package org.flinkss.runtime.storage.impl;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.util.WrappingProxy;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -15,9 +13,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
-import java.util.Map;
 import java.util.UUID;
-import java.util.WeakHashMap;
 
 /**
  * Create-if-absent, the one write that must be atomic across machines (a Delta log entry, a lease).
@@ -40,9 +36,6 @@ public final class ConditionalPut {
     static final int CONFLICT = 409;
 
     private static final int CONFLICT_RETRIES = 10;
-
-    /** One client per S3A file system (asking for it logs a warning each time). */
-    private static final Map<Object, Object> CLIENTS = new WeakHashMap<>();
 
     private ConditionalPut() {}
 
@@ -100,12 +93,12 @@ public final class ConditionalPut {
     }
 
     private static boolean s3(Path path, byte[] content) throws IOException {
-        String bucket = path.toUri().getHost();
-        String key = path.toUri().getPath().replaceFirst("^/+", "");
-        if (bucket == null || key.isEmpty()) {
+        String bucket = S3Clients.bucket(path);
+        String key = S3Clients.key(path);
+        if (key.isEmpty()) {
             throw new IOException("not an S3 object: " + path + " (s3://bucket/key)");
         }
-        Object client = clientOf(path);
+        Object client = S3Clients.clientOf(path);
         ClassLoader loader = client.getClass().getClassLoader();
         try {
             Class<?> metadataType =
@@ -132,7 +125,7 @@ public final class ConditionalPut {
                     putObject.invoke(client, request);
                     return true;
                 } catch (InvocationTargetException e) {
-                    int status = statusOf(e.getCause());
+                    int status = S3Clients.statusOf(e.getCause());
                     if (status == PRECONDITION_FAILED) {
                         return false;
                     }
@@ -157,80 +150,6 @@ public final class ConditionalPut {
                             + ")",
                     e);
         }
-    }
-
-    private static int statusOf(Throwable error) {
-        if (error == null) {
-            return -1;
-        }
-        try {
-            Method status = error.getClass().getMethod("getStatusCode");
-            return (int) status.invoke(error);
-        } catch (ReflectiveOperationException | ClassCastException e) {
-            return -1;
-        }
-    }
-
-    /** The AWS client of the S3A file system that serves {@code path}. */
-    private static Object clientOf(Path path) throws IOException {
-        Object hadoop = hadoopFileSystem(path.getFileSystem(), path);
-        synchronized (CLIENTS) {
-            Object client = CLIENTS.get(hadoop);
-            if (client == null) {
-                try {
-                    client =
-                            hadoop.getClass()
-                                    .getMethod("getAmazonS3ClientForTesting", String.class)
-                                    .invoke(
-                                            hadoop,
-                                            "flinkss: PutObject with If-None-Match: *, which S3A"
-                                                    + " has no API for");
-                } catch (ReflectiveOperationException e) {
-                    throw new IOException(
-                            "the file system of "
-                                    + path
-                                    + " is not Hadoop's S3A (flink-s3-fs-hadoop): cannot send a"
-                                    + " conditional PutObject ("
-                                    + e
-                                    + ")",
-                            e);
-                }
-                CLIENTS.put(hadoop, client);
-            }
-            return client;
-        }
-    }
-
-    private static Object hadoopFileSystem(FileSystem fs, Path path) throws IOException {
-        Object current = fs;
-        for (int depth = 0; depth < 5; depth++) {
-            try {
-                Method hadoop = current.getClass().getMethod("getHadoopFileSystem");
-                return hadoop.invoke(current);
-            } catch (NoSuchMethodException e) {
-                // a wrapper: look inside
-            } catch (ReflectiveOperationException e) {
-                throw new IOException("cannot reach the S3A file system of " + path, e);
-            }
-            Object inner = unwrap(current);
-            if (inner == null || inner == current) {
-                break;
-            }
-            current = inner;
-        }
-        throw new IOException(
-                "the file system of "
-                        + path
-                        + " ("
-                        + fs.getClass().getName()
-                        + ") is not flink-s3-fs-hadoop's: conditional puts need its S3A client."
-                        + " Use the S3 plugin flink-s3-fs-hadoop (s3:// or s3a://), not"
-                        + " flink-s3-fs-presto (s3p://)");
-    }
-
-    private static Object unwrap(Object fs) {
-        // Flink's wrappers (the plugin's class loader fixer, the safety net) are WrappingProxies.
-        return fs instanceof WrappingProxy ? ((WrappingProxy<?>) fs).getWrappedDelegate() : null;
     }
 
     private static void sleep(long millis) throws IOException {

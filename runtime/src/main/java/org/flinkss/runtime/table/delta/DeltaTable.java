@@ -105,6 +105,9 @@ public final class DeltaTable {
     /** The legacy (pre-Delta) table metadata file, see {@code Warehouse}. */
     static final String LEGACY_METADATA = "_table.json";
 
+    /** Attempts of a commit whose race resolution read a short log listing. */
+    private static final int SHORT_LISTING_ATTEMPTS = 6;
+
     private static final int MAX_OVERWRITE_ATTEMPTS = 10;
 
     /** The parts of a commit entry that reading a range of versions needs. */
@@ -400,6 +403,12 @@ public final class DeltaTable {
             } catch (TableNotFoundException e) {
                 latest(); // the error that names a missing or legacy table
                 throw e;
+            } catch (KernelException | IllegalStateException e) {
+                if (shortListing(e) && attempt < SHORT_LISTING_ATTEMPTS) {
+                    pauseAfterShortListing(attempt);
+                    continue;
+                }
+                throw e;
             }
             List<Row> actions = new ArrayList<>();
             if (mode == WriteMode.OVERWRITE) {
@@ -437,7 +446,43 @@ public final class DeltaTable {
                                 + "). A table has one writer query: stop the other writer and"
                                 + " rerun.",
                         e);
+            } catch (KernelException | IllegalStateException | IllegalArgumentException e) {
+                if (shortListing(e) && attempt < SHORT_LISTING_ATTEMPTS) {
+                    LOG.info(
+                            "Delta table {}: batch {} of {} lost a race and resolving it read a"
+                                    + " short log listing ({}): committing again",
+                            path,
+                            batchId,
+                            appId,
+                            e.getMessage());
+                    pauseAfterShortListing(attempt);
+                    continue;
+                }
+                throw e;
             }
+        }
+    }
+
+    /**
+     * Kernel's errors when, after losing a race for a version, its listing of the winners came back
+     * short (a log listing that misses commits that exist: see {@code FlinkFileIO.incomplete}). The
+     * commit is whole again by a new transaction, which reads the log anew; its {@code txn} check
+     * keeps it from writing a batch twice.
+     */
+    private static boolean shortListing(RuntimeException e) {
+        String message = String.valueOf(e.getMessage());
+        return message.contains("No winning commits found")
+                || message.contains("should be greater than the previous commit attempt version")
+                || message.contains("Gaps in Delta log commit files")
+                || message.contains("versions are not contiguous");
+    }
+
+    private static void pauseAfterShortListing(int attempt) {
+        try {
+            Thread.sleep(25L * attempt);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while committing again", e);
         }
     }
 

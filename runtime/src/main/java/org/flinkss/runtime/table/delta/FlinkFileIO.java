@@ -12,21 +12,18 @@ import io.delta.kernel.defaults.engine.fileio.PositionOutputStream;
 import io.delta.kernel.defaults.engine.fileio.SeekableInputStream;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.flinkss.runtime.storage.ListedFile;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
-import java.nio.file.Paths;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +38,14 @@ import java.util.function.Function;
  * handed to the {@link PutIfAbsent} of the path's scheme.
  */
 final class FlinkFileIO implements FileIO {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FlinkFileIO.class);
+
+    /** How often a log listing that cannot be whole is taken (see {@link #incomplete}). */
+    private static final int LISTING_ATTEMPTS = 6;
+
+    /** {@code 00000000000000000007.json}: twenty digits and the suffix. */
+    private static final int COMMIT_NAME_LENGTH = 25;
 
     private final Function<String, PutIfAbsent> putIfAbsent;
     private final Map<String, String> conf;
@@ -63,64 +68,64 @@ final class FlinkFileIO implements FileIO {
     @Override
     public CloseableIterator<FileStatus> listFrom(String filePath) throws IOException {
         Path from = new Path(filePath);
-        Path dir = from.getParent();
-        String fromName = from.getName();
-        List<FileStatus> files = new ArrayList<>();
-        if (isLocal(dir)) {
-            listLocal(dir, fromName, files);
-        } else {
-            FileSystem fs = fs(dir);
-            org.apache.flink.core.fs.FileStatus[] statuses =
-                    fs.exists(dir) ? fs.listStatus(dir) : null;
-            if (statuses == null) {
-                throw new FileNotFoundException("no folder " + dir);
-            }
-            for (org.apache.flink.core.fs.FileStatus s : statuses) {
-                if (!s.isDir() && s.getPath().getName().compareTo(fromName) >= 0) {
-                    files.add(
-                            FileStatus.of(
-                                    s.getPath().toString(), s.getLen(), s.getModificationTime()));
-                }
-            }
+        List<ListedFile> listed = Storage.listFrom(from.getParent(), from.getName());
+        for (int attempt = 1; attempt < LISTING_ATTEMPTS && incomplete(listed, from); attempt++) {
+            LOG.info(
+                    "the listing of {} from {} was incomplete (attempt {}): listing again",
+                    from.getParent(),
+                    from.getName(),
+                    attempt);
+            pause(attempt);
+            listed = Storage.listFrom(from.getParent(), from.getName());
         }
-        files.sort(Comparator.comparing(f -> new Path(f.getPath()).getName()));
+        List<FileStatus> files = new ArrayList<>();
+        for (ListedFile f : listed) {
+            files.add(FileStatus.of(f.path().toString(), f.length(), f.modificationTime()));
+        }
         return iterator(files.iterator());
     }
 
-    private static boolean isLocal(Path path) throws IOException {
-        return "file".equals(scheme(path));
+    /**
+     * A log listing that cannot be whole: commits are numbered without gaps, and a commit Kernel
+     * lists from by its exact name is there (Kernel does so after its own write of that name
+     * failed). A local disk lists whole; S3 does too, but S3Proxy 4.0.0, the test server here, cuts
+     * a listing short when an object it enumerates vanishes meanwhile (another writer's temporary
+     * file; fixed after that release), and other object stores may lag.
+     */
+    private static boolean incomplete(List<ListedFile> listed, Path from) throws IOException {
+        if (!Storage.isObjectStore(from)) {
+            return false;
+        }
+        long previous = -1;
+        boolean fromListed = false;
+        for (ListedFile f : listed) {
+            String name = f.name();
+            fromListed |= name.equals(from.getName());
+            if (name.length() == COMMIT_NAME_LENGTH && name.endsWith(".json")) {
+                long version;
+                try {
+                    version = Long.parseLong(name.substring(0, 20));
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (previous >= 0 && version != previous + 1) {
+                    return true;
+                }
+                previous = version;
+            }
+        }
+        return !fromListed
+                && from.getName().length() == COMMIT_NAME_LENGTH
+                && from.getName().endsWith(".json")
+                && Storage.exists(from);
     }
 
-    /**
-     * Flink's local file system lists a folder by name and then reads each file's status, failing
-     * with FileNotFoundException on a file deleted in between: in a log folder, the temporary file
-     * of another writer's put-if-absent. Kernel would take that for "no such table".
-     */
-    private static void listLocal(Path dir, String fromName, List<FileStatus> out)
-            throws IOException {
-        java.nio.file.Path folder = Paths.get(dir.toUri());
-        try (DirectoryStream<java.nio.file.Path> entries = Files.newDirectoryStream(folder)) {
-            for (java.nio.file.Path entry : entries) {
-                String name = entry.getFileName().toString();
-                if (name.compareTo(fromName) < 0) {
-                    continue;
-                }
-                BasicFileAttributes attributes;
-                try {
-                    attributes = Files.readAttributes(entry, BasicFileAttributes.class);
-                } catch (NoSuchFileException e) {
-                    continue;
-                }
-                if (attributes.isRegularFile()) {
-                    out.add(
-                            FileStatus.of(
-                                    new Path(dir, name).toString(),
-                                    attributes.size(),
-                                    attributes.lastModifiedTime().toMillis()));
-                }
-            }
-        } catch (NoSuchFileException | NotDirectoryException e) {
-            throw new FileNotFoundException("no folder " + dir);
+    private static void pause(int attempt) throws IOException {
+        try {
+            Thread.sleep(25L * attempt);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while listing a Delta log");
         }
     }
 
