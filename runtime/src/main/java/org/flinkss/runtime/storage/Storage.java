@@ -6,6 +6,7 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
 import org.flinkss.runtime.storage.impl.ConditionalPut;
+import org.flinkss.runtime.storage.impl.FlatListing;
 import org.flinkss.runtime.storage.impl.Locations;
 import org.flinkss.runtime.storage.impl.S3Plugin;
 
@@ -211,6 +212,32 @@ public final class Storage {
             return List.of();
         }
         return children == null ? List.of() : new ArrayList<>(Arrays.asList(children));
+    }
+
+    /**
+     * The files below a folder at any depth (no folders), in no particular order; none if it does
+     * not exist. On S3 one flat listing, 1,000 keys a request however many "folders" hold them
+     * ({@link #list} asks once per folder); elsewhere a walk with {@link #list}.
+     */
+    public static List<FileStatus> listFilesBelow(Path folder) throws IOException {
+        if (isObjectStore(folder)) {
+            List<FileStatus> flat = FlatListing.filesBelow(folder);
+            if (flat != null) {
+                return flat;
+            }
+        }
+        List<FileStatus> files = new ArrayList<>();
+        List<Path> pending = new ArrayList<>(List.of(folder));
+        while (!pending.isEmpty()) {
+            for (FileStatus child : list(pending.remove(pending.size() - 1))) {
+                if (child.isDir()) {
+                    pending.add(child.getPath());
+                } else {
+                    files.add(child);
+                }
+            }
+        }
+        return files;
     }
 
     /** Creates a folder and its parents (nothing to do on an object store). */

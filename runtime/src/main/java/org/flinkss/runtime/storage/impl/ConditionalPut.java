@@ -201,7 +201,7 @@ public final class ConditionalPut {
         }
     }
 
-    private static Object hadoopFileSystem(FileSystem fs, Path path) throws IOException {
+    static Object hadoopFileSystem(FileSystem fs, Path path) throws IOException {
         Object current = fs;
         for (int depth = 0; depth < 5; depth++) {
             try {
