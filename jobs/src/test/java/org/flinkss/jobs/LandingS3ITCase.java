@@ -190,6 +190,24 @@ class LandingS3ITCase {
         assertThat(warehouse.sortedValues(Customers.TABLE).get(1)).containsExactly(2, "DE");
     }
 
+    @Test
+    void landEventsToABucketThatDoesNotExistFailsInOneLineNamingTheBase() {
+        PrintStream err = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        int code;
+        try {
+            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            code = cli("land-events", "--batch", "1", "--start", "0", "--base", "s3://no-bucket/x");
+        } finally {
+            System.setErr(err);
+        }
+        String printed = captured.toString(StandardCharsets.UTF_8);
+        assertThat(code).as("exit code; stderr: %s", printed).isNotZero();
+        assertThat(printed)
+                .contains("error: cannot reach --base s3://no-bucket/x (")
+                .contains("check that the bucket exists");
+    }
+
     /** One file per batch, fast restarts. */
     private static RunOptions.Builder options(java.nio.file.Path base) {
         return RunOptions.builder()
