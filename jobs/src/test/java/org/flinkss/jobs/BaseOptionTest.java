@@ -178,7 +178,7 @@ class BaseOptionTest {
         for (String[] args :
                 new String[][] {
                     {"run", "bronze", "--base", "s3://flinkss/x"},
-                    {"land-events", "--batch", "1", "--start", "0", "--base", "s3a://flinkss/x"},
+                    {"report", "--base", "s3a://flinkss/x"},
                     {"table", "count", "events_bronze", "--warehouse", "hdfs://nn/w"},
                 }) {
             Outcome outcome = cli(args);

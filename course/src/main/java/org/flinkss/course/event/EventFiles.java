@@ -1,5 +1,9 @@
 package org.flinkss.course.event;
 
+import org.apache.flink.core.fs.FileStatus;
+
+import org.flinkss.runtime.storage.Storage;
+
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,6 +27,11 @@ import java.util.stream.Stream;
  * sources, Spark's and Flink's, skip names starting with {@code _} or {@code .}) and renamed into
  * place. Rewriting a batch gives the part file a new name, so a file source that has already read
  * the old one reads the new one as new, as with Spark.
+ *
+ * <p>On an object store ({@code s3://bucket/prefix/events}) there is no rename: each object appears
+ * whole with one {@code PutObject}. The old batch's objects are deleted first, then the part file
+ * and {@code _SUCCESS} are put, so a reader sees the old part file, none, or the new one (never
+ * both, which would read the batch twice), and never a part of a file.
  */
 public final class EventFiles {
 
@@ -42,11 +51,7 @@ public final class EventFiles {
             Files.createDirectories(staging);
             Path part = staging.resolve("part-00000-" + UUID.randomUUID() + "-c000.json");
             try (BufferedWriter out = Files.newBufferedWriter(part, StandardCharsets.UTF_8)) {
-                StringBuilder line = new StringBuilder(128);
-                for (Event event : events) {
-                    line.setLength(0);
-                    out.append(EventJson.appendJson(line, event).append('\n'));
-                }
+                appendLines(out, events);
             }
             Files.createFile(staging.resolve("_SUCCESS"));
             // Moving the old folder aside first (rather than deleting it in place) means a reader
@@ -62,6 +67,47 @@ public final class EventFiles {
             return target;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + target, e);
+        }
+    }
+
+    /**
+     * Replaces {@code <eventsDir>/batch_<batch>} with one part file holding {@code events}, on any
+     * storage Flink's file system serves: a local folder as {@link #writeBatch(Path, int, List)}
+     * does, an object store as the class says.
+     *
+     * @return the batch folder
+     */
+    public static org.apache.flink.core.fs.Path writeBatch(
+            org.apache.flink.core.fs.Path eventsDir, int batch, List<Event> events) {
+        if (Storage.isLocal(eventsDir)) {
+            return Storage.location(
+                    writeBatch(Storage.localFile(eventsDir, "the landing folder"), batch, events));
+        }
+        org.apache.flink.core.fs.Path target =
+                new org.apache.flink.core.fs.Path(eventsDir, "batch_" + batch);
+        try {
+            StringBuilder lines = new StringBuilder(events.size() * 128);
+            appendLines(lines, events);
+            byte[] content = lines.toString().getBytes(StandardCharsets.UTF_8);
+            for (FileStatus old : Storage.list(target)) {
+                Storage.deleteTree(old.getPath());
+            }
+            org.apache.flink.core.fs.Path part =
+                    new org.apache.flink.core.fs.Path(
+                            target, "part-00000-" + UUID.randomUUID() + "-c000.json");
+            Storage.replace(part, content);
+            Storage.replace(new org.apache.flink.core.fs.Path(target, "_SUCCESS"), new byte[0]);
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void appendLines(Appendable out, List<Event> events) throws IOException {
+        StringBuilder line = new StringBuilder(128);
+        for (Event event : events) {
+            line.setLength(0);
+            out.append(EventJson.appendJson(line, event).append('\n'));
         }
     }
 

@@ -7,7 +7,6 @@ import org.flinkss.runtime.source.SplitRecordReader;
 import org.flinkss.runtime.source.files.FileSplit;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -51,8 +50,8 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
 
     @Override
     public SplitRecordReader<ParsedEvent> open(FileSplit split) throws IOException {
-        ByteLines in = new ByteLines(Files.newInputStream(split.path()), 1 << 16);
-        String file = split.path().toString();
+        ByteLines in = new ByteLines(split.open(), 1 << 16);
+        String file = split.location();
         long skip = linesOf(split.position());
         int skipWithin = withinLine(split.position());
         long lineNo = 0;
@@ -219,7 +218,7 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
 
     @Override
     public ParsedEvent skipped(FileSplit split, String reason) {
-        return ParsedEvent.skippedFile(split.path().toString(), split.batchId(), reason);
+        return ParsedEvent.skippedFile(split.location(), split.batchId(), reason);
     }
 
     @Override

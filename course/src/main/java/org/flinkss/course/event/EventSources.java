@@ -33,4 +33,18 @@ public final class EventSources {
         return context.files(
                 name, folder, ".json", new EventLinesFormat(rescuedData), watermarkDelay);
     }
+
+    /**
+     * As {@link #jsonFiles(QueryContext, String, Path, Duration, boolean)}, for a landing folder on
+     * any storage Flink's file system serves: a local one, or {@code s3://bucket/prefix/events}.
+     */
+    public static DataStream<ParsedEvent> jsonFiles(
+            QueryContext context,
+            String name,
+            org.apache.flink.core.fs.Path folder,
+            @Nullable Duration watermarkDelay,
+            boolean rescuedData) {
+        return context.files(
+                name, folder, ".json", new EventLinesFormat(rescuedData), watermarkDelay);
+    }
 }

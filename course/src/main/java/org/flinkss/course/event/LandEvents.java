@@ -48,6 +48,25 @@ public final class LandEvents {
     /** Lands the batch with {@code fromSequence(...).map(EventGenerator::event)}. */
     public static Path withDataStream(
             StreamExecutionEnvironment env, Path eventsDir, int batch, long start, int n) {
+        return EventFiles.writeBatch(eventsDir, batch, withDataStream(env, batch, start, n));
+    }
+
+    /**
+     * As {@link #withDataStream(StreamExecutionEnvironment, Path, int, long, int)}, into a landing
+     * folder on any storage Flink's file system serves (a local one, or {@code
+     * s3://bucket/prefix/events}).
+     */
+    public static org.apache.flink.core.fs.Path withDataStream(
+            StreamExecutionEnvironment env,
+            org.apache.flink.core.fs.Path eventsDir,
+            int batch,
+            long start,
+            int n) {
+        return EventFiles.writeBatch(eventsDir, batch, withDataStream(env, batch, start, n));
+    }
+
+    private static List<Event> withDataStream(
+            StreamExecutionEnvironment env, int batch, long start, int n) {
         List<Event> events = new ArrayList<>(n);
         if (n > 0) {
             try (CloseableIterator<Event> collected =
@@ -60,7 +79,7 @@ public final class LandEvents {
                 throw new IllegalStateException("landing batch " + batch + " failed", e);
             }
         }
-        return write(eventsDir, batch, events);
+        return sorted(events);
     }
 
     /**
@@ -69,6 +88,23 @@ public final class LandEvents {
      */
     public static Path withTable(
             TableEnvironment tEnv, Path eventsDir, int batch, long start, int n) {
+        return EventFiles.writeBatch(eventsDir, batch, withTable(tEnv, batch, start, n));
+    }
+
+    /**
+     * As {@link #withTable(TableEnvironment, Path, int, long, int)}, into a landing folder on any
+     * storage Flink's file system serves.
+     */
+    public static org.apache.flink.core.fs.Path withTable(
+            TableEnvironment tEnv,
+            org.apache.flink.core.fs.Path eventsDir,
+            int batch,
+            long start,
+            int n) {
+        return EventFiles.writeBatch(eventsDir, batch, withTable(tEnv, batch, start, n));
+    }
+
+    private static List<Event> withTable(TableEnvironment tEnv, int batch, long start, int n) {
         List<Event> events = new ArrayList<>(n);
         if (n > 0) {
             if (!Arrays.asList(tEnv.listUserDefinedFunctions()).contains("spark_hash")) {
@@ -94,7 +130,7 @@ public final class LandEvents {
                 throw new IllegalStateException("landing batch " + batch + " failed", e);
             }
         }
-        return write(eventsDir, batch, events);
+        return sorted(events);
     }
 
     private static Event toEvent(Row row) {
@@ -107,8 +143,8 @@ public final class LandEvents {
     }
 
     /** Parallel subtasks emit in any order; the file lists events by id, as Spark's does. */
-    private static Path write(Path eventsDir, int batch, List<Event> events) {
+    private static List<Event> sorted(List<Event> events) {
         events.sort(Comparator.comparing(e -> e.eventId));
-        return EventFiles.writeBatch(eventsDir, batch, events);
+        return events;
     }
 }

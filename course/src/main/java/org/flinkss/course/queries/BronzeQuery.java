@@ -14,6 +14,7 @@ import org.flinkss.course.event.ParsedEvent;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.storage.Storage;
 
 import java.nio.file.Path;
 
@@ -47,7 +48,7 @@ public final class BronzeQuery implements Query {
     static final OutputTag<ParsedEvent> SKIPPED =
             new OutputTag<>("skipped-files", TypeInformation.of(ParsedEvent.class));
 
-    private final Path events;
+    private final org.apache.flink.core.fs.Path events;
     private final boolean rescuedData;
 
     public BronzeQuery(Path events) {
@@ -58,6 +59,15 @@ public final class BronzeQuery implements Query {
      * @param rescuedData write what the schema cannot hold to {@code _rescued_data}
      */
     public BronzeQuery(Path events, boolean rescuedData) {
+        this(Storage.location(events), rescuedData);
+    }
+
+    /**
+     * @param events the landing folder: a local one, or on an object store ({@code
+     *     s3://bucket/prefix/events})
+     * @param rescuedData write what the schema cannot hold to {@code _rescued_data}
+     */
+    public BronzeQuery(org.apache.flink.core.fs.Path events, boolean rescuedData) {
         this.events = events;
         this.rescuedData = rescuedData;
     }

@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
                         + " turn.")
 public final class LandCustomersCommand implements Callable<Integer> {
 
-    @Mixin DataOptions data;
+    @Mixin DataOptions data = DataOptions.landing();
 
     @Option(
             names = "--countries",
@@ -32,7 +32,7 @@ public final class LandCustomersCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        BaseFolder.createForLanding(data.base);
+        BaseFolder.createForLanding(data);
         Customers.land(data.openWarehouse(), countries);
         System.out.println("customers: " + Customers.COUNT + " rows, countries " + countries);
         return 0;

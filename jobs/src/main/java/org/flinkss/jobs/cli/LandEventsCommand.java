@@ -33,7 +33,7 @@ import java.util.concurrent.Callable;
                         + " topic.")
 public final class LandEventsCommand implements Callable<Integer> {
 
-    @Mixin DataOptions data;
+    @Mixin DataOptions data = DataOptions.landing();
 
     @Option(names = "--batch", required = true, description = "batch number: the folder batch_<N>")
     int batch;
@@ -105,10 +105,34 @@ public final class LandEventsCommand implements Callable<Integer> {
                     "--bootstrap-servers, --topic, --partitions and --kafka-properties go with"
                             + " --to-kafka");
         }
-        BaseFolder.createForLanding(data.base);
-        Path folder = land(data.events(), batch, start, n, api.api());
+        BaseFolder.createForLanding(data);
+        String folder =
+                data.objectStoreBase()
+                        ? land(data.eventsLocation(), batch, start, n, api.api()).toString()
+                        : land(data.events(), batch, start, n, api.api()).toString();
         System.out.println("landed " + n + " events (" + ids + ") in " + folder);
         return 0;
+    }
+
+    /** As {@link #land(Path, int, long, int, Api)}, into a landing folder on an object store. */
+    private static org.apache.flink.core.fs.Path land(
+            org.apache.flink.core.fs.Path events, int batch, long start, int n, Api api) {
+        switch (api) {
+            case TABLE:
+                return LandEvents.withTable(
+                        TableEnvironment.create(EnvironmentSettings.inBatchMode()),
+                        events,
+                        batch,
+                        start,
+                        n);
+            default:
+                return LandEvents.withDataStream(
+                        StreamExecutionEnvironment.getExecutionEnvironment(),
+                        events,
+                        batch,
+                        start,
+                        n);
+        }
     }
 
     /** The generator as a DataStream job or as a Flink SQL query; both land the same files. */

@@ -137,10 +137,31 @@ public final class QueryContext {
             String suffix,
             RecordFormat<T, FileSplit> format,
             @Nullable Duration watermarkDelay) {
-        FilePlanner planner = new FilePlanner(folder, suffix);
+        return files(name, new FilePlanner(folder, suffix), suffix, format, watermarkDelay);
+    }
+
+    /**
+     * As {@link #files(String, java.nio.file.Path, String, RecordFormat, Duration)}, for a folder
+     * on any storage Flink's file system serves: a local one, or {@code s3://bucket/prefix}.
+     */
+    public <T> DataStream<T> files(
+            String name,
+            org.apache.flink.core.fs.Path folder,
+            String suffix,
+            RecordFormat<T, FileSplit> format,
+            @Nullable Duration watermarkDelay) {
+        return files(name, new FilePlanner(folder, suffix), suffix, format, watermarkDelay);
+    }
+
+    private <T> DataStream<T> files(
+            String name,
+            FilePlanner planner,
+            String suffix,
+            RecordFormat<T, FileSplit> format,
+            @Nullable Duration watermarkDelay) {
         return source(
                 name,
-                "FileStreamSource[" + planner.root().toUri() + "*" + suffix + "]",
+                "FileStreamSource[" + planner.describe() + "*" + suffix + "]",
                 planner,
                 format,
                 nodes(watermarkDelay),

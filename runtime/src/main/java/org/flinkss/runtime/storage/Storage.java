@@ -6,6 +6,7 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
 import org.flinkss.runtime.storage.impl.ConditionalPut;
+import org.flinkss.runtime.storage.impl.FlatListing;
 import org.flinkss.runtime.storage.impl.ListFrom;
 import org.flinkss.runtime.storage.impl.Locations;
 import org.flinkss.runtime.storage.impl.S3Plugin;
@@ -228,6 +229,32 @@ public final class Storage {
         List<ListedFile> files = new ArrayList<>();
         for (ListFrom.Entry e : ListFrom.files(folder, fromName)) {
             files.add(new ListedFile(e.path(), e.length(), e.modificationTime()));
+        }
+        return files;
+    }
+
+    /**
+     * The files below a folder at any depth (no folders), in no particular order; none if it does
+     * not exist. On S3 one flat listing, 1,000 keys a request however many "folders" hold them
+     * ({@link #list} asks once per folder); elsewhere a walk with {@link #list}.
+     */
+    public static List<FileStatus> listFilesBelow(Path folder) throws IOException {
+        if (isObjectStore(folder)) {
+            List<FileStatus> flat = FlatListing.filesBelow(folder);
+            if (flat != null) {
+                return flat;
+            }
+        }
+        List<FileStatus> files = new ArrayList<>();
+        List<Path> pending = new ArrayList<>(List.of(folder));
+        while (!pending.isEmpty()) {
+            for (FileStatus child : list(pending.remove(pending.size() - 1))) {
+                if (child.isDir()) {
+                    pending.add(child.getPath());
+                } else {
+                    files.add(child);
+                }
+            }
         }
         return files;
     }

@@ -1,6 +1,7 @@
 package org.flinkss.jobs.cli.options;
 
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -28,6 +29,34 @@ public final class BaseFolder {
                     "cannot create --base " + base + " (" + reason(e) + "): " + WRITABLE, e);
         }
         requireWritable(base);
+    }
+
+    /**
+     * land-events and land-customers with {@code --base} of {@code data}: a local base as {@link
+     * #createForLanding(Path)} says; on an object store, where folders need no making, Flink's file
+     * systems are made ready and the base is listed once, so that a missing bucket, a wrong
+     * endpoint or credentials are said before anything is computed.
+     */
+    public static void createForLanding(DataOptions data) {
+        if (!data.objectStoreBase()) {
+            createForLanding(data.base);
+            return;
+        }
+        org.apache.flink.core.fs.Path base = data.baseLocation();
+        StorageSetup.initialize(null);
+        try {
+            Storage.list(base);
+        } catch (IOException e) {
+            throw new QueryException(
+                    "cannot reach --base "
+                            + base
+                            + " ("
+                            + e.getMessage()
+                            + "): check that the bucket exists and the S3 endpoint and credentials"
+                            + " (s3.* in flink-conf/config.yaml, or AWS_ACCESS_KEY_ID and"
+                            + " AWS_SECRET_ACCESS_KEY)",
+                    e);
+        }
     }
 
     /**

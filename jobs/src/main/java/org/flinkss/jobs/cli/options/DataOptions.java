@@ -1,6 +1,9 @@
 package org.flinkss.jobs.cli.options;
 
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 import org.flinkss.jobs.cli.output.Tables;
 import org.flinkss.runtime.jdbc.Database;
@@ -17,14 +20,77 @@ import java.nio.file.Paths;
 /** Where the data is: the options of every command that reads or writes a base and its tables. */
 public final class DataOptions {
 
+    /** The local base; null when {@link #objectStoreBase} is given instead. */
+    public Path base = Paths.get("data");
+
+    /**
+     * --base on an object store ({@code s3://bucket/prefix}): only the landing commands take it.
+     */
+    @Nullable private org.apache.flink.core.fs.Path objectStoreBase;
+
+    private final boolean takesObjectStoreBase;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /** The options of a command that keeps its base on the local disk. */
+    public DataOptions() {
+        this(false);
+    }
+
+    private DataOptions(boolean takesObjectStoreBase) {
+        this.takesObjectStoreBase = takesObjectStoreBase;
+    }
+
+    /**
+     * The options of a command that lands data ({@code land-events}, {@code land-customers}): its
+     * {@code --base} may be on an object store ({@code s3://bucket/prefix}).
+     */
+    public static DataOptions landing() {
+        return new DataOptions(true);
+    }
+
     @Option(
             names = "--base",
             paramLabel = "DIR",
-            converter = Converters.LocalFolder.class,
+            converter = Converters.BaseFolder.class,
+            defaultValue = "data",
             description =
                     "landing folder <base>/events and checkpoints <base>/_cp/<query> (default:"
                             + " ${DEFAULT-VALUE})")
-    public Path base = Paths.get("data");
+    void base(Converters.Base given) {
+        if (given.objectStore() == null) {
+            base = given.local();
+            objectStoreBase = null;
+            return;
+        }
+        if (!takesObjectStoreBase) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "Invalid value for option '--base': '"
+                            + given.given()
+                            + "' is not on the local disk: this command keeps the landing"
+                            + " folder, checkpoints and tables on a local (or mounted) disk for"
+                            + " now; give a folder (object storage: docs/object-storage.md)");
+        }
+        base = null;
+        objectStoreBase = given.objectStore();
+    }
+
+    /** The base on any storage: the local folder, or the object store location. */
+    public org.apache.flink.core.fs.Path baseLocation() {
+        return objectStoreBase != null ? objectStoreBase : Storage.location(base);
+    }
+
+    /** Whether --base is on an object store (a landing command's). */
+    public boolean objectStoreBase() {
+        return objectStoreBase != null;
+    }
+
+    /** The landing folder {@code <base>/events} on any storage. */
+    public org.apache.flink.core.fs.Path eventsLocation() {
+        return new org.apache.flink.core.fs.Path(baseLocation(), "events");
+    }
 
     @Option(
             names = "--warehouse",
@@ -72,6 +138,13 @@ public final class DataOptions {
     }
 
     public Warehouse openWarehouse() {
+        if (objectStoreBase != null) {
+            StorageSetup.initialize(null);
+            return new Warehouse(
+                    warehouse != null
+                            ? warehouse
+                            : new org.apache.flink.core.fs.Path(objectStoreBase, "warehouse"));
+        }
         if (objectStoreWarehouse()) {
             StorageSetup.initialize(base);
             return new Warehouse(warehouse);

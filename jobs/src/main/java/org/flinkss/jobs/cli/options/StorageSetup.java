@@ -4,10 +4,13 @@ import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.runner.impl.FlinkConfFile;
 import org.flinkss.runtime.storage.Storage;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 
 /**
  * Makes Flink's file systems ready for a command that reaches an object store: the {@code s3.*}
@@ -20,12 +23,19 @@ final class StorageSetup {
 
     private StorageSetup() {}
 
-    static void initialize(Path base) {
+    /**
+     * @param base the local base, whose {@code _tmp} holds the scratch folder; null for a base on
+     *     an object store (the system's temporary folder then)
+     */
+    static void initialize(@Nullable Path base) {
         Storage.initializeOnce(
                 () -> {
                     Path scratch;
                     try {
-                        Path tmp = base.resolve("_tmp");
+                        Path tmp =
+                                base != null
+                                        ? base.resolve("_tmp")
+                                        : Paths.get(System.getProperty("java.io.tmpdir"));
                         Files.createDirectories(tmp);
                         scratch = Files.createTempDirectory(tmp, "storage-conf");
                     } catch (IOException e) {

@@ -1,5 +1,6 @@
 package org.flinkss.runtime.source.files;
 
+import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -9,6 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.SplitPlanner;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
 import java.nio.file.FileSystemLoopException;
@@ -44,6 +46,12 @@ import java.util.Set;
  * <p>A batch takes at most {@code maxFilesPerTrigger} files and, with {@code maxBytesPerTrigger},
  * files while it stays within that many bytes (a soft limit: a batch always takes at least one
  * file); see {@link ReadLimit}.
+ *
+ * <p>The folder is on a local disk or on an object store ({@code s3://bucket/prefix}). A local
+ * folder is walked with {@code java.nio} ({@link #walk}), which follows links as Spark does; an
+ * object store, which has no links, is listed with Flink's {@code FileSystem.listStatus}, one
+ * listing per prefix, and the listing's sizes and modification times are used as they are: no
+ * request per file. The same names are read in the same order, under the same keys.
  */
 public final class FilePlanner implements SplitPlanner<FileSplit> {
 
@@ -51,21 +59,52 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
 
     private static final Logger LOG = LoggerFactory.getLogger(FilePlanner.class);
 
+    /** The local folder's absolute path, or the object store folder's URI. */
     private final String root;
+
+    private final boolean local;
     private final String suffix;
 
     private transient Set<String> processed;
     private transient long commits;
-    private transient List<Path> target;
+    private transient List<Listed> target;
     private transient Set<String> warned;
+
+    /** A file of the last listing: where it is, its key, and its size if the listing said it. */
+    private record Listed(String location, String key, long size) {}
 
     public FilePlanner(Path root, String suffix) {
         this.root = root.toAbsolutePath().normalize().toString();
+        this.local = true;
         this.suffix = suffix;
     }
 
+    /**
+     * A folder on any storage Flink's file system serves: a local one ({@code file:}) is walked as
+     * {@link #FilePlanner(Path, String)} does, any other listed with Flink's file system.
+     */
+    public FilePlanner(org.apache.flink.core.fs.Path root, String suffix) {
+        this.local = Storage.isLocal(root);
+        this.root =
+                local
+                        ? Storage.localFile(root, "the source folder").toString()
+                        : withoutTrailingSlash(root.toUri().normalize().toString());
+        this.suffix = suffix;
+    }
+
+    /** The local folder; only for a local source. */
     public Path root() {
         return Paths.get(root);
+    }
+
+    /** The folder on any storage. */
+    public org.apache.flink.core.fs.Path location() {
+        return local ? Storage.location(Paths.get(root)) : new org.apache.flink.core.fs.Path(root);
+    }
+
+    /** The folder as Spark's {@code FileStreamSource[...]} description names it. */
+    public String describe() {
+        return local ? Paths.get(root).toUri().toString() : root + "/";
     }
 
     @Override
@@ -96,9 +135,78 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
 
     @Override
     public void refreshTarget() throws IOException {
-        Listing listing = walk(Paths.get(root), suffix);
-        target = listing.files();
-        warnOnce(listing);
+        List<Listed> listed = new ArrayList<>();
+        if (local) {
+            Listing listing = walk(Paths.get(root), suffix);
+            Path folder = Paths.get(root);
+            for (Path file : listing.files()) {
+                listed.add(new Listed(file.toString(), folder.relativize(file).toString(), -1));
+            }
+            warnOnce(listing);
+        } else {
+            List<String> other = new ArrayList<>();
+            listObjects(location(), suffix, listed, other);
+            warnOtherNames(other);
+        }
+        target = listed;
+    }
+
+    /**
+     * The visible objects below {@code folder} whose names end with {@code suffix}, oldest first
+     * (then by name), with keys relative to {@code folder}; {@code other} gets the keys of visible
+     * objects with other names. A name is visible when no part of its key starts with {@code .} or
+     * {@code _}. One flat listing ({@link Storage#listFilesBelow}): S3A lists 1,000 keys a request
+     * with their sizes and modification times, however many batch folders hold them.
+     */
+    private static void listObjects(
+            org.apache.flink.core.fs.Path folder,
+            String suffix,
+            List<Listed> files,
+            List<String> other)
+            throws IOException {
+        record Found(String location, String key, long modified, long size) {}
+        List<Found> found = new ArrayList<>();
+        String rootPath = withoutTrailingSlash(folder.toUri().getPath());
+        for (FileStatus file : Storage.listFilesBelow(folder)) {
+            org.apache.flink.core.fs.Path path = file.getPath();
+            String key = path.toUri().getPath().substring(rootPath.length() + 1);
+            if (hiddenKey(key)) {
+                continue;
+            }
+            if (path.getName().endsWith(suffix)) {
+                found.add(
+                        new Found(
+                                path.toUri().toString(),
+                                key,
+                                file.getModificationTime(),
+                                file.getLen()));
+            } else {
+                other.add(key);
+            }
+        }
+        found.sort(Comparator.comparingLong(Found::modified).thenComparing(Found::location));
+        for (Found f : found) {
+            files.add(new Listed(f.location(), f.key(), f.size()));
+        }
+        other.sort(Comparator.naturalOrder());
+    }
+
+    /**
+     * Whether a part of {@code key} (a path below the folder) starts with {@code .} or {@code _}.
+     */
+    static boolean hiddenKey(String key) {
+        for (String part : key.split("/")) {
+            if (part.startsWith(".") || part.startsWith("_")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String withoutTrailingSlash(String path) {
+        return path.endsWith("/") && path.length() > 1
+                ? path.substring(0, path.length() - 1)
+                : path;
     }
 
     /** The visible files below {@code root} whose names end with {@code suffix}, oldest first. */
@@ -211,8 +319,20 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
         }
         List<String> other = new ArrayList<>();
         for (Path file : listing.otherNames()) {
-            if (warned.add("other " + file)) {
-                other.add(Paths.get(root).relativize(file).toString());
+            other.add(Paths.get(root).relativize(file).toString());
+        }
+        warnOtherNames(other);
+    }
+
+    /** Says once per run which files (keys below the folder) are not read for their names. */
+    private void warnOtherNames(List<String> keys) {
+        if (warned == null) {
+            warned = new HashSet<>();
+        }
+        List<String> other = new ArrayList<>();
+        for (String key : keys) {
+            if (warned.add("other " + key)) {
+                other.add(key);
             }
         }
         if (!other.isEmpty()) {
@@ -239,30 +359,25 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
         return name.startsWith(".") || name.startsWith("_");
     }
 
-    private String key(Path file) {
-        return Paths.get(root).relativize(file).toString();
-    }
-
     @Override
     public List<FileSplit> nextBatch(long batchId, ReadLimit limit) {
         int maxUnits = limit.maxUnits();
         long maxBytesPerBatch = limit.maxBytesPerTrigger().orElse(Long.MAX_VALUE);
         List<FileSplit> batch = new ArrayList<>();
         long bytes = 0;
-        for (Path file : target) {
+        for (Listed file : target) {
             if (batch.size() >= maxUnits) {
                 break;
             }
-            String key = key(file);
-            if (!processed.contains(key)) {
+            if (!processed.contains(file.key())) {
                 if (maxBytesPerBatch != Long.MAX_VALUE) {
-                    long size = sizeOf(file);
+                    long size = file.size() >= 0 ? file.size() : sizeOf(Paths.get(file.location()));
                     if (!batch.isEmpty() && bytes + size > maxBytesPerBatch) {
                         break;
                     }
                     bytes += size;
                 }
-                batch.add(new FileSplit(file.toString(), key, batchId, 0));
+                batch.add(new FileSplit(file.location(), file.key(), batchId, 0));
             }
         }
         return batch;
@@ -278,8 +393,8 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
 
     @Override
     public boolean nextBatchIsEmpty() {
-        for (Path file : target) {
-            if (!processed.contains(key(file))) {
+        for (Listed file : target) {
+            if (!processed.contains(file.key())) {
                 return false;
             }
         }

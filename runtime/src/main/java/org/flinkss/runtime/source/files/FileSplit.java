@@ -6,12 +6,22 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 
 import org.flinkss.runtime.source.SerializerVersions;
 import org.flinkss.runtime.source.WorkSplit;
+import org.flinkss.runtime.storage.Storage;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 
-/** One file of a micro-batch, with how many of its records were already emitted. */
+/**
+ * One file of a micro-batch, with how many of its records were already emitted. The file is a local
+ * path (as it always was, so older checkpoints read the same) or a URI on an object store ({@code
+ * s3://bucket/key}).
+ */
 public final class FileSplit implements WorkSplit {
 
     private final String path;
@@ -26,8 +36,42 @@ public final class FileSplit implements WorkSplit {
         this.position = position;
     }
 
+    /** The local file; only for a split of a local folder. */
     public Path path() {
         return Paths.get(path);
+    }
+
+    /** The file on any storage Flink's file system serves: a local path or an object's URI. */
+    public org.apache.flink.core.fs.Path file() {
+        return Storage.location(path);
+    }
+
+    /**
+     * The file's bytes through Flink's file system. A file that is gone throws {@link
+     * FileNotFoundException} (or {@link NoSuchFileException}) and one that may not be read {@link
+     * AccessDeniedException}, on a local disk as on S3 (where S3A reports a 403 so): the source
+     * tells the two apart, failing at once on the second.
+     */
+    public InputStream open() throws IOException {
+        org.apache.flink.core.fs.Path file = file();
+        try {
+            return file.getFileSystem().open(file);
+        } catch (FileNotFoundException e) {
+            if (!Storage.isLocal(file)) {
+                throw e;
+            }
+            // Flink's local file system reports a file it may not read as not found.
+            Path local = Storage.localFile(file, "a landing file");
+            if (Files.exists(local) && !Files.isReadable(local)) {
+                AccessDeniedException denied =
+                        new AccessDeniedException(local.toString(), null, "permission denied");
+                denied.initCause(e);
+                throw denied;
+            }
+            NoSuchFileException gone = new NoSuchFileException(local.toString());
+            gone.initCause(e);
+            throw gone;
+        }
     }
 
     /** The file's path relative to the source folder: its identity in the committed position. */

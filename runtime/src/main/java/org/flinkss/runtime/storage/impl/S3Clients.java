@@ -80,7 +80,8 @@ final class S3Clients {
         }
     }
 
-    private static Object hadoopFileSystem(FileSystem fs, Path path) throws IOException {
+    /** The Hadoop file system inside Flink's wrappers of the S3 file system. */
+    static Object hadoopFileSystem(FileSystem fs, Path path) throws IOException {
         Object current = fs;
         for (int depth = 0; depth < 5; depth++) {
             try {

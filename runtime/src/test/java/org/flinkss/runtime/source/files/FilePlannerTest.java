@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.source.ReadLimit;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,6 +44,39 @@ class FilePlannerTest {
             keys.add(split.key());
         }
         return keys;
+    }
+
+    @Test
+    void aFolderGivenAsAFlinkPathIsPlannedAsTheLocalPathWithTheSameSplits() throws IOException {
+        Path root = dir.resolve("events");
+        file(root.resolve("batch_2/part-0.json"), 2);
+        file(root.resolve("batch_1/part-0.json"), 1);
+        file(root.resolve("_staging-x/part-0.json"), 3);
+        FilePlanner local = new FilePlanner(root, ".json");
+        FilePlanner uri = new FilePlanner(Storage.location(root), ".json");
+        for (FilePlanner planner : List.of(local, uri)) {
+            planner.restore(null);
+            planner.refreshTarget();
+        }
+
+        List<FileSplit> fromUri = uri.nextBatch(0, ReadLimit.none());
+        assertThat(fromUri)
+                .extracting(FileSplit::location)
+                .containsExactly(
+                        root.resolve("batch_1/part-0.json").toString(),
+                        root.resolve("batch_2/part-0.json").toString());
+        assertThat(fromUri.toString()).isEqualTo(local.nextBatch(0, ReadLimit.none()).toString());
+        assertThat(uri.describe()).isEqualTo(local.describe()).isEqualTo(root.toUri().toString());
+        assertThat(uri.root()).isEqualTo(root);
+    }
+
+    @Test
+    void anObjectKeyIsHiddenWhenAnyOfItsPartsIs() {
+        assertThat(FilePlanner.hiddenKey("batch_1/part-0.json")).isFalse();
+        assertThat(FilePlanner.hiddenKey("_staging-1/part-0.json")).isTrue();
+        assertThat(FilePlanner.hiddenKey("batch_1/_SUCCESS")).isTrue();
+        assertThat(FilePlanner.hiddenKey("batch_1/.part-0.json.crc")).isTrue();
+        assertThat(FilePlanner.hiddenKey("a/.hidden/part-0.json")).isTrue();
     }
 
     @Test
