@@ -1,5 +1,9 @@
 package org.flinkss.runtime.checkpoint;
 
+import org.flinkss.runtime.storage.Storage;
+
+import javax.annotation.Nullable;
+
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -27,8 +31,13 @@ import java.nio.file.Paths;
  *   damaged/...                     restore points set aside because their _metadata is unreadable
  *   runs/&lt;run&gt;/sealed-&lt;source&gt;/&lt;chk&gt; the last batch a source had sealed at checkpoint chk ({@link SealedBatch})
  *   commits/&lt;run&gt;/&lt;table&gt;.json   the batches a run's table committer skipped as already committed
- *   .lock, .lock.owner              held by the running driver
+ *   .lock, .lock.owner              held by the running driver (local disk)
+ *   lease/lease-N                   held by the running driver (object store, {@link CheckpointLock})
  * </pre>
+ *
+ * <p>The directory is a location of Flink's file systems ({@link #location()}): a local folder, or
+ * {@code s3://bucket/prefix/_cp/<query>} on an object store. The {@code java.nio} accessors below
+ * serve local directories only; on an object store they refuse, naming the directory.
  *
  * <p>Nothing else spells these names. The layout is serializable so that operators can carry it
  * (inside a {@link RunScope}) to the TaskManagers, which reach the same directory.
@@ -48,10 +57,27 @@ public final class CheckpointLayout implements Serializable {
     /** The folder under a base that holds every query's checkpoint directory. */
     public static final String CHECKPOINTS_FOLDER = "_cp";
 
-    private final String dir;
+    /** The local folder, absolute; null on an object store. */
+    @Nullable private final String dir;
+
+    /** The directory as a URI: {@code file:/...} or {@code s3://bucket/...}. */
+    private final String uri;
 
     public CheckpointLayout(Path dir) {
         this.dir = dir.toAbsolutePath().normalize().toString();
+        this.uri = localUri(this.dir);
+    }
+
+    /** A checkpoint directory anywhere Flink's file systems reach: local or an object store. */
+    public CheckpointLayout(org.apache.flink.core.fs.Path dir) {
+        if (Storage.isLocal(dir)) {
+            this.dir =
+                    Storage.localFile(dir, "a checkpoint").toAbsolutePath().normalize().toString();
+            this.uri = localUri(this.dir);
+        } else {
+            this.dir = null;
+            this.uri = dir.toString();
+        }
     }
 
     /**
@@ -62,13 +88,77 @@ public final class CheckpointLayout implements Serializable {
         return new CheckpointLayout(base.resolve(CHECKPOINTS_FOLDER).resolve(query));
     }
 
+    private static String localUri(String dir) {
+        // Not Path#toUri: it ends a folder that exists with a '/', and one layout is one name.
+        return new org.apache.flink.core.fs.Path("file", null, dir).toString();
+    }
+
+    /** The checkpoint directory of query {@code query} under a base anywhere: local or S3. */
+    public static CheckpointLayout of(org.apache.flink.core.fs.Path base, String query) {
+        return new CheckpointLayout(
+                new org.apache.flink.core.fs.Path(
+                        new org.apache.flink.core.fs.Path(base, CHECKPOINTS_FOLDER), query));
+    }
+
     /** Every query's checkpoint directory under {@code base}. */
     public static Path allUnder(Path base) {
         return base.resolve(CHECKPOINTS_FOLDER);
     }
 
+    /** Every query's checkpoint directory under a base anywhere: local or S3. */
+    public static org.apache.flink.core.fs.Path allUnder(org.apache.flink.core.fs.Path base) {
+        return new org.apache.flink.core.fs.Path(base, CHECKPOINTS_FOLDER);
+    }
+
+    /** The directory as Flink's file systems name it: {@code file:/...} or {@code s3://...}. */
+    public org.apache.flink.core.fs.Path location() {
+        return new org.apache.flink.core.fs.Path(uri);
+    }
+
+    /** A file or folder of the directory by its relative name, as Flink's file systems name it. */
+    org.apache.flink.core.fs.Path location(String relative) {
+        return new org.apache.flink.core.fs.Path(location(), relative);
+    }
+
+    /** Whether the directory is on an object store (S3), where no local file reaches it. */
+    public boolean isObjectStore() {
+        return dir == null;
+    }
+
+    /**
+     * The local folder.
+     *
+     * @throws IllegalStateException on an object store, naming the directory
+     */
     public Path dir() {
+        if (dir == null) {
+            throw new IllegalStateException(
+                    "the checkpoint "
+                            + uri
+                            + " is on an object store, and this needs it on a local disk"
+                            + " (docs/object-storage.md)");
+        }
         return Paths.get(dir);
+    }
+
+    /** The query's identity, wherever the directory is. */
+    public org.apache.flink.core.fs.Path metadataLocation() {
+        return location("metadata.json");
+    }
+
+    /** The progress log, wherever the directory is. */
+    public org.apache.flink.core.fs.Path progressLogLocation() {
+        return location("progress/log.jsonl");
+    }
+
+    /** {@link #heartbeat}, wherever the directory is. */
+    public org.apache.flink.core.fs.Path heartbeatLocation(String runId) {
+        return location("runs/" + runId + "/heartbeat");
+    }
+
+    /** The lease of a directory on an object store ({@link CheckpointLock}). */
+    public org.apache.flink.core.fs.Path lease() {
+        return location("lease");
     }
 
     public Path metadata() {
@@ -186,16 +276,16 @@ public final class CheckpointLayout implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof CheckpointLayout && ((CheckpointLayout) o).dir.equals(dir);
+        return o instanceof CheckpointLayout && ((CheckpointLayout) o).uri.equals(uri);
     }
 
     @Override
     public int hashCode() {
-        return dir.hashCode();
+        return uri.hashCode();
     }
 
     @Override
     public String toString() {
-        return dir;
+        return dir != null ? dir : uri;
     }
 }
