@@ -151,9 +151,29 @@ public final class CheckpointLayout implements Serializable {
         return location("progress/log.jsonl");
     }
 
+    /** The last progress object, wherever the directory is. */
+    public org.apache.flink.core.fs.Path lastProgressLocation() {
+        return location("progress/last.json");
+    }
+
     /** {@link #heartbeat}, wherever the directory is. */
     public org.apache.flink.core.fs.Path heartbeatLocation(String runId) {
         return location("runs/" + runId + "/heartbeat");
+    }
+
+    /**
+     * What {@code reset} deletes: everything a run wrote (Flink's checkpoints and savepoints, the
+     * progress, the runs' records, the offset log, the commit reports, the identity), not the lock.
+     */
+    public java.util.List<org.apache.flink.core.fs.Path> resetParts() {
+        return java.util.List.of(
+                location("checkpoints"),
+                location("savepoints"),
+                location("progress"),
+                location("runs"),
+                location("offsets"),
+                location("commits"),
+                metadataLocation());
     }
 
     /** The lease of a directory on an object store ({@link CheckpointLock}). */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.JsonFiles;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.time.Watermarks;
 
 import java.io.IOException;
@@ -68,12 +69,12 @@ public final class ProgressTracker {
     /** Every committed batch's progress, oldest first. */
     public static List<ObjectNode> history(CheckpointLayout layout) {
         List<ObjectNode> all = new ArrayList<>();
-        Path log = layout.progressLog();
-        if (!Files.exists(log)) {
-            return all;
-        }
+        org.apache.flink.core.fs.Path log = layout.progressLogLocation();
         try {
-            for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+            if (!Storage.exists(log)) {
+                return all;
+            }
+            for (String line : Storage.readText(log).split("\n")) {
                 if (!line.isBlank()) {
                     try {
                         all.add((ObjectNode) JsonFiles.JSON.readTree(line));
@@ -91,12 +92,12 @@ public final class ProgressTracker {
 
     /** The last progress object printed for the query, or null if it never ran. */
     public static ObjectNode last(CheckpointLayout layout) {
-        Path last = layout.lastProgress();
-        if (!Files.exists(last)) {
-            return null;
-        }
+        org.apache.flink.core.fs.Path last = layout.lastProgressLocation();
         try {
-            return (ObjectNode) JsonFiles.JSON.readTree(last.toFile());
+            if (!Storage.exists(last)) {
+                return null;
+            }
+            return (ObjectNode) JsonFiles.readTree(last);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + last + ": " + e.getMessage(), e);
         }
@@ -379,6 +380,16 @@ public final class ProgressTracker {
     private void record(ObjectNode progress) {
         batchesThisRun++;
         try {
+            if (layout.isObjectStore()) {
+                // No appends on an object store: the log is rewritten whole, one PUT.
+                org.apache.flink.core.fs.Path log = layout.progressLogLocation();
+                String before = Storage.exists(log) ? Storage.readText(log) : "";
+                Storage.replaceText(
+                        log, before + JsonFiles.JSON.writeValueAsString(progress) + "\n");
+                writeLast(progress);
+                listeners.forEach(l -> l.onProgress(progress));
+                return;
+            }
             Path log = layout.progressLog();
             Files.createDirectories(log.getParent());
             Files.writeString(
@@ -396,7 +407,7 @@ public final class ProgressTracker {
     }
 
     private void writeLast(ObjectNode progress) {
-        JsonFiles.write(layout.lastProgress(), progress);
+        JsonFiles.write(layout.lastProgressLocation(), progress);
     }
 
     private static double round(double v) {

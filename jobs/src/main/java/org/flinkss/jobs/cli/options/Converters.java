@@ -93,6 +93,18 @@ public final class Converters {
         }
     }
 
+    /**
+     * The base: an S3 location ({@code s3://bucket/prefix}, {@code s3a://}) as it is, else a local
+     * folder as {@link LocalFolder} reads it. Which commands take a base on S3: {@link BaseFolder}.
+     */
+    public static final class BaseLocation
+            implements ITypeConverter<org.apache.flink.core.fs.Path> {
+        @Override
+        public org.apache.flink.core.fs.Path convert(String text) {
+            return new WarehouseFolder().convert(text);
+        }
+    }
+
     /** A URI scheme of two letters or more (one letter is a Windows drive). */
     private static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]+):");
 

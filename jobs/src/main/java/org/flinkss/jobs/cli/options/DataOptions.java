@@ -17,14 +17,40 @@ import java.nio.file.Paths;
 /** Where the data is: the options of every command that reads or writes a base and its tables. */
 public final class DataOptions {
 
+    /** The local base folder; null when --base is on an object store ({@link #baseLocation}). */
+    public Path base = Paths.get("data");
+
+    /** --base on an object store ({@code s3://bucket/prefix}); null when it is local. */
+    @Nullable private org.apache.flink.core.fs.Path objectStoreBase;
+
     @Option(
             names = "--base",
             paramLabel = "DIR",
-            converter = Converters.LocalFolder.class,
+            defaultValue = "data",
+            converter = Converters.BaseLocation.class,
             description =
-                    "landing folder <base>/events and checkpoints <base>/_cp/<query> (default:"
+                    "landing folder <base>/events and checkpoints <base>/_cp/<query>: a folder, or"
+                            + " s3://bucket/prefix for run, reset and report (default:"
                             + " ${DEFAULT-VALUE})")
-    public Path base = Paths.get("data");
+    void base(org.apache.flink.core.fs.Path given) {
+        if (Storage.isLocal(given)) {
+            base = Storage.localFile(given, "--base");
+            objectStoreBase = null;
+        } else {
+            base = null;
+            objectStoreBase = given;
+        }
+    }
+
+    /** --base as a URI: its local folder's, or {@code s3://bucket/prefix}. */
+    public org.apache.flink.core.fs.Path baseLocation() {
+        return objectStoreBase != null ? objectStoreBase : Storage.location(base);
+    }
+
+    /** Whether --base is on an object store ({@code s3://bucket/prefix}). */
+    public boolean objectStoreBase() {
+        return objectStoreBase != null;
+    }
 
     @Option(
             names = "--warehouse",
@@ -50,6 +76,12 @@ public final class DataOptions {
      */
     public Path warehouse() {
         if (warehouse == null) {
+            if (objectStoreBase != null) {
+                throw new IllegalArgumentException(
+                        "this command needs a local --warehouse, and "
+                                + objectStoreBase
+                                + "/warehouse is on an object store (docs/object-storage.md)");
+            }
             return base.resolve("warehouse");
         }
         if (!Storage.isLocal(warehouse)) {
@@ -63,18 +95,48 @@ public final class DataOptions {
 
     /** Whether --warehouse is on an object store ({@code s3://bucket/prefix}). */
     public boolean objectStoreWarehouse() {
-        return warehouse != null && !Storage.isLocal(warehouse);
+        return warehouse != null ? !Storage.isLocal(warehouse) : objectStoreBase != null;
     }
 
-    /** The SQLite file's folder: the warehouse, or {@code <base>/warehouse} beside one on S3. */
+    /** The warehouse on an object store: --warehouse, else {@code <base>/warehouse}. */
+    private org.apache.flink.core.fs.Path objectStoreWarehouseLocation() {
+        return warehouse != null
+                ? warehouse
+                : new org.apache.flink.core.fs.Path(objectStoreBase, "warehouse");
+    }
+
+    /**
+     * The SQLite file's folder: the warehouse, or {@code <base>/warehouse} beside one on S3. The
+     * file stays local: with both on S3, give --jdbc-url or a local --warehouse.
+     */
     private Path databaseFolder() {
-        return objectStoreWarehouse() ? base.resolve("warehouse") : warehouse();
+        if (!objectStoreWarehouse()) {
+            return warehouse();
+        }
+        if (objectStoreBase != null) {
+            throw new IllegalArgumentException(
+                    "the SQLite database of upsert tables is a local file, and both --base "
+                            + objectStoreBase
+                            + " and the warehouse "
+                            + objectStoreWarehouseLocation()
+                            + " are on an object store: give --jdbc-url (PostgreSQL), or a local"
+                            + " --warehouse to hold warehouse.db (docs/object-storage.md)");
+        }
+        return base.resolve("warehouse");
+    }
+
+    /** Makes Flink's file systems ready for a base or warehouse on an object store. */
+    public void initializeStorage() {
+        StorageSetup.initialize(
+                base != null
+                        ? base
+                        : Paths.get(System.getProperty("java.io.tmpdir"), "flinkss-storage"));
     }
 
     public Warehouse openWarehouse() {
         if (objectStoreWarehouse()) {
-            StorageSetup.initialize(base);
-            return new Warehouse(warehouse);
+            initializeStorage();
+            return new Warehouse(objectStoreWarehouseLocation());
         }
         return new Warehouse(warehouse());
     }
@@ -94,6 +156,9 @@ public final class DataOptions {
     /** The SQL database, or null for a default one whose file does not exist (no tables yet). */
     @Nullable
     public Database existingDatabase() {
+        if (jdbcUrl == null && objectStoreBase != null && objectStoreWarehouse()) {
+            return null; // no local SQLite file with a base and warehouse on S3: no SQL tables
+        }
         boolean none = jdbcUrl == null && !Files.exists(Database.sqliteFileIn(databaseFolder()));
         return none ? null : database();
     }
@@ -104,6 +169,15 @@ public final class DataOptions {
     }
 
     public RunOptions.Builder applyTo(RunOptions.Builder run) {
+        if (objectStoreBase != null) {
+            initializeStorage();
+            run.base(objectStoreBase).jdbcUrl(jdbcUrl);
+            return warehouse == null
+                    ? run
+                    : Storage.isLocal(warehouse)
+                            ? run.warehouse(warehouse())
+                            : run.warehouse(warehouse);
+        }
         if (objectStoreWarehouse()) {
             StorageSetup.initialize(base);
             return run.base(base).warehouse(warehouse).jdbcUrl(jdbcUrl);
