@@ -141,24 +141,9 @@ public final class CheckpointLayout implements Serializable {
         return Paths.get(dir);
     }
 
-    /** The query's identity, wherever the directory is. */
-    public org.apache.flink.core.fs.Path metadataLocation() {
-        return location("metadata.json");
-    }
-
-    /** The progress log, wherever the directory is. */
-    public org.apache.flink.core.fs.Path progressLogLocation() {
-        return location("progress/log.jsonl");
-    }
-
-    /** The last progress object, wherever the directory is. */
-    public org.apache.flink.core.fs.Path lastProgressLocation() {
-        return location("progress/last.json");
-    }
-
-    /** {@link #heartbeat}, wherever the directory is. */
-    public org.apache.flink.core.fs.Path heartbeatLocation(String runId) {
-        return location("runs/" + runId + "/heartbeat");
+    /** The lease of a directory on an object store ({@link CheckpointLock}). */
+    public org.apache.flink.core.fs.Path lease() {
+        return location("lease");
     }
 
     /**
@@ -167,90 +152,181 @@ public final class CheckpointLayout implements Serializable {
      */
     public java.util.List<org.apache.flink.core.fs.Path> resetParts() {
         return java.util.List.of(
-                location("checkpoints"),
-                location("savepoints"),
+                checkpointsLocation(),
+                savepointsLocation(),
                 location("progress"),
-                location("runs"),
+                runsLocation(),
                 location("offsets"),
-                location("commits"),
+                commitReportsLocation(),
                 metadataLocation());
     }
 
-    /** The lease of a directory on an object store ({@link CheckpointLock}). */
-    public org.apache.flink.core.fs.Path lease() {
-        return location("lease");
+    // Where each part is, as Flink's file systems name it (a local directory or an object store).
+
+    /** The query's identity. */
+    public org.apache.flink.core.fs.Path metadataLocation() {
+        return location("metadata.json");
     }
 
+    public org.apache.flink.core.fs.Path checkpointsLocation() {
+        return location("checkpoints");
+    }
+
+    public org.apache.flink.core.fs.Path checkpointsOfJobLocation(String jobId) {
+        return new org.apache.flink.core.fs.Path(checkpointsLocation(), jobId);
+    }
+
+    public org.apache.flink.core.fs.Path savepointsLocation() {
+        return location("savepoints");
+    }
+
+    public org.apache.flink.core.fs.Path damagedLocation() {
+        return location("damaged");
+    }
+
+    public org.apache.flink.core.fs.Path offsetsLocation(String source) {
+        return location("offsets/" + source);
+    }
+
+    public org.apache.flink.core.fs.Path progressLogLocation() {
+        return location("progress/log.jsonl");
+    }
+
+    public org.apache.flink.core.fs.Path lastProgressLocation() {
+        return location("progress/last.json");
+    }
+
+    public org.apache.flink.core.fs.Path pendingProgressLocation() {
+        return location("progress/pending");
+    }
+
+    public org.apache.flink.core.fs.Path pendingProgressLocation(String runId) {
+        return new org.apache.flink.core.fs.Path(pendingProgressLocation(), runId);
+    }
+
+    public org.apache.flink.core.fs.Path fragmentsLocation(String runId, long checkpointId) {
+        return new org.apache.flink.core.fs.Path(
+                pendingProgressLocation(runId), String.format("%012d", checkpointId));
+    }
+
+    public org.apache.flink.core.fs.Path runsLocation() {
+        return location("runs");
+    }
+
+    public org.apache.flink.core.fs.Path runLocation(String runId) {
+        return new org.apache.flink.core.fs.Path(runsLocation(), runId);
+    }
+
+    public org.apache.flink.core.fs.Path jobFileLocation(String runId) {
+        return new org.apache.flink.core.fs.Path(runLocation(runId), "job.json");
+    }
+
+    public org.apache.flink.core.fs.Path heartbeatLocation(String runId) {
+        return new org.apache.flink.core.fs.Path(runLocation(runId), "heartbeat");
+    }
+
+    public org.apache.flink.core.fs.Path fenceLocation() {
+        return location("fence.json");
+    }
+
+    public org.apache.flink.core.fs.Path caughtUpMarkerLocation(String runId, String source) {
+        return new org.apache.flink.core.fs.Path(runLocation(runId), "caught-up-" + source);
+    }
+
+    public org.apache.flink.core.fs.Path checkpointWantedLocation(String runId, String source) {
+        return new org.apache.flink.core.fs.Path(runLocation(runId), "checkpoint-wanted-" + source);
+    }
+
+    public org.apache.flink.core.fs.Path sealedBatchesLocation(String runId, String source) {
+        return new org.apache.flink.core.fs.Path(runLocation(runId), "sealed-" + source);
+    }
+
+    public org.apache.flink.core.fs.Path sealedBatchLocation(
+            String runId, String source, long checkpointId) {
+        return new org.apache.flink.core.fs.Path(
+                sealedBatchesLocation(runId, source), String.format("%012d.json", checkpointId));
+    }
+
+    public org.apache.flink.core.fs.Path commitReportsLocation() {
+        return location("commits");
+    }
+
+    public org.apache.flink.core.fs.Path commitReportsLocation(String runId) {
+        return new org.apache.flink.core.fs.Path(commitReportsLocation(), runId);
+    }
+
+    // The same parts as local files: a local directory only (on an object store, refused).
+
     public Path metadata() {
-        return dir().resolve("metadata.json");
+        return local(metadataLocation());
     }
 
     public Path checkpoints() {
-        return dir().resolve("checkpoints");
+        return local(checkpointsLocation());
     }
 
     public Path checkpointsOfJob(String jobId) {
-        return checkpoints().resolve(jobId);
+        return local(checkpointsOfJobLocation(jobId));
     }
 
     public Path savepoints() {
-        return dir().resolve("savepoints");
+        return local(savepointsLocation());
     }
 
     /** Where restore points whose {@code _metadata} cannot be read are set aside, for a look. */
     public Path damaged() {
-        return dir().resolve("damaged");
+        return local(damagedLocation());
     }
 
     /** Spark's offset log of one source: the splits of each batch planned. */
     public Path offsets(String source) {
-        return dir().resolve("offsets").resolve(source);
+        return local(offsetsLocation(source));
     }
 
     public Path progressLog() {
-        return progress().resolve("log.jsonl");
+        return local(progressLogLocation());
     }
 
     public Path lastProgress() {
-        return progress().resolve("last.json");
+        return local(lastProgressLocation());
     }
 
     /** The fragments of every run whose progress is not merged yet. */
     public Path pendingProgress() {
-        return progress().resolve("pending");
+        return local(pendingProgressLocation());
     }
 
     public Path pendingProgress(String runId) {
-        return pendingProgress().resolve(runId);
+        return local(pendingProgressLocation(runId));
     }
 
     /** What the operators of run {@code runId} reported at checkpoint {@code checkpointId}. */
     public Path fragments(String runId, long checkpointId) {
-        return pendingProgress(runId).resolve(String.format("%012d", checkpointId));
+        return local(fragmentsLocation(runId, checkpointId));
     }
 
     public Path runs() {
-        return dir().resolve("runs");
+        return local(runsLocation());
     }
 
     public Path jobFile(String runId) {
-        return runs().resolve(runId).resolve("job.json");
+        return local(jobFileLocation(runId));
     }
 
     /** Rewritten by the client of run {@code runId} while it lives ({@link RunFence}). */
     public Path heartbeat(String runId) {
-        return runs().resolve(runId).resolve("heartbeat");
+        return local(heartbeatLocation(runId));
     }
 
     /**
      * Names the run that owns the directory; the jobs of every other run stop ({@link RunFence}).
      */
     public Path fence() {
-        return dir().resolve("fence.json");
+        return local(fenceLocation());
     }
 
     public Path caughtUpMarker(String runId, String source) {
-        return runs().resolve(runId).resolve("caught-up-" + source);
+        return local(caughtUpMarkerLocation(runId, source));
     }
 
     /**
@@ -259,27 +335,27 @@ public final class CheckpointLayout implements Serializable {
      * periodic one ({@code checkpointWanted}).
      */
     public Path checkpointWanted(String runId, String source) {
-        return runs().resolve(runId).resolve("checkpoint-wanted-" + source);
+        return local(checkpointWantedLocation(runId, source));
     }
 
     /** The {@link SealedBatch} a source wrote at checkpoint {@code checkpointId} of a run. */
     public Path sealedBatch(String runId, String source, long checkpointId) {
-        return sealedBatches(runId, source).resolve(String.format("%012d.json", checkpointId));
+        return local(sealedBatchLocation(runId, source, checkpointId));
     }
 
     /** Every {@link SealedBatch} record of a source in a run. */
     public Path sealedBatches(String runId, String source) {
-        return runs().resolve(runId).resolve("sealed-" + source);
+        return local(sealedBatchesLocation(runId, source));
     }
 
     /** What the table committers of run {@code runId} report to its driver (skipped batches). */
     public Path commitReports(String runId) {
-        return commitReports().resolve(runId);
+        return local(commitReportsLocation(runId));
     }
 
     /** The commit reports of every run not yet read by its driver. */
     public Path commitReports() {
-        return dir().resolve("commits");
+        return local(commitReportsLocation());
     }
 
     public Path lockFile() {
@@ -290,8 +366,10 @@ public final class CheckpointLayout implements Serializable {
         return dir().resolve(".lock.owner");
     }
 
-    private Path progress() {
-        return dir().resolve("progress");
+    /** The local file of a part: refused on an object store, naming the directory. */
+    private Path local(org.apache.flink.core.fs.Path part) {
+        dir();
+        return Storage.localFile(part, "a checkpoint file");
     }
 
     @Override

@@ -1,5 +1,7 @@
 package org.flinkss.runtime.progress;
 
+import org.apache.flink.core.fs.FileStatus;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -21,7 +23,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Turns the fragments that a run's operators leave at each checkpoint into Spark's progress
@@ -122,8 +123,8 @@ public final class ProgressTracker {
     /** Merges the fragments of checkpoints up to {@code completedCheckpointId} of a run. */
     public List<ObjectNode> commit(String run, long completedCheckpointId) {
         List<ObjectNode> emitted = new ArrayList<>();
-        for (Path dir : fragmentDirs(run)) {
-            long id = Long.parseLong(dir.getFileName().toString());
+        for (org.apache.flink.core.fs.Path dir : fragmentDirs(run)) {
+            long id = Long.parseLong(dir.getName());
             if (id > completedCheckpointId) {
                 break;
             }
@@ -136,40 +137,40 @@ public final class ProgressTracker {
      * Deletes the fragments of a run's checkpoints that never completed (a kill rolled them back).
      */
     public void discard(String run) {
-        Folders.deleteQuietly(layout.pendingProgress(run));
+        Folders.deleteQuietly(layout.pendingProgressLocation(run));
     }
 
     /** Old runs that left fragments: a killed driver could not merge them. */
     public List<String> pendingRuns() {
         List<String> runs = new ArrayList<>();
-        Path pending = layout.pendingProgress();
-        if (!Files.isDirectory(pending)) {
-            return runs;
-        }
-        try (Stream<Path> s = Files.list(pending)) {
-            s.filter(Files::isDirectory).forEach(p -> runs.add(p.getFileName().toString()));
+        try {
+            for (FileStatus p : Storage.list(layout.pendingProgressLocation())) {
+                if (p.isDir()) {
+                    runs.add(p.getPath().getName());
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return runs;
     }
 
-    private List<Path> fragmentDirs(String run) {
-        Path root = layout.pendingProgress(run);
-        List<Path> dirs = new ArrayList<>();
-        if (!Files.isDirectory(root)) {
-            return dirs;
-        }
-        try (Stream<Path> s = Files.list(root)) {
-            s.filter(p -> p.getFileName().toString().matches("\\d+")).forEach(dirs::add);
+    private List<org.apache.flink.core.fs.Path> fragmentDirs(String run) {
+        List<org.apache.flink.core.fs.Path> dirs = new ArrayList<>();
+        try {
+            for (FileStatus p : Storage.list(layout.pendingProgressLocation(run))) {
+                if (p.getPath().getName().matches("\\d+")) {
+                    dirs.add(p.getPath());
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        dirs.sort(Comparator.comparing(p -> p.getFileName().toString()));
+        dirs.sort(Comparator.comparing(org.apache.flink.core.fs.Path::getName));
         return dirs;
     }
 
-    private List<ObjectNode> mergeDir(Path dir) {
+    private List<ObjectNode> mergeDir(org.apache.flink.core.fs.Path dir) {
         List<Fragment.SourceBatches> sources = new ArrayList<>();
         boolean operatorsSnapshotted = false;
         Map<String, Integer> sinkFragments = new LinkedHashMap<>();
