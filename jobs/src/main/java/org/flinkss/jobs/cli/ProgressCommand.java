@@ -32,7 +32,10 @@ public final class ProgressCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String name = query.query().single("progress").queryName();
-        CheckpointLayout checkpoint = CheckpointLayout.of(data.base, name);
+        if (data.objectStoreBase()) {
+            data.initializeStorage();
+        }
+        CheckpointLayout checkpoint = CheckpointLayout.of(data.baseLocation(), name);
         PrintStream out = Stdout.utf8();
         if (all) {
             for (ObjectNode p : ProgressTracker.history(checkpoint)) {

@@ -21,6 +21,7 @@ import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.WindowQuery;
 import org.flinkss.course.tables.EventTables;
+import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.Converters;
 import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.runtime.QueryException;
@@ -79,6 +80,7 @@ public final class RecomputeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        BaseFolder.refuseFile(data.base);
         Result result =
                 recompute(
                         data.openWarehouse(),

@@ -1,5 +1,7 @@
 package org.flinkss.jobs.cli;
 
+import org.apache.flink.core.fs.FileStatus;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
@@ -12,6 +14,7 @@ import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.time.Watermarks;
 
@@ -24,6 +27,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -59,6 +63,18 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (data.objectStoreBase()) {
+            org.apache.flink.core.fs.Path base = data.baseLocation();
+            data.initializeStorage();
+            BaseFolder.requireForReport(base);
+            org.apache.flink.core.fs.Path file =
+                    out != null
+                            ? Storage.location(out)
+                            : new org.apache.flink.core.fs.Path(base, "report.html");
+            write(base, data.openWarehouse(), data.existingDatabase(), file);
+            System.out.println("report: " + file);
+            return 0;
+        }
         BaseFolder.requireForReport(data.base);
         Path file = out != null ? out : data.base.resolve("report.html");
         write(data.base, data.openWarehouse(), data.existingDatabase(), file);
@@ -67,10 +83,38 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     /**
+     * The report of a base anywhere (a local folder or {@code s3://bucket/prefix}), written to
+     * {@code file} anywhere.
+     */
+    public static void write(
+            org.apache.flink.core.fs.Path base,
+            Warehouse warehouse,
+            @Nullable Database database,
+            org.apache.flink.core.fs.Path file)
+            throws IOException {
+        Storage.replaceText(file, html(base.toString(), checkpoints(base), warehouse, database));
+    }
+
+    /**
      * The report of {@code base}: its queries' progress, and the windowed tables of the warehouse
      * and, when there is one, of the SQL database (where update mode keeps them).
      */
     public static void write(Path base, Warehouse warehouse, @Nullable Database database, Path file)
+            throws IOException {
+        List<CheckpointLayout> checkpoints = new ArrayList<>();
+        for (Path cp : checkpoints(base)) {
+            checkpoints.add(new CheckpointLayout(cp));
+        }
+        String html = html(base.toAbsolutePath().toString(), checkpoints, warehouse, database);
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.writeString(file, html, StandardCharsets.UTF_8);
+    }
+
+    private static String html(
+            String base,
+            List<CheckpointLayout> checkpoints,
+            Warehouse warehouse,
+            @Nullable Database database)
             throws IOException {
         StringBuilder html = new StringBuilder();
         html.append(
@@ -87,13 +131,13 @@ public final class ReportCommand implements Callable<Integer> {
                 .append("</head><body><h1>flink-structured-streaming</h1><p>Generated ")
                 .append(Instant.now())
                 .append(" from ")
-                .append(escape(base.toAbsolutePath().toString()))
+                .append(escape(base))
                 .append("</p>");
         html.append("<h2>Queries</h2>");
-        for (Path cp : checkpoints(base)) {
-            List<ObjectNode> history = ProgressTracker.history(new CheckpointLayout(cp));
+        for (CheckpointLayout cp : checkpoints) {
+            List<ObjectNode> history = ProgressTracker.history(cp);
             if (!history.isEmpty()) {
-                query(html, cp.getFileName().toString(), history);
+                query(html, cp.location().getName(), history);
             }
         }
         html.append("<h2>Windowed tables</h2>");
@@ -125,8 +169,7 @@ public final class ReportCommand implements Callable<Integer> {
             }
         }
         html.append("</body></html>\n");
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.writeString(file, html, StandardCharsets.UTF_8);
+        return html.toString();
     }
 
     /** Columns window_start, window_end, a key, events, amount. */
@@ -135,6 +178,19 @@ public final class ReportCommand implements Callable<Integer> {
                 && columns.get(0).equals("window_start")
                 && columns.get(1).equals("window_end")
                 && columns.get(3).equals("events");
+    }
+
+    /** The checkpoint directories under a base anywhere, by name. */
+    private static List<CheckpointLayout> checkpoints(org.apache.flink.core.fs.Path base)
+            throws IOException {
+        List<CheckpointLayout> out = new ArrayList<>();
+        for (FileStatus child : Storage.list(CheckpointLayout.allUnder(base))) {
+            if (child.isDir()) {
+                out.add(new CheckpointLayout(child.getPath()));
+            }
+        }
+        out.sort(Comparator.comparing(cp -> cp.location().getName()));
+        return out;
     }
 
     private static List<Path> checkpoints(Path base) throws IOException {

@@ -13,11 +13,13 @@ import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.IdentityStore;
 import org.flinkss.runtime.checkpoint.JsonFiles;
 import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.LegacyTables;
 
-import java.nio.file.Files;
+import javax.annotation.Nullable;
+
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -49,7 +51,14 @@ public final class ResetCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         QueryCatalog q = query.query().single("reset");
-        List<String> emptied = reset(data.base, data.openWarehouse(), data.database(), q);
+        List<String> emptied =
+                data.objectStoreBase()
+                        ? reset(
+                                data.baseLocation(),
+                                data.openWarehouse(),
+                                data.existingDatabase(),
+                                q)
+                        : reset(data.base, data.openWarehouse(), data.database(), q);
         System.out.println(
                 q
                         + ": checkpoint deleted"
@@ -70,19 +79,39 @@ public final class ResetCommand implements Callable<Integer> {
             throws Exception {
         // A name of the catalog, never a path: nothing outside <base>/_cp/<query> is touched.
         String query = entry.single("reset").queryName();
-        CheckpointDir checkpoint = new CheckpointDir(CheckpointLayout.of(base, query));
-        Path metadata = checkpoint.layout().metadata();
-        if (!Files.exists(metadata)) {
+        return reset(CheckpointLayout.of(base, query), query, warehouse, database);
+    }
+
+    /**
+     * {@link #reset(Path, Warehouse, Database, QueryCatalog)} of a base anywhere (a local folder or
+     * {@code s3://bucket/prefix}), with no SQL database when {@code database} is null.
+     */
+    public static List<String> reset(
+            org.apache.flink.core.fs.Path base,
+            Warehouse warehouse,
+            @Nullable Database database,
+            QueryCatalog entry)
+            throws Exception {
+        String query = entry.single("reset").queryName();
+        return reset(CheckpointLayout.of(base, query), query, warehouse, database);
+    }
+
+    private static List<String> reset(
+            CheckpointLayout layout, String query, Warehouse warehouse, @Nullable Database database)
+            throws Exception {
+        CheckpointDir checkpoint = new CheckpointDir(layout);
+        org.apache.flink.core.fs.Path metadata = layout.metadataLocation();
+        if (!Storage.exists(metadata)) {
             throw new IllegalArgumentException(
                     "query '"
                             + query
                             + "' has no checkpoint under "
-                            + checkpoint.path()
+                            + layout
                             + ": nothing to reset");
         }
         List<String> emptied = new ArrayList<>();
         try (CheckpointDir.Lock lock = checkpoint.lock(query)) {
-            JsonNode identity = JsonFiles.JSON.readTree(metadata.toFile());
+            JsonNode identity = JsonFiles.readTree(metadata);
             String queryId = identity.path("id").asText();
             Set<String> written = new LinkedHashSet<>();
             identity.path("sinks").forEach(sink -> written.add(sink.asText()));
@@ -90,7 +119,6 @@ public final class ResetCommand implements Callable<Integer> {
             // A table of the warehouse is this query's when it records this checkpoint (its id,
             // or its folder: a reset cut short) or, converted from the earlier format, the
             // query's name and no checkpoint yet.
-            Path here = checkpoint.path().toAbsolutePath().normalize();
             List<String> owned = new ArrayList<>();
             for (String table : warehouse.tables()) {
                 if (!warehouse.isLegacy(table)) {
@@ -98,7 +126,7 @@ public final class ResetCommand implements Callable<Integer> {
                     if (queryId.equals(owner.queryId())
                             || (owner.checkpoint() != null
                                     && owner.query().equals(query)
-                                    && here.equals(warehouse.checkpointOf(owner)))
+                                    && records(warehouse, owner, layout))
                             || (owner.queryId() == null
                                     && owner.query().equals(query)
                                     && written.contains(table))) {
@@ -109,19 +137,14 @@ public final class ResetCommand implements Callable<Integer> {
                             LegacyTables.refusal(warehouse.tablePath(table).toString()));
                 }
             }
-            for (Path child :
-                    List.of(
-                            checkpoint.checkpoints(),
-                            checkpoint.savepoints(),
-                            checkpoint.path().resolve("progress"),
-                            checkpoint.path().resolve("runs"),
-                            checkpoint.path().resolve("offsets"),
-                            checkpoint.path().resolve("commits"),
-                            metadata)) {
-                Folders.deleteQuietly(child);
+            for (org.apache.flink.core.fs.Path part : layout.resetParts()) {
+                Folders.deleteQuietly(part);
             }
-            String newId = new IdentityStore(checkpoint.layout()).renew(query);
-            TableOwner newOwner = TableOwner.query(query, newId, checkpoint.path(), warehouse);
+            String newId = new IdentityStore(layout).renew(query);
+            TableOwner newOwner =
+                    layout.isObjectStore()
+                            ? new TableOwner(query, newId, layout.location().toString())
+                            : TableOwner.query(query, newId, checkpoint.path(), warehouse);
             for (String table : owned) {
                 warehouse.empty(table, newOwner);
                 emptied.add(table);
@@ -132,7 +155,7 @@ public final class ResetCommand implements Callable<Integer> {
                 if (!owned.contains(table) && warehouse.exists(table)) {
                     continue;
                 }
-                if (database.hasTable(table)) {
+                if (database != null && database.hasTable(table)) {
                     try (Connection c = database.connect();
                             Statement s = c.createStatement();
                             PreparedStatement batches =
@@ -149,5 +172,13 @@ public final class ResetCommand implements Callable<Integer> {
             }
         }
         return emptied;
+    }
+
+    /** Whether {@code owner} records {@code layout} as its checkpoint. */
+    private static boolean records(Warehouse warehouse, TableOwner owner, CheckpointLayout layout) {
+        if (layout.isObjectStore()) {
+            return layout.location().toString().equals(owner.checkpoint());
+        }
+        return layout.dir().toAbsolutePath().normalize().equals(warehouse.checkpointOf(owner));
     }
 }

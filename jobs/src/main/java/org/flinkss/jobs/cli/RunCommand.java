@@ -72,6 +72,9 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (data.objectStoreBase()) {
+            BaseFolder.refuseRunOn(data.baseLocation());
+        }
         QueryCatalog q = query.query();
         RunOptions.Builder options =
                 RunOptions.builder()

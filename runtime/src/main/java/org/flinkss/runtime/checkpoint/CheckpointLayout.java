@@ -1,5 +1,9 @@
 package org.flinkss.runtime.checkpoint;
 
+import org.flinkss.runtime.storage.Storage;
+
+import javax.annotation.Nullable;
+
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -27,8 +31,13 @@ import java.nio.file.Paths;
  *   damaged/...                     restore points set aside because their _metadata is unreadable
  *   runs/&lt;run&gt;/sealed-&lt;source&gt;/&lt;chk&gt; the last batch a source had sealed at checkpoint chk ({@link SealedBatch})
  *   commits/&lt;run&gt;/&lt;table&gt;.json   the batches a run's table committer skipped as already committed
- *   .lock, .lock.owner              held by the running driver
+ *   .lock, .lock.owner              held by the running driver (local disk)
+ *   lease/lease-N                   held by the running driver (object store, {@link CheckpointLock})
  * </pre>
+ *
+ * <p>The directory is a location of Flink's file systems ({@link #location()}): a local folder, or
+ * {@code s3://bucket/prefix/_cp/<query>} on an object store. The {@code java.nio} accessors below
+ * serve local directories only; on an object store they refuse, naming the directory.
  *
  * <p>Nothing else spells these names. The layout is serializable so that operators can carry it
  * (inside a {@link RunScope}) to the TaskManagers, which reach the same directory.
@@ -48,10 +57,27 @@ public final class CheckpointLayout implements Serializable {
     /** The folder under a base that holds every query's checkpoint directory. */
     public static final String CHECKPOINTS_FOLDER = "_cp";
 
-    private final String dir;
+    /** The local folder, absolute; null on an object store. */
+    @Nullable private final String dir;
+
+    /** The directory as a URI: {@code file:/...} or {@code s3://bucket/...}. */
+    private final String uri;
 
     public CheckpointLayout(Path dir) {
         this.dir = dir.toAbsolutePath().normalize().toString();
+        this.uri = localUri(this.dir);
+    }
+
+    /** A checkpoint directory anywhere Flink's file systems reach: local or an object store. */
+    public CheckpointLayout(org.apache.flink.core.fs.Path dir) {
+        if (Storage.isLocal(dir)) {
+            this.dir =
+                    Storage.localFile(dir, "a checkpoint").toAbsolutePath().normalize().toString();
+            this.uri = localUri(this.dir);
+        } else {
+            this.dir = null;
+            this.uri = dir.toString();
+        }
     }
 
     /**
@@ -62,85 +88,245 @@ public final class CheckpointLayout implements Serializable {
         return new CheckpointLayout(base.resolve(CHECKPOINTS_FOLDER).resolve(query));
     }
 
+    private static String localUri(String dir) {
+        // Not Path#toUri: it ends a folder that exists with a '/', and one layout is one name.
+        return new org.apache.flink.core.fs.Path("file", null, dir).toString();
+    }
+
+    /** The checkpoint directory of query {@code query} under a base anywhere: local or S3. */
+    public static CheckpointLayout of(org.apache.flink.core.fs.Path base, String query) {
+        return new CheckpointLayout(
+                new org.apache.flink.core.fs.Path(
+                        new org.apache.flink.core.fs.Path(base, CHECKPOINTS_FOLDER), query));
+    }
+
     /** Every query's checkpoint directory under {@code base}. */
     public static Path allUnder(Path base) {
         return base.resolve(CHECKPOINTS_FOLDER);
     }
 
+    /** Every query's checkpoint directory under a base anywhere: local or S3. */
+    public static org.apache.flink.core.fs.Path allUnder(org.apache.flink.core.fs.Path base) {
+        return new org.apache.flink.core.fs.Path(base, CHECKPOINTS_FOLDER);
+    }
+
+    /** The directory as Flink's file systems name it: {@code file:/...} or {@code s3://...}. */
+    public org.apache.flink.core.fs.Path location() {
+        return new org.apache.flink.core.fs.Path(uri);
+    }
+
+    /** A file or folder of the directory by its relative name, as Flink's file systems name it. */
+    org.apache.flink.core.fs.Path location(String relative) {
+        return new org.apache.flink.core.fs.Path(location(), relative);
+    }
+
+    /** Whether the directory is on an object store (S3), where no local file reaches it. */
+    public boolean isObjectStore() {
+        return dir == null;
+    }
+
+    /**
+     * The local folder.
+     *
+     * @throws IllegalStateException on an object store, naming the directory
+     */
     public Path dir() {
+        if (dir == null) {
+            throw new IllegalStateException(
+                    "the checkpoint "
+                            + uri
+                            + " is on an object store, and this needs it on a local disk"
+                            + " (docs/object-storage.md)");
+        }
         return Paths.get(dir);
     }
 
+    /** The lease of a directory on an object store ({@link CheckpointLock}). */
+    public org.apache.flink.core.fs.Path lease() {
+        return location("lease");
+    }
+
+    /**
+     * What {@code reset} deletes: everything a run wrote (Flink's checkpoints and savepoints, the
+     * progress, the runs' records, the offset log, the commit reports, the identity), not the lock.
+     */
+    public java.util.List<org.apache.flink.core.fs.Path> resetParts() {
+        return java.util.List.of(
+                checkpointsLocation(),
+                savepointsLocation(),
+                location("progress"),
+                runsLocation(),
+                location("offsets"),
+                commitReportsLocation(),
+                metadataLocation());
+    }
+
+    // Where each part is, as Flink's file systems name it (a local directory or an object store).
+
+    /** The query's identity. */
+    public org.apache.flink.core.fs.Path metadataLocation() {
+        return location("metadata.json");
+    }
+
+    public org.apache.flink.core.fs.Path checkpointsLocation() {
+        return location("checkpoints");
+    }
+
+    public org.apache.flink.core.fs.Path checkpointsOfJobLocation(String jobId) {
+        return new org.apache.flink.core.fs.Path(checkpointsLocation(), jobId);
+    }
+
+    public org.apache.flink.core.fs.Path savepointsLocation() {
+        return location("savepoints");
+    }
+
+    public org.apache.flink.core.fs.Path damagedLocation() {
+        return location("damaged");
+    }
+
+    public org.apache.flink.core.fs.Path offsetsLocation(String source) {
+        return location("offsets/" + source);
+    }
+
+    public org.apache.flink.core.fs.Path progressLogLocation() {
+        return location("progress/log.jsonl");
+    }
+
+    public org.apache.flink.core.fs.Path lastProgressLocation() {
+        return location("progress/last.json");
+    }
+
+    public org.apache.flink.core.fs.Path pendingProgressLocation() {
+        return location("progress/pending");
+    }
+
+    public org.apache.flink.core.fs.Path pendingProgressLocation(String runId) {
+        return new org.apache.flink.core.fs.Path(pendingProgressLocation(), runId);
+    }
+
+    public org.apache.flink.core.fs.Path fragmentsLocation(String runId, long checkpointId) {
+        return new org.apache.flink.core.fs.Path(
+                pendingProgressLocation(runId), String.format("%012d", checkpointId));
+    }
+
+    public org.apache.flink.core.fs.Path runsLocation() {
+        return location("runs");
+    }
+
+    public org.apache.flink.core.fs.Path runLocation(String runId) {
+        return new org.apache.flink.core.fs.Path(runsLocation(), runId);
+    }
+
+    public org.apache.flink.core.fs.Path jobFileLocation(String runId) {
+        return new org.apache.flink.core.fs.Path(runLocation(runId), "job.json");
+    }
+
+    public org.apache.flink.core.fs.Path heartbeatLocation(String runId) {
+        return new org.apache.flink.core.fs.Path(runLocation(runId), "heartbeat");
+    }
+
+    public org.apache.flink.core.fs.Path fenceLocation() {
+        return location("fence.json");
+    }
+
+    public org.apache.flink.core.fs.Path caughtUpMarkerLocation(String runId, String source) {
+        return new org.apache.flink.core.fs.Path(runLocation(runId), "caught-up-" + source);
+    }
+
+    public org.apache.flink.core.fs.Path checkpointWantedLocation(String runId, String source) {
+        return new org.apache.flink.core.fs.Path(runLocation(runId), "checkpoint-wanted-" + source);
+    }
+
+    public org.apache.flink.core.fs.Path sealedBatchesLocation(String runId, String source) {
+        return new org.apache.flink.core.fs.Path(runLocation(runId), "sealed-" + source);
+    }
+
+    public org.apache.flink.core.fs.Path sealedBatchLocation(
+            String runId, String source, long checkpointId) {
+        return new org.apache.flink.core.fs.Path(
+                sealedBatchesLocation(runId, source), String.format("%012d.json", checkpointId));
+    }
+
+    public org.apache.flink.core.fs.Path commitReportsLocation() {
+        return location("commits");
+    }
+
+    public org.apache.flink.core.fs.Path commitReportsLocation(String runId) {
+        return new org.apache.flink.core.fs.Path(commitReportsLocation(), runId);
+    }
+
+    // The same parts as local files: a local directory only (on an object store, refused).
+
     public Path metadata() {
-        return dir().resolve("metadata.json");
+        return local(metadataLocation());
     }
 
     public Path checkpoints() {
-        return dir().resolve("checkpoints");
+        return local(checkpointsLocation());
     }
 
     public Path checkpointsOfJob(String jobId) {
-        return checkpoints().resolve(jobId);
+        return local(checkpointsOfJobLocation(jobId));
     }
 
     public Path savepoints() {
-        return dir().resolve("savepoints");
+        return local(savepointsLocation());
     }
 
     /** Where restore points whose {@code _metadata} cannot be read are set aside, for a look. */
     public Path damaged() {
-        return dir().resolve("damaged");
+        return local(damagedLocation());
     }
 
     /** Spark's offset log of one source: the splits of each batch planned. */
     public Path offsets(String source) {
-        return dir().resolve("offsets").resolve(source);
+        return local(offsetsLocation(source));
     }
 
     public Path progressLog() {
-        return progress().resolve("log.jsonl");
+        return local(progressLogLocation());
     }
 
     public Path lastProgress() {
-        return progress().resolve("last.json");
+        return local(lastProgressLocation());
     }
 
     /** The fragments of every run whose progress is not merged yet. */
     public Path pendingProgress() {
-        return progress().resolve("pending");
+        return local(pendingProgressLocation());
     }
 
     public Path pendingProgress(String runId) {
-        return pendingProgress().resolve(runId);
+        return local(pendingProgressLocation(runId));
     }
 
     /** What the operators of run {@code runId} reported at checkpoint {@code checkpointId}. */
     public Path fragments(String runId, long checkpointId) {
-        return pendingProgress(runId).resolve(String.format("%012d", checkpointId));
+        return local(fragmentsLocation(runId, checkpointId));
     }
 
     public Path runs() {
-        return dir().resolve("runs");
+        return local(runsLocation());
     }
 
     public Path jobFile(String runId) {
-        return runs().resolve(runId).resolve("job.json");
+        return local(jobFileLocation(runId));
     }
 
     /** Rewritten by the client of run {@code runId} while it lives ({@link RunFence}). */
     public Path heartbeat(String runId) {
-        return runs().resolve(runId).resolve("heartbeat");
+        return local(heartbeatLocation(runId));
     }
 
     /**
      * Names the run that owns the directory; the jobs of every other run stop ({@link RunFence}).
      */
     public Path fence() {
-        return dir().resolve("fence.json");
+        return local(fenceLocation());
     }
 
     public Path caughtUpMarker(String runId, String source) {
-        return runs().resolve(runId).resolve("caught-up-" + source);
+        return local(caughtUpMarkerLocation(runId, source));
     }
 
     /**
@@ -149,27 +335,27 @@ public final class CheckpointLayout implements Serializable {
      * periodic one ({@code checkpointWanted}).
      */
     public Path checkpointWanted(String runId, String source) {
-        return runs().resolve(runId).resolve("checkpoint-wanted-" + source);
+        return local(checkpointWantedLocation(runId, source));
     }
 
     /** The {@link SealedBatch} a source wrote at checkpoint {@code checkpointId} of a run. */
     public Path sealedBatch(String runId, String source, long checkpointId) {
-        return sealedBatches(runId, source).resolve(String.format("%012d.json", checkpointId));
+        return local(sealedBatchLocation(runId, source, checkpointId));
     }
 
     /** Every {@link SealedBatch} record of a source in a run. */
     public Path sealedBatches(String runId, String source) {
-        return runs().resolve(runId).resolve("sealed-" + source);
+        return local(sealedBatchesLocation(runId, source));
     }
 
     /** What the table committers of run {@code runId} report to its driver (skipped batches). */
     public Path commitReports(String runId) {
-        return commitReports().resolve(runId);
+        return local(commitReportsLocation(runId));
     }
 
     /** The commit reports of every run not yet read by its driver. */
     public Path commitReports() {
-        return dir().resolve("commits");
+        return local(commitReportsLocation());
     }
 
     public Path lockFile() {
@@ -180,22 +366,24 @@ public final class CheckpointLayout implements Serializable {
         return dir().resolve(".lock.owner");
     }
 
-    private Path progress() {
-        return dir().resolve("progress");
+    /** The local file of a part: refused on an object store, naming the directory. */
+    private Path local(org.apache.flink.core.fs.Path part) {
+        dir();
+        return Storage.localFile(part, "a checkpoint file");
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof CheckpointLayout && ((CheckpointLayout) o).dir.equals(dir);
+        return o instanceof CheckpointLayout && ((CheckpointLayout) o).uri.equals(uri);
     }
 
     @Override
     public int hashCode() {
-        return dir.hashCode();
+        return uri.hashCode();
     }
 
     @Override
     public String toString() {
-        return dir;
+        return dir != null ? dir : uri;
     }
 }

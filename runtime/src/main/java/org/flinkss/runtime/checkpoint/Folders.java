@@ -1,5 +1,7 @@
 package org.flinkss.runtime.checkpoint;
 
+import org.flinkss.runtime.storage.Storage;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -23,6 +25,22 @@ public final class Folders {
             } catch (UncheckedIOException e) {
                 // a file went away while we walked: walk again
             }
+        }
+    }
+
+    /**
+     * Deletes a file or folder anywhere (a local one as {@link #deleteQuietly(Path)} does; on an
+     * object store every object under it), ignoring what vanishes meanwhile.
+     */
+    public static void deleteQuietly(org.apache.flink.core.fs.Path path) {
+        if (Storage.isLocal(path)) {
+            deleteQuietly(Storage.localFile(path, "a folder"));
+            return;
+        }
+        try {
+            Storage.deleteTree(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + path + ": " + e.getMessage(), e);
         }
     }
 

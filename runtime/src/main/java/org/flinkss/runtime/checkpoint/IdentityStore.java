@@ -1,16 +1,18 @@
 package org.flinkss.runtime.checkpoint;
 
+import org.apache.flink.core.fs.Path;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.UUID;
 
@@ -39,8 +41,8 @@ public final class IdentityStore {
      * over. A directory without {@code metadata.json} (a first run) passes.
      */
     public void checkLayout(String queryName) {
-        Path meta = layout.metadata();
-        if (!Files.exists(meta)) {
+        Path meta = layout.metadataLocation();
+        if (!exists(meta)) {
             return;
         }
         JsonNode version = read(meta, queryName).path(LAYOUT_FIELD);
@@ -59,7 +61,7 @@ public final class IdentityStore {
                                 + CheckpointLayout.VERSION;
         throw new QueryException(
                 "checkpoint "
-                        + layout.dir()
+                        + layout
                         + " of query '"
                         + queryName
                         + "' was made "
@@ -76,8 +78,8 @@ public final class IdentityStore {
      * Returns the query id.
      */
     public String claim(QueryIdentity identity) {
-        Path meta = layout.metadata();
-        if (!Files.exists(meta)) {
+        Path meta = layout.metadataLocation();
+        if (!exists(meta)) {
             String id = UUID.randomUUID().toString();
             write(portable(identity), id);
             return id;
@@ -98,7 +100,7 @@ public final class IdentityStore {
         if (!existing.sameQuery(identity)) {
             throw new QueryException(
                     "checkpoint "
-                            + layout.dir()
+                            + layout
                             + " belongs to query "
                             + existing.describe()
                             + ", but this is query "
@@ -114,7 +116,7 @@ public final class IdentityStore {
         if (change != null) {
             throw new QueryException(
                     "checkpoint "
-                            + layout.dir()
+                            + layout
                             + " of query '"
                             + identity.name()
                             + "' "
@@ -169,14 +171,31 @@ public final class IdentityStore {
     /** The base folder of the checkpoint ({@code <base>/_cp/<query>}), or null if none. */
     @Nullable
     private String base() {
-        Path parent = layout.dir().getParent();
+        if (!layout.isObjectStore()) {
+            java.nio.file.Path parent = layout.dir().getParent();
+            if (parent == null
+                    || parent.getFileName() == null
+                    || !parent.getFileName().toString().equals(CheckpointLayout.CHECKPOINTS_FOLDER)
+                    || parent.getParent() == null) {
+                return null;
+            }
+            return parent.getParent().toString();
+        }
+        Path parent = layout.location().getParent();
         if (parent == null
-                || parent.getFileName() == null
-                || !parent.getFileName().toString().equals(CheckpointLayout.CHECKPOINTS_FOLDER)
+                || !parent.getName().equals(CheckpointLayout.CHECKPOINTS_FOLDER)
                 || parent.getParent() == null) {
             return null;
         }
         return parent.getParent().toString();
+    }
+
+    private static boolean exists(Path file) {
+        try {
+            return Storage.exists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -192,7 +211,7 @@ public final class IdentityStore {
         }
         throw new QueryException(
                 "checkpoint "
-                        + layout.dir()
+                        + layout
                         + " of query '"
                         + queryName
                         + "' was made with its base folder at "
@@ -224,7 +243,7 @@ public final class IdentityStore {
         node.put("name", queryName);
         node.put("id", id);
         node.put(LAYOUT_FIELD, CheckpointLayout.VERSION);
-        JsonFiles.write(layout.metadata(), node);
+        JsonFiles.write(layout.metadataLocation(), node);
         return id;
     }
 
@@ -236,17 +255,17 @@ public final class IdentityStore {
             node.put(BASE_FIELD, base);
         }
         node.put(LAYOUT_FIELD, CheckpointLayout.VERSION);
-        JsonFiles.write(layout.metadata(), node);
+        JsonFiles.write(layout.metadataLocation(), node);
     }
 
     /**
      * The identity as stored; a file that is empty, cut short or not a JSON object (a disk that
      * filled up, an editor) stops the run, naming it and the way out.
      */
-    private static JsonNode read(Path meta, String queryName) {
+    private JsonNode read(Path meta, String queryName) {
         String problem;
         try {
-            JsonNode node = JsonFiles.JSON.readTree(meta.toFile());
+            JsonNode node = JsonFiles.readTree(meta);
             if (node != null && node.isObject() && node.path("name").isTextual()) {
                 return node;
             }
@@ -259,11 +278,11 @@ public final class IdentityStore {
         }
         throw new QueryException(
                 "checkpoint "
-                        + meta.getParent()
+                        + layout
                         + " of query '"
                         + queryName
                         + "' cannot be used: its identity file "
-                        + meta
+                        + (Storage.isLocal(meta) ? Storage.localFile(meta, "metadata.json") : meta)
                         + " is damaged ("
                         + problem
                         + "). Put back an intact copy of that file, or start over with 'reset "

@@ -3,13 +3,11 @@ package org.flinkss.runtime.checkpoint;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.flinkss.runtime.PermanentFailure;
+import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -53,7 +51,7 @@ public final class RunFence {
         ObjectNode node = JsonFiles.JSON.createObjectNode();
         node.put("runId", runId);
         node.put("claimed", Instant.now().toString());
-        JsonFiles.write(layout.fence(), node);
+        JsonFiles.write(layout.fenceLocation(), node);
     }
 
     /**
@@ -61,7 +59,7 @@ public final class RunFence {
      */
     public static Optional<String> owner(CheckpointLayout layout) {
         try {
-            String run = JsonFiles.JSON.readTree(layout.fence().toFile()).path("runId").asText("");
+            String run = JsonFiles.readTree(layout.fenceLocation()).path("runId").asText("");
             return run.isEmpty() ? Optional.empty() : Optional.of(run);
         } catch (IOException e) {
             return Optional.empty(); // missing; never torn (written by rename)
@@ -78,7 +76,7 @@ public final class RunFence {
                     "run "
                             + scope.runId()
                             + " of checkpoint "
-                            + scope.layout().dir()
+                            + scope.layout()
                             + " is fenced: run "
                             + owner.get()
                             + " of the same query started since, so this job stops and commits"
@@ -100,7 +98,7 @@ public final class RunFence {
         if (timeout == null) {
             return Optional.empty();
         }
-        String beat = read(scope.layout().heartbeat(scope.runId()));
+        String beat = read(scope.layout().heartbeatLocation(scope.runId()));
         long now = System.nanoTime();
         if (beat != null && !beat.equals(lastBeat)) {
             lastBeat = beat;
@@ -118,13 +116,13 @@ public final class RunFence {
                         + timeout.toSeconds()
                         + " s: it is gone, so this job stops; the next run of the query continues"
                         + " from checkpoint "
-                        + scope.layout().dir());
+                        + scope.layout());
     }
 
     @Nullable
-    private static String read(Path file) {
+    private static String read(org.apache.flink.core.fs.Path file) {
         try {
-            return Files.readString(file, StandardCharsets.UTF_8);
+            return Storage.readText(file);
         } catch (IOException e) {
             return null; // not written yet, or being replaced: no new beat
         }

@@ -1,21 +1,23 @@
 package org.flinkss.runtime.checkpoint;
 
+import org.apache.flink.core.fs.FileStatus;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import org.flinkss.runtime.storage.Storage;
+
 import javax.annotation.Nullable;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * What the checkpoint directory keeps about runs in progress ({@code runs/<run>/}): the Flink job
@@ -58,20 +60,24 @@ public final class RunRecords {
         if (clientTimeout != null) {
             node.put("clientTimeoutMillis", clientTimeout.toMillis());
         }
-        JsonFiles.write(layout.jobFile(runId), node);
+        JsonFiles.write(layout.jobFileLocation(runId), node);
     }
 
     /** The jobs of every run recorded and not cleared yet. */
     public List<Job> jobs() {
         List<Job> jobs = new ArrayList<>();
-        if (!Files.isDirectory(layout.runs())) {
-            return jobs;
-        }
-        try (Stream<Path> s = Files.list(layout.runs())) {
-            s.sorted().forEach(run -> job(run.getFileName().toString()).ifPresent(jobs::add));
+        List<String> runs = new ArrayList<>();
+        try {
+            for (FileStatus run : Storage.list(layout.runsLocation())) {
+                if (run.isDir()) {
+                    runs.add(run.getPath().getName());
+                }
+            }
         } catch (IOException e) {
             return jobs;
         }
+        runs.sort(null);
+        runs.forEach(run -> job(run).ifPresent(jobs::add));
         return jobs;
     }
 
@@ -82,7 +88,7 @@ public final class RunRecords {
 
     private Optional<Job> job(String runId) {
         try {
-            JsonNode node = JsonFiles.JSON.readTree(layout.jobFile(runId).toFile());
+            JsonNode node = JsonFiles.readTree(layout.jobFileLocation(runId));
             String jobManager = node.path("jobManager").asText("");
             long timeout = node.path("clientTimeoutMillis").asLong(-1);
             return Optional.of(
@@ -101,8 +107,12 @@ public final class RunRecords {
     /** Whether every one of {@code sources} has read what run {@code runId} is to read. */
     public boolean caughtUp(String runId, List<String> sources) {
         for (String source : sources) {
-            if (!Files.exists(layout.caughtUpMarker(runId, source))) {
-                return false;
+            try {
+                if (!Storage.exists(layout.caughtUpMarkerLocation(runId, source))) {
+                    return false;
+                }
+            } catch (IOException e) {
+                return false; // not reachable now: asked again at the next check
             }
         }
         return true;
@@ -115,10 +125,10 @@ public final class RunRecords {
     public long checkpointWanted(String runId, List<String> sources) {
         long wanted = -1;
         for (String source : sources) {
-            Path marker = layout.checkpointWanted(runId, source);
+            org.apache.flink.core.fs.Path marker = layout.checkpointWantedLocation(runId, source);
             try {
-                wanted = Math.max(wanted, Long.parseLong(Files.readString(marker).trim()));
-            } catch (NoSuchFileException e) {
+                wanted = Math.max(wanted, Long.parseLong(Storage.readText(marker).trim()));
+            } catch (FileNotFoundException | NoSuchFileException e) {
                 // no batch sealed yet
             } catch (IOException | NumberFormatException e) {
                 // replaced at this moment, or unreadable: the periodic checkpoint comes anyway
@@ -129,6 +139,6 @@ public final class RunRecords {
 
     /** Forgets every run: done once a run's savepoint holds everything they committed. */
     public void clear() {
-        Folders.deleteQuietly(layout.runs());
+        Folders.deleteQuietly(layout.runsLocation());
     }
 }

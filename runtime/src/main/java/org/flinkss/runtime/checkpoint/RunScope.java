@@ -67,6 +67,21 @@ public final class RunScope implements Serializable {
         return layout.checkpointWanted(runId, source);
     }
 
+    /** {@link #fragments}, as Flink's file systems name it (a local folder or an object store). */
+    public org.apache.flink.core.fs.Path fragmentsLocation(long checkpointId) {
+        return layout.fragmentsLocation(runId, checkpointId);
+    }
+
+    /** {@link #caughtUpMarker}, as Flink's file systems name it. */
+    public org.apache.flink.core.fs.Path caughtUpMarkerLocation(String source) {
+        return layout.caughtUpMarkerLocation(runId, source);
+    }
+
+    /** {@link #checkpointWanted}, as Flink's file systems name it. */
+    public org.apache.flink.core.fs.Path checkpointWantedLocation(String source) {
+        return layout.checkpointWantedLocation(runId, source);
+    }
+
     @Override
     public String toString() {
         return "run " + runId + " of " + layout;

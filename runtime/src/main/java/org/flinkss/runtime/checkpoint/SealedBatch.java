@@ -1,12 +1,14 @@
 package org.flinkss.runtime.checkpoint;
 
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
+
+import org.flinkss.runtime.storage.Storage;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * Which micro-batches a source had sealed when it took part in one checkpoint: every batch up to
@@ -27,14 +29,15 @@ public record SealedBatch(String source, long checkpointId, long lastSealed) {
 
     /** Leaves this record for its checkpoint of the run (atomically). */
     public void write(RunScope scope) {
-        JsonFiles.write(scope.layout().sealedBatch(scope.runId(), source, checkpointId), this);
+        JsonFiles.write(
+                scope.layout().sealedBatchLocation(scope.runId(), source, checkpointId), this);
     }
 
     /** The record source {@code source} left for checkpoint {@code checkpointId}, if any. */
     public static Optional<SealedBatch> read(RunScope scope, String source, long checkpointId) {
-        Path file = scope.layout().sealedBatch(scope.runId(), source, checkpointId);
+        Path file = scope.layout().sealedBatchLocation(scope.runId(), source, checkpointId);
         try {
-            return Optional.of(JsonFiles.JSON.readValue(file.toFile(), SealedBatch.class));
+            return Optional.of(JsonFiles.read(file, SealedBatch.class));
         } catch (NoSuchFileException | java.io.FileNotFoundException e) {
             return Optional.empty();
         } catch (IOException e) {
@@ -44,17 +47,14 @@ public record SealedBatch(String source, long checkpointId, long lastSealed) {
 
     /** Deletes the records of checkpoints before {@code checkpointId}: none will be read again. */
     public static void forgetBefore(RunScope scope, String source, long checkpointId) {
-        Path dir = scope.layout().sealedBatches(scope.runId(), source);
+        Path dir = scope.layout().sealedBatchesLocation(scope.runId(), source);
         String keep =
-                scope.layout()
-                        .sealedBatch(scope.runId(), source, checkpointId)
-                        .getFileName()
-                        .toString();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                String name = f.getFileName().toString();
+                scope.layout().sealedBatchLocation(scope.runId(), source, checkpointId).getName();
+        try {
+            for (FileStatus f : Storage.list(dir)) {
+                String name = f.getPath().getName();
                 if (!name.startsWith(".") && name.compareTo(keep) < 0) {
-                    Files.deleteIfExists(f);
+                    Storage.delete(f.getPath());
                 }
             }
         } catch (NoSuchFileException e) {

@@ -1,14 +1,15 @@
 package org.flinkss.runtime.checkpoint;
 
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
+
+import org.flinkss.runtime.storage.Storage;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * A micro-batch that a table committer did not commit because the table already held it for the
@@ -24,28 +25,26 @@ public record SkippedCommit(String table, long batchId, long committedBatch) {
     /** Leaves this record for run {@code scope}'s driver. */
     public void write(RunScope scope) {
         JsonFiles.write(
-                scope.layout()
-                        .commitReports(scope.runId())
-                        .resolve(table + "-" + String.format("%019d", batchId) + ".json"),
+                new Path(
+                        scope.layout().commitReportsLocation(scope.runId()),
+                        table + "-" + String.format("%019d", batchId) + ".json"),
                 this);
     }
 
     /** The records a run's committers left, by batch then table. */
     public static List<SkippedCommit> readAll(CheckpointLayout layout, String runId) {
         List<SkippedCommit> all = new ArrayList<>();
-        try (Stream<Path> files = Files.list(layout.commitReports(runId))) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                if (f.getFileName().toString().endsWith(".json")
-                        && !f.getFileName().toString().startsWith(".")) {
-                    all.add(JsonFiles.JSON.readValue(f.toFile(), SkippedCommit.class));
+        try {
+            for (FileStatus f : Storage.list(layout.commitReportsLocation(runId))) {
+                String name = f.getPath().getName();
+                if (name.endsWith(".json") && !name.startsWith(".")) {
+                    all.add(JsonFiles.read(f.getPath(), SkippedCommit.class));
                 }
             }
-        } catch (NoSuchFileException e) {
-            return all;
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot read the commit reports in "
-                            + layout.commitReports(runId)
+                            + layout.commitReportsLocation(runId)
                             + ": "
                             + e.getMessage(),
                     e);
@@ -58,6 +57,6 @@ public record SkippedCommit(String table, long batchId, long committedBatch) {
 
     /** Forgets the reports of every run (read, or left by killed runs). */
     public static void clearAll(CheckpointLayout layout) {
-        Folders.deleteQuietly(layout.commitReports());
+        Folders.deleteQuietly(layout.commitReportsLocation());
     }
 }

@@ -1,5 +1,7 @@
 package org.flinkss.runtime.progress;
 
+import org.apache.flink.core.fs.FileStatus;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.JsonFiles;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.time.Watermarks;
 
 import java.io.IOException;
@@ -20,7 +23,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Turns the fragments that a run's operators leave at each checkpoint into Spark's progress
@@ -68,12 +70,12 @@ public final class ProgressTracker {
     /** Every committed batch's progress, oldest first. */
     public static List<ObjectNode> history(CheckpointLayout layout) {
         List<ObjectNode> all = new ArrayList<>();
-        Path log = layout.progressLog();
-        if (!Files.exists(log)) {
-            return all;
-        }
+        org.apache.flink.core.fs.Path log = layout.progressLogLocation();
         try {
-            for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+            if (!Storage.exists(log)) {
+                return all;
+            }
+            for (String line : Storage.readText(log).split("\n")) {
                 if (!line.isBlank()) {
                     try {
                         all.add((ObjectNode) JsonFiles.JSON.readTree(line));
@@ -91,12 +93,12 @@ public final class ProgressTracker {
 
     /** The last progress object printed for the query, or null if it never ran. */
     public static ObjectNode last(CheckpointLayout layout) {
-        Path last = layout.lastProgress();
-        if (!Files.exists(last)) {
-            return null;
-        }
+        org.apache.flink.core.fs.Path last = layout.lastProgressLocation();
         try {
-            return (ObjectNode) JsonFiles.JSON.readTree(last.toFile());
+            if (!Storage.exists(last)) {
+                return null;
+            }
+            return (ObjectNode) JsonFiles.readTree(last);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + last + ": " + e.getMessage(), e);
         }
@@ -121,8 +123,8 @@ public final class ProgressTracker {
     /** Merges the fragments of checkpoints up to {@code completedCheckpointId} of a run. */
     public List<ObjectNode> commit(String run, long completedCheckpointId) {
         List<ObjectNode> emitted = new ArrayList<>();
-        for (Path dir : fragmentDirs(run)) {
-            long id = Long.parseLong(dir.getFileName().toString());
+        for (org.apache.flink.core.fs.Path dir : fragmentDirs(run)) {
+            long id = Long.parseLong(dir.getName());
             if (id > completedCheckpointId) {
                 break;
             }
@@ -135,40 +137,40 @@ public final class ProgressTracker {
      * Deletes the fragments of a run's checkpoints that never completed (a kill rolled them back).
      */
     public void discard(String run) {
-        Folders.deleteQuietly(layout.pendingProgress(run));
+        Folders.deleteQuietly(layout.pendingProgressLocation(run));
     }
 
     /** Old runs that left fragments: a killed driver could not merge them. */
     public List<String> pendingRuns() {
         List<String> runs = new ArrayList<>();
-        Path pending = layout.pendingProgress();
-        if (!Files.isDirectory(pending)) {
-            return runs;
-        }
-        try (Stream<Path> s = Files.list(pending)) {
-            s.filter(Files::isDirectory).forEach(p -> runs.add(p.getFileName().toString()));
+        try {
+            for (FileStatus p : Storage.list(layout.pendingProgressLocation())) {
+                if (p.isDir()) {
+                    runs.add(p.getPath().getName());
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return runs;
     }
 
-    private List<Path> fragmentDirs(String run) {
-        Path root = layout.pendingProgress(run);
-        List<Path> dirs = new ArrayList<>();
-        if (!Files.isDirectory(root)) {
-            return dirs;
-        }
-        try (Stream<Path> s = Files.list(root)) {
-            s.filter(p -> p.getFileName().toString().matches("\\d+")).forEach(dirs::add);
+    private List<org.apache.flink.core.fs.Path> fragmentDirs(String run) {
+        List<org.apache.flink.core.fs.Path> dirs = new ArrayList<>();
+        try {
+            for (FileStatus p : Storage.list(layout.pendingProgressLocation(run))) {
+                if (p.getPath().getName().matches("\\d+")) {
+                    dirs.add(p.getPath());
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        dirs.sort(Comparator.comparing(p -> p.getFileName().toString()));
+        dirs.sort(Comparator.comparing(org.apache.flink.core.fs.Path::getName));
         return dirs;
     }
 
-    private List<ObjectNode> mergeDir(Path dir) {
+    private List<ObjectNode> mergeDir(org.apache.flink.core.fs.Path dir) {
         List<Fragment.SourceBatches> sources = new ArrayList<>();
         boolean operatorsSnapshotted = false;
         Map<String, Integer> sinkFragments = new LinkedHashMap<>();
@@ -379,6 +381,16 @@ public final class ProgressTracker {
     private void record(ObjectNode progress) {
         batchesThisRun++;
         try {
+            if (layout.isObjectStore()) {
+                // No appends on an object store: the log is rewritten whole, one PUT.
+                org.apache.flink.core.fs.Path log = layout.progressLogLocation();
+                String before = Storage.exists(log) ? Storage.readText(log) : "";
+                Storage.replaceText(
+                        log, before + JsonFiles.JSON.writeValueAsString(progress) + "\n");
+                writeLast(progress);
+                listeners.forEach(l -> l.onProgress(progress));
+                return;
+            }
             Path log = layout.progressLog();
             Files.createDirectories(log.getParent());
             Files.writeString(
@@ -396,7 +408,7 @@ public final class ProgressTracker {
     }
 
     private void writeLast(ObjectNode progress) {
-        JsonFiles.write(layout.lastProgress(), progress);
+        JsonFiles.write(layout.lastProgressLocation(), progress);
     }
 
     private static double round(double v) {

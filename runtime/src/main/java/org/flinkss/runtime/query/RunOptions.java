@@ -20,7 +20,11 @@ import java.time.Duration;
  */
 public final class RunOptions {
 
-    final Path base;
+    /** The local base folder; null when the base is on an object store. */
+    @Nullable final Path base;
+
+    /** The base as a URI: its local folder's, or {@code s3://bucket/prefix}. */
+    final org.apache.flink.core.fs.Path baseLocation;
 
     /** The local warehouse folder; null when the warehouse is on an object store. */
     @Nullable final Path warehouse;
@@ -39,15 +43,27 @@ public final class RunOptions {
     final Trigger trigger;
 
     private RunOptions(Builder b) {
-        this.base = b.base.toAbsolutePath().normalize();
+        if (b.baseLocation != null && !Storage.isLocal(b.baseLocation)) {
+            this.base = null;
+            this.baseLocation = b.baseLocation;
+        } else {
+            Path local =
+                    b.baseLocation != null ? Storage.localFile(b.baseLocation, "a base") : b.base;
+            this.base = local.toAbsolutePath().normalize();
+            this.baseLocation = Storage.location(this.base);
+        }
         if (b.warehouseLocation != null && !Storage.isLocal(b.warehouseLocation)) {
             this.warehouse = null;
             this.warehouseLocation = b.warehouseLocation;
+        } else if (b.warehouseLocation == null && b.warehouse == null && base == null) {
+            // <base>/warehouse, on the base's object store.
+            this.warehouse = null;
+            this.warehouseLocation = new org.apache.flink.core.fs.Path(baseLocation, "warehouse");
         } else {
             Path local =
                     b.warehouseLocation != null
                             ? Storage.localFile(b.warehouseLocation, "a warehouse")
-                            : b.warehouse != null ? b.warehouse : b.base.resolve("warehouse");
+                            : b.warehouse != null ? b.warehouse : base().resolve("warehouse");
             this.warehouse = local.toAbsolutePath().normalize();
             this.warehouseLocation = Storage.location(this.warehouse);
         }
@@ -55,7 +71,9 @@ public final class RunOptions {
         this.skipMissingFiles = b.skipMissingFiles;
         this.jdbcUrl = b.jdbcUrl;
         this.outputMode = b.outputMode;
-        this.runSettings = b.run.tmpRoot(base.resolve("_tmp")).build();
+        // A run's temporary files are local: beside a local base, else in the JVM's temp folder.
+        this.runSettings =
+                b.run.tmpRoot(base != null ? base.resolve("_tmp") : objectStoreTmpRoot()).build();
         this.trigger = runSettings.trigger();
     }
 
@@ -70,17 +88,54 @@ public final class RunOptions {
      */
     public Database database() {
         // The SQLite file stays local: <base>/warehouse beside a warehouse on an object store.
-        return jdbcUrl != null
-                ? new Database(jdbcUrl)
-                : Database.sqliteIn(warehouse != null ? warehouse : base.resolve("warehouse"));
+        if (jdbcUrl != null) {
+            return new Database(jdbcUrl);
+        }
+        if (warehouse == null && base == null) {
+            throw new IllegalArgumentException(
+                    "the SQLite database of upsert tables is a local file, and both --base "
+                            + baseLocation
+                            + " and --warehouse "
+                            + warehouseLocation
+                            + " are on an object store: give --jdbc-url (PostgreSQL), or a local"
+                            + " --warehouse to hold warehouse.db (docs/object-storage.md)");
+        }
+        return Database.sqliteIn(warehouse != null ? warehouse : base.resolve("warehouse"));
+    }
+
+    private Path objectStoreTmpRoot() {
+        // One folder per base, so that a run's cleanup of its query's earlier temporary files
+        // (after a kill) never reaches another base's.
+        String name = Integer.toHexString(baseLocation.toString().hashCode());
+        return Paths.get(System.getProperty("java.io.tmpdir"), "flinkss-" + name, "_tmp");
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
+    /**
+     * The local base folder; refused, naming the base, when it is on an object store (use {@link
+     * #baseLocation()}).
+     */
     public Path base() {
+        if (base == null) {
+            throw new IllegalArgumentException(
+                    "this needs a local --base, and "
+                            + baseLocation
+                            + " is on an object store (docs/object-storage.md)");
+        }
         return base;
+    }
+
+    /** The base as a URI: {@code file:/...} or {@code s3://bucket/prefix}. */
+    public org.apache.flink.core.fs.Path baseLocation() {
+        return baseLocation;
+    }
+
+    /** The landing folder of the course's generator, wherever the base is. */
+    public org.apache.flink.core.fs.Path eventsLocation() {
+        return new org.apache.flink.core.fs.Path(baseLocation, "events");
     }
 
     /**
@@ -113,16 +168,19 @@ public final class RunOptions {
 
     /** The landing folder of the course's generator. */
     public Path events() {
-        return base.resolve("events");
+        return base().resolve("events");
     }
 
     public CheckpointLayout checkpointOf(String query) {
-        return CheckpointLayout.of(base, query);
+        return base != null
+                ? CheckpointLayout.of(base, query)
+                : CheckpointLayout.of(baseLocation, query);
     }
 
     /** Builds {@link RunOptions}; every setting has the course's default. */
     public static final class Builder {
         private Path base = Paths.get("data");
+        private org.apache.flink.core.fs.Path baseLocation;
         private Path warehouse;
         private org.apache.flink.core.fs.Path warehouseLocation;
         private final RunSettings.Builder run = RunSettings.builder();
@@ -134,6 +192,16 @@ public final class RunOptions {
         /** Landing folder {@code <base>/events} and checkpoints {@code <base>/_cp/<query>}. */
         public Builder base(Path base) {
             this.base = base;
+            this.baseLocation = null;
+            return this;
+        }
+
+        /**
+         * The base anywhere Flink's file systems reach: a local folder or {@code s3://b/prefix}
+         * (its checkpoints then on the object store too).
+         */
+        public Builder base(org.apache.flink.core.fs.Path base) {
+            this.baseLocation = base;
             return this;
         }
 

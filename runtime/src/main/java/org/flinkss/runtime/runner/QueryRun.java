@@ -111,9 +111,10 @@ public final class QueryRun {
                     "warning: trigger 'once' is deprecated, as in Spark: use available-now (same"
                             + " behaviour, and it honours rate limits)");
         }
-        try (CheckpointLock lock = CheckpointLock.acquire(layout, name)) {
+        String runId = UUID.randomUUID().toString();
+        try (CheckpointLock lock =
+                CheckpointLock.acquire(layout, name, runId, settings.leaseTime)) {
             identity.checkLayout(name);
-            String runId = UUID.randomUUID().toString();
             // Before anything is restored: no job of an earlier run may go on beside this one.
             // Cancelled over REST first (it says so), then fenced: a job that could not be
             // reached stops at its next check of the fence, or its client's heartbeat.
@@ -157,7 +158,7 @@ public final class QueryRun {
                 ProgressTracker tracker = tracker(job, queryId, runId, committed);
                 new KilledRunRecovery(runs, restorePoints, tracker).recover();
 
-                Path savepoint = execute(env, job, runId, tracker, flinkRunClient);
+                Path savepoint = execute(env, job, runId, lock, tracker, flinkRunClient);
                 // Before noDataProgress, which tells the listeners too: it is no batch.
                 List<ObjectNode> batches = List.copyOf(committed);
                 ObjectNode last =
@@ -203,9 +204,10 @@ public final class QueryRun {
             StreamExecutionEnvironment env,
             BuiltJob job,
             String runId,
+            CheckpointLock lock,
             ProgressTracker tracker,
             @Nullable ReadableConfig flinkRunClient) {
-        try (ClientHeartbeat heartbeat = ClientHeartbeat.start(layout, runId)) {
+        try (ClientHeartbeat heartbeat = ClientHeartbeat.start(layout, runId, lock, settings.out)) {
             return submitAndWatch(env, job, runId, tracker, flinkRunClient);
         }
     }

@@ -1,6 +1,7 @@
 package org.flinkss.runtime.runner;
 
 import org.flinkss.runtime.progress.ProgressListener;
+import org.flinkss.runtime.storage.Lease;
 import org.flinkss.runtime.trigger.Trigger;
 
 import javax.annotation.Nullable;
@@ -31,6 +32,7 @@ public final class RunSettings {
     final PrintStream out;
     final boolean printProgress;
     final Path tmpRoot;
+    final Duration leaseTime;
 
     private RunSettings(Builder b) {
         this.trigger = b.trigger;
@@ -43,6 +45,7 @@ public final class RunSettings {
         this.out = b.out;
         this.printProgress = b.printProgress;
         this.tmpRoot = b.tmpRoot;
+        this.leaseTime = b.leaseTime;
     }
 
     public static Builder builder() {
@@ -84,8 +87,26 @@ public final class RunSettings {
         private final List<ProgressListener> listeners = new ArrayList<>();
         private PrintStream out = System.out;
         private boolean printProgress = true;
+        private Duration leaseTime = Lease.DEFAULT_TIME;
 
         private Builder() {}
+
+        /**
+         * How long a run's lease of a checkpoint on an object store lasts without a renewal by its
+         * client ({@link org.flinkss.runtime.checkpoint.CheckpointLock}): after a killed run, how
+         * long the next one waits. {@link Lease#DEFAULT_TIME} unless set.
+         */
+        public Builder leaseTime(Duration leaseTime) {
+            if (leaseTime.compareTo(Duration.ofSeconds(5)) < 0) {
+                throw new IllegalArgumentException(
+                        "a lease time of "
+                                + leaseTime
+                                + " is shorter than a few heartbeats of the client (2 s): give 5 s"
+                                + " or more");
+            }
+            this.leaseTime = leaseTime;
+            return this;
+        }
 
         /**
          * Where runs keep their temporary files: {@code <tmpRoot>/<query>/<run>}, deleted when the

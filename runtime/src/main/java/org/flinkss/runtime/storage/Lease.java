@@ -144,7 +144,14 @@ public final class Lease implements AutoCloseable {
 
     /** Takes the lease of {@code folder} for run {@code runId} of this process. */
     public static Lease acquire(Path folder, String runId) throws IOException {
-        return acquire(folder, runId, DEFAULT_TIME, Clock.systemUTC(), thisHost(), thisPid());
+        return acquire(folder, runId, DEFAULT_TIME);
+    }
+
+    /**
+     * Takes the lease of {@code folder} for run {@code runId} of this process, for {@code time}.
+     */
+    public static Lease acquire(Path folder, String runId, Duration time) throws IOException {
+        return acquire(folder, runId, time, Clock.systemUTC(), thisHost(), thisPid());
     }
 
     /**

@@ -101,8 +101,52 @@ public final class BaseFolder {
         }
     }
 
+    /**
+     * The report of a base on an object store: something must be under it (an object store has no
+     * empty folders).
+     */
+    public static void requireForReport(org.apache.flink.core.fs.Path base) {
+        if (!hasObjects(base)) {
+            throw new QueryException(
+                    "--base "
+                            + base
+                            + " holds nothing: nothing to report; give the base the queries ran"
+                            + " in");
+        }
+    }
+
+    /**
+     * A run with its base on an object store: refused for now, naming what works. Its lock (a
+     * lease), identity and progress are on the object store already; its Flink restore points,
+     * offset log and run records are not yet.
+     */
+    public static void refuseRunOn(org.apache.flink.core.fs.Path base) {
+        throw new QueryException(
+                "run with --base "
+                        + base
+                        + " on an object store is not supported yet (its checkpoint's restore"
+                        + " points, offset log and run records are still local files): give a"
+                        + " local --base and the tables on S3 with --warehouse s3://...; reset"
+                        + " and report take an S3 base (docs/object-storage.md)");
+    }
+
+    private static boolean hasObjects(org.apache.flink.core.fs.Path base) {
+        try {
+            return !Storage.list(base).isEmpty();
+        } catch (IOException e) {
+            throw new QueryException(
+                    "cannot read --base " + base + ": " + e.getMessage().split("\n")[0], e);
+        }
+    }
+
     /** A command that only reads: a file is no base. */
     public static void refuseFile(Path base) {
+        if (base == null) {
+            throw new QueryException(
+                    "this command needs --base on a local disk (a folder): land-events,"
+                            + " land-customers, reset, report and progress take s3://bucket/prefix"
+                            + " (docs/object-storage.md)");
+        }
         if (Files.exists(base) && !Files.isDirectory(base)) {
             throw new QueryException(
                     "--base "

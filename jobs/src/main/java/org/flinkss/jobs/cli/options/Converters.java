@@ -94,23 +94,16 @@ public final class Converters {
     }
 
     /**
-     * {@code --base}: a folder on the local disk as {@link LocalFolder} reads it, or an S3 location
-     * ({@code s3://bucket/prefix}, {@code s3a://}) as {@link WarehouseFolder} reads it; whether the
-     * command takes a base on S3 is for {@link DataOptions} to say.
+     * The base: an S3 location ({@code s3://bucket/prefix}, {@code s3a://}) as it is, else a local
+     * folder as {@link LocalFolder} reads it. Which commands take a base on S3: {@link BaseFolder}.
      */
-    public static final class BaseFolder implements ITypeConverter<Base> {
+    public static final class BaseLocation
+            implements ITypeConverter<org.apache.flink.core.fs.Path> {
         @Override
-        public Base convert(String text) {
-            Matcher scheme = SCHEME.matcher(text);
-            if (scheme.lookingAt() && scheme.group(1).toLowerCase().matches("s3a?")) {
-                return new Base(text, null, new WarehouseFolder().convert(text));
-            }
-            return new Base(text, new LocalFolder().convert(text), null);
+        public org.apache.flink.core.fs.Path convert(String text) {
+            return new WarehouseFolder().convert(text);
         }
     }
-
-    /** A {@code --base} as given: a local folder, or a location on an object store. */
-    public record Base(String given, Path local, org.apache.flink.core.fs.Path objectStore) {}
 
     /** A URI scheme of two letters or more (one letter is a Windows drive). */
     private static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]+):");

@@ -1,9 +1,6 @@
 package org.flinkss.jobs.cli.options;
 
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 import org.flinkss.jobs.cli.output.Tables;
 import org.flinkss.runtime.jdbc.Database;
@@ -20,69 +17,37 @@ import java.nio.file.Paths;
 /** Where the data is: the options of every command that reads or writes a base and its tables. */
 public final class DataOptions {
 
-    /** The local base; null when {@link #objectStoreBase} is given instead. */
+    /** The local base folder; null when --base is on an object store ({@link #baseLocation}). */
     public Path base = Paths.get("data");
 
-    /**
-     * --base on an object store ({@code s3://bucket/prefix}): only the landing commands take it.
-     */
+    /** --base on an object store ({@code s3://bucket/prefix}); null when it is local. */
     @Nullable private org.apache.flink.core.fs.Path objectStoreBase;
-
-    private final boolean takesObjectStoreBase;
-
-    @Spec(Spec.Target.MIXEE)
-    CommandSpec command;
-
-    /** The options of a command that keeps its base on the local disk. */
-    public DataOptions() {
-        this(false);
-    }
-
-    private DataOptions(boolean takesObjectStoreBase) {
-        this.takesObjectStoreBase = takesObjectStoreBase;
-    }
-
-    /**
-     * The options of a command that lands data ({@code land-events}, {@code land-customers}): its
-     * {@code --base} may be on an object store ({@code s3://bucket/prefix}).
-     */
-    public static DataOptions landing() {
-        return new DataOptions(true);
-    }
 
     @Option(
             names = "--base",
             paramLabel = "DIR",
-            converter = Converters.BaseFolder.class,
             defaultValue = "data",
+            converter = Converters.BaseLocation.class,
             description =
-                    "landing folder <base>/events and checkpoints <base>/_cp/<query> (default:"
+                    "landing folder <base>/events and checkpoints <base>/_cp/<query>: a folder, or"
+                            + " s3://bucket/prefix for run, reset and report (default:"
                             + " ${DEFAULT-VALUE})")
-    void base(Converters.Base given) {
-        if (given.objectStore() == null) {
-            base = given.local();
+    void base(org.apache.flink.core.fs.Path given) {
+        if (Storage.isLocal(given)) {
+            base = Storage.localFile(given, "--base");
             objectStoreBase = null;
-            return;
+        } else {
+            base = null;
+            objectStoreBase = given;
         }
-        if (!takesObjectStoreBase) {
-            throw new ParameterException(
-                    command.commandLine(),
-                    "Invalid value for option '--base': '"
-                            + given.given()
-                            + "' is not on the local disk: this command keeps the landing"
-                            + " folder, checkpoints and tables on a local (or mounted) disk for"
-                            + " now; give a folder (object storage: docs/object-storage.md)");
-        }
-        base = null;
-        objectStoreBase = given.objectStore();
     }
 
-    /** The base on any storage: the local folder, or the object store location. */
+    /** --base as a URI: its local folder's, or {@code s3://bucket/prefix}. */
     public org.apache.flink.core.fs.Path baseLocation() {
         return objectStoreBase != null ? objectStoreBase : Storage.location(base);
     }
 
-    /** Whether --base is on an object store (a landing command's). */
+    /** Whether --base is on an object store ({@code s3://bucket/prefix}). */
     public boolean objectStoreBase() {
         return objectStoreBase != null;
     }
@@ -90,6 +55,14 @@ public final class DataOptions {
     /** The landing folder {@code <base>/events} on any storage. */
     public org.apache.flink.core.fs.Path eventsLocation() {
         return new org.apache.flink.core.fs.Path(baseLocation(), "events");
+    }
+
+    /**
+     * The options of a command that lands data ({@code land-events}, {@code land-customers}); its
+     * {@code --base} may be on an object store, as every command's.
+     */
+    public static DataOptions landing() {
+        return new DataOptions();
     }
 
     @Option(
@@ -116,6 +89,12 @@ public final class DataOptions {
      */
     public Path warehouse() {
         if (warehouse == null) {
+            if (objectStoreBase != null) {
+                throw new IllegalArgumentException(
+                        "this command needs a local --warehouse, and "
+                                + objectStoreBase
+                                + "/warehouse is on an object store (docs/object-storage.md)");
+            }
             return base.resolve("warehouse");
         }
         if (!Storage.isLocal(warehouse)) {
@@ -129,12 +108,42 @@ public final class DataOptions {
 
     /** Whether --warehouse is on an object store ({@code s3://bucket/prefix}). */
     public boolean objectStoreWarehouse() {
-        return warehouse != null && !Storage.isLocal(warehouse);
+        return warehouse != null ? !Storage.isLocal(warehouse) : objectStoreBase != null;
     }
 
-    /** The SQLite file's folder: the warehouse, or {@code <base>/warehouse} beside one on S3. */
+    /** The warehouse on an object store: --warehouse, else {@code <base>/warehouse}. */
+    private org.apache.flink.core.fs.Path objectStoreWarehouseLocation() {
+        return warehouse != null
+                ? warehouse
+                : new org.apache.flink.core.fs.Path(objectStoreBase, "warehouse");
+    }
+
+    /**
+     * The SQLite file's folder: the warehouse, or {@code <base>/warehouse} beside one on S3. The
+     * file stays local: with both on S3, give --jdbc-url or a local --warehouse.
+     */
     private Path databaseFolder() {
-        return objectStoreWarehouse() ? base.resolve("warehouse") : warehouse();
+        if (!objectStoreWarehouse()) {
+            return warehouse();
+        }
+        if (objectStoreBase != null) {
+            throw new IllegalArgumentException(
+                    "the SQLite database of upsert tables is a local file, and both --base "
+                            + objectStoreBase
+                            + " and the warehouse "
+                            + objectStoreWarehouseLocation()
+                            + " are on an object store: give --jdbc-url (PostgreSQL), or a local"
+                            + " --warehouse to hold warehouse.db (docs/object-storage.md)");
+        }
+        return base.resolve("warehouse");
+    }
+
+    /** Makes Flink's file systems ready for a base or warehouse on an object store. */
+    public void initializeStorage() {
+        StorageSetup.initialize(
+                base != null
+                        ? base
+                        : Paths.get(System.getProperty("java.io.tmpdir"), "flinkss-storage"));
     }
 
     public Warehouse openWarehouse() {
@@ -146,8 +155,8 @@ public final class DataOptions {
                             : new org.apache.flink.core.fs.Path(objectStoreBase, "warehouse"));
         }
         if (objectStoreWarehouse()) {
-            StorageSetup.initialize(base);
-            return new Warehouse(warehouse);
+            initializeStorage();
+            return new Warehouse(objectStoreWarehouseLocation());
         }
         return new Warehouse(warehouse());
     }
@@ -167,6 +176,9 @@ public final class DataOptions {
     /** The SQL database, or null for a default one whose file does not exist (no tables yet). */
     @Nullable
     public Database existingDatabase() {
+        if (jdbcUrl == null && objectStoreBase != null && objectStoreWarehouse()) {
+            return null; // no local SQLite file with a base and warehouse on S3: no SQL tables
+        }
         boolean none = jdbcUrl == null && !Files.exists(Database.sqliteFileIn(databaseFolder()));
         return none ? null : database();
     }
@@ -177,6 +189,15 @@ public final class DataOptions {
     }
 
     public RunOptions.Builder applyTo(RunOptions.Builder run) {
+        if (objectStoreBase != null) {
+            initializeStorage();
+            run.base(objectStoreBase).jdbcUrl(jdbcUrl);
+            return warehouse == null
+                    ? run
+                    : Storage.isLocal(warehouse)
+                            ? run.warehouse(warehouse())
+                            : run.warehouse(warehouse);
+        }
         if (objectStoreWarehouse()) {
             StorageSetup.initialize(base);
             return run.base(base).warehouse(warehouse).jdbcUrl(jdbcUrl);

@@ -19,8 +19,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -138,10 +136,10 @@ public final class EarlierRunJobs {
         if (job.clientTimeout() == null) {
             return;
         }
-        Path heartbeat = layout.heartbeat(job.runId());
+        org.apache.flink.core.fs.Path heartbeat = layout.heartbeatLocation(job.runId());
         long lastBeat;
         try {
-            lastBeat = Files.getLastModifiedTime(heartbeat).toMillis();
+            lastBeat = heartbeat.getFileSystem().getFileStatus(heartbeat).getModificationTime();
         } catch (IOException e) {
             return; // the run never beat: its job never planned a batch
         }

@@ -104,10 +104,17 @@ public final class JobConfiguration {
             conf.removeConfig(RestOptions.PORT);
         }
         conf.set(CoreOptions.TMP_DIRS, tmp.toString());
+        // On an object store Flink writes them through its S3 file system itself.
         conf.set(
                 CheckpointingOptions.CHECKPOINTS_DIRECTORY,
-                layout.checkpoints().toUri().toString());
-        conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, layout.savepoints().toUri().toString());
+                layout.isObjectStore()
+                        ? layout.checkpointsLocation().toString()
+                        : layout.checkpoints().toUri().toString());
+        conf.set(
+                CheckpointingOptions.SAVEPOINT_DIRECTORY,
+                layout.isObjectStore()
+                        ? layout.savepointsLocation().toString()
+                        : layout.savepoints().toUri().toString());
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
         restore.ifPresent(p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString()));
         overrides.forEach(conf::setString);

@@ -1,18 +1,18 @@
 package org.flinkss.runtime.source.impl;
 
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 import org.flinkss.runtime.source.WorkSplit;
+import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -40,11 +40,17 @@ final class BatchPlans<S extends WorkSplit> {
     private final SimpleVersionedSerializer<S> serializer;
 
     /**
-     * @param dir the source's offset log, {@code CheckpointLayout#offsets}
+     * @param dir the source's offset log, {@code CheckpointLayout#offsetsLocation}: a local folder
+     *     or on an object store
      */
     BatchPlans(Path dir, SimpleVersionedSerializer<S> serializer) {
         this.dir = dir;
         this.serializer = serializer;
+    }
+
+    /** The offset log in a local folder. */
+    BatchPlans(java.nio.file.Path dir, SimpleVersionedSerializer<S> serializer) {
+        this(Storage.location(dir), serializer);
     }
 
     /** The splits batch {@code batchId} was planned with, or null if it never was. */
@@ -52,8 +58,8 @@ final class BatchPlans<S extends WorkSplit> {
     List<S> read(long batchId) throws IOException {
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(file(batchId));
-        } catch (NoSuchFileException e) {
+            bytes = Storage.readBytes(file(batchId));
+        } catch (FileNotFoundException | NoSuchFileException e) {
             return null;
         }
         DataInputDeserializer in = new DataInputDeserializer(bytes);
@@ -78,14 +84,10 @@ final class BatchPlans<S extends WorkSplit> {
             out.writeInt(bytes.length);
             out.write(bytes);
         }
-        Files.createDirectories(dir);
-        Path file = file(batchId);
-        Path tmp = dir.resolve("." + file.getFileName() + ".tmp");
-        Files.write(tmp, out.getCopyOfBuffer());
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Storage.replace(file(batchId), out.getCopyOfBuffer());
     }
 
     private Path file(long batchId) {
-        return dir.resolve(String.format("%019d", batchId));
+        return new Path(dir, String.format("%019d", batchId));
     }
 }

@@ -122,7 +122,8 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         this.state = restored != null ? restored : new EnumeratorState<>();
         this.plans =
                 new BatchPlans<>(
-                        spec.scope().layout().offsets(spec.name()), planner.splitSerializer());
+                        spec.scope().layout().offsetsLocation(spec.name()),
+                        planner.splitSerializer());
         this.fence = new RunFence(spec.scope());
     }
 
@@ -365,7 +366,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 // Spark runs an availableNow run's batches back to back: the next one starts
                 // after a checkpoint holding this one, which the client asks for now instead of
                 // waiting for the periodic one.
-                JsonFiles.write(spec.scope().checkpointWanted(spec.name()), batchId);
+                JsonFiles.write(spec.scope().checkpointWantedLocation(spec.name()), batchId);
             }
         }
     }
@@ -446,7 +447,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             LOG.info(
                     "Source '{}' has read everything available at the start of the run",
                     spec.name());
-            JsonFiles.touch(spec.scope().caughtUpMarker(spec.name()));
+            JsonFiles.touch(spec.scope().caughtUpMarkerLocation(spec.name()));
         }
     }
 
