@@ -151,7 +151,8 @@ public final class DataFiles {
 
         /**
          * Writes the footer, closes the file and describes it as an {@code add} action records it
-         * (its status for the size and time; the statistics from the footer just written).
+         * (its status for the size and time; the statistics from the footer just written, the
+         * timestamps' null counts from the writer).
          */
         public DataFile finish() throws IOException {
             if (direct == null) {
@@ -173,7 +174,17 @@ public final class DataFiles {
                                 + direct.size()
                                 + " were written: its file system lost part of it; write it again");
             }
-            return describe(status, footer);
+            DataFile described = describe(status, footer);
+            Map<String, Long> nulls = new HashMap<>(described.nullCounts());
+            nulls.putAll(direct.countedNulls());
+            return new DataFile(
+                    described.path(),
+                    described.size(),
+                    described.modificationTime(),
+                    described.numRecords(),
+                    described.minValues(),
+                    described.maxValues(),
+                    nulls);
         }
 
         /** Closes the stream; a file not {@link #finish}ed is incomplete and never committed. */

@@ -9,6 +9,7 @@ import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 
@@ -29,13 +30,15 @@ import org.apache.parquet.schema.MessageType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Writes rows of a flat {@link RowType} to one Parquet file straight from {@link RowData}'s typed
  * getters to parquet-mr's record consumer, with the file layout flink-parquet's writer gives the
  * same row type (its schema, {@code INT96} timestamps in UTC, Snappy, plain encoding), and hands
  * back the footer parquet-mr built while writing, so the file is never read again to learn its
- * statistics.
+ * statistics. Timestamp columns have no footer statistics ({@code INT96} has no order, so no reader
+ * uses a min or max of it): their null counts are counted here ({@link #countedNulls}).
  *
  * <p>Why not flink-parquet's {@code ParquetRowDataWriter}: it copies every string twice (UTF-8
  * encoding, then {@code toBytes}), allocates a {@code ByteBuffer} per timestamp, builds a Hadoop
@@ -57,10 +60,13 @@ final class RowParquetWriter {
 
     private final ParquetWriter<RowData> writer;
     private final CountingOutputFile file;
+    private final RowWriteSupport support;
 
-    private RowParquetWriter(ParquetWriter<RowData> writer, CountingOutputFile file) {
+    private RowParquetWriter(
+            ParquetWriter<RowData> writer, CountingOutputFile file, RowWriteSupport support) {
         this.writer = writer;
         this.file = file;
+        this.support = support;
     }
 
     /** Whether every column of {@code rowType} is one this writer writes itself. */
@@ -89,13 +95,20 @@ final class RowParquetWriter {
     /** A writer of rows of {@code rowType} (which it {@link #covers}) to {@code out}. */
     static RowParquetWriter open(FSDataOutputStream out, RowType rowType) throws IOException {
         CountingOutputFile file = new CountingOutputFile(out);
-        ParquetWriter<RowData> writer =
-                new Builder(file, rowType)
+        RowWriteSupport support = new RowWriteSupport(rowType);
+        Builder builder =
+                new Builder(file, support)
                         .withConf(new PlainParquetConfiguration())
                         .withCompressionCodec(CompressionCodecName.SNAPPY)
-                        .withDictionaryEncoding(false)
-                        .build();
-        return new RowParquetWriter(writer, file);
+                        .withDictionaryEncoding(false);
+        for (int i = 0; i < support.types.length; i++) {
+            if (support.countsNulls[i]) {
+                // INT96 has no order: parquet-mr compares every value for a min and max that it
+                // never writes (a fifth of the writing); the writer counts the nulls itself.
+                builder.withStatisticsEnabled(support.names[i], false);
+            }
+        }
+        return new RowParquetWriter(builder.build(), file, support);
     }
 
     void write(RowData row) throws IOException {
@@ -113,17 +126,30 @@ final class RowParquetWriter {
                 converter.toParquetMetadata(ParquetFileWriter.CURRENT_VERSION, writer.getFooter()));
     }
 
+    /**
+     * Null counts of the columns whose footer statistics are off (the timestamps), by column name.
+     */
+    Map<String, Long> countedNulls() {
+        Map<String, Long> nulls = new HashMap<>();
+        for (int i = 0; i < support.names.length; i++) {
+            if (support.countsNulls[i]) {
+                nulls.put(support.names[i], support.nulls[i]);
+            }
+        }
+        return nulls;
+    }
+
     /** Bytes written to the stream so far: the file's size once {@link #finish}ed. */
     long size() {
         return file.position;
     }
 
     private static final class Builder extends ParquetWriter.Builder<RowData, Builder> {
-        private final RowType rowType;
+        private final RowWriteSupport support;
 
-        Builder(OutputFile file, RowType rowType) {
+        Builder(OutputFile file, RowWriteSupport support) {
             super(file);
-            this.rowType = rowType;
+            this.support = support;
         }
 
         @Override
@@ -133,12 +159,12 @@ final class RowParquetWriter {
 
         @Override
         protected WriteSupport<RowData> getWriteSupport(org.apache.hadoop.conf.Configuration conf) {
-            return new RowWriteSupport(rowType);
+            return support;
         }
 
         @Override
         protected WriteSupport<RowData> getWriteSupport(ParquetConfiguration conf) {
-            return new RowWriteSupport(rowType);
+            return support;
         }
     }
 
@@ -147,6 +173,8 @@ final class RowParquetWriter {
         private final MessageType schema;
         private final String[] names;
         private final LogicalType[] types;
+        private final boolean[] countsNulls;
+        private final long[] nulls;
         private RecordConsumer consumer;
         private FieldWriter[] writers;
 
@@ -159,6 +187,14 @@ final class RowParquetWriter {
                             new org.apache.hadoop.conf.Configuration(false));
             this.names = rowType.getFieldNames().toArray(new String[0]);
             this.types = rowType.getChildren().toArray(new LogicalType[0]);
+            this.countsNulls = new boolean[types.length];
+            for (int i = 0; i < types.length; i++) {
+                LogicalTypeRoot root = types[i].getTypeRoot();
+                countsNulls[i] =
+                        root == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                                || root == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+            }
+            this.nulls = new long[types.length];
         }
 
         @Override
@@ -188,6 +224,8 @@ final class RowParquetWriter {
                     consumer.startField(names[i], i);
                     writers[i].write(row, i);
                     consumer.endField(names[i], i);
+                } else if (countsNulls[i]) {
+                    nulls[i]++;
                 }
             }
             consumer.endMessage();

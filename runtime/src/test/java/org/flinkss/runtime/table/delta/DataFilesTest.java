@@ -1,5 +1,8 @@
 package org.flinkss.runtime.table.delta;
 
+import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
@@ -35,6 +38,7 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -134,13 +138,31 @@ class DataFilesTest {
     }
 
     @Test
-    void theAddActionsStatisticsAreWhatTheFooterHolds() throws Exception {
+    void theAddActionsStatisticsAreWhatTheFooterHoldsAndWhatFlinkParquetsFooterHeld()
+            throws Exception {
         List<RowData> rows = edgeRows();
         DataFile written = DataFiles.write(new Path(dir.toUri()), ALL, rows);
 
-        assertThat(written).isEqualTo(DataFiles.describe(new Path(written.path())));
-        assertThat(written.numRecords()).isEqualTo(rows.size());
-        assertThat(written.size()).isEqualTo(java.nio.file.Files.size(path(written)));
+        DataFile reread = DataFiles.describe(new Path(written.path()));
+        assertThat(written.path()).isEqualTo(reread.path());
+        assertThat(written.size())
+                .isEqualTo(reread.size())
+                .isEqualTo(java.nio.file.Files.size(path(written)));
+        assertThat(written.numRecords()).isEqualTo(reread.numRecords()).isEqualTo(rows.size());
+        assertThat(written.minValues()).isEqualTo(reread.minValues());
+        assertThat(written.maxValues()).isEqualTo(reread.maxValues());
+        // The timestamps' footers keep no statistics: their null counts are the writer's.
+        Map<String, Long> nulls = new java.util.HashMap<>(reread.nullCounts());
+        nulls.put("ts", 1L);
+        nulls.put("ts_ltz3", 1L);
+        nulls.put("ts_ltz6", 13L);
+        assertThat(written.nullCounts()).isEqualTo(nulls);
+        // The same statistics as flink-parquet's file of the same rows had in its footer.
+        DataFile flinkParquet = DataFiles.describe(writeWithFlinkParquet(rows));
+        assertThat(written.minValues()).isEqualTo(flinkParquet.minValues());
+        assertThat(written.maxValues()).isEqualTo(flinkParquet.maxValues());
+        assertThat(written.nullCounts()).isEqualTo(flinkParquet.nullCounts());
+
         assertThat(written.minValues())
                 .containsEntry("id", 0L)
                 .containsEntry("n", Integer.MIN_VALUE)
@@ -153,7 +175,6 @@ class DataFilesTest {
                 .containsEntry("seq", Long.MAX_VALUE);
         assertThat(written.nullCounts())
                 .containsEntry("n", 10L)
-                .containsEntry("ts_ltz6", 13L)
                 .containsEntry("s", 1L)
                 .containsEntry("seq", 0L);
     }
@@ -173,20 +194,23 @@ class DataFilesTest {
     @Test
     void theFileHasFlinkParquetsSchemaSoEveryReaderSeesTheSameColumns() throws Exception {
         DataFile ours = DataFiles.write(new Path(dir.toUri()), ALL, edgeRows());
-        java.nio.file.Path theirs = dir.resolve("flink-parquet.parquet");
-        try (var out = java.nio.file.Files.newOutputStream(theirs)) {
-            var writer =
-                    DataFiles.writerFactory(ALL)
-                            .create(
-                                    new org.apache.flink.core.fs.local.LocalDataOutputStream(
-                                            theirs.toFile()));
-            for (RowData row : edgeRows()) {
+
+        assertThat(schema(path(ours)))
+                .isEqualTo(schema(path(DataFiles.describe(writeWithFlinkParquet(edgeRows())))));
+    }
+
+    private Path writeWithFlinkParquet(List<RowData> rows) throws Exception {
+        Path file =
+                new Path(dir.resolve("flink-parquet-" + UUID.randomUUID() + ".parquet").toUri());
+        try (FSDataOutputStream out =
+                file.getFileSystem().create(file, FileSystem.WriteMode.NO_OVERWRITE)) {
+            BulkWriter<RowData> writer = DataFiles.writerFactory(ALL).create(out);
+            for (RowData row : rows) {
                 writer.addElement(row);
             }
             writer.finish();
         }
-
-        assertThat(schema(path(ours))).isEqualTo(schema(theirs));
+        return file;
     }
 
     @Test
