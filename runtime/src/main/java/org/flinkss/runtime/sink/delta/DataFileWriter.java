@@ -1,8 +1,5 @@
 package org.flinkss.runtime.sink.delta;
 
-import org.apache.flink.api.common.serialization.BulkWriter;
-import org.apache.flink.core.fs.FSDataOutputStream;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -41,9 +38,7 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
     private final RunScope scope;
 
     private transient String prefix;
-    private transient Path file;
-    private transient FSDataOutputStream out;
-    private transient BulkWriter<RowData> writer;
+    private transient DataFiles.Writer writer;
 
     /**
      * @param folder the table's folder, a URI Flink has a file system for
@@ -72,11 +67,12 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
         if (writer == null) {
-            file = new Path(folder, prefix + UUID.randomUUID() + DataFiles.SUFFIX);
-            out = file.getFileSystem().create(file, FileSystem.WriteMode.NO_OVERWRITE);
-            writer = DataFiles.writerFactory(rowType).create(out);
+            writer =
+                    DataFiles.create(
+                            new Path(folder, prefix + UUID.randomUUID() + DataFiles.SUFFIX),
+                            rowType);
         }
-        writer.addElement(element.getValue());
+        writer.write(element.getValue());
     }
 
     @Override
@@ -85,16 +81,17 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
         if (writer == null) {
             return;
         }
-        writer.finish();
-        out.close();
+        DataFiles.Writer finishing = writer;
         writer = null;
-        out = null;
         DataFile staged;
         try {
-            staged = DataFiles.describe(file);
+            staged = finishing.finish();
         } catch (IOException e) {
             throw new IOException(
-                    "table '" + table + "': cannot read back data file " + file + ": " + e, e);
+                    "table '" + table + "': cannot finish data file " + finishing.path() + ": " + e,
+                    e);
+        } finally {
+            finishing.close();
         }
         output.collect(new StreamRecord<>(staged.toBytes()));
     }
@@ -102,8 +99,8 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
     @Override
     public void close() throws Exception {
         // A file still open belongs to no checkpoint: it is never committed.
-        if (out != null) {
-            out.close();
+        if (writer != null) {
+            writer.close();
         }
         super.close();
     }

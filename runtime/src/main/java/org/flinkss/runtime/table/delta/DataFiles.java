@@ -23,6 +23,7 @@ import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
@@ -41,9 +42,9 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Data files of Delta tables: written by flink-parquet's writer ({@link #writerFactory}, the one
- * the project's sinks use), described from their footers, read back as rows; all through Flink's
- * {@code FileSystem}.
+ * Data files of Delta tables: written by the project's row writer ({@link #create}, the one the
+ * project's sinks use: flink-parquet's file layout, statistics kept from the writing), described
+ * from their footers, read back as rows; all through Flink's {@code FileSystem}.
  *
  * <p>Timestamps are written as Parquet {@code INT96} (flink-parquet's default, UTC), which is what
  * Spark writes by default and what Delta readers (Spark, Delta Kernel, delta-rs, DuckDB, Trino)
@@ -88,60 +89,164 @@ public final class DataFiles {
     /** Writes rows to the new data file {@code file} (it must not exist) and describes it. */
     public static DataFile writeFile(Path file, RowType rowType, Iterable<RowData> rows)
             throws IOException {
-        FileSystem fs = file.getFileSystem();
-        try (FSDataOutputStream out = fs.create(file, FileSystem.WriteMode.NO_OVERWRITE)) {
-            BulkWriter<RowData> writer = writerFactory(rowType).create(out);
+        try (Writer writer = create(file, rowType)) {
             for (RowData row : rows) {
-                writer.addElement(row);
+                writer.write(row);
             }
-            writer.finish();
+            return writer.finish();
         }
-        return describe(file);
+    }
+
+    /**
+     * A writer of the new data file {@code file} (it must not exist): {@link Writer#write} each
+     * row, then {@link Writer#finish} closes the file and describes it. Rows whose columns are all
+     * of the types a Delta table here holds ({@link DeltaSchema}) go through the project's own
+     * writer, which keeps the statistics it computed while writing; other row types through
+     * flink-parquet's, whose file is then read back for its footer.
+     */
+    public static Writer create(Path file, RowType rowType) throws IOException {
+        FileSystem fs = file.getFileSystem();
+        FSDataOutputStream out = fs.create(file, FileSystem.WriteMode.NO_OVERWRITE);
+        try {
+            return RowParquetWriter.covers(rowType)
+                    ? new Writer(file, out, RowParquetWriter.open(out, rowType), null)
+                    : new Writer(file, out, null, writerFactory(rowType).create(out));
+        } catch (IOException | RuntimeException e) {
+            out.close();
+            throw e;
+        }
+    }
+
+    /** One data file being written; {@link #close} without {@link #finish} abandons it. */
+    public static final class Writer implements Closeable {
+        private final Path file;
+        private final FSDataOutputStream out;
+        @Nullable private final RowParquetWriter direct;
+        @Nullable private final BulkWriter<RowData> bulk;
+        private boolean done;
+
+        private Writer(
+                Path file,
+                FSDataOutputStream out,
+                @Nullable RowParquetWriter direct,
+                @Nullable BulkWriter<RowData> bulk) {
+            this.file = file;
+            this.out = out;
+            this.direct = direct;
+            this.bulk = bulk;
+        }
+
+        /** The file being written. */
+        public Path path() {
+            return file;
+        }
+
+        public void write(RowData row) throws IOException {
+            if (direct != null) {
+                direct.write(row);
+            } else {
+                bulk.addElement(row);
+            }
+        }
+
+        /**
+         * Writes the footer, closes the file and describes it as an {@code add} action records it
+         * (its status for the size and time; the statistics from the footer just written, the
+         * timestamps' null counts from the writer).
+         */
+        public DataFile finish() throws IOException {
+            if (direct == null) {
+                bulk.finish();
+                done = true;
+                out.close();
+                return describe(file);
+            }
+            ParquetMetadata footer = direct.finish();
+            done = true;
+            FileStatus status = file.getFileSystem().getFileStatus(file);
+            if (status.getLen() != direct.size()) {
+                throw new IOException(
+                        "data file "
+                                + file
+                                + " has "
+                                + status.getLen()
+                                + " bytes where "
+                                + direct.size()
+                                + " were written: its file system lost part of it; write it again");
+            }
+            DataFile described = describe(status, footer);
+            Map<String, Long> nulls = new HashMap<>(described.nullCounts());
+            nulls.putAll(direct.countedNulls());
+            return new DataFile(
+                    described.path(),
+                    described.size(),
+                    described.modificationTime(),
+                    described.numRecords(),
+                    described.minValues(),
+                    described.maxValues(),
+                    nulls);
+        }
+
+        /** Closes the stream; a file not {@link #finish}ed is incomplete and never committed. */
+        @Override
+        public void close() throws IOException {
+            if (!done) {
+                done = true;
+                out.close();
+            }
+        }
     }
 
     /** A data file as an {@code add} action records it: size, time and its footer's statistics. */
     public static DataFile describe(Path file) throws IOException {
         FileSystem fs = file.getFileSystem();
         FileStatus status = fs.getFileStatus(file);
+        ParquetMetadata footer;
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(new FlinkInputFile(fs, file, status.getLen()))) {
+            footer = reader.getFooter();
+        }
+        return describe(status, footer);
+    }
+
+    /** A data file from its status and its footer. */
+    private static DataFile describe(FileStatus status, ParquetMetadata footer) {
         long records = 0;
         Map<String, Object> min = new HashMap<>();
         Map<String, Object> max = new HashMap<>();
         Map<String, Long> nulls = new HashMap<>();
         List<String> noMinMax = new ArrayList<>();
         List<String> unknownNulls = new ArrayList<>();
-        try (ParquetFileReader reader =
-                ParquetFileReader.open(new FlinkInputFile(fs, file, status.getLen()))) {
-            for (BlockMetaData block : reader.getFooter().getBlocks()) {
-                records += block.getRowCount();
-                for (ColumnChunkMetaData column : block.getColumns()) {
-                    if (column.getPath().size() != 1) {
-                        continue;
-                    }
-                    String name = column.getPath().toArray()[0];
-                    Statistics<?> stats = column.getStatistics();
-                    if (stats == null || stats.isEmpty() || !stats.isNumNullsSet()) {
-                        unknownNulls.add(name);
-                    } else {
-                        nulls.merge(name, stats.getNumNulls(), Long::sum);
-                    }
-                    if (stats != null && !stats.isEmpty() && !stats.hasNonNullValue()) {
-                        continue; // an all-null row group changes no bound
-                    }
-                    Object lo =
-                            stats == null || stats.isEmpty()
-                                    ? null
-                                    : value(column.getPrimitiveType(), stats.genericGetMin());
-                    Object hi =
-                            stats == null || stats.isEmpty()
-                                    ? null
-                                    : value(column.getPrimitiveType(), stats.genericGetMax());
-                    if (lo == null || hi == null) {
-                        noMinMax.add(name);
-                        continue;
-                    }
-                    min.merge(name, lo, (a, b) -> compare(a, b) <= 0 ? a : b);
-                    max.merge(name, hi, (a, b) -> compare(a, b) >= 0 ? a : b);
+        for (BlockMetaData block : footer.getBlocks()) {
+            records += block.getRowCount();
+            for (ColumnChunkMetaData column : block.getColumns()) {
+                if (column.getPath().size() != 1) {
+                    continue;
                 }
+                String name = column.getPath().toArray()[0];
+                Statistics<?> stats = column.getStatistics();
+                if (stats == null || stats.isEmpty() || !stats.isNumNullsSet()) {
+                    unknownNulls.add(name);
+                } else {
+                    nulls.merge(name, stats.getNumNulls(), Long::sum);
+                }
+                if (stats != null && !stats.isEmpty() && !stats.hasNonNullValue()) {
+                    continue; // an all-null row group changes no bound
+                }
+                Object lo =
+                        stats == null || stats.isEmpty()
+                                ? null
+                                : value(column.getPrimitiveType(), stats.genericGetMin());
+                Object hi =
+                        stats == null || stats.isEmpty()
+                                ? null
+                                : value(column.getPrimitiveType(), stats.genericGetMax());
+                if (lo == null || hi == null) {
+                    noMinMax.add(name);
+                    continue;
+                }
+                min.merge(name, lo, (a, b) -> compare(a, b) <= 0 ? a : b);
+                max.merge(name, hi, (a, b) -> compare(a, b) >= 0 ? a : b);
             }
         }
         for (String name : noMinMax) {

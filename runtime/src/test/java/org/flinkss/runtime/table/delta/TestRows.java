@@ -189,6 +189,8 @@ final class TestRows {
             return v.getBoolean(r);
         } else if (type instanceof io.delta.kernel.types.DateType) {
             return LocalDate.ofEpochDay(v.getInt(r));
+        } else if (type instanceof io.delta.kernel.types.BinaryType) {
+            return java.util.HexFormat.of().formatHex(v.getBinary(r));
         } else if (type instanceof io.delta.kernel.types.TimestampType) {
             long micros = v.getLong(r);
             return Instant.ofEpochSecond(
