@@ -199,34 +199,18 @@ class CheckpointS3ITCase {
 
     @TempDir java.nio.file.Path dir;
 
-    record Output(int code, String out, String err) {}
-
-    private static synchronized Output cli(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            code = Main.execute(args);
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
-        return new Output(
-                code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    private static CliOutput cli(String... args) {
+        return CliOutput.of(args);
     }
 
-    private static Output ok(String... args) {
-        Output o = cli(args);
+    private static CliOutput ok(String... args) {
+        CliOutput o = cli(args);
         assertThat(o.code()).as("%s: %s%s", List.of(args), o.out(), o.err()).isZero();
         return o;
     }
 
-    private static Output refused(String... args) {
-        Output o = cli(args);
+    private static CliOutput refused(String... args) {
+        CliOutput o = cli(args);
         assertThat(o.code()).as("%s: %s", List.of(args), o.out()).isNotZero();
         assertThat(o.err()).as("%s", List.of(args)).startsWith("error: ").doesNotContain("\tat ");
         return o;

@@ -16,9 +16,6 @@ import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DataFiles;
 import org.flinkss.runtime.table.delta.DeltaTable;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,43 +34,27 @@ class TableCommandsITCase {
 
     @TempDir java.nio.file.Path dir;
 
-    record Output(int code, String out, String err) {}
-
-    private static synchronized Output cli(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            code = Main.execute(args);
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
-        return new Output(
-                code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    private static CliOutput cli(String... args) {
+        return CliOutput.of(args);
     }
 
-    private Output ok(String... args) {
+    private CliOutput ok(String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--base", dir.resolve("base").toString()));
-        Output o = cli(all.toArray(String[]::new));
+        CliOutput o = cli(all.toArray(String[]::new));
         assertThat(o.code()).as("%s: %s%s", all, o.out(), o.err()).isZero();
         return o;
     }
 
-    private Output refused(String... args) {
+    private CliOutput refused(String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--base", dir.resolve("base").toString()));
-        Output o = cli(all.toArray(String[]::new));
+        CliOutput o = cli(all.toArray(String[]::new));
         assertThat(o.code()).as("%s: %s%s", all, o.out(), o.err()).isNotZero();
         return o;
     }
 
-    private static long count(Output o) {
+    private static long count(CliOutput o) {
         return Long.parseLong(o.out().trim().replaceAll("(?s).*?(\\d+)\\s*$", "$1"));
     }
 
@@ -132,7 +113,7 @@ class TableCommandsITCase {
         // naming both checkpoints.
         long versionBefore = bronze.version();
         Files.createDirectories(dir.resolve("other").resolve("events")); // a base, landed nothing
-        Output other =
+        CliOutput other =
                 cli(
                         "run",
                         "bronze",
@@ -170,11 +151,11 @@ class TableCommandsITCase {
                 .hasSize(1001);
 
         // Vacuum: a retention under Delta's 7 days is refused unless forced.
-        Output shortRetention = refused("table", "vacuum", "events_bronze", "--retain", "1h");
+        CliOutput shortRetention = refused("table", "vacuum", "events_bronze", "--retain", "1h");
         assertThat(shortRetention.err()).contains("--force");
         assertThat(ok("table", "vacuum", "events_bronze").out()).contains("deleted 0");
         Thread.sleep(1100);
-        Output vacuumed = ok("table", "vacuum", "events_bronze", "--retain", "1s", "--force");
+        CliOutput vacuumed = ok("table", "vacuum", "events_bronze", "--retain", "1s", "--force");
         assertThat(vacuumed.out()).containsPattern("deleted [1-9]\\d* unreferenced data file");
         assertThat(count(ok("table", "count", "events_bronze"))).isEqualTo(1000);
         assertThat(ok("table", "export", "events_bronze", "--csv").out().lines()).hasSize(1001);
@@ -209,7 +190,7 @@ class TableCommandsITCase {
         DataFiles.writeFile(
                 new Path(legacy.resolve("part-0-0.parquet").toUri()), EventTables.EVENT_ROW, rows);
 
-        Output refusal = refused("table", "count", "old_events");
+        CliOutput refusal = refused("table", "count", "old_events");
         assertThat(refusal.err()).contains("table convert old_events").doesNotContain("\n\n");
         assertThat(ok("table", "convert", "old_events").out()).contains("converted", "7 rows");
         assertThat(count(ok("table", "count", "old_events"))).isEqualTo(7);

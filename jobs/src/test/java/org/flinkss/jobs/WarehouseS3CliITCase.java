@@ -10,9 +10,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,35 +32,19 @@ class WarehouseS3CliITCase {
 
     @TempDir java.nio.file.Path dir;
 
-    record Output(int code, String out, String err) {}
-
-    private static synchronized Output cli(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            code = Main.execute(args);
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
-        return new Output(
-                code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    private static CliOutput cli(String... args) {
+        return CliOutput.of(args);
     }
 
-    private static Output ok(java.nio.file.Path base, String warehouse, String... args) {
+    private static CliOutput ok(java.nio.file.Path base, String warehouse, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--base", base.toString(), "--warehouse", warehouse));
-        Output o = cli(all.toArray(String[]::new));
+        CliOutput o = cli(all.toArray(String[]::new));
         assertThat(o.code()).as("%s: %s%s", all, o.out(), o.err()).isZero();
         return o;
     }
 
-    private static long count(Output o) {
+    private static long count(CliOutput o) {
         return Long.parseLong(o.out().trim().replaceAll("(?s).*?(\\d+)\\s*$", "$1"));
     }
 
@@ -128,7 +109,7 @@ class WarehouseS3CliITCase {
                 }) {
             List<String> all = new ArrayList<>(List.of(args));
             all.addAll(List.of("--base", remoteBase.toString(), "--warehouse", remote));
-            Output refused = cli(all.toArray(String[]::new));
+            CliOutput refused = cli(all.toArray(String[]::new));
             assertThat(refused.code()).as("%s: %s", all, refused.err()).isNotZero();
             assertThat(refused.err())
                     .as("%s", all)

@@ -1,0 +1,31 @@
+package org.flinkss.jobs;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One command run in this JVM as {@code java -jar} runs it ({@link Main#execute}), with what it
+ * printed: its exit code, standard output and standard error. Runs one at a time (the streams are
+ * the JVM's).
+ */
+record CliOutput(int code, String out, String err) {
+
+    static synchronized CliOutput of(String... args) {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        int code;
+        try {
+            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+            code = Main.execute(args);
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+        return new CliOutput(
+                code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    }
+}
