@@ -292,6 +292,28 @@ final class EdgeGenerator {
             rows.add(e.withTs(e.ts().plusNanos(123_000)));
         }
 
+        // 8b. Microsecond edges (issue 13 point 6): Spark compares event time in microseconds with
+        // the watermark in milliseconds times 1000. Rows one microsecond either side of the
+        // events' watermark (at it: late; after it: on time), of a 5-minute window end and of a
+        // session gap ending at the watermark, and a duplicate id half a millisecond later.
+        if (started && w >= 0) {
+            for (String type : new String[] {"view", "buy", "click"}) {
+                rows.add(event(type, w).withTs(at(w).minusNanos(1000)));
+                rows.add(event(type, w).withTs(at(w).plusNanos(1000)));
+            }
+            rows.add(event("click", w).withTs(at(w - 2 * MINUTE).plusNanos(1000)));
+            long end = (newMax / (5 * MINUTE)) * 5 * MINUTE;
+            if (end > w) {
+                rows.add(event("view", end).withTs(at(end).minusNanos(1000)));
+                rows.add(event("view", end).withTs(at(end).plusNanos(1000)));
+            }
+        }
+        if (recentPicks.size() > 4) {
+            // An id this round has no other row of (the picks above took the first four).
+            Ev e = recentPicks.get(4);
+            rows.add(e.withTs(e.ts().plusNanos(500_000)));
+        }
+
         // 9. Null fields: a view without a user, a row without a type, one without a time.
         if (random.nextBoolean()) {
             rows.add(new Ev(nextId++, null, "view", at(newMax - 3 * MINUTE), quarter()));

@@ -60,10 +60,8 @@ final class ExpectedDifferences {
      */
     static final List<Entry> KNOWN =
             List.of(
-                    // Point 6: the project stores TIMESTAMP(3); Spark keeps microseconds.
-                    precision("bronze", "issue 13 point 6", ".123456Z is stored as .123Z"),
-                    precision("dedup", "issue 13 point 6", ".123456Z is stored as .123Z"),
-                    precision("silver", "issue 13 point 6", ".123456Z is stored as .123Z"),
+                    // Point 6: event_ts keeps microseconds now; a session's start and end are
+                    // still cut to milliseconds (docs/semantics.md).
                     precision(
                             "sessions",
                             "issue 13 point 6",

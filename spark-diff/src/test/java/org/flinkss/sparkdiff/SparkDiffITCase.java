@@ -342,9 +342,8 @@ class SparkDiffITCase {
         List<String> read = Files.readAllLines(file, StandardCharsets.UTF_8);
         List<String> ours = new ArrayList<>(exported);
         if (ours.stream().noneMatch(l -> MICROS.matcher(l).find())) {
-            // The table holds what the project wrote (microseconds, as Spark reads them); the
-            // project's own reader is at milliseconds today (ExpectedDifferences' precision
-            // entries): compare at that precision.
+            // A table whose export has no microseconds (windows, sessions in ms): compare at
+            // milliseconds (a row Spark reads with microseconds would be a precision entry).
             read.replaceAll(l -> MICROS.matcher(l).replaceAll("$1Z"));
         }
         assertThat(read.get(0))

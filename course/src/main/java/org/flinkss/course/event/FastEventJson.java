@@ -17,7 +17,7 @@ import java.time.Instant;
  *       zero;
  *   <li>{@code event_type}: a string of printable ASCII without escapes;
  *   <li>{@code event_ts}: a string {@code yyyy-MM-ddTHH:mm:ss.SSSZ} naming a valid time (Spark's
- *       writer's form);
+ *       writer's form), or the same with six digits of fraction (microseconds);
  *   <li>{@code amount}: a JSON number of at most 15 significant digits, at most 22 after the point,
  *       without an exponent, not a negative zero: its double is the digits as a whole number
  *       divided by a power of ten, both exact doubles, which one correctly rounded division makes
@@ -240,9 +240,17 @@ final class FastEventJson {
         return true;
     }
 
-    /** {@code "yyyy-MM-ddTHH:mm:ss.SSSZ"}, a valid date and time, as {@link SparkTimestamps}. */
+    /**
+     * {@code "yyyy-MM-ddTHH:mm:ss.SSSZ"} or {@code "yyyy-MM-ddTHH:mm:ss.SSSSSSZ"} (microseconds,
+     * which Spark's TIMESTAMP keeps), a valid date and time, as {@link SparkTimestamps}.
+     */
     private Instant readTimestamp(byte[] line, int i, int to) {
         int close = i + TIMESTAMP_LENGTH + 1;
+        int fractionDigits = 3;
+        if (close < to && line[close - 1] != 'Z') {
+            close += 3;
+            fractionDigits = 6;
+        }
         if (close >= to
                 || line[i] != '"'
                 || line[close] != '"'
@@ -252,7 +260,7 @@ final class FastEventJson {
                 || line[i + 14] != ':'
                 || line[i + 17] != ':'
                 || line[i + 20] != '.'
-                || line[i + 24] != 'Z') {
+                || line[close - 1] != 'Z') {
             return null;
         }
         int year = digits(line, i + 1, 4);
@@ -261,8 +269,8 @@ final class FastEventJson {
         int hour = digits(line, i + 12, 2);
         int minute = digits(line, i + 15, 2);
         int second = digits(line, i + 18, 2);
-        int milli = digits(line, i + 21, 3);
-        if ((year | month | day | hour | minute | second | milli) < 0
+        int fraction = digits(line, i + 21, fractionDigits);
+        if ((year | month | day | hour | minute | second | fraction) < 0
                 || month < 1
                 || month > 12
                 || day < 1
@@ -274,7 +282,8 @@ final class FastEventJson {
         }
         at = close + 1;
         long seconds = epochDay(year, month, day) * 86_400L + hour * 3600 + minute * 60 + second;
-        return Instant.ofEpochSecond(seconds, milli * 1_000_000L);
+        return Instant.ofEpochSecond(
+                seconds, fraction * (fractionDigits == 3 ? 1_000_000L : 1_000L));
     }
 
     /** The number of {@code count} decimal digits, or -1 if one of them is no digit. */

@@ -8,13 +8,19 @@ import org.apache.flink.table.annotation.StateHint;
 import org.apache.flink.table.functions.ProcessTableFunction;
 import org.apache.flink.types.Row;
 
+import java.time.Instant;
+
 /**
  * {@code dropDuplicatesWithinWatermark} for the Table API, as a process table function: call it
  * with {@code TABLE t PARTITION BY <key>} and {@code on_time => DESCRIPTOR(<rowtime>)}. The first
  * row of a key passes; the key is forgotten when the watermark reaches its event time plus the
  * delay, exactly as {@link DedupWithinWatermark} does in the DataStream API.
  */
-@FunctionHint(output = @DataTypeHint("ROW<userId INT, eventType STRING, amount DOUBLE>"))
+@FunctionHint(
+        output =
+                @DataTypeHint(
+                        "ROW<userId INT, eventType STRING, eventTs TIMESTAMP_LTZ(9), amount"
+                                + " DOUBLE>"))
 public final class DedupWithinWatermarkFunction extends ProcessTableFunction<Row> {
 
     private static final long serialVersionUID = 1L;
@@ -43,13 +49,20 @@ public final class DedupWithinWatermarkFunction extends ProcessTableFunction<Row
             // No event time: Spark's expiry is null, so the key is never forgotten.
             seen.expiresAt = Long.MAX_VALUE;
         } else {
-            seen.expiresAt = time.time() + delayMillis;
+            // Spark: forgotten once watermark * 1000 >= event_ts (us) + delay: the event time
+            // rounded up to the millisecond, plus the delay (the on-time column is in ms).
+            Instant ts = input.getFieldAs("eventTs");
+            seen.expiresAt =
+                    time.time()
+                            + (ts != null && ts.getNano() % 1_000_000 != 0 ? 1 : 0)
+                            + delayMillis;
             time.registerOnTime(seen.expiresAt - 1);
         }
         collect(
                 Row.of(
                         input.getField("userId"),
                         input.getField("eventType"),
+                        input.getField("eventTs"),
                         input.getField("amount")));
     }
 

@@ -6,6 +6,8 @@ import org.flinkss.course.event.Event;
 import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.operators.LateRowRouter;
 
+import java.time.Instant;
+
 /**
  * The engine's {@link LateRowRouter} on the course's events, whose event time is {@code event_ts}.
  */
@@ -21,8 +23,14 @@ public final class LateEvents {
         return new LateRowRouter<>(
                 operatorName,
                 rule,
-                e -> e.eventTs == null ? null : e.eventTs.toEpochMilli(),
+                e -> e.eventTs == null ? null : micros(e.eventTs),
                 TypeInformation.of(Event.class),
                 scope);
+    }
+
+    /** Epoch microseconds of an instant, as Spark's TIMESTAMP holds it (sub-micros floored). */
+    public static long micros(Instant t) {
+        return Math.addExact(
+                Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
     }
 }

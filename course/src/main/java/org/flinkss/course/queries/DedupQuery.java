@@ -112,7 +112,11 @@ public final class DedupQuery implements Query {
                                         new DedupWithinWatermark<Long, Event>(
                                                 "dedupe",
                                                 QueryCatalog.WATERMARK_DELAY.toMillis(),
-                                                context.scope()))
+                                                context.scope(),
+                                                e ->
+                                                        e.eventTs == null
+                                                                ? null
+                                                                : LateEvents.micros(e.eventTs)))
                                 // The operator's T is erased: Flink cannot infer it from the
                                 // input.
                                 .returns(Event.class)
@@ -149,7 +153,7 @@ public final class DedupQuery implements Query {
         tEnv.createTemporaryView("events_for_" + name, events);
         Table deduplicated =
                 tEnv.sqlQuery(
-                        "SELECT eventId, userId, eventType, rowtime, amount FROM"
+                        "SELECT eventId, userId, eventType, eventTs, amount FROM"
                                 + " TABLE(dedup_within_watermark(input => TABLE events_for_"
                                 + name
                                 + " PARTITION BY eventId, delayMillis => CAST("
@@ -168,7 +172,7 @@ public final class DedupQuery implements Query {
                 (Long) row.getField(0),
                 (Integer) row.getField(1),
                 (String) row.getField(2),
-                NoEventTime.orNull((Instant) row.getField(3)),
+                (Instant) row.getField(3),
                 (Double) row.getField(4));
     }
 }

@@ -50,7 +50,7 @@ public final class EnrichedQuery implements Query {
                     new BigIntType(),
                     new IntType(),
                     VarCharType.STRING_TYPE,
-                    new LocalZonedTimestampType(3),
+                    new LocalZonedTimestampType(EventTables.EVENT_TS_PRECISION),
                     new DoubleType(),
                     VarCharType.STRING_TYPE);
 

@@ -35,6 +35,12 @@ public final class EventTables {
     /** A stateful query's table of the rows its watermark dropped: {@code <table>_late}. */
     public static final String LATE_SUFFIX = "_late";
 
+    /**
+     * The precision of {@code event_ts}: microseconds, as Spark's {@code TIMESTAMP} (issue 13 point
+     * 6). Watermarks stay milliseconds, as Flink's and Spark's.
+     */
+    public static final int EVENT_TS_PRECISION = 6;
+
     /** {@code event_id LONG, user_id INT, event_type STRING, event_ts TIMESTAMP, amount DOUBLE}. */
     public static final RowType EVENT_ROW =
             TableDef.columns(
@@ -42,7 +48,7 @@ public final class EventTables {
                     new BigIntType(),
                     new IntType(),
                     VarCharType.STRING_TYPE,
-                    new LocalZonedTimestampType(3),
+                    new LocalZonedTimestampType(EVENT_TS_PRECISION),
                     new DoubleType());
 
     /** The column of what a line held that the schema could not, Auto Loader's name for it. */
@@ -64,7 +70,7 @@ public final class EventTables {
                     new BigIntType(),
                     new IntType(),
                     VarCharType.STRING_TYPE,
-                    new LocalZonedTimestampType(3),
+                    new LocalZonedTimestampType(EVENT_TS_PRECISION),
                     new DoubleType(),
                     VarCharType.STRING_TYPE);
 
@@ -105,7 +111,7 @@ public final class EventTables {
                     new BigIntType(),
                     new IntType(),
                     VarCharType.STRING_TYPE,
-                    new LocalZonedTimestampType(3),
+                    new LocalZonedTimestampType(EVENT_TS_PRECISION),
                     new DoubleType(),
                     new LocalZonedTimestampType(3),
                     VarCharType.STRING_TYPE,
@@ -220,15 +226,16 @@ public final class EventTables {
     }
 
     /**
-     * The event of a row whose first five columns are {@link #EVENT_ROW}'s: further columns, such
-     * as {@link #RESCUED_DATA}, are not read.
+     * The event of a row whose first five columns are {@link #EVENT_ROW}'s ({@code event_ts} of
+     * precision {@link #EVENT_TS_PRECISION}, as table streams read it): further columns, such as
+     * {@link #RESCUED_DATA}, are not read.
      */
     public static Event fromRow(RowData row) {
         return new Event(
                 row.isNullAt(0) ? null : row.getLong(0),
                 row.isNullAt(1) ? null : row.getInt(1),
                 row.isNullAt(2) ? null : row.getString(2).toString(),
-                row.isNullAt(3) ? null : row.getTimestamp(3, 3).toInstant(),
+                row.isNullAt(3) ? null : row.getTimestamp(3, EVENT_TS_PRECISION).toInstant(),
                 row.isNullAt(4) ? null : row.getDouble(4));
     }
 

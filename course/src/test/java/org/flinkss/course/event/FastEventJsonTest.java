@@ -136,6 +136,42 @@ class FastEventJsonTest {
     }
 
     @Test
+    void timestampsWithMicrosecondsAreReadFastAndKeepThem() {
+        for (String text :
+                List.of(
+                        "2025-03-01T00:00:00.123456Z",
+                        "2025-03-01T00:00:00.000001Z",
+                        "2025-03-01T00:09:59.999999Z",
+                        "2024-02-29T23:59:59.100000Z")) {
+            String line = "{\"event_id\":1,\"event_ts\":\"" + text + "\",\"amount\":2.5}";
+            assertThat(fastChecked(line))
+                    .as(line)
+                    .isEqualTo(new Event(1L, null, null, Instant.parse(text), 2.5));
+        }
+        // Other fraction lengths go the general way, which keeps what Spark keeps.
+        for (String text :
+                List.of(
+                        "2025-03-01T00:00:00.1234Z",
+                        "2025-03-01T00:00:00.1234567Z",
+                        "2025-03-01T00:00:00.12345xZ")) {
+            assertThat(fastChecked("{\"event_ts\":\"" + text + "\"}")).as(text).isNull();
+        }
+        Random random = new Random(29);
+        for (int n = 0; n < 20_000; n++) {
+            Instant ts =
+                    Instant.ofEpochSecond(
+                            1_740_787_200L + random.nextInt(1_000_000),
+                            random.nextInt(1_000_000) * 1000L);
+            String text =
+                    java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
+                            .withZone(java.time.ZoneOffset.UTC)
+                            .format(ts);
+            String line = "{\"event_ts\":\"" + text + "\"}";
+            assertThat(fastChecked(line)).as(line).isEqualTo(new Event(null, null, null, ts, null));
+        }
+    }
+
+    @Test
     void timestampsAreTheInstantsSparkTimestampsParsesAndInvalidOnesGoTheGeneralWay() {
         Random random = new Random(17);
         List<String> read = new ArrayList<>();

@@ -8,6 +8,7 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
@@ -189,16 +190,19 @@ public final class RecomputeCommand implements Callable<Integer> {
         long lookTo = query.isSessions() ? Long.MAX_VALUE : to + query.lookBackMillis();
         DeltaSnapshot snapshot = warehouse.snapshot(query.source());
         // The event columns lead the table's (bronze may add _rescued_data after them).
+        // Read at the table's own types (a table of an earlier version has event_ts in ms).
         RowType eventRow = EventTables.EVENT_ROW;
+        RowType tableRow = snapshot.rowType();
         RowData.FieldGetter[] columns = new RowData.FieldGetter[eventRow.getFieldCount()];
         for (int i = 0; i < columns.length; i++) {
-            columns[i] = RowData.createFieldGetter(eventRow.getTypeAt(i), i);
+            columns[i] = RowData.createFieldGetter(tableRow.getTypeAt(i), i);
         }
         int ts = eventRow.getFieldIndex("event_ts");
+        int tsPrecision = LogicalTypeChecks.getPrecision(tableRow.getTypeAt(ts));
         List<RowData> events = new ArrayList<>();
         for (RowData row : snapshot.rows()) {
             if (!row.isNullAt(ts)) {
-                long t = row.getTimestamp(ts, 3).getMillisecond();
+                long t = row.getTimestamp(ts, tsPrecision).getMillisecond();
                 if (t >= lookFrom && t < lookTo) {
                     GenericRowData event = new GenericRowData(columns.length);
                     for (int i = 0; i < columns.length; i++) {

@@ -12,6 +12,8 @@ import org.apache.flink.util.Collector;
 
 import org.flinkss.runtime.checkpoint.RunScope;
 
+import javax.annotation.Nullable;
+
 /**
  * Spark's {@code dropDuplicatesWithinWatermark}: the first row of a key passes, later rows of the
  * key are dropped while the key is remembered. A key is remembered until the watermark reaches the
@@ -33,6 +35,7 @@ public final class DedupWithinWatermark<K, T> extends KeyedProcessFunction<K, T,
 
     private final long delayMillis;
     private final StateMetrics metrics;
+    private final LateRowRouter.EventTime<T> micros;
 
     private transient ValueState<Long> expiresAt;
 
@@ -42,8 +45,25 @@ public final class DedupWithinWatermark<K, T> extends KeyedProcessFunction<K, T,
      * @param delayMillis the watermark delay of the query: how long a key is remembered
      */
     public DedupWithinWatermark(String operatorName, long delayMillis, RunScope scope) {
+        this(operatorName, delayMillis, scope, null);
+    }
+
+    /**
+     * As {@link #DedupWithinWatermark(String, long, RunScope)}, with each row's event time in
+     * microseconds, for Spark's expiry to the microsecond: a key expires once {@code watermark *
+     * 1000 >= event_time + delay}, so a row with microseconds past its millisecond is remembered
+     * one watermark millisecond longer than its record timestamp (floored to ms) would say.
+     *
+     * @param micros the row's event time in epoch microseconds (null: its record timestamp)
+     */
+    public DedupWithinWatermark(
+            String operatorName,
+            long delayMillis,
+            RunScope scope,
+            @Nullable LateRowRouter.EventTime<T> micros) {
         this.delayMillis = delayMillis;
         this.metrics = new StateMetrics(operatorName, scope);
+        this.micros = micros;
     }
 
     @Override
@@ -67,9 +87,15 @@ public final class DedupWithinWatermark<K, T> extends KeyedProcessFunction<K, T,
             out.collect(row);
             return;
         }
-        long expiry = ctx.timestamp() + delayMillis;
+        Long eventMicros = micros == null ? null : micros.of(row);
+        long expiry =
+                (eventMicros == null ? ctx.timestamp() : Math.floorDiv(eventMicros, 1000))
+                        + (eventMicros != null && Math.floorMod(eventMicros, 1000) != 0 ? 1 : 0)
+                        + delayMillis;
         expiresAt.update(expiry);
-        // Spark evicts when watermark >= expiry; Flink's watermark is Spark's minus one.
+        // Spark evicts when watermark (ms) * 1000 >= event time (us) + delay, i.e. watermark >=
+        // expiry, the event time rounded up to the ms plus the delay; Flink's watermark is
+        // Spark's minus one.
         ctx.timerService().registerEventTimeTimer(expiry - 1);
         out.collect(row);
     }

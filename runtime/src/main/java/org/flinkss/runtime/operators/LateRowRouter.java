@@ -34,22 +34,27 @@ public final class LateRowRouter<T> extends ProcessFunction<T, T> implements Che
 
     private static final long serialVersionUID = 1L;
 
-    /** When is a row too late for the operator: Spark's rule for that operator. */
+    /**
+     * When is a row too late for the operator: Spark's rule for that operator. Event times are
+     * epoch microseconds (Spark's {@code TIMESTAMP}), watermarks epoch milliseconds (Spark's and
+     * Flink's): Spark compares {@code event_time <= watermark * 1000}, so a row one microsecond
+     * after the watermark is on time.
+     */
     @FunctionalInterface
     public interface Rule extends Serializable {
         /** The row is late for everything the operator would do with it: it is dropped. */
-        boolean isLate(long eventTime, long sparkWatermark);
+        boolean isLate(long eventTimeMicros, long sparkWatermark);
 
         /**
          * How many of the row's windows have ended by the watermark: Spark drops the row from each
          * of them and keeps it in the others. A rule without windows (rows, sessions) has one.
          */
-        default int closedWindows(long eventTime, long sparkWatermark) {
-            return isLate(eventTime, sparkWatermark) ? 1 : 0;
+        default int closedWindows(long eventTimeMicros, long sparkWatermark) {
+            return isLate(eventTimeMicros, sparkWatermark) ? 1 : 0;
         }
     }
 
-    /** The event time of a row in epoch milliseconds, or null if it has none. */
+    /** The event time of a row in epoch microseconds, or null if it has none. */
     @FunctionalInterface
     public interface EventTime<T> extends Serializable {
         Long of(T row);
@@ -57,7 +62,8 @@ public final class LateRowRouter<T> extends ProcessFunction<T, T> implements Che
 
     /** Rows with their event time at or before the watermark (dedup, joins). */
     public static Rule rowRule() {
-        return Watermarks::isLate;
+        return (eventTimeMicros, watermark) ->
+                watermark != Watermarks.NONE && eventTimeMicros <= watermark * 1000;
     }
 
     /**
@@ -70,17 +76,21 @@ public final class LateRowRouter<T> extends ProcessFunction<T, T> implements Che
         return new Rule() {
             private static final long serialVersionUID = 1L;
 
+            // Windows of whole milliseconds: a row's windows are those of its millisecond (Spark
+            // assigns them on microseconds, with the same result), and ends compare in ms.
             @Override
-            public boolean isLate(long eventTime, long watermark) {
+            public boolean isLate(long eventTimeMicros, long watermark) {
+                long eventTime = Math.floorDiv(eventTimeMicros, 1000);
                 return watermark != Watermarks.NONE
                         && lastWindowEnd(eventTime, sizeMillis, slideMillis) <= watermark;
             }
 
             @Override
-            public int closedWindows(long eventTime, long watermark) {
+            public int closedWindows(long eventTimeMicros, long watermark) {
                 if (watermark == Watermarks.NONE) {
                     return 0;
                 }
+                long eventTime = Math.floorDiv(eventTimeMicros, 1000);
                 int closed = 0;
                 for (long end = firstWindowEnd(eventTime, sizeMillis, slideMillis);
                         end - sizeMillis <= eventTime;
@@ -94,10 +104,14 @@ public final class LateRowRouter<T> extends ProcessFunction<T, T> implements Che
         };
     }
 
-    /** Session windows: a row alone makes the session [t, t + gap), late once that has ended. */
+    /**
+     * Session windows: a row alone makes the session [t, t + gap), late once that has ended (in
+     * microseconds, as Spark: {@code t + gap <= watermark * 1000}).
+     */
     public static Rule sessionRule(long gapMillis) {
-        return (eventTime, watermark) ->
-                watermark != Watermarks.NONE && eventTime + gapMillis <= watermark;
+        return (eventTimeMicros, watermark) ->
+                watermark != Watermarks.NONE
+                        && eventTimeMicros + gapMillis * 1000 <= watermark * 1000;
     }
 
     /**

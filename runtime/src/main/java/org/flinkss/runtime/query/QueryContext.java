@@ -39,6 +39,7 @@ import org.flinkss.runtime.source.impl.MicroBatchSource;
 import org.flinkss.runtime.table.TableDef;
 import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.table.delta.DeltaSchema;
 import org.flinkss.runtime.trigger.Trigger;
 
 import javax.annotation.Nullable;
@@ -188,7 +189,9 @@ public final class QueryContext {
      */
     public DataStream<RowData> tableStreamWithWatermarks(
             String table, @Nullable String eventTimeColumn, List<WatermarkNode<RowData>> nodes) {
-        var rowType = warehouse.rowType(table);
+        // Timestamps at microseconds whatever precision the table recorded (an earlier version's
+        // TIMESTAMP_LTZ(3)): one row type for readers, and Spark's rows keep their microseconds.
+        var rowType = DeltaSchema.withMicros(warehouse.rowType(table));
         if (warehouse.writtenBy(table).equals(Warehouse.REPLACED)) {
             throw new QueryException(
                     "table '"

@@ -3,6 +3,7 @@ package org.flinkss.runtime.table;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -21,6 +22,8 @@ public final class RowValues {
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter ISO =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter ISO_MICROS =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
     /** Every column in order, nulls first. */
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -83,30 +86,47 @@ public final class RowValues {
                 return HexFormat.of().formatHex(row.getBinary(i));
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
             case TIMESTAMP_WITHOUT_TIME_ZONE:
-                return row.getTimestamp(i, 3).toInstant();
+                // At the column's precision: a binary row stores TIMESTAMP(3) and (6) differently.
+                return row.getTimestamp(i, LogicalTypeChecks.getPrecision(type)).toInstant();
             default:
                 throw new IllegalArgumentException("unsupported column type " + type);
         }
     }
 
-    /** A value as the course's {@code display} shows it. */
+    /**
+     * A value as the course's {@code display} shows it; a timestamp as Spark's {@code show()} casts
+     * it to text: {@code 2025-03-01 00:00:00}, with the fraction of a second when there is one,
+     * trailing zeros dropped ({@code .12}, {@code .123456}).
+     */
     public static String display(Object v) {
         if (v == null) {
             return "null";
         }
         if (v instanceof Instant) {
-            return DISPLAY.format((Instant) v);
+            Instant t = (Instant) v;
+            String text = DISPLAY.format(t);
+            int micros = t.getNano() / 1000;
+            if (micros == 0) {
+                return text;
+            }
+            String fraction = String.format("%06d", micros).replaceAll("0+$", "");
+            return text + "." + fraction;
         }
         return v.toString();
     }
 
-    /** A value in CSV: timestamps in ISO-8601 UTC, text quoted when it must be. */
+    /**
+     * A value in CSV: timestamps in ISO-8601 UTC ({@code .SSS}, or {@code .SSSSSS} when the value
+     * has microseconds: Spark's CSV writer would cut them, an export keeps them), text quoted when
+     * it must be.
+     */
     public static String csv(Object v) {
         if (v == null) {
             return "";
         }
         if (v instanceof Instant) {
-            return ISO.format((Instant) v);
+            Instant t = (Instant) v;
+            return (t.getNano() % 1_000_000 == 0 ? ISO : ISO_MICROS).format(t);
         }
         String s = v.toString();
         if (s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r")) {

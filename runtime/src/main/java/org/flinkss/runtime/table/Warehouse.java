@@ -6,6 +6,7 @@ import org.apache.flink.table.types.logical.RowType;
 
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.delta.DataFile;
+import org.flinkss.runtime.table.delta.DeltaSchema;
 import org.flinkss.runtime.table.delta.DeltaSnapshot;
 import org.flinkss.runtime.table.delta.DeltaStorage;
 import org.flinkss.runtime.table.delta.DeltaTable;
@@ -270,6 +271,31 @@ public final class Warehouse {
         if (table.snapshot().files().isEmpty()) {
             table.replace(rowType, owner.properties(mode));
             return;
+        }
+        if (existingMode.equals(mode)
+                && !existing.equals(rowType)
+                && DeltaSchema.withMicros(existing).equals(DeltaSchema.withMicros(rowType))) {
+            // Same Delta schema, other recorded precision: Delta Kernel changes no schema of a
+            // table without column mapping, and appending microseconds under a column recorded as
+            // milliseconds would have this project's readers and Spark's see different rows.
+            throw new IllegalStateException(
+                    "table '"
+                            + name
+                            + "' at "
+                            + where(name)
+                            + " was created by an earlier version with timestamps in milliseconds ("
+                            + existing
+                            + "); query '"
+                            + owner.query()
+                            + "' now keeps Spark's microseconds ("
+                            + rowType
+                            + "), and a Delta table's column types cannot change in place. Its rows"
+                            + " stay readable (table show, export, --version). To go on, reset the"
+                            + " query (reset "
+                            + owner.query()
+                            + ": the table is emptied in one commit, older versions stay readable"
+                            + " until a vacuum, the next run reprocesses its input), or write to"
+                            + " another warehouse.");
         }
         throw new IllegalStateException(
                 "table '"

@@ -70,6 +70,44 @@ class LateRowRouterTest {
     }
 
     @Test
+    void aRowOneMicrosecondAfterTheWatermarkIsOnTimeAndOneAtItIsLate() throws Exception {
+        // Issue 13 point 6: Spark compares event_time (us) <= watermark (ms) * 1000.
+        LateRowRouter<Reading> router = router("dedupe", LateRowRouter.rowRule());
+        var h = harness(router);
+
+        watermark(h, "00:10");
+        push(h, "00:10", 0);
+        push(h, "00:10", 1);
+        push(h, "00:09:59.999", 999);
+        assertThat(onTime(h)).containsExactly("a@00:10:00=1");
+        assertThat(late(h, router))
+                .hasSize(2)
+                .anyMatch(r -> r.startsWith("a@00:10:00=0 "))
+                .anyMatch(r -> r.startsWith("a@00:09:59.999=999 "));
+    }
+
+    @Test
+    void windowAndSessionEdgesAreMicroseconds() throws Exception {
+        LateRowRouter<Reading> window =
+                router("window", LateRowRouter.windowRule(FIVE_MINUTES, FIVE_MINUTES));
+        var w = harness(window);
+        watermark(w, "00:05");
+        push(w, "00:04:59.999", 999); // the last microsecond of [00:00, 00:05): ended
+        push(w, "00:05", 0); // the first of [00:05, 00:10): open
+        assertThat(onTime(w)).containsExactly("a@00:05:00=0");
+        assertThat(late(w, window)).hasSize(1).allMatch(r -> r.startsWith("a@00:04:59.999=999"));
+
+        LateRowRouter<Reading> session =
+                router("window", LateRowRouter.sessionRule(Duration.ofMinutes(2).toMillis()));
+        var s = harness(session);
+        watermark(s, "00:10");
+        push(s, "00:08", 0); // [00:08, 00:10) has ended at the watermark
+        push(s, "00:08", 1); // [00:08:00.000001, 00:10:00.000001) has not
+        assertThat(onTime(s)).containsExactly("a@00:08:00=1");
+        assertThat(late(s, session)).hasSize(1).allMatch(r -> r.startsWith("a@00:08:00=0"));
+    }
+
+    @Test
     void aRowIsLateForATumblingWindowWhenItsWindowHasEnded() throws Exception {
         LateRowRouter<Reading> router =
                 router("window", LateRowRouter.windowRule(FIVE_MINUTES, FIVE_MINUTES));
@@ -181,8 +219,13 @@ class LateRowRouterTest {
     // ---------------------------------------------------------------------------------------
 
     private LateRowRouter<Reading> router(String operator, LateRowRouter.Rule rule) {
+        // A reading's time is whole ms; its value, in these tests, the microseconds past it.
         return new LateRowRouter<>(
-                operator, rule, r -> r.time, TypeInformation.of(Reading.class), scope());
+                operator,
+                rule,
+                r -> r.time == null ? null : r.time * 1000 + r.value,
+                TypeInformation.of(Reading.class),
+                scope());
     }
 
     private OneInputStreamOperatorTestHarness<Reading, Reading> harness(
@@ -195,7 +238,14 @@ class LateRowRouterTest {
 
     private static void push(OneInputStreamOperatorTestHarness<Reading, Reading> h, String time)
             throws Exception {
-        h.processElement(new Reading("a", at(time), 0), at(time));
+        push(h, time, 0);
+    }
+
+    /** A reading at {@code time} plus {@code micros} microseconds (kept in its value). */
+    private static void push(
+            OneInputStreamOperatorTestHarness<Reading, Reading> h, String time, long micros)
+            throws Exception {
+        h.processElement(new Reading("a", at(time), micros), at(time));
     }
 
     /** Spark's watermark {@code time}, as the operator gets it (Flink's is one less). */

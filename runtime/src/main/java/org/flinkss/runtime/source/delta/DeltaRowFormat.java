@@ -5,6 +5,7 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 
 import org.flinkss.runtime.source.RecordFormat;
 import org.flinkss.runtime.source.SplitRecordReader;
@@ -19,6 +20,7 @@ public final class DeltaRowFormat implements RecordFormat<RowData, DeltaSplit> {
 
     private final RowType rowType;
     private final int eventTimeColumn;
+    private final int precision;
 
     /**
      * @param eventTimeColumn the index of a TIMESTAMP column, or -1 for records without event time
@@ -26,6 +28,10 @@ public final class DeltaRowFormat implements RecordFormat<RowData, DeltaSplit> {
     public DeltaRowFormat(RowType rowType, int eventTimeColumn) {
         this.rowType = rowType;
         this.eventTimeColumn = eventTimeColumn;
+        this.precision =
+                eventTimeColumn < 0
+                        ? 0
+                        : LogicalTypeChecks.getPrecision(rowType.getTypeAt(eventTimeColumn));
     }
 
     @Override
@@ -55,7 +61,8 @@ public final class DeltaRowFormat implements RecordFormat<RowData, DeltaSplit> {
         if (eventTimeColumn < 0 || row.isNullAt(eventTimeColumn)) {
             return Long.MIN_VALUE;
         }
-        return row.getTimestamp(eventTimeColumn, 3).getMillisecond();
+        // Spark's watermark takes event time in ms: the microseconds divided by 1000 (floored).
+        return row.getTimestamp(eventTimeColumn, precision).getMillisecond();
     }
 
     @Override

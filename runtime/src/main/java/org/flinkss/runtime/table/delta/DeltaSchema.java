@@ -90,6 +90,29 @@ public final class DeltaSchema {
         }
     }
 
+    /**
+     * {@code rowType} with every timestamp column at microseconds ({@code TIMESTAMP(6)} or {@code
+     * TIMESTAMP_LTZ(6)}, the kind kept): the precision Delta stores, whatever the table recorded. A
+     * table created with {@code TIMESTAMP(3)} reads through it without losing the microseconds of
+     * rows another writer (Spark) added, and its readers see one type whichever version wrote it.
+     */
+    public static RowType withMicros(RowType rowType) {
+        List<RowType.RowField> fields = new ArrayList<>();
+        for (RowType.RowField field : rowType.getFields()) {
+            LogicalType type = field.getType();
+            if (type instanceof TimestampType && ((TimestampType) type).getPrecision() < 6) {
+                type = new TimestampType(type.isNullable(), 6);
+            } else if (type instanceof LocalZonedTimestampType
+                    && ((LocalZonedTimestampType) type).getPrecision() < 6) {
+                type = new LocalZonedTimestampType(type.isNullable(), 6);
+            }
+            fields.add(
+                    new RowType.RowField(
+                            field.getName(), type, field.getDescription().orElse(null)));
+        }
+        return new RowType(rowType.isNullable(), fields);
+    }
+
     public static RowType toFlink(StructType schema) {
         List<RowType.RowField> fields = new ArrayList<>();
         for (StructField field : schema.fields()) {

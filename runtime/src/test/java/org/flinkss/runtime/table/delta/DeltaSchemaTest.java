@@ -61,6 +61,30 @@ class DeltaSchemaTest {
     }
 
     @Test
+    void withMicrosRaisesEveryTimestampToMicrosecondsKeepingItsKindAndNullability() {
+        RowType type =
+                RowType.of(
+                        new LogicalType[] {
+                            new BigIntType(),
+                            new TimestampType(false, 3),
+                            new LocalZonedTimestampType(3),
+                            new LocalZonedTimestampType(6)
+                        },
+                        new String[] {"id", "ts", "ltz3", "ltz6"});
+
+        assertThat(DeltaSchema.withMicros(type))
+                .isEqualTo(
+                        RowType.of(
+                                new LogicalType[] {
+                                    new BigIntType(),
+                                    new TimestampType(false, 6),
+                                    new LocalZonedTimestampType(6),
+                                    new LocalZonedTimestampType(6)
+                                },
+                                new String[] {"id", "ts", "ltz3", "ltz6"}));
+    }
+
+    @Test
     void aTypeDeltaTablesHereCannotHoldIsRefusedByColumn() {
         RowType type =
                 RowType.of(new LogicalType[] {new DecimalType(10, 2)}, new String[] {"price"});
