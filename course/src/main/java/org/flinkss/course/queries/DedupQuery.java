@@ -20,6 +20,7 @@ import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.source.WatermarkNode;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -33,6 +34,15 @@ import java.util.List;
  * {@code <table>_late}.
  */
 public final class DedupQuery implements Query {
+
+    /**
+     * The width of the expiry buckets of {@link DedupWithinWatermark}: the keys of one key group
+     * whose expiries fall on the same day share one timer (with the course's events ten seconds
+     * apart and 128 key groups, about 70 keys; an hour would leave about three a timer). Eviction
+     * is exact whatever the width; a watermark inside a bucket reads the bucket's keys of its key
+     * groups, a day of keys, once per batch.
+     */
+    static final Duration EXPIRY_BUCKET = Duration.ofDays(1);
 
     private final String name;
     private final String source;
@@ -77,7 +87,9 @@ public final class DedupQuery implements Query {
                         // State layout 2 (DataStream): keyed by the long event_id, not its text.
                         // The identity changes with it, so a checkpoint of layout 1 is refused
                         // with a 'reset' hint instead of failing in Flink's restore.
-                        + (api == Api.TABLE ? "" : ", long keys"));
+                        // Layout 3: keys forgotten through an expiry index (one timer per
+                        // bucket and key group) instead of a timer per key.
+                        + (api == Api.TABLE ? "" : ", long keys, expiry buckets"));
         // Silver filters before its withWatermark: invalid rows do not move its watermark.
         DataStream<Event> events =
                 context.tableStreamWithWatermarks(
@@ -108,19 +120,18 @@ public final class DedupQuery implements Query {
                 api == Api.TABLE
                         ? withTable(context, onTime)
                         : onTime.keyBy(DedupQuery::eventIdKey, Types.LONG)
-                                .process(
+                                .transform(
+                                        "dedupe",
+                                        onTime.getType(),
                                         new DedupWithinWatermark<Long, Event>(
                                                 "dedupe",
                                                 QueryCatalog.WATERMARK_DELAY.toMillis(),
+                                                EXPIRY_BUCKET.toMillis(),
                                                 context.scope(),
                                                 e ->
                                                         e.eventTs == null
                                                                 ? null
                                                                 : LateEvents.micros(e.eventTs)))
-                                // The operator's T is erased: Flink cannot infer it from the
-                                // input.
-                                .returns(Event.class)
-                                .name("dedupe")
                                 .uid("dedupe-" + name);
         context.toTable(deduplicated, EventTables.events(table));
         context.toTable(

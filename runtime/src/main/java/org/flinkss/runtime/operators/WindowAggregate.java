@@ -160,13 +160,15 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
                 acc = aggregate.createAccumulator();
                 acc.end(window.getEnd());
                 metrics.added(1);
+                // A fixed window's end never moves: its timer is set once, with its state (a
+                // restore brings both back), not again for every row.
+                if (emission != WindowEmission.ALL) {
+                    ctx.timerService().registerEventTimeTimer(window.maxTimestamp());
+                }
             }
             acc = aggregate.add(event, acc);
             windows.put(window.getStart(), acc);
             metrics.updated(ctx.getCurrentKey(), window.getStart());
-            if (emission != WindowEmission.ALL) {
-                ctx.timerService().registerEventTimeTimer(window.maxTimestamp());
-            }
             if (emission != WindowEmission.FINAL) {
                 out.collect(
                         emitter.row(window.getStart(), window.getEnd(), ctx.getCurrentKey(), acc));

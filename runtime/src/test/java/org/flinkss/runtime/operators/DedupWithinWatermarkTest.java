@@ -7,8 +7,8 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 
 import org.junit.jupiter.api.AfterEach;
@@ -42,6 +42,11 @@ class DedupWithinWatermarkTest {
 
     private static final long DELAY = Duration.ofMinutes(10).toMillis();
 
+    /**
+     * Expiry buckets of an hour: the keys of one key group expiring in the same hour share a timer.
+     */
+    private static final long BUCKET = Duration.ofHours(1).toMillis();
+
     @TempDir Path base;
 
     private final List<KeyedOneInputStreamOperatorTestHarness<String, Reading, Reading>> open =
@@ -70,7 +75,8 @@ class DedupWithinWatermarkTest {
         assertThat(drain(h)).containsExactly("1@00:01:00=1", "2@00:02:00=4");
         // Each key is remembered until Spark's watermark reaches its first row's time + delay.
         assertThat(remembered(h)).containsExactly(Map.entry("1", "00:11"), Map.entry("2", "00:12"));
-        assertThat(h.numEventTimeTimers()).isEqualTo(2);
+        // Both expire in the same hour and (one subtask, one key group here) share one timer.
+        assertThat(h.numEventTimeTimers()).isEqualTo(1);
     }
 
     @Test
@@ -153,15 +159,150 @@ class DedupWithinWatermarkTest {
         assertThat(stateRows(2)).isEqualTo(new Fragment.StateRows("dedupe", 0, 0, 0));
     }
 
+    @Test
+    void keysExpiringInTheSameHourShareATimerAndAreForgottenEachAtItsOwnWatermark()
+            throws Exception {
+        var h = harness(null);
+        push(h, "a", "00:55", 1); // forgotten at 01:05
+        push(h, "b", "01:40", 2); // forgotten at 01:50, same hour
+        push(h, "c", "02:30", 3); // forgotten at 02:40, the next hour
+        drain(h);
+        assertThat(h.numEventTimeTimers()).as("one per hour of expiry").isEqualTo(2);
+
+        watermark(h, "01:04:59.999");
+        assertThat(remembered(h)).containsOnlyKeys("a", "b", "c");
+        watermark(h, "01:05");
+        assertThat(remembered(h)).containsOnlyKeys("b", "c");
+        // The hour's timer moved to its next expiry.
+        assertThat(h.numEventTimeTimers()).isEqualTo(2);
+
+        // A key that expires in the same hour before that: the hour gets an earlier timer.
+        push(h, "d", "01:10", 4); // forgotten at 01:20
+        push(h, "b", "01:11", 5); // still remembered: dropped
+        assertThat(drain(h)).containsExactly("d@01:10:00=4");
+        watermark(h, "01:19:59.999");
+        assertThat(remembered(h)).containsOnlyKeys("b", "c", "d");
+        watermark(h, "01:20");
+        assertThat(remembered(h)).containsOnlyKeys("b", "c");
+        watermark(h, "01:49:59.999");
+        push(h, "b", "01:50", 6);
+        assertThat(drain(h)).as("b still remembered").isEmpty();
+        watermark(h, "01:50");
+        assertThat(remembered(h)).containsOnlyKeys("c");
+        assertThat(h.numEventTimeTimers()).isEqualTo(1);
+
+        // A watermark past several hours at once forgets them all.
+        push(h, "e", "02:00", 7);
+        push(h, "f", "04:00", 8);
+        watermark(h, "05:00");
+        assertThat(remembered(h)).isEmpty();
+        assertThat(h.numEventTimeTimers()).isZero();
+        h.snapshot(1, 0);
+        assertThat(stateRows(1).numRowsTotal()).isZero();
+    }
+
+    @Test
+    void aRestoredBucketForgetsItsKeysAtTheirWatermarksAndTakesNewKeys() throws Exception {
+        var before = harness(null);
+        push(before, "a", "00:55", 1);
+        push(before, "b", "01:40", 2);
+        watermark(before, "01:05");
+        OperatorSubtaskState snapshot = before.snapshot(1, 0);
+
+        var after = harness(snapshot);
+        assertThat(remembered(after)).containsExactly(Map.entry("b", "01:50"));
+        push(after, "c", "01:10", 3);
+        push(after, "b", "01:12", 4);
+        assertThat(drain(after)).containsExactly("c@01:10:00=3");
+        assertThat(after.numEventTimeTimers()).isEqualTo(2);
+        watermark(after, "01:20");
+        assertThat(remembered(after)).containsExactly(Map.entry("b", "01:50"));
+        watermark(after, "01:50");
+        assertThat(remembered(after)).isEmpty();
+        assertThat(after.numEventTimeTimers()).isZero();
+        after.snapshot(2, 0);
+        assertThat(stateRows(2)).isEqualTo(new Fragment.StateRows("dedupe", 0, 0, 1));
+    }
+
+    @Test
+    void keysAndTheirExpiriesFollowTheirKeyGroupsToANewParallelism() throws Exception {
+        List<String> keys = new ArrayList<>();
+        var one = harness(null, 1, 0);
+        for (int i = 0; i < 40; i++) {
+            String key = "k" + i;
+            keys.add(key);
+            // Expiries spread over 00:10-00:49, in one hour bucket per key group.
+            push(one, key, String.format("00:%02d", i), i);
+        }
+        drain(one);
+        OperatorSubtaskState snapshot = one.snapshot(1, 0);
+
+        Map<String, String> rememberedByBoth = new TreeMap<>();
+        List<KeyedOneInputStreamOperatorTestHarness<String, Reading, Reading>> two =
+                new ArrayList<>();
+        for (int subtask = 0; subtask < 2; subtask++) {
+            var h =
+                    harness(
+                            AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                                    snapshot, MAX_PARALLELISM, 1, 2, subtask),
+                            2,
+                            subtask);
+            two.add(h);
+            rememberedByBoth.putAll(remembered(h));
+            assertThat(remembered(h)).isNotEmpty();
+        }
+        assertThat(rememberedByBoth).hasSize(40);
+        assertThat(rememberedByBoth.get("k7")).isEqualTo("00:17");
+
+        for (var h : two) {
+            watermark(h, "00:29:59.999");
+        }
+        rememberedByBoth.clear();
+        for (var h : two) {
+            rememberedByBoth.putAll(remembered(h));
+        }
+        // k0..k19 (forgotten at 00:10..00:29) are gone; k20 (at 00:30) waits for the next
+        // millisecond.
+        assertThat(rememberedByBoth.keySet())
+                .containsExactlyInAnyOrderElementsOf(keys.subList(20, 40));
+        for (var h : two) {
+            watermark(h, "00:30");
+        }
+        rememberedByBoth.clear();
+        for (var h : two) {
+            rememberedByBoth.putAll(remembered(h));
+        }
+        assertThat(rememberedByBoth.keySet())
+                .containsExactlyInAnyOrderElementsOf(keys.subList(21, 40));
+    }
+
     // ---------------------------------------------------------------------------------------
+
+    private static final int MAX_PARALLELISM = 128;
+
+    private KeyedOneInputStreamOperatorTestHarness<String, Reading, Reading> harness(
+            OperatorSubtaskState restored, int parallelism, int subtask) throws Exception {
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new DedupWithinWatermark<String, Reading>("dedupe", DELAY, BUCKET, scope()),
+                        (Reading r) -> r.key,
+                        Types.STRING,
+                        MAX_PARALLELISM,
+                        parallelism,
+                        subtask);
+        open.add(h);
+        if (restored != null) {
+            h.initializeState(restored);
+        }
+        h.open();
+        return h;
+    }
 
     private KeyedOneInputStreamOperatorTestHarness<String, Reading, Reading> harness(
             OperatorSubtaskState restored) throws Exception {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(
-                                new DedupWithinWatermark<String, Reading>(
-                                        "dedupe", DELAY, scope())),
+                        new DedupWithinWatermark<String, Reading>("dedupe", DELAY, BUCKET, scope()),
                         (Reading r) -> r.key,
                         Types.STRING);
         open.add(h);
