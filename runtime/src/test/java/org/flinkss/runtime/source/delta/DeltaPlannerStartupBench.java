@@ -39,6 +39,15 @@ import java.util.Map;
  * latest snapshot listed once per start 34 to 71 ms vs 7 to 12 ms (about 5 times). What is left
  * grows with the log on a local disk only: one listing of {@code _delta_log/} (20,000 entries, 31
  * ms), as a local folder cannot be listed from a name on; an object store lists from one.
+ *
+ * <p>2026-12-01 05:30 (load 1.6 to 4), after Storage.listFrom (names read with File.list, status
+ * only for the files from the name on; S3 lists from the name with StartAfter): 9,999 commits in
+ * 810 s (load 10 to 20); 12 interleaved rounds on those two tables: from no position 10 versions
+ * 5.8 to 15.6 ms, 10,000 versions 26.4 to 73.0 ms (3 to 5 times; 17 ms of it is reading the 21,000
+ * names of the log folder, measured alone: 16 to 24 ms against 1.2 to 4.2 ms for 20); from a
+ * position 0.9 to 6.5 ms against 0.5 to 2.0 ms (the same). A run restores from a position every
+ * time but its first, and takes about 2 s from JVM start to exit: the first run of a new stream
+ * over a 10,000-version table starts about 30 ms (1.5%) later, every later run no later.
  */
 public final class DeltaPlannerStartupBench {
 
