@@ -47,9 +47,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  *       are written, read and cleared through {@link Storage};
  *   <li>{@code --base s3://flinkss/<prefix>}: {@code progress}, {@code report} and {@code reset}
  *       read and write the checkpoint on S3 and its tables in {@code <base>/warehouse} on S3; a run
- *       there is refused for now, in one line that says what works. That checkpoint is a real
- *       run's: bronze runs with a local base and its tables in the S3 base's warehouse, then its
- *       identity and progress are copied to {@code <s3 base>/_cp/bronze}.
+ *       on an S3 base with nothing landed is refused naming the landing prefix (runs on an S3 base:
+ *       {@link RunS3ITCase}). That checkpoint is a real run's: bronze runs with a local base and
+ *       its tables in the S3 base's warehouse, then its identity and progress are copied to {@code
+ *       <s3 base>/_cp/bronze}.
  * </ul>
  */
 @Tag("ports")
@@ -267,10 +268,11 @@ class CheckpointS3ITCase {
         // The local checkpoint is not touched.
         assertThat(onDisk.metadata()).exists();
 
-        // A run on an S3 base is refused for now, saying what works; a command that needs a
-        // local base says so.
-        assertThat(refused("run", "win5", "--quiet", "--base", base.toString()).err())
-                .contains(base.toString(), "not supported yet", "docs/object-storage.md");
+        // A run of a query reading the landing prefix, on an S3 base with nothing landed, is
+        // refused naming the prefix; a command that needs a local base says so.
+        String empty = S3.server().freshPrefix("nothing-landed").toString();
+        assertThat(refused("run", "bronze", "--quiet", "--base", empty).err())
+                .contains(empty + "/events holds nothing: land events first");
         assertThat(refused("table", "count", "events_bronze", "--base", base.toString()).err())
                 .contains("needs --base on a local disk");
         assertThat(refused("report", "--base", S3.server().freshPrefix("empty").toString()).err())

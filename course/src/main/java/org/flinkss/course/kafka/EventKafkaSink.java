@@ -82,6 +82,20 @@ public final class EventKafkaSink {
         return "flinkss-" + queryName + "-" + String.format("%08x", path.hashCode());
     }
 
+    /**
+     * {@link #transactionalIdPrefix(String, Path)} of a checkpoint directory anywhere: a local one
+     * gives the same prefix as its folder, one on an object store hashes its URI.
+     */
+    public static String transactionalIdPrefix(
+            String queryName, org.flinkss.runtime.checkpoint.CheckpointLayout checkpoint) {
+        return checkpoint.isObjectStore()
+                ? "flinkss-"
+                        + queryName
+                        + "-"
+                        + String.format("%08x", checkpoint.location().toString().hashCode())
+                : transactionalIdPrefix(queryName, checkpoint.dir());
+    }
+
     /** One record per event: key {@code event_id} as text, value the JSON line. */
     static final class EventRecords implements KafkaRecordSerializationSchema<Event> {
         private static final long serialVersionUID = 1L;

@@ -40,7 +40,7 @@ public enum QueryCatalog {
                     .apis(Api.DATASTREAM)
                     .refuses(Refusal.COMPLETE_WITHOUT_AGGREGATION, Refusal.UPDATE_INTO_TABLE)
                     .options(QueryOption.RESCUED_DATA, QueryOption.SKIP_MISSING_FILES)
-                    .creates(r -> new BronzeQuery(r.run().events(), r.rescuedData()))),
+                    .creates(r -> new BronzeQuery(r.run().eventsLocation(), r.rescuedData()))),
     WIN5(
             query("win5")
                     .writesWithLateRows("events_5min")

@@ -72,9 +72,6 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (data.objectStoreBase()) {
-            BaseFolder.refuseRunOn(data.baseLocation());
-        }
         QueryCatalog q = query.query();
         RunOptions.Builder options =
                 RunOptions.builder()
@@ -92,8 +89,7 @@ public final class RunCommand implements Callable<Integer> {
                 new QueryRequest(run, api.api(), rescuedData, skipMissingFiles, kafka);
         q.check(request);
         // The queries that read the landing folder are those that take its options.
-        BaseFolder.requireForRun(
-                data.base, data.events(), q.options().contains(QueryOption.SKIP_MISSING_FILES));
+        BaseFolder.requireForRun(data, q.options().contains(QueryOption.SKIP_MISSING_FILES));
         if (q.isComposite()) {
             List<QueryRunner.Result> results = Pipeline.run(request);
             for (int i = 0; i < results.size(); i++) {

@@ -154,6 +154,28 @@ public final class QueryIdentity {
         return node;
     }
 
+    /** The query id kept in a checkpoint's {@code metadata.json}, on any storage. */
+    public static String idIn(CheckpointLayout layout) {
+        if (!layout.isObjectStore()) {
+            return idIn(layout.metadata());
+        }
+        org.apache.flink.core.fs.Path metadata = layout.metadataLocation();
+        try {
+            String id =
+                    JsonFiles.JSON
+                            .readTree(org.flinkss.runtime.storage.Storage.readBytes(metadata))
+                            .path("id")
+                            .asText("");
+            if (id.isEmpty()) {
+                throw new IllegalStateException("no query id in " + metadata);
+            }
+            return id;
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot read the query id in " + metadata + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The query id kept in a checkpoint's {@code metadata.json}. */
     public static String idIn(Path metadata) {
         try {

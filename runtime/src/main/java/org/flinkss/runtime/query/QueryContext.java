@@ -12,6 +12,7 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.jdbc.Database;
@@ -44,7 +45,6 @@ import org.flinkss.runtime.trigger.Trigger;
 
 import javax.annotation.Nullable;
 
-import java.nio.file.Paths;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -389,14 +389,11 @@ public final class QueryContext {
             RowType rowType,
             List<String> keyColumns,
             Database database) {
-        String metadata = scope.layout().metadata().toString();
+        // Serializable, on any storage: the operator reads the id where the checkpoint is.
+        CheckpointLayout layout = scope.layout();
         JdbcUpsert upsert =
                 new JdbcUpsert(
-                        database,
-                        table,
-                        rowType,
-                        keyColumns,
-                        () -> QueryIdentity.idIn(Paths.get(metadata)));
+                        database, table, rowType, keyColumns, () -> QueryIdentity.idIn(layout));
         beforeRun.add(
                 () -> {
                     try {
@@ -504,9 +501,12 @@ public final class QueryContext {
      */
     void prepare() {
         if (!tables.isEmpty()) {
-            String queryId = QueryIdentity.idIn(scope.layout().metadata());
+            String queryId = QueryIdentity.idIn(scope.layout());
             TableOwner owner =
-                    TableOwner.query(queryName, queryId, scope.layout().dir(), warehouse);
+                    scope.layout().isObjectStore()
+                            ? new TableOwner(
+                                    queryName, queryId, scope.layout().location().toString())
+                            : TableOwner.query(queryName, queryId, scope.layout().dir(), warehouse);
             for (String table : tables) {
                 try {
                     warehouse.own(table, tableRows.get(table), owner, tableModes.get(table));

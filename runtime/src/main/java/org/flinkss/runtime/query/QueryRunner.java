@@ -124,7 +124,7 @@ public final class QueryRunner {
             }
             // Every batch of the run is committed: files of the query that no version references
             // were written by attempts that failed, or for batches found already committed.
-            String queryId = QueryIdentity.idIn(context.scope().layout().metadata());
+            String queryId = QueryIdentity.idIn(context.scope().layout());
             for (String table : context.tables()) {
                 warehouse.deleteUncommitted(table, queryId);
             }

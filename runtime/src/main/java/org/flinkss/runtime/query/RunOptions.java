@@ -133,9 +133,14 @@ public final class RunOptions {
         return baseLocation;
     }
 
-    /** The landing folder of the course's generator, wherever the base is. */
+    /**
+     * The landing folder of the course's generator, wherever the base is: on a local base the
+     * location of {@link #events()}, named exactly as a query given that folder names it.
+     */
     public org.apache.flink.core.fs.Path eventsLocation() {
-        return new org.apache.flink.core.fs.Path(baseLocation, "events");
+        return base != null
+                ? Storage.location(events())
+                : new org.apache.flink.core.fs.Path(baseLocation, "events");
     }
 
     /**
@@ -281,6 +286,15 @@ public final class RunOptions {
 
         public Builder checkpointInterval(Duration interval) {
             run.checkpointInterval(interval);
+            return this;
+        }
+
+        /**
+         * How long the checkpoint's lease lasts without renewal on an object store ({@link
+         * RunSettings.Builder#leaseTime}): a run killed with SIGKILL holds it that long.
+         */
+        public Builder leaseTime(Duration leaseTime) {
+            run.leaseTime(leaseTime);
             return this;
         }
 

@@ -122,8 +122,9 @@ public final class QueryRun {
             RunFence.claim(layout, runId);
             ReadableConfig flinkRunClient = JobConfiguration.flinkRunClient();
             new DamagedRestorePoints(layout, restorePoints, name, settings.out).setAside();
-            Optional<Path> restore =
-                    new RestorePolicy(restorePoints, layout.dir(), flinkRunClient, settings.out)
+            Optional<org.apache.flink.core.fs.Path> restore =
+                    new RestorePolicy(
+                                    restorePoints, layout.location(), flinkRunClient, settings.out)
                             .choose();
             // The temporary files of this query's earlier runs are left only by killed drivers:
             // no other run of the query is active while this one holds the lock.
@@ -140,7 +141,7 @@ public final class QueryRun {
                                         flinkRunClient,
                                         settings.out,
                                         settings.printProgress)
-                                .build(restore, tmp, settings.parallelism);
+                                .buildRestoring(restore, tmp, settings.parallelism);
                 if (flinkRunClient != null) {
                     ClusterSlots.check(flinkRunClient, settings.parallelism, name);
                 }
@@ -158,7 +159,8 @@ public final class QueryRun {
                 ProgressTracker tracker = tracker(job, queryId, runId, committed);
                 new KilledRunRecovery(runs, restorePoints, tracker).recover();
 
-                Path savepoint = execute(env, job, runId, lock, tracker, flinkRunClient);
+                org.apache.flink.core.fs.Path savepoint =
+                        execute(env, job, runId, lock, tracker, flinkRunClient);
                 // Before noDataProgress, which tells the listeners too: it is no batch.
                 List<ObjectNode> batches = List.copyOf(committed);
                 ObjectNode last =
@@ -200,7 +202,7 @@ public final class QueryRun {
      * until then: without that heartbeat it stops itself.
      */
     @Nullable
-    private Path execute(
+    private org.apache.flink.core.fs.Path execute(
             StreamExecutionEnvironment env,
             BuiltJob job,
             String runId,
@@ -213,7 +215,7 @@ public final class QueryRun {
     }
 
     @Nullable
-    private Path submitAndWatch(
+    private org.apache.flink.core.fs.Path submitAndWatch(
             StreamExecutionEnvironment env,
             BuiltJob job,
             String runId,
@@ -238,7 +240,8 @@ public final class QueryRun {
                         new ExceptionHistory(
                                 new JobManagerRest(client, flinkRunClient, REST_TIMEOUT)));
         JobStopper stopper =
-                new JobStopper(client, name, layout.savepoints(), failures, StopRetries.DEFAULT);
+                new JobStopper(
+                        client, name, layout.savepointsLocation(), failures, StopRetries.DEFAULT);
         // Ctrl-C: an unbounded run stops with a savepoint, an availableNow run's job is cancelled;
         // either way the hook says what was kept.
         try (InterruptedRun interruption =
@@ -286,7 +289,7 @@ public final class QueryRun {
                                 settings.out)
                         .adopt();
             }
-            Path savepoint = stopper.stop();
+            org.apache.flink.core.fs.Path savepoint = stopper.stop();
             // The savepoint is the last checkpoint of the run: everything reported up to it is
             // committed.
             tracker.commit(runId, Long.MAX_VALUE);

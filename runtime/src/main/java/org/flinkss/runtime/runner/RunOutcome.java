@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import javax.annotation.Nullable;
 
-import java.nio.file.Path;
 import java.util.List;
 
 /** The outcome of a run: the batches it committed and where its state now is. */
@@ -24,15 +23,18 @@ public class RunOutcome {
      */
     public final ObjectNode lastProgress;
 
-    /** The savepoint the run ended with; null if it was stopped from outside and not found. */
-    @Nullable public final Path savepoint;
+    /**
+     * The savepoint the run ended with, as Flink's file systems name it (a local folder or on an
+     * object store); null if it was stopped from outside and not found.
+     */
+    @Nullable public final org.apache.flink.core.fs.Path savepoint;
 
     public RunOutcome(
             String queryId,
             String runId,
             List<ObjectNode> progress,
             ObjectNode lastProgress,
-            @Nullable Path savepoint) {
+            @Nullable org.apache.flink.core.fs.Path savepoint) {
         this.queryId = queryId;
         this.runId = runId;
         this.progress = List.copyOf(progress);

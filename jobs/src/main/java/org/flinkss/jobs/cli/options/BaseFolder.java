@@ -116,18 +116,35 @@ public final class BaseFolder {
     }
 
     /**
-     * A run with its base on an object store: refused for now, naming what works. Its lock (a
-     * lease), identity and progress are on the object store already; its Flink restore points,
-     * offset log and run records are not yet.
+     * A run with the base of {@code data}: a local base as {@link #requireForRun(Path, Path,
+     * boolean)} says. On an object store, which has no empty folders, something must be under the
+     * base, and under its landing prefix {@code <base>/events/} for a query that reads it; the
+     * first listing also says a missing bucket, a wrong endpoint or credentials before anything
+     * runs.
      */
-    public static void refuseRunOn(org.apache.flink.core.fs.Path base) {
-        throw new QueryException(
-                "run with --base "
-                        + base
-                        + " on an object store is not supported yet (its checkpoint's restore"
-                        + " points, offset log and run records are still local files): give a"
-                        + " local --base and the tables on S3 with --warehouse s3://...; reset"
-                        + " and report take an S3 base (docs/object-storage.md)");
+    public static void requireForRun(DataOptions data, boolean readsLanding) {
+        if (!data.objectStoreBase()) {
+            requireForRun(data.base, data.events(), readsLanding);
+            return;
+        }
+        StorageSetup.initialize(null);
+        org.apache.flink.core.fs.Path base = data.baseLocation();
+        String command = "(land-events --base " + base + " --batch 1 --start 0)";
+        if (readsLanding && !hasObjects(data.eventsLocation())) {
+            throw new QueryException(
+                    "the landing prefix "
+                            + data.eventsLocation()
+                            + " holds nothing: land events first "
+                            + command
+                            + ", or give the --base that holds them");
+        }
+        if (!hasObjects(base)) {
+            throw new QueryException(
+                    "--base "
+                            + base
+                            + " holds nothing (only land-events and land-customers start one):"
+                            + " give the base the queries ran in");
+        }
     }
 
     private static boolean hasObjects(org.apache.flink.core.fs.Path base) {

@@ -5,7 +5,9 @@ import org.apache.flink.runtime.checkpoint.Checkpoints;
 
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
@@ -53,10 +55,10 @@ public final class DamagedRestorePoints {
      * @throws QueryException if there are restore points and none is intact
      */
     public void setAside() {
-        List<Path> all = restorePoints.all();
+        List<org.apache.flink.core.fs.Path> all = restorePoints.allLocations();
         List<String> damaged = new ArrayList<>();
         for (int i = all.size() - 1; i >= 0; i--) {
-            Path point = all.get(i);
+            org.apache.flink.core.fs.Path point = all.get(i);
             Optional<String> problem = problem(point);
             if (problem.isEmpty()) {
                 if (!damaged.isEmpty()) {
@@ -66,15 +68,15 @@ public final class DamagedRestorePoints {
                                     + "': "
                                     + String.join("; ", damaged)
                                     + ". Restoring from the previous restore point, "
-                                    + point
+                                    + RestorePoints.shown(point)
                                     + ", instead: a batch committed after it, if any, is"
                                     + " processed again.");
                 }
                 return;
             }
-            Path aside = setAside(point);
+            String aside = setAside(point);
             damaged.add(
-                    point.resolve("_metadata")
+                    RestorePoints.shown(metadata(point))
                             + " cannot be read ("
                             + problem.get()
                             + "): moved to "
@@ -87,7 +89,7 @@ public final class DamagedRestorePoints {
                             + "': "
                             + String.join("; ", damaged)
                             + ". No other checkpoint or savepoint in "
-                            + layout.dir()
+                            + layout
                             + " is intact, so its state cannot be restored. Start over with"
                             + " 'reset "
                             + queryName
@@ -99,8 +101,13 @@ public final class DamagedRestorePoints {
 
     /** Why Flink could not read the restore point's {@code _metadata}; empty if it can. */
     static Optional<String> problem(Path restorePoint) {
-        Path metadata = restorePoint.resolve("_metadata");
-        try (InputStream file = Files.newInputStream(metadata);
+        return problem(RestorePoints.location(restorePoint));
+    }
+
+    /** Why Flink could not read a restore point's {@code _metadata} on any storage. */
+    static Optional<String> problem(org.apache.flink.core.fs.Path restorePoint) {
+        org.apache.flink.core.fs.Path metadata = metadata(restorePoint);
+        try (InputStream file = metadata.getFileSystem().open(metadata);
                 DataInputStream in = new DataInputStream(new BufferedInputStream(file))) {
             Checkpoints.loadCheckpointMetadata(
                     in,
@@ -116,15 +123,54 @@ public final class DamagedRestorePoints {
         }
     }
 
-    private static String size(Path file) {
+    private static org.apache.flink.core.fs.Path metadata(org.apache.flink.core.fs.Path point) {
+        return new org.apache.flink.core.fs.Path(point, "_metadata");
+    }
+
+    private static String size(org.apache.flink.core.fs.Path file) {
         try {
-            return Long.toString(Files.size(file));
+            return Long.toString(file.getFileSystem().getFileStatus(file).getLen());
         } catch (IOException e) {
             return "?";
         }
     }
 
-    /** Moves a damaged restore point out of what runs restore from; returns where. */
+    /** Moves a damaged restore point out of what runs restore from; returns where, as shown. */
+    private String setAside(org.apache.flink.core.fs.Path location) {
+        if (!layout.isObjectStore()) {
+            return setAside(Storage.localFile(location, "a restore point")).toString();
+        }
+        String name =
+                location.getParent().getName().equals("savepoints")
+                                && location.getParent().getParent().equals(layout.location())
+                        ? location.getName()
+                        : location.getParent().getName() + "-" + location.getName();
+        org.apache.flink.core.fs.Path target =
+                new org.apache.flink.core.fs.Path(layout.damagedLocation(), name);
+        try {
+            // S3 has no rename: the objects are copied, then deleted.
+            Folders.deleteQuietly(target);
+            if (!location.getFileSystem().rename(location, target)) {
+                throw new IOException("the file system refused to move it");
+            }
+            return target.toString();
+        } catch (IOException | RuntimeException e) {
+            throw new QueryException(
+                    "query '"
+                            + queryName
+                            + "': "
+                            + metadata(location)
+                            + " cannot be read, and it cannot be moved aside to "
+                            + target
+                            + " ("
+                            + e
+                            + "). Delete "
+                            + location
+                            + " and run again.",
+                    e);
+        }
+    }
+
     private Path setAside(Path point) {
         String name =
                 point.getParent().equals(layout.savepoints())

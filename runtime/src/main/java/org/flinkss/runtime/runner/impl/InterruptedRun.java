@@ -6,12 +6,12 @@ import org.apache.flink.core.execution.JobClient;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.RestorePoints;
 import org.flinkss.runtime.progress.ProgressTracker;
 
 import javax.annotation.Nullable;
 
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -96,7 +96,7 @@ public final class InterruptedRun implements AutoCloseable {
         interrupted = true;
         try {
             if (stopper != null) {
-                Path savepoint;
+                org.apache.flink.core.fs.Path savepoint;
                 try {
                     savepoint = stopper.stop();
                 } catch (RuntimeException e) {
@@ -112,7 +112,10 @@ public final class InterruptedRun implements AutoCloseable {
                                     "the newest completed checkpoint"));
                     return;
                 }
-                out.println(kept("stopped with a savepoint", "savepoint " + savepoint));
+                out.println(
+                        kept(
+                                "stopped with a savepoint",
+                                "savepoint " + RestorePoints.shown(savepoint)));
             } else {
                 try {
                     client.cancel().get(1, TimeUnit.MINUTES);
@@ -145,11 +148,11 @@ public final class InterruptedRun implements AutoCloseable {
                 + ". Last committed batch: "
                 + last
                 + " (progress log "
-                + layout.progressLog()
+                + RestorePoints.shown(layout.progressLogLocation())
                 + "). The next run resumes from "
                 + restorePoint
                 + " in "
-                + layout.dir()
+                + layout
                 + "; no committed batch is processed again.";
     }
 

@@ -12,6 +12,7 @@ import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
@@ -89,6 +90,29 @@ public final class JobConfiguration {
      * @param parallelism the job's parallelism if the run sets it, or null for the configuration's
      */
     public Configuration build(Optional<Path> restore, Path tmp, @Nullable Integer parallelism) {
+        return configuration(restore.map(p -> p.toUri().toString()), tmp, parallelism);
+    }
+
+    /**
+     * {@link #build(Optional, Path, Integer)} with the state to restore on any storage (a local
+     * folder or an object store), as {@link org.flinkss.runtime.checkpoint.RestorePoints} names it.
+     */
+    public Configuration buildRestoring(
+            Optional<org.apache.flink.core.fs.Path> restore,
+            Path tmp,
+            @Nullable Integer parallelism) {
+        return configuration(
+                restore.map(
+                        p ->
+                                Storage.isLocal(p)
+                                        ? Storage.localFile(p, "a restore point").toUri().toString()
+                                        : p.toString()),
+                tmp,
+                parallelism);
+    }
+
+    private Configuration configuration(
+            Optional<String> restore, Path tmp, @Nullable Integer parallelism) {
         Configuration conf;
         if (flinkRunClient != null) {
             // Loading a config.yaml here would override the client's, since the program's
@@ -116,7 +140,7 @@ public final class JobConfiguration {
                         ? layout.savepointsLocation().toString()
                         : layout.savepoints().toUri().toString());
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
-        restore.ifPresent(p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString()));
+        restore.ifPresent(p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p));
         overrides.forEach(conf::setString);
         if (flinkRunClient == null) {
             int needed =

@@ -8,10 +8,9 @@ import org.apache.flink.runtime.scheduler.stopwithsavepoint.StopWithSavepointSto
 import org.apache.flink.util.ExceptionUtils;
 
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.storage.Storage;
 
-import java.net.URI;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,7 +34,7 @@ public final class JobStopper {
 
     private final JobClient client;
     private final String queryName;
-    private final Path savepoints;
+    private final org.apache.flink.core.fs.Path savepoints;
     private final FailureExplainer failures;
     private final StopRetries retries;
 
@@ -45,7 +44,7 @@ public final class JobStopper {
     public JobStopper(
             JobClient client,
             String queryName,
-            Path savepoints,
+            org.apache.flink.core.fs.Path savepoints,
             FailureExplainer failures,
             StopRetries retries) {
         this.client = client;
@@ -61,18 +60,20 @@ public final class JobStopper {
      * @throws CommitAfterSavepointFailed if the savepoint was taken but the last commit failed
      * @throws QueryException if the job ended otherwise, or every attempt was refused
      */
-    public Path stop() {
+    public org.apache.flink.core.fs.Path stop() {
         Exception last = null;
         for (int attempt = 1; ; attempt++) {
             try {
                 String path =
                         client.stopWithSavepoint(
-                                        false,
-                                        savepoints.toUri().toString(),
-                                        SavepointFormatType.CANONICAL)
+                                        false, savepoints.toString(), SavepointFormatType.CANONICAL)
                                 .get(5, TimeUnit.MINUTES);
                 client.getJobExecutionResult().get(5, TimeUnit.MINUTES);
-                return Paths.get(URI.create(path.startsWith("file:") ? path : "file://" + path));
+                // A local path Flink may print without a scheme.
+                org.apache.flink.core.fs.Path savepoint = Storage.location(path);
+                return Storage.isLocal(savepoint)
+                        ? RestorePoints.location(Storage.localFile(savepoint, "a savepoint"))
+                        : savepoint;
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();

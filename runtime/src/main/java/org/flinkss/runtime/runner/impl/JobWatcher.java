@@ -116,7 +116,7 @@ public final class JobWatcher {
                                     + ": "
                                     + failures.cause()
                                     + "\nThe checkpoint "
-                                    + layout.dir()
+                                    + layout
                                     + " keeps what was committed; fix the cause and run it again.");
                 }
                 return Ending.STOPPED_FROM_OUTSIDE;

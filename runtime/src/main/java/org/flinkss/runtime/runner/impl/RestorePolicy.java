@@ -5,12 +5,13 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.StateRecoveryOptions;
 
 import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Optional;
@@ -25,7 +26,7 @@ import java.util.Optional;
 public final class RestorePolicy {
 
     private final RestorePoints restorePoints;
-    private final Path checkpointDir;
+    private final org.apache.flink.core.fs.Path checkpointDir;
     @Nullable private final ReadableConfig flinkRunClient;
     private final PrintStream out;
 
@@ -35,7 +36,7 @@ public final class RestorePolicy {
      */
     public RestorePolicy(
             RestorePoints restorePoints,
-            Path checkpointDir,
+            org.apache.flink.core.fs.Path checkpointDir,
             @Nullable ReadableConfig flinkRunClient,
             PrintStream out) {
         this.restorePoints = restorePoints;
@@ -45,8 +46,8 @@ public final class RestorePolicy {
     }
 
     /** The state to restore, or empty for a first run. */
-    public Optional<Path> choose() {
-        Optional<Path> newest = restorePoints.newest();
+    public Optional<org.apache.flink.core.fs.Path> choose() {
+        Optional<org.apache.flink.core.fs.Path> newest = restorePoints.newestLocation();
         Optional<String> given =
                 flinkRunClient == null
                         ? Optional.empty()
@@ -54,41 +55,69 @@ public final class RestorePolicy {
         if (given.isEmpty()) {
             return newest;
         }
-        Path path = localPath(given.get());
-        if (path != null && path.getFileName().toString().equals("_metadata")) {
+        org.apache.flink.core.fs.Path path = location(given.get());
+        if (path != null && path.getName().equals("_metadata")) {
             path = path.getParent();
         }
-        if (path == null || !Files.exists(path.resolve("_metadata"))) {
+        if (path == null || !hasMetadata(path)) {
             out.println(
                     "note: ignoring -s "
                             + given.get()
-                            + ": not a local savepoint folder with a _metadata file; "
+                            + ": not a savepoint folder with a _metadata file; "
                             + "restoring from the checkpoint "
-                            + newest.map(Path::toString).orElse("(none yet: a first run)"));
+                            + newest.map(RestorePoints::shown).orElse("(none yet: a first run)"));
             return newest;
         }
         if (newest.isPresent()
-                && RestorePoints.time(newest.get()).compareTo(RestorePoints.time(path)) >= 0) {
-            if (newest.get().getFileName().equals(path.getFileName())) {
+                && RestorePoints.timeMillis(newest.get()) >= RestorePoints.timeMillis(path)) {
+            if (newest.get().getName().equals(path.getName())) {
                 out.println(
                         "note: -s "
                                 + given.get()
                                 + " is already in the checkpoint as "
-                                + newest.get()
+                                + RestorePoints.shown(newest.get())
                                 + "; restoring from it");
             } else {
                 out.println(
                         "note: ignoring -s "
                                 + given.get()
                                 + ": the checkpoint has a newer restore point, "
-                                + newest.get()
+                                + RestorePoints.shown(newest.get())
                                 + " (the older one would process committed batches again)");
             }
             return newest;
         }
         out.println(
-                "note: restoring from -s " + path + ", newer than everything in " + checkpointDir);
+                "note: restoring from -s "
+                        + RestorePoints.shown(path)
+                        + ", newer than everything in "
+                        + RestorePoints.shown(checkpointDir));
         return Optional.of(path);
+    }
+
+    private static boolean hasMetadata(org.apache.flink.core.fs.Path point) {
+        try {
+            return Storage.exists(new org.apache.flink.core.fs.Path(point, "_metadata"));
+        } catch (IOException | RuntimeException e) {
+            return false; // a file system this process cannot reach
+        }
+    }
+
+    /**
+     * A location as Flink prints or takes it, on any storage ({@code file:/...}, {@code s3://...},
+     * or a local path without a scheme); null for a malformed one.
+     */
+    @Nullable
+    static org.apache.flink.core.fs.Path location(String given) {
+        Path local = localPath(given);
+        if (local != null) {
+            return RestorePoints.location(local);
+        }
+        try {
+            return Storage.location(given);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /**

@@ -6,12 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 
 import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
+import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.io.UncheckedIOException;
 import java.util.Optional;
 
 /**
@@ -42,7 +43,7 @@ public final class SavepointAdopter {
 
     /** The adopted copy, or null (with a warning saying what to do) if it cannot be found. */
     @Nullable
-    public Path adopt() {
+    public org.apache.flink.core.fs.Path adopt() {
         String jobId = jobManager.jobId();
         String where = null;
         try {
@@ -64,31 +65,48 @@ public final class SavepointAdopter {
                             + ": "
                             + e);
         }
-        Path path = where == null ? null : RestorePolicy.localPath(where);
-        if (path == null || !Files.exists(path.resolve("_metadata"))) {
+        org.apache.flink.core.fs.Path path = where == null ? null : RestorePolicy.location(where);
+        org.apache.flink.core.fs.Path adopted = null;
+        String problem = where == null ? " is unknown" : " " + where + " cannot be read";
+        if (path != null && exists(new org.apache.flink.core.fs.Path(path, "_metadata"))) {
+            try {
+                adopted = restorePoints.adopt(path);
+            } catch (UncheckedIOException e) {
+                problem = " " + where + " cannot be taken: " + e.getCause().getMessage();
+            }
+        }
+        if (adopted == null) {
             out.println(
                     "warning: query '"
                             + queryName
                             + "' (job "
                             + jobId
                             + ") was stopped from outside and its savepoint"
-                            + (where == null
-                                    ? " is unknown"
-                                    : " " + where + " is not a local folder")
+                            + problem
                             + ". Pass it to the next run with"
                             + " flink run -s <savepoint>; without it the run restores "
-                            + restorePoints.newest().map(Path::toString).orElse("nothing")
+                            + restorePoints
+                                    .newestLocation()
+                                    .map(RestorePoints::shown)
+                                    .orElse("nothing")
                             + " and may process committed batches again.");
             return null;
         }
-        Path adopted = restorePoints.adopt(path);
         out.println(
                 queryName
                         + ": stopped from outside with savepoint "
-                        + path
+                        + RestorePoints.shown(path)
                         + "; copied to "
-                        + adopted
+                        + RestorePoints.shown(adopted)
                         + ", the next run continues from it");
         return adopted;
+    }
+
+    private static boolean exists(org.apache.flink.core.fs.Path file) {
+        try {
+            return Storage.exists(file);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 }

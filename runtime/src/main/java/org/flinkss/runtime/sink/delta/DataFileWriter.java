@@ -59,7 +59,7 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
     public void open() throws Exception {
         super.open();
         prefix =
-                fileNamePrefix(QueryIdentity.idIn(scope.layout().metadata()))
+                fileNamePrefix(QueryIdentity.idIn(scope.layout()))
                         + String.format(
                                 "%05d-", getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
     }

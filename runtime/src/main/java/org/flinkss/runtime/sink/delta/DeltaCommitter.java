@@ -107,7 +107,7 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
             restore(blob);
         }
         delta = DeltaTable.forPath(folder);
-        queryId = QueryIdentity.idIn(scope.layout().metadata());
+        queryId = QueryIdentity.idIn(scope.layout());
         heldBatch = delta.committedBatch(queryId).orElse(-1);
         // Batches closed by the restored checkpoint: it completed, so they are committed now (or
         // found already committed).

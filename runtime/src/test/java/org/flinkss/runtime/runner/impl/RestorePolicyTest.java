@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
@@ -33,7 +34,10 @@ class RestorePolicyTest {
     private RestorePoints points;
 
     private Path restore(@Nullable Configuration flinkRunClient) {
-        return new RestorePolicy(points, layout.dir(), flinkRunClient, out).choose().orElse(null);
+        return new RestorePolicy(points, layout.location(), flinkRunClient, out)
+                .choose()
+                .map(p -> Storage.localFile(p, "a restore point"))
+                .orElse(null);
     }
 
     private void checkpointIn(String folder) {
@@ -83,7 +87,7 @@ class RestorePolicyTest {
         assertThat(restore(given(given.toString()))).isEqualTo(given);
         assertThat(restore(given(dir.resolve("nothing-here").toString()))).isNull();
         assertThat(printed.toString(StandardCharsets.UTF_8))
-                .contains("not a local savepoint folder");
+                .contains("not a savepoint folder with a _metadata file");
     }
 
     @Test

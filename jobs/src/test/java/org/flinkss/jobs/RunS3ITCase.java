@@ -1,0 +1,192 @@
+package org.flinkss.jobs;
+
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.CheckpointLock;
+import org.flinkss.runtime.checkpoint.JsonFiles;
+import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.table.Warehouse;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code run} with {@code --base s3://flinkss/<prefix>} (S3Proxy): landing prefix, checkpoints,
+ * savepoints and tables ({@code <base>/warehouse}) all on S3. The course scenario (500 events,
+ * bronze, win5, 500 more, bronze again) gives the tables of the same commands on a local base, row
+ * for row; each bronze run restores the previous one's savepoint from S3 (500 then 1000 rows, none
+ * twice); a second run while another holds the checkpoint's lease is refused naming the holder.
+ */
+@Tag("ports")
+class RunS3ITCase {
+
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+
+    @RegisterExtension
+    static final S3TestServer.PerClass S3 = new S3TestServer.PerClass("run-s3-it");
+
+    @TempDir java.nio.file.Path dir;
+
+    record Output(int code, String out, String err) {}
+
+    private static synchronized Output cli(String... args) {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        int code;
+        try {
+            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+            code = Main.execute(args);
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+        return new Output(
+                code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    }
+
+    private static Output ok(String... args) {
+        Output o = cli(args);
+        assertThat(o.code()).as("%s: %s%s", List.of(args), o.out(), o.err()).isZero();
+        return o;
+    }
+
+    @Test
+    void theCourseScenarioOnAnS3BaseEqualsTheSameRunsOnALocalBase() throws Exception {
+        String remote = S3.server().freshPrefix("course").toString();
+        String local = dir.resolve("local-base").toString();
+        Warehouse onS3 = new Warehouse(Storage.location(remote + "/warehouse"));
+        Warehouse onDisk = new Warehouse(java.nio.file.Path.of(local, "warehouse"));
+
+        // Step 1: the same commands on both bases.
+        for (String base : List.of(remote, local)) {
+            Warehouse tables = base.equals(remote) ? onS3 : onDisk;
+            ok("land-events", "--batch", "1", "--start", "0", "--base", base);
+            ok("run", "bronze", "--quiet", "--base", base);
+            assertThat(tables.count("events_bronze")).as(base).isEqualTo(500);
+            ok("run", "win5", "--quiet", "--base", base);
+            ok("land-events", "--batch", "2", "--start", "500", "--base", base);
+            ok("run", "bronze", "--quiet", "--base", base);
+            assertThat(tables.count("events_bronze")).as(base).isEqualTo(1000);
+        }
+
+        // Step 2: every table on S3 equals the local one, row for row.
+        assertThat(onS3.tables())
+                .contains("events_5min", "events_bronze")
+                .isEqualTo(onDisk.tables());
+        for (String table : onDisk.tables()) {
+            assertThat(onS3.sortedValues(table)).as(table).isEqualTo(onDisk.sortedValues(table));
+        }
+
+        // Step 3: the checkpoint is on S3: the second bronze run read the 500 new events only,
+        // and ended with a savepoint under <base>/_cp/bronze/savepoints, the one restore point.
+        CheckpointLayout bronze = CheckpointLayout.of(Storage.location(remote), "bronze");
+        assertThat(bronze.isObjectStore()).isTrue();
+        JsonNode last = JsonFiles.JSON.readTree(ok("progress", "bronze", "--base", remote).out());
+        assertThat(last.path("numInputRows").asLong()).isEqualTo(500);
+        List<Path> points = new RestorePoints(bronze).allLocations();
+        assertThat(points).hasSize(1);
+        assertThat(points.get(0).toString())
+                .startsWith(bronze.savepointsLocation() + "/savepoint-");
+
+        // Step 4: a second run while another holds the checkpoint's lease is refused, naming the
+        // holder; once released, a run finds nothing new.
+        try (CheckpointLock held =
+                CheckpointLock.acquire(bronze, "bronze", "other-run", Duration.ofMinutes(1))) {
+            Output refused = cli("run", "bronze", "--quiet", "--base", remote);
+            assertThat(refused.code()).isNotZero();
+            assertThat(refused.err())
+                    .contains(
+                            "query 'bronze' is already running on checkpoint " + bronze.location(),
+                            "run other-run of pid " + ProcessHandle.current().pid())
+                    .doesNotContain("\tat ");
+        }
+        ok("run", "bronze", "--quiet", "--base", remote);
+        assertThat(onS3.count("events_bronze")).isEqualTo(1000);
+    }
+
+    /**
+     * Bronze on an S3 base killed with SIGKILL after a batch of its own committed, then rerun (in a
+     * JVM of its own, {@link S3BronzeChild}, with a 5 s lease the rerun takes over): the S3 table
+     * holds the rows of one uninterrupted local run, each event once, and the progress log counts
+     * every event once.
+     */
+    @Test
+    void bronzeKilledMidRunOnAnS3BaseEndsWithTheRowsOfOneUninterruptedRun() throws Exception {
+        String remote = S3.server().freshPrefix("kill").toString();
+        String local = dir.resolve("kill-local").toString();
+        for (int file = 0; file < 8; file++) {
+            for (String base : List.of(remote, local)) {
+                ok(
+                        "land-events",
+                        "--batch",
+                        "" + (file + 1),
+                        "--start",
+                        "" + file * 500,
+                        "--base",
+                        base);
+            }
+        }
+        ok("run", "bronze", "--quiet", "--base", local);
+        List<List<Object>> expected =
+                new Warehouse(java.nio.file.Path.of(local, "warehouse"))
+                        .sortedValues("events_bronze");
+        assertThat(expected).hasSize(4000);
+
+        CheckpointLayout bronze = CheckpointLayout.of(Storage.location(remote), "bronze");
+        Warehouse onS3 = new Warehouse(Storage.location(remote + "/warehouse"));
+        List<java.nio.file.Path> outputs = new ArrayList<>();
+        int kills;
+        try {
+            kills =
+                    ChildJvm.runKilledAfterCommits(
+                            ChildJvm.of(S3BronzeChild.class)
+                                    .workDir(dir.resolve("child"))
+                                    .tmpDir(dir.resolve("child-tmp")),
+                            new String[] {S3.server().endpoint(), remote},
+                            bronze,
+                            1,
+                            new Random(20261201L),
+                            800,
+                            Duration.ofSeconds(90),
+                            dir.resolve("logs"),
+                            outputs,
+                            System.out::println,
+                            () -> onS3.count("events_bronze") + " rows visible in the table");
+        } catch (Throwable failure) {
+            for (java.nio.file.Path output : outputs) {
+                System.out.println("===== " + output.getFileName() + " =====");
+                System.out.println(Files.exists(output) ? Files.readString(output) : "(no output)");
+            }
+            throw failure;
+        }
+        assertThat(kills).as("kills that hit a running process").isEqualTo(1);
+
+        assertThat(onS3.sortedValues("events_bronze")).isEqualTo(expected);
+        long read =
+                ProgressTracker.history(bronze).stream()
+                        .mapToLong(p -> p.path("numInputRows").asLong())
+                        .sum();
+        assertThat(read).as("rows of every committed batch, each read once").isEqualTo(4000);
+    }
+}
