@@ -19,9 +19,6 @@ import org.flinkss.runtime.table.delta.DataFile;
 import org.flinkss.runtime.table.delta.DataFiles;
 import org.flinkss.runtime.table.delta.DeltaTable;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,30 +41,14 @@ class MicrosecondsITCase {
 
     private int batch;
 
-    record Output(int code, String out, String err) {}
-
-    private static synchronized Output cli(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            code = Main.execute(args);
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
-        return new Output(
-                code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    private static CliOutput cli(String... args) {
+        return CliOutput.of(args);
     }
 
-    private Output ok(String... args) {
+    private CliOutput ok(String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--base", dir.resolve("base").toString()));
-        Output o = cli(all.toArray(String[]::new));
+        CliOutput o = cli(all.toArray(String[]::new));
         assertThat(o.code()).as("%s: %s%s", all, o.out(), o.err()).isZero();
         return o;
     }
@@ -201,7 +182,7 @@ class MicrosecondsITCase {
         long version = bronze.version();
         List<String> args =
                 List.of("run", "bronze", "--quiet", "--base", dir.resolve("base").toString());
-        Output refused = cli(args.toArray(String[]::new));
+        CliOutput refused = cli(args.toArray(String[]::new));
         assertThat(refused.code()).isNotZero();
         assertThat(refused.err())
                 .contains("events_bronze", "milliseconds", "microseconds", "reset bronze");

@@ -17,9 +17,6 @@ import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,28 +42,12 @@ class RunS3ITCase {
 
     @TempDir java.nio.file.Path dir;
 
-    record Output(int code, String out, String err) {}
-
-    private static synchronized Output cli(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            code = Main.execute(args);
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
-        return new Output(
-                code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    private static CliOutput cli(String... args) {
+        return CliOutput.of(args);
     }
 
-    private static Output ok(String... args) {
-        Output o = cli(args);
+    private static CliOutput ok(String... args) {
+        CliOutput o = cli(args);
         assertThat(o.code()).as("%s: %s%s", List.of(args), o.out(), o.err()).isZero();
         return o;
     }
@@ -113,7 +94,7 @@ class RunS3ITCase {
         // holder; once released, a run finds nothing new.
         try (CheckpointLock held =
                 CheckpointLock.acquire(bronze, "bronze", "other-run", Duration.ofMinutes(1))) {
-            Output refused = cli("run", "bronze", "--quiet", "--base", remote);
+            CliOutput refused = cli("run", "bronze", "--quiet", "--base", remote);
             assertThat(refused.code()).isNotZero();
             assertThat(refused.err())
                     .contains(
