@@ -2,6 +2,7 @@ package org.flinkss.runtime.checkpoint;
 
 import org.apache.flink.core.fs.FileStatus;
 
+import org.flinkss.runtime.storage.ListedFile;
 import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
@@ -57,7 +58,7 @@ public final class RestorePoints {
                 List.of(layout.checkpointsLocation(), layout.savepointsLocation())) {
             boolean savepoints = root.equals(layout.savepointsLocation());
             String rootKey = key(root) + "/";
-            List<FileStatus> files;
+            List<ListedFile> files;
             try {
                 // One flat listing: Flink's incremental checkpoints keep their shared files
                 // below, but the listing costs one request per 1,000 keys, not one per folder.
@@ -65,9 +66,9 @@ public final class RestorePoints {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot list " + root + ": " + e.getMessage(), e);
             }
-            for (FileStatus file : files) {
-                String k = key(file.getPath());
-                if (!file.getPath().getName().equals("_metadata") || !k.startsWith(rootKey)) {
+            for (ListedFile file : files) {
+                String k = key(file.path());
+                if (!file.name().equals("_metadata") || !k.startsWith(rootKey)) {
                     continue;
                 }
                 String relative = k.substring(rootKey.length(), k.length() - "/_metadata".length());
@@ -79,7 +80,7 @@ public final class RestorePoints {
                 found.add(
                         new Found(
                                 new org.apache.flink.core.fs.Path(root, relative),
-                                file.getModificationTime(),
+                                file.modificationTime(),
                                 savepoints));
             }
         }

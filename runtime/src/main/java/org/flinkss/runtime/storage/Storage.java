@@ -6,9 +6,10 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
 import org.flinkss.runtime.storage.impl.ConditionalPut;
-import org.flinkss.runtime.storage.impl.FlatListing;
+import org.flinkss.runtime.storage.impl.FileEntry;
 import org.flinkss.runtime.storage.impl.ListFrom;
 import org.flinkss.runtime.storage.impl.Locations;
+import org.flinkss.runtime.storage.impl.S3Listing;
 import org.flinkss.runtime.storage.impl.S3Plugin;
 
 import java.io.ByteArrayOutputStream;
@@ -226,11 +227,7 @@ public final class Storage {
      *     it)
      */
     public static List<ListedFile> listFrom(Path folder, String fromName) throws IOException {
-        List<ListedFile> files = new ArrayList<>();
-        for (ListFrom.Entry e : ListFrom.files(folder, fromName)) {
-            files.add(new ListedFile(e.path(), e.length(), e.modificationTime()));
-        }
-        return files;
+        return listed(ListFrom.files(folder, fromName));
     }
 
     /**
@@ -238,23 +235,33 @@ public final class Storage {
      * not exist. On S3 one flat listing, 1,000 keys a request however many "folders" hold them
      * ({@link #list} asks once per folder); elsewhere a walk with {@link #list}.
      */
-    public static List<FileStatus> listFilesBelow(Path folder) throws IOException {
+    public static List<ListedFile> listFilesBelow(Path folder) throws IOException {
         if (isObjectStore(folder)) {
-            List<FileStatus> flat = FlatListing.filesBelow(folder);
+            List<FileEntry> flat = S3Listing.files(folder, true, null);
             if (flat != null) {
-                return flat;
+                return listed(flat);
             }
         }
-        List<FileStatus> files = new ArrayList<>();
+        List<ListedFile> files = new ArrayList<>();
         List<Path> pending = new ArrayList<>(List.of(folder));
         while (!pending.isEmpty()) {
             for (FileStatus child : list(pending.remove(pending.size() - 1))) {
                 if (child.isDir()) {
                     pending.add(child.getPath());
                 } else {
-                    files.add(child);
+                    files.add(
+                            new ListedFile(
+                                    child.getPath(), child.getLen(), child.getModificationTime()));
                 }
             }
+        }
+        return files;
+    }
+
+    private static List<ListedFile> listed(List<FileEntry> entries) {
+        List<ListedFile> files = new ArrayList<>(entries.size());
+        for (FileEntry e : entries) {
+            files.add(new ListedFile(e.path(), e.length(), e.modificationTime()));
         }
         return files;
     }

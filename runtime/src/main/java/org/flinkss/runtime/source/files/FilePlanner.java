@@ -1,6 +1,5 @@
 package org.flinkss.runtime.source.files;
 
-import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -10,6 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.SplitPlanner;
+import org.flinkss.runtime.storage.ListedFile;
 import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
@@ -167,8 +167,8 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
         record Found(String location, String key, long modified, long size) {}
         List<Found> found = new ArrayList<>();
         String rootPath = withoutTrailingSlash(folder.toUri().getPath());
-        for (FileStatus file : Storage.listFilesBelow(folder)) {
-            org.apache.flink.core.fs.Path path = file.getPath();
+        for (ListedFile file : Storage.listFilesBelow(folder)) {
+            org.apache.flink.core.fs.Path path = file.path();
             String key = path.toUri().getPath().substring(rootPath.length() + 1);
             if (hiddenKey(key)) {
                 continue;
@@ -178,8 +178,8 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
                         new Found(
                                 path.toUri().toString(),
                                 key,
-                                file.getModificationTime(),
-                                file.getLen()));
+                                file.modificationTime(),
+                                file.length()));
             } else {
                 other.add(key);
             }
