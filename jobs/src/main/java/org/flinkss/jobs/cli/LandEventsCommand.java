@@ -1,5 +1,6 @@
 package org.flinkss.jobs.cli;
 
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -8,6 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.event.LandEvents;
 import org.flinkss.course.kafka.EventsToKafka;
@@ -17,8 +19,8 @@ import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.Converters;
 import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.jobs.cli.options.KafkaClientOptions;
+import org.flinkss.runtime.storage.Storage;
 
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -106,36 +108,19 @@ public final class LandEventsCommand implements Callable<Integer> {
                             + " --to-kafka");
         }
         BaseFolder.createForLanding(data);
+        Path landed = land(data.eventsLocation(), batch, start, n, api.api());
         String folder =
-                data.objectStoreBase()
-                        ? land(data.eventsLocation(), batch, start, n, api.api()).toString()
-                        : land(data.events(), batch, start, n, api.api()).toString();
+                Storage.isLocal(landed)
+                        ? Storage.localFile(landed, "the landing folder").toString()
+                        : landed.toString();
         System.out.println("landed " + n + " events (" + ids + ") in " + folder);
         return 0;
     }
 
-    /** As {@link #land(Path, int, long, int, Api)}, into a landing folder on an object store. */
-    private static org.apache.flink.core.fs.Path land(
-            org.apache.flink.core.fs.Path events, int batch, long start, int n, Api api) {
-        switch (api) {
-            case TABLE:
-                return LandEvents.withTable(
-                        TableEnvironment.create(EnvironmentSettings.inBatchMode()),
-                        events,
-                        batch,
-                        start,
-                        n);
-            default:
-                return LandEvents.withDataStream(
-                        StreamExecutionEnvironment.getExecutionEnvironment(),
-                        events,
-                        batch,
-                        start,
-                        n);
-        }
-    }
-
-    /** The generator as a DataStream job or as a Flink SQL query; both land the same files. */
+    /**
+     * The generator as a DataStream job or as a Flink SQL query; both land the same files, in a
+     * local folder or on an object store ({@link EventFiles#writeBatch}).
+     */
     private static Path land(Path events, int batch, long start, int n, Api api) {
         switch (api) {
             case TABLE:
