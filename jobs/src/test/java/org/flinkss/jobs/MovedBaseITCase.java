@@ -13,7 +13,9 @@ import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.DedupQuery;
 import org.flinkss.course.queries.LatestQuery;
+import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.WindowQuery;
+import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
@@ -231,6 +233,19 @@ class MovedBaseITCase {
                 .hasMessageContaining("is a copy of that checkpoint")
                 .hasMessageContaining("Give each its own --warehouse");
         assertThat(fingerprint(warehouse)).as("nothing written").isEqualTo(tablesBefore);
+        // Nor may a reset in the copy empty the original's table.
+        assertThatThrownBy(
+                        () ->
+                                ResetCommand.reset(
+                                        copy,
+                                        new Warehouse(warehouse),
+                                        options(copy).database(),
+                                        QueryCatalog.BRONZE))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("table 'events_bronze'")
+                .hasMessageContaining("would empty that base's table. Nothing was deleted.");
+        assertThat(fingerprint(warehouse)).as("nothing emptied").isEqualTo(tablesBefore);
+        assertThat(options(copy).checkpointOf(BronzeQuery.NAME).metadata()).exists();
 
         // Step 3: moved instead (the original is gone), the base goes on writing its tables.
         Path moved = dir.resolve("moved");

@@ -245,7 +245,7 @@ public final class Warehouse {
         Map<String, String> properties = table.properties();
         TableOwner current = TableOwner.of(properties);
         if (current.sameAs(owner) && movedOrCopied(current, owner)) {
-            if (stillHolds(current, owner)) {
+            if (writtenByACopy(name, owner)) {
                 throw new IllegalStateException(
                         "table '"
                                 + name
@@ -344,6 +344,16 @@ public final class Warehouse {
                         + ". Reset the query (reset "
                         + owner.query()
                         + ") or write to another warehouse.");
+    }
+
+    /**
+     * Whether table {@code name} records as its writer the checkpoint of which {@code now} is a
+     * copy: the same query id, at another place that still holds it (a copied base sharing this
+     * warehouse). Neither may write or empty the table for the other.
+     */
+    public boolean writtenByACopy(String name, TableOwner now) {
+        TableOwner recorded = owner(name);
+        return recorded.sameAs(now) && movedOrCopied(recorded, now) && stillHolds(recorded, now);
     }
 
     /**
