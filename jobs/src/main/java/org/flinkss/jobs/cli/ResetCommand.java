@@ -120,9 +120,30 @@ public final class ResetCommand implements Callable<Integer> {
             // or its folder: a reset cut short) or, converted from the earlier format, the
             // query's name and no checkpoint yet.
             List<String> owned = new ArrayList<>();
+            TableOwner here =
+                    layout.isObjectStore()
+                            ? new TableOwner(query, queryId, layout.location().toString())
+                            : TableOwner.query(query, queryId, checkpoint.path(), warehouse);
             for (String table : warehouse.tables()) {
                 if (!warehouse.isLegacy(table)) {
                     TableOwner owner = warehouse.owner(table);
+                    if (warehouse.writtenByACopy(table, here)) {
+                        throw new IllegalStateException(
+                                "table '"
+                                        + table
+                                        + "' ("
+                                        + warehouse.where()
+                                        + ") is written by the checkpoint this one was copied"
+                                        + " from (recorded as "
+                                        + owner.checkpoint()
+                                        + ", the same query id "
+                                        + queryId
+                                        + "): resetting "
+                                        + layout
+                                        + " would empty that base's table. Nothing was deleted."
+                                        + " Two bases sharing one --warehouse? Give each its own"
+                                        + " --warehouse.");
+                    }
                     if (queryId.equals(owner.queryId())
                             || (owner.checkpoint() != null
                                     && owner.query().equals(query)

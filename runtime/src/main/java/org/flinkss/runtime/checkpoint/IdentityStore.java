@@ -15,6 +15,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The query's identity in its checkpoint's {@code metadata.json}: which query the directory serves
@@ -81,10 +83,10 @@ public final class IdentityStore {
         Path meta = layout.metadataLocation();
         if (!exists(meta)) {
             String id = UUID.randomUUID().toString();
-            write(portable(identity), id);
+            write(portable(identity, base()), id);
             return id;
         }
-        identity = portable(identity);
+        identity = portable(identity, base());
         JsonNode stored = read(meta, identity.name());
         String id = stored.path("id").asText();
         if (!stored.has("sources") && !id.isEmpty()) {
@@ -92,10 +94,16 @@ public final class IdentityStore {
             write(identity, id);
             return id;
         }
-        checkNotMoved(stored, identity.name());
-        QueryIdentity existing = portable(QueryIdentity.fromJson(stored));
-        if (!stored.has(BASE_FIELD) && base() != null) {
-            write(existing, id); // a checkpoint of an earlier version: record its base now
+        // Paths under the base are kept relative to it: the base may have been moved or copied
+        // since. An identity recorded with absolute paths (an earlier version) names the base it
+        // was made in, and is read relative to that one.
+        String recordedBase = stored.path(BASE_FIELD).asText("");
+        QueryIdentity existing =
+                portable(
+                        QueryIdentity.fromJson(stored),
+                        recordedBase.isEmpty() ? base() : recordedBase);
+        if (stored.has(BASE_FIELD)) {
+            write(existing, id); // recorded relative to the base from now on
         }
         if (!existing.sameQuery(identity)) {
             throw new QueryException(
@@ -136,34 +144,40 @@ public final class IdentityStore {
         return id;
     }
 
-    /** How the identity writes the base folder in the paths of its sources. */
+    /** How the identity writes the base folder in the paths of its sources and sinks. */
     static final String BASE = "${base}";
 
-    /** The field of {@code metadata.json} that holds where the base folder was. */
+    /**
+     * The field of {@code metadata.json} in which earlier versions recorded where the base folder
+     * was (they refused a moved base); read to make their absolute paths relative, never written.
+     */
     private static final String BASE_FIELD = "base";
 
     /**
-     * {@code identity} with the paths under the base folder ({@code <base>/_cp/<query>} is the
-     * checkpoint) written relative to it, as {@value #BASE}{@code /events/...}, so that the
-     * identity does not depend on where the base is (a moved base is refused by {@link
-     * #checkNotMoved}, with its own message). Identities recorded with absolute paths compare equal
-     * as long as the base stays where it was.
+     * {@code identity} with the paths under the base folder {@code base} ({@code
+     * <base>/_cp/<query>} is the checkpoint) in its sources and sinks written relative to it, as
+     * {@value #BASE}{@code /events/...}: the landing folder, the warehouse's tables, the SQL
+     * database's file. The identity then does not depend on where the base is, so a base can be
+     * moved or copied. A path is replaced only where it starts ({@code file:/base/...}, {@code
+     * /base/...} after a {@code [}, a space or a {@code :}), never inside a longer path; a
+     * warehouse outside the base stays absolute.
      */
-    private QueryIdentity portable(QueryIdentity identity) {
-        String base = base();
+    static QueryIdentity portable(QueryIdentity identity, @Nullable String base) {
         if (base == null) {
             return identity; // a checkpoint outside any base
         }
-        List<String> forms = List.of("file://" + base + "/", "file:" + base + "/", base + "/");
+        Pattern under =
+                Pattern.compile(
+                        "(?<=^|[\\[\\s:,=])(?:file://|file:)?" + Pattern.quote(base) + "(?=/|]|$)");
         ObjectNode json = identity.toJson();
-        JsonNode absolute = json.path("sources").deepCopy();
-        ArrayNode sources = json.putArray("sources");
-        for (JsonNode source : absolute) {
-            String relative = source.asText();
-            for (String form : forms) {
-                relative = relative.replace(form, BASE + "/");
+        for (String field : List.of("sources", "sinks")) {
+            JsonNode absolute = json.path(field).deepCopy();
+            ArrayNode relative = json.putArray(field);
+            for (JsonNode description : absolute) {
+                relative.add(
+                        under.matcher(description.asText())
+                                .replaceAll(Matcher.quoteReplacement(BASE)));
             }
-            sources.add(relative);
         }
         return QueryIdentity.fromJson(json);
     }
@@ -199,37 +213,6 @@ public final class IdentityStore {
     }
 
     /**
-     * Refuses a checkpoint whose base folder was moved or copied: the checkpoint's state and offset
-     * log hold absolute paths (the landed files, the tables' folders), so a run would read and
-     * write at the old place instead of this base's.
-     */
-    private void checkNotMoved(JsonNode stored, String queryName) {
-        String recorded = stored.path(BASE_FIELD).asText("");
-        String now = base();
-        if (recorded.isEmpty() || now == null || recorded.equals(now)) {
-            return;
-        }
-        throw new QueryException(
-                "checkpoint "
-                        + layout
-                        + " of query '"
-                        + queryName
-                        + "' was made with its base folder at "
-                        + recorded
-                        + ", and the base is now "
-                        + now
-                        + " (moved or copied). A run here would write into the tables at "
-                        + recorded
-                        + " (the checkpoint holds absolute paths of the landed files and the"
-                        + " tables), so it is refused. Move the base back to "
-                        + recorded
-                        + ", or start over here with 'reset "
-                        + queryName
-                        + "' (the checkpoint deleted, its tables emptied; the next run"
-                        + " reprocesses everything).");
-    }
-
-    /**
      * Starts the query over on a new checkpoint ({@code reset}): a {@code metadata.json} with a new
      * query id and no sources, sinks or stateful operators yet, which the next run claims whatever
      * its shape (see {@link #claim}). The tables the query owned record the new id as their writer
@@ -250,10 +233,6 @@ public final class IdentityStore {
     private void write(QueryIdentity identity, String id) {
         ObjectNode node = identity.toJson();
         node.put("id", id);
-        String base = base();
-        if (base != null) {
-            node.put(BASE_FIELD, base);
-        }
         node.put(LAYOUT_FIELD, CheckpointLayout.VERSION);
         JsonFiles.write(layout.metadataLocation(), node);
     }

@@ -33,6 +33,7 @@ import org.flinkss.runtime.runner.impl.JobManagerRest;
 import org.flinkss.runtime.runner.impl.JobStopper;
 import org.flinkss.runtime.runner.impl.JobWatcher;
 import org.flinkss.runtime.runner.impl.KilledRunRecovery;
+import org.flinkss.runtime.runner.impl.RelocatedRestorePoints;
 import org.flinkss.runtime.runner.impl.RestorePolicy;
 import org.flinkss.runtime.runner.impl.SavepointAdopter;
 import org.flinkss.runtime.runner.impl.SkippedFilesWarning;
@@ -123,9 +124,14 @@ public final class QueryRun {
             ReadableConfig flinkRunClient = JobConfiguration.flinkRunClient();
             new DamagedRestorePoints(layout, restorePoints, name, settings.out).setAside();
             Optional<org.apache.flink.core.fs.Path> restore =
-                    new RestorePolicy(
-                                    restorePoints, layout.location(), flinkRunClient, settings.out)
-                            .choose();
+                    new RelocatedRestorePoints(layout, restorePoints, name, settings.out)
+                            .usable(
+                                    new RestorePolicy(
+                                                    restorePoints,
+                                                    layout.location(),
+                                                    flinkRunClient,
+                                                    settings.out)
+                                            .choose());
             // The temporary files of this query's earlier runs are left only by killed drivers:
             // no other run of the query is active while this one holds the lock.
             Path tmpOfQuery = settings.tmpRoot.resolve(name);

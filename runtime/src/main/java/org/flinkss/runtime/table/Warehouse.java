@@ -4,6 +4,8 @@ import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.delta.DataFile;
 import org.flinkss.runtime.table.delta.DeltaSchema;
@@ -25,6 +27,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -241,6 +244,28 @@ public final class Warehouse {
         }
         Map<String, String> properties = table.properties();
         TableOwner current = TableOwner.of(properties);
+        if (current.sameAs(owner) && movedOrCopied(current, owner)) {
+            if (writtenByACopy(name, owner)) {
+                throw new IllegalStateException(
+                        "table '"
+                                + name
+                                + "' ("
+                                + where(name)
+                                + ") is written by "
+                                + current.describe(root)
+                                + ", and "
+                                + owner.describe(root)
+                                + " is a copy of that checkpoint (a copied base): both would write"
+                                + " it. Two bases sharing one --warehouse? Give each its own"
+                                + " --warehouse (a copied base's own warehouse folder is its"
+                                + " copy of the tables).");
+            }
+            // The base was moved (or its copy taken alone): this checkpoint writes the table now.
+            Map<String, String> moved = new HashMap<>(owner.properties(APPENDED));
+            moved.keySet().removeIf(k -> k.equals(TableOwner.MODE));
+            table.setProperties(moved);
+            properties = table.properties();
+        }
         if (!current.sameAs(owner)) {
             if (current.queryId() == null && current.query().equals(owner.query())) {
                 Map<String, String> claimed = new HashMap<>(owner.properties(mode));
@@ -319,6 +344,50 @@ public final class Warehouse {
                         + ". Reset the query (reset "
                         + owner.query()
                         + ") or write to another warehouse.");
+    }
+
+    /**
+     * Whether table {@code name} records as its writer the checkpoint of which {@code now} is a
+     * copy: the same query id, at another place that still holds it (a copied base sharing this
+     * warehouse). Neither may write or empty the table for the other.
+     */
+    public boolean writtenByACopy(String name, TableOwner now) {
+        TableOwner recorded = owner(name);
+        return recorded.sameAs(now) && movedOrCopied(recorded, now) && stillHolds(recorded, now);
+    }
+
+    /**
+     * Whether the same query's checkpoint (same id) is recorded at another place than where it runs
+     * now: its base was moved or copied while the warehouse stayed (a {@code --warehouse} outside
+     * the base). A warehouse inside the base moves with it and records the same relative place.
+     */
+    private static boolean movedOrCopied(TableOwner recorded, TableOwner now) {
+        return recorded.checkpoint() != null
+                && now.checkpoint() != null
+                && !recorded.checkpoint().equals(now.checkpoint());
+    }
+
+    /**
+     * Whether the checkpoint a table's owner record names is still there with the same query id: a
+     * copy of the base, beside the one that runs now, not a moved one.
+     */
+    private boolean stillHolds(TableOwner recorded, TableOwner now) {
+        try {
+            CheckpointLayout there = checkpointLayout(recorded);
+            return !there.equals(checkpointLayout(now))
+                    && Storage.exists(there.metadataLocation())
+                    && Objects.equals(recorded.queryId(), QueryIdentity.idIn(there));
+        } catch (IOException | RuntimeException e) {
+            return false; // gone or unreadable: not a writer any more
+        }
+    }
+
+    /** The checkpoint an owner record names: relative to a local warehouse, or a URI. */
+    private CheckpointLayout checkpointLayout(TableOwner owner) {
+        String checkpoint = owner.checkpoint();
+        return checkpoint.contains(":")
+                ? new CheckpointLayout(Storage.location(checkpoint))
+                : new CheckpointLayout(root().resolve(checkpoint).normalize());
     }
 
     /**

@@ -85,4 +85,98 @@ class IdentityStoreTest {
                 .hasMessageContaining("was made with layout 3, this version reads layout 2")
                 .hasMessageContaining("'reset bronze'");
     }
+
+    /** The identity bronze, win5 and latest record in the base {@code base}. */
+    private static QueryIdentity at(Path base) {
+        String uri = uri(base);
+        return new QueryIdentity(
+                "latest",
+                List.of("DeltaSource[" + uri + "warehouse/events_bronze/]"),
+                List.of(
+                        "DeltaSink[" + uri + "warehouse/events_5min/]",
+                        "ForeachBatchSink[upsert into events_latest at jdbc:sqlite:"
+                                + base
+                                + "/warehouse/warehouse.db]",
+                        "DeltaSink[file:/elsewhere" + base + "/warehouse/outside/]"),
+                List.of());
+    }
+
+    @Test
+    void aMovedOrCopiedBaseKeepsItsCheckpointsIdentityAndId() throws Exception {
+        // Step 1: the checkpoint is claimed at one place; every path under the base is relative.
+        Path before = dir.resolve("before");
+        CheckpointLayout here = CheckpointLayout.of(before, "latest");
+        String id = new IdentityStore(here).claim(at(before));
+        String recorded = Files.readString(here.metadata());
+        assertThat(recorded)
+                .contains("DeltaSource[${base}/warehouse/events_bronze/]")
+                .contains("DeltaSink[${base}/warehouse/events_5min/]")
+                .contains("jdbc:sqlite:${base}/warehouse/warehouse.db")
+                .as("a path that only contains the base's path is not under it")
+                .contains("DeltaSink[file:/elsewhere" + before + "/warehouse/outside/]")
+                .doesNotContain("\"base\"");
+
+        // Step 2: the base moved: the same query there is the same checkpoint, same id.
+        Path after = dir.resolve("moved/after");
+        Files.createDirectories(after.getParent());
+        Files.move(before, after);
+        CheckpointLayout there = CheckpointLayout.of(after, "latest");
+        QueryIdentity moved =
+                new QueryIdentity("latest", sources(after), sinks(after, before), List.of());
+        assertThat(new IdentityStore(there).claim(moved)).isEqualTo(id);
+        assertThat(Files.readString(there.metadata())).isEqualTo(recorded);
+    }
+
+    @Test
+    void anIdentityThatRecordedItsBaseAndAbsoluteSinksIsReadRelativeToThatBase() throws Exception {
+        // Step 1: metadata.json as the version that refused moved bases wrote it.
+        Path before = dir.resolve("before");
+        CheckpointLayout layout = CheckpointLayout.of(before, "latest");
+        Files.createDirectories(layout.dir());
+        String sink = "DeltaSink[" + uri(before) + "warehouse/events_5min/]";
+        Files.writeString(
+                layout.metadata(),
+                "{\"name\":\"latest\",\"sources\":[\"DeltaSource[${base}/warehouse/events_bronze/]\"],"
+                    + "\"sinks\":[\""
+                        + sink
+                        + "\"],\"stateful\":[],\"id\":\"old-id\",\"base\":\""
+                        + before
+                        + "\",\"layout\":2}");
+
+        // Step 2: the base moved; its query claims the checkpoint with its paths there.
+        Path after = dir.resolve("after");
+        Files.move(before, after);
+        CheckpointLayout there = CheckpointLayout.of(after, "latest");
+        QueryIdentity now =
+                new QueryIdentity(
+                        "latest",
+                        List.of("DeltaSource[" + uri(after) + "warehouse/events_bronze/]"),
+                        List.of("DeltaSink[" + uri(after) + "warehouse/events_5min/]"),
+                        List.of());
+
+        assertThat(new IdentityStore(there).claim(now)).isEqualTo("old-id");
+        assertThat(Files.readString(there.metadata()))
+                .contains("DeltaSink[${base}/warehouse/events_5min/]")
+                .doesNotContain("\"base\"")
+                .doesNotContain(before.toString());
+    }
+
+    /** A folder as {@code Path#toUri} names it when it exists: {@code file:///.../}. */
+    private static String uri(Path base) {
+        return "file://" + base + "/";
+    }
+
+    private static List<String> sources(Path base) {
+        return List.of("DeltaSource[" + uri(base) + "warehouse/events_bronze/]");
+    }
+
+    /** The sinks at {@code base}; the table outside the base stays where it was ({@code old}). */
+    private static List<String> sinks(Path base, Path old) {
+        return List.of(
+                "DeltaSink[" + uri(base) + "warehouse/events_5min/]",
+                "ForeachBatchSink[upsert into events_latest at jdbc:sqlite:"
+                        + base
+                        + "/warehouse/warehouse.db]",
+                "DeltaSink[file:/elsewhere" + old + "/warehouse/outside/]");
+    }
 }

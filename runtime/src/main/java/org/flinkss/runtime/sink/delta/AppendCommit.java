@@ -1,5 +1,7 @@
 package org.flinkss.runtime.sink.delta;
 
+import org.apache.flink.core.fs.Path;
+
 import org.flinkss.runtime.table.delta.CommitResult;
 import org.flinkss.runtime.table.delta.DataFile;
 import org.flinkss.runtime.table.delta.DeltaTable;
@@ -19,5 +21,15 @@ public final class AppendCommit implements TableCommit {
             files.add(DataFile.fromBytes(item));
         }
         return table.append(queryId, batchId, files);
+    }
+
+    /**
+     * A staged data file, in the table's folder of this run ({@link DataFileWriter} writes there).
+     */
+    @Override
+    public byte[] restored(byte[] item, String folder) {
+        DataFile file = DataFile.fromBytes(item);
+        String here = new Path(folder, file.name()).toString();
+        return here.equals(file.path()) ? item : file.withPath(here).toBytes();
     }
 }

@@ -231,12 +231,22 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
                     "table '" + table + "': committer state of version " + version + " unknown");
         }
         lastClosed = Math.max(lastClosed, in.readLong());
-        open.addAll(readItems(in));
+        open.addAll(restoredItems(in));
         for (int n = in.readInt(); n > 0; n--) {
             long batchId = in.readLong();
             long checkpointId = in.readLong();
-            closed.put(batchId, new Closed(checkpointId, readItems(in), true));
+            closed.put(batchId, new Closed(checkpointId, restoredItems(in), true));
         }
+    }
+
+    /**
+     * Staged items as this run's table folder names them: a checkpoint taken before the base was
+     * moved or copied names the files where they were staged.
+     */
+    private List<byte[]> restoredItems(DataInputDeserializer in) throws IOException {
+        List<byte[]> items = readItems(in);
+        items.replaceAll(item -> commit.restored(item, folder));
+        return items;
     }
 
     private static void writeItems(DataOutputSerializer out, List<byte[]> items)

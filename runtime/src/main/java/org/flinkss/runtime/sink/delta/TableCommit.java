@@ -20,4 +20,14 @@ public interface TableCommit extends Serializable {
      */
     CommitResult commit(DeltaTable table, String queryId, long batchId, List<byte[]> items)
             throws IOException;
+
+    /**
+     * An item as {@link DeltaCommitter} restores it from a checkpoint, for the table's folder as
+     * this run names it ({@code folder}, a URI): an item that names a file in the table's folder
+     * where it was staged names it in this one, so that a base moved or copied since commits its
+     * own files, never the old place's. Items that name no file are kept as they are.
+     */
+    default byte[] restored(byte[] item, String folder) {
+        return item;
+    }
 }

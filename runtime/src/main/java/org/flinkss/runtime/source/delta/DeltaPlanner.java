@@ -228,6 +228,6 @@ public final class DeltaPlanner implements SplitPlanner<DeltaSplit> {
 
     @Override
     public SimpleVersionedSerializer<DeltaSplit> splitSerializer() {
-        return new DeltaSplit.Serializer();
+        return new DeltaSplit.Serializer(folder);
     }
 }

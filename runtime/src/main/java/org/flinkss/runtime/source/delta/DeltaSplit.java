@@ -1,11 +1,14 @@
 package org.flinkss.runtime.source.delta;
 
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 import org.flinkss.runtime.source.SerializerVersions;
 import org.flinkss.runtime.source.WorkSplit;
+
+import javax.annotation.Nullable;
 
 import java.io.IOException;
 
@@ -107,8 +110,30 @@ public final class DeltaSplit implements WorkSplit {
                 + '}';
     }
 
-    /** Serializes Delta splits in checkpoints and the offset log. */
+    /**
+     * Serializes Delta splits in checkpoints and the offset log. The bytes name the data file where
+     * it was planned; a serializer that knows the table's folder in this run ({@link
+     * DeltaPlanner#splitSerializer()}) reads a file that was directly in a folder of the table's
+     * name (every data file this project writes is) as that file of this run's folder: a base that
+     * was moved or copied since reads its own table, never the old place's.
+     */
     public static final class Serializer implements SimpleVersionedSerializer<DeltaSplit> {
+
+        /** The table's folder in this run (a URI), or null to read paths as kept. */
+        @Nullable private final String folder;
+
+        /** Reads splits with the paths they were written with (tests, tools). */
+        public Serializer() {
+            this(null);
+        }
+
+        /**
+         * @param folder the table's folder (a URI) in this run
+         */
+        public Serializer(@Nullable String folder) {
+            this.folder = folder;
+        }
+
         @Override
         public int getVersion() {
             return 1;
@@ -132,13 +157,31 @@ public final class DeltaSplit implements WorkSplit {
             SerializerVersions.require("DeltaSplit", getVersion(), version);
             DataInputDeserializer in = new DataInputDeserializer(serialized);
             return new DeltaSplit(
-                    in.readUTF(),
+                    rebased(in.readUTF()),
                     in.readLong(),
                     in.readLong(),
                     in.readLong(),
                     in.readBoolean(),
                     in.readLong(),
                     in.readLong());
+        }
+
+        /**
+         * {@code path} as a file of this run's table folder if it was a file directly in a folder
+         * of the same name (the table's folder where the split was planned); any other path as it
+         * is.
+         */
+        private String rebased(String path) {
+            if (folder == null) {
+                return path;
+            }
+            Path file = new Path(path);
+            Path table = new Path(folder);
+            Path parent = file.getParent();
+            if (parent == null || !parent.getName().equals(table.getName())) {
+                return path;
+            }
+            return new Path(table, file.getName()).toString();
         }
     }
 }

@@ -419,6 +419,6 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
 
     @Override
     public SimpleVersionedSerializer<FileSplit> splitSerializer() {
-        return new FileSplit.Serializer();
+        return new FileSplit.Serializer(root);
     }
 }

@@ -8,6 +8,8 @@ import org.flinkss.runtime.source.SerializerVersions;
 import org.flinkss.runtime.source.WorkSplit;
 import org.flinkss.runtime.storage.Storage;
 
+import javax.annotation.Nullable;
+
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -114,8 +116,30 @@ public final class FileSplit implements WorkSplit {
         return "FileSplit{" + path + ", batch " + batchId + ", position " + position + '}';
     }
 
-    /** Serializes file splits in checkpoints. */
+    /**
+     * Serializes file splits in checkpoints and the offset log. The bytes name the file where it
+     * was planned; a serializer that knows the source folder of this run ({@link
+     * FilePlanner#splitSerializer()}) reads every split as a file of that folder, by its key: a
+     * base folder that was moved or copied since reads its own landed files, never the old place's.
+     */
     public static final class Serializer implements SimpleVersionedSerializer<FileSplit> {
+
+        /** The source folder of this run (a local path or a URI), or null to read paths as kept. */
+        @Nullable private final String root;
+
+        /** Reads splits with the paths they were written with (tests, tools). */
+        public Serializer() {
+            this(null);
+        }
+
+        /**
+         * @param root the source folder as {@link FilePlanner} names it: splits are read as files
+         *     below it, by their keys
+         */
+        public Serializer(@Nullable String root) {
+            this.root = root;
+        }
+
         @Override
         public int getVersion() {
             return 1;
@@ -135,7 +159,21 @@ public final class FileSplit implements WorkSplit {
         public FileSplit deserialize(int version, byte[] serialized) throws IOException {
             SerializerVersions.require("FileSplit", getVersion(), version);
             DataInputDeserializer in = new DataInputDeserializer(serialized);
-            return new FileSplit(in.readUTF(), in.readUTF(), in.readLong(), in.readLong());
+            String path = in.readUTF();
+            String key = in.readUTF();
+            return new FileSplit(rebased(path, key), key, in.readLong(), in.readLong());
+        }
+
+        /**
+         * The file of {@code key} below this run's source folder, when {@code path} was that key
+         * below the folder where the split was planned (it always is: the planner names each file
+         * by both); any other path as it is.
+         */
+        private String rebased(String path, String key) {
+            if (root == null || !path.endsWith("/" + key)) {
+                return path;
+            }
+            return root + "/" + key;
         }
     }
 }

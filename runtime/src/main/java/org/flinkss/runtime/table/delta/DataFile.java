@@ -39,6 +39,12 @@ public record DataFile(
         return new DataFile(path, size, modificationTime, numRecords, Map.of(), Map.of(), Map.of());
     }
 
+    /** The same file at another place (its folder moved or copied). */
+    public DataFile withPath(String newPath) {
+        return new DataFile(
+                newPath, size, modificationTime, numRecords, minValues, maxValues, nullCounts);
+    }
+
     /** The file's name, the last part of its path. */
     public String name() {
         return path.substring(path.lastIndexOf('/') + 1);
