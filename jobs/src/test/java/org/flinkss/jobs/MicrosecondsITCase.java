@@ -288,6 +288,29 @@ class MicrosecondsITCase {
                 .containsExactlyInAnyOrder("user_id,view_id,buy_id", "3,7,8", "4,10,");
     }
 
+    @Test
+    void aSessionsOrJoinCheckpointInMillisecondsIsRefusedWithResetAndResetStartsItAnew()
+            throws Exception {
+        land("1,1,view,2025-03-01T00:00:00.000700Z", "2,1,buy,2025-03-01T00:02:00.000200Z");
+        ok("run", "bronze", "--quiet");
+        for (String query : List.of("sessions", "view-then-buy", "view-then-buy-outer")) {
+            ok("run", query, "--quiet");
+            // The identity an earlier version recorded: the same query without microseconds.
+            Path meta = dir.resolve("base").resolve("_cp").resolve(query).resolve("metadata.json");
+            String identity = Files.readString(meta);
+            assertThat(identity).contains(", microseconds");
+            Files.writeString(meta, identity.replace(", microseconds", ""));
+
+            CliOutput refused =
+                    cli("run", query, "--quiet", "--base", dir.resolve("base").toString());
+            assertThat(refused.code()).as(query).isNotZero();
+            assertThat(refused.err()).contains("belongs to query", "reset " + query);
+
+            ok("reset", query);
+            ok("run", query, "--quiet");
+        }
+    }
+
     private void runAll(String api) {
         ok("run", "bronze", "--quiet");
         ok("run", "sessions", "--quiet", "--api", api);

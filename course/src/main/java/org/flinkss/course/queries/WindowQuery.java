@@ -522,7 +522,9 @@ public final class WindowQuery implements Query {
 
     /**
      * The course's aggregation as one SQL query over a window TVF; the stream and the batch
-     * recompute run the same text.
+     * recompute run the same text for tumbling and sliding windows. Sessions run neither: a SQL
+     * {@code SESSION} window works on milliseconds (see {@link SessionsFunction} and {@link
+     * #sessionRows}).
      *
      * @param where an extra condition on the input rows, or null
      */
