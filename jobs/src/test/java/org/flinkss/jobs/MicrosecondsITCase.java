@@ -253,4 +253,68 @@ class MicrosecondsITCase {
                 .anyMatch(l -> l.startsWith("6,6,view,2025-03-01T00:03:00.000Z,"))
                 .noneMatch(l -> l.startsWith("4,") || l.startsWith("2,"));
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"datastream", "table"})
+    void sessionsAndTheJoinsRangeAreSparksToTheMicrosecond(String api) throws Exception {
+        // Round 1. Sessions (2-minute gap): user 1's rows 0.5 ms less than one gap apart share a
+        // session; user 2's, 0.5 ms more, in the same milliseconds, do not. Join: user 3's buy
+        // exactly 5 minutes after the view to the microsecond matches, one 1 us later does not;
+        // user 4's view matches nothing.
+        land(
+                "1,1,click,2025-03-01T00:00:00.000700Z",
+                "2,1,click,2025-03-01T00:02:00.000200Z",
+                "3,2,click,2025-03-01T00:00:00.000200Z",
+                "4,2,click,2025-03-01T00:02:00.000700Z",
+                "7,3,view,2025-03-01T00:00:00.000123Z",
+                "8,3,buy,2025-03-01T00:05:00.000123Z",
+                "9,3,buy,2025-03-01T00:05:00.000124Z",
+                "10,4,view,2025-03-01T00:01:00.000500Z");
+        runAll(api);
+        // Round 2: views and buys at 00:30 move every watermark to 00:20.
+        land("11,5,view,2025-03-01T00:30:00.000000Z", "12,6,buy,2025-03-01T00:30:00.000000Z");
+        runAll(api);
+
+        assertThat(export("events_sessions"))
+                .as("sessions start and end at their rows' microseconds")
+                .contains(
+                        "window_start,window_end,user_id,events,amount",
+                        "2025-03-01T00:00:00.000700Z,2025-03-01T00:04:00.000200Z,1,2,3.0",
+                        "2025-03-01T00:00:00.000200Z,2025-03-01T00:02:00.000200Z,2,1,1.5",
+                        "2025-03-01T00:02:00.000700Z,2025-03-01T00:04:00.000700Z,2,1,1.5")
+                .noneMatch(l -> l.contains(",2,2,3.0"));
+        assertThat(export("view_then_buy")).containsExactly("user_id,view_id,buy_id", "3,7,8");
+        assertThat(export("view_then_buy_left"))
+                .containsExactlyInAnyOrder("user_id,view_id,buy_id", "3,7,8", "4,10,");
+    }
+
+    @Test
+    void aSessionsOrJoinCheckpointInMillisecondsIsRefusedWithResetAndResetStartsItAnew()
+            throws Exception {
+        land("1,1,view,2025-03-01T00:00:00.000700Z", "2,1,buy,2025-03-01T00:02:00.000200Z");
+        ok("run", "bronze", "--quiet");
+        for (String query : List.of("sessions", "view-then-buy", "view-then-buy-outer")) {
+            ok("run", query, "--quiet");
+            // The identity an earlier version recorded: the same query without microseconds.
+            Path meta = dir.resolve("base").resolve("_cp").resolve(query).resolve("metadata.json");
+            String identity = Files.readString(meta);
+            assertThat(identity).contains(", microseconds");
+            Files.writeString(meta, identity.replace(", microseconds", ""));
+
+            CliOutput refused =
+                    cli("run", query, "--quiet", "--base", dir.resolve("base").toString());
+            assertThat(refused.code()).as(query).isNotZero();
+            assertThat(refused.err()).contains("belongs to query", "reset " + query);
+
+            ok("reset", query);
+            ok("run", query, "--quiet");
+        }
+    }
+
+    private void runAll(String api) {
+        ok("run", "bronze", "--quiet");
+        ok("run", "sessions", "--quiet", "--api", api);
+        ok("run", "view-then-buy", "--quiet", "--api", api);
+        ok("run", "view-then-buy", "--outer", "--quiet", "--api", api);
+    }
 }

@@ -314,6 +314,39 @@ final class EdgeGenerator {
             rows.add(e.withTs(e.ts().plusNanos(500_000)));
         }
 
+        // 8c. Sessions and the join's range at the microsecond (issue 13): one user's rows 0.5 ms
+        // less and 0.5 ms more than one gap apart within the same milliseconds (Spark merges the
+        // first pair only), and exactly one gap apart to the microsecond (merged); a buy exactly
+        // 5 minutes after a view to the microsecond (joined), one 1 us later and one 1 us before
+        // the view in its millisecond (not joined), and a view 1 us after a buy's 5-minute
+        // start (joined). Users of their own per round and pair (from 100), so that no other row
+        // joins or bridges them.
+        long tm = Math.max(0, newMax - 6 * MINUTE);
+        long[][] pairs = {{700, 200}, {200, 700}, {300, 300}};
+        for (int i = 0; i < pairs.length; i++) {
+            long t = tm + i * 10 * SECOND;
+            int user = 100 + 5 * number + i;
+            rows.add(event(user, "click", t).withTs(at(t).plusNanos(pairs[i][0] * 1000)));
+            rows.add(
+                    event(user, "click", t + 2 * MINUTE)
+                            .withTs(at(t + 2 * MINUTE).plusNanos(pairs[i][1] * 1000)));
+        }
+        long tv = Math.max(0, Math.min(buyMax, newMax) - 7 * MINUTE);
+        int viewFirst = 100 + 5 * number + 3;
+        rows.add(event(viewFirst, "view", tv).withTs(at(tv).plusNanos(123_000)));
+        for (long us : new long[] {123, 124}) {
+            rows.add(
+                    event(viewFirst, "buy", tv + 5 * MINUTE)
+                            .withTs(at(tv + 5 * MINUTE).plusNanos(us * 1000)));
+        }
+        rows.add(event(viewFirst, "buy", tv).withTs(at(tv).plusNanos(122_000)));
+        int buyFirst = 100 + 5 * number + 4;
+        rows.add(
+                event(buyFirst, "buy", tv + 5 * MINUTE)
+                        .withTs(at(tv + 5 * MINUTE).plusNanos(500_000)));
+        rows.add(event(buyFirst, "view", tv).withTs(at(tv).plusNanos(501_000)));
+        rows.add(event(buyFirst, "view", tv).withTs(at(tv).plusNanos(499_000)));
+
         // 9. Null fields: a view without a user, a row without a type, one without a time.
         if (random.nextBoolean()) {
             rows.add(new Ev(nextId++, null, "view", at(newMax - 3 * MINUTE), quarter()));

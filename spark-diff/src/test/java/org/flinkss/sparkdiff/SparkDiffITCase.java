@@ -342,7 +342,7 @@ class SparkDiffITCase {
         List<String> read = Files.readAllLines(file, StandardCharsets.UTF_8);
         List<String> ours = new ArrayList<>(exported);
         if (ours.stream().noneMatch(l -> MICROS.matcher(l).find())) {
-            // A table whose export has no microseconds (windows, sessions in ms): compare at
+            // A table whose export has no microseconds (fixed windows, whole minutes): compare at
             // milliseconds (a row Spark reads with microseconds would be a precision entry).
             read.replaceAll(l -> MICROS.matcher(l).replaceAll("$1Z"));
         }

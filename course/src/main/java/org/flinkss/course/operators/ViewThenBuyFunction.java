@@ -9,6 +9,7 @@ import org.apache.flink.table.api.dataview.MapView;
 import org.apache.flink.table.functions.ProcessTableFunction;
 import org.apache.flink.types.Row;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,24 +23,34 @@ import java.util.Map;
  *
  * <p>Every input row counts, as in Spark's join: rows are kept by their arrival number in the
  * partition, not by {@code event_id}, so a view landed twice joins twice.
+ *
+ * <p>The range is compared on the rows' {@code eventTs} in microseconds (Spark's {@code
+ * TIMESTAMP}); the watermark, in milliseconds, as Spark compares it ({@code watermark * 1000}).
+ * Timers are in milliseconds: a view's at its millisecond plus the bound, a buy's at the
+ * millisecond before its time rounded up.
  */
 @FunctionHint(output = @DataTypeHint("ROW<view_id BIGINT, buy_id BIGINT>"))
 public final class ViewThenBuyFunction extends ProcessTableFunction<Row> {
 
     private static final long serialVersionUID = 1L;
 
-    /** A view in state: its id (null if it has none), time, and whether a buy matched it. */
+    /**
+     * A view in state: its id (null if it has none), time (epoch microseconds), and whether a buy
+     * matched it.
+     */
     public static class View {
         public Long id;
-        public Long ts;
+        public Long micros;
         public Boolean matched;
     }
 
-    /** A buy in state: its id (null if it has none) and time. */
+    /** A buy in state: its id (null if it has none) and time (epoch microseconds). */
     public static class Buy {
         public Long id;
-        public Long ts;
+        public Long micros;
     }
+
+    private static final long MICROS_PER_MILLI = 1000;
 
     /** The partition's next arrival number: the key of its rows in state. */
     public static class Arrivals {
@@ -47,6 +58,7 @@ public final class ViewThenBuyFunction extends ProcessTableFunction<Row> {
     }
 
     private final long boundMillis;
+    private final long boundMicros;
 
     /**
      * Register an instance: {@code createTemporarySystemFunction(name, new
@@ -54,6 +66,7 @@ public final class ViewThenBuyFunction extends ProcessTableFunction<Row> {
      */
     public ViewThenBuyFunction(long boundMillis) {
         this.boundMillis = boundMillis;
+        this.boundMicros = boundMillis * MICROS_PER_MILLI;
     }
 
     public void eval(
@@ -70,28 +83,30 @@ public final class ViewThenBuyFunction extends ProcessTableFunction<Row> {
                     Row input)
             throws Exception {
         TimeContext<Long> time = ctx.timeContext(Long.class);
-        long ts = time.time();
+        // Late rows, and so rows without a time, were routed away before the join.
+        long ts = LateEvents.micros((Instant) input.getField("eventTs"));
         Long id = (Long) input.getField("eventId");
         long arrival = arrivals.next == null ? 0 : arrivals.next;
         arrivals.next = arrival + 1;
         if ("view".equals(input.getField("eventType"))) {
             View view = new View();
             view.id = id;
-            view.ts = ts;
+            view.micros = ts;
             view.matched = false;
             for (Buy buy : buys.values()) {
-                if (buy.ts >= ts && buy.ts <= ts + boundMillis) {
+                if (buy.micros >= ts && buy.micros <= ts + boundMicros) {
                     collect(Row.of(id, buy.id));
                     view.matched = true;
                 }
             }
             views.put(arrival, view);
-            // Spark lets the view go once its watermark > ts + bound (Flink's is one less).
-            time.registerOnTime(ts + boundMillis);
+            // Spark lets the view go once its watermark * 1000 > ts + bound, that is once its
+            // watermark > the view's millisecond + bound (Flink's is one less).
+            time.registerOnTime(Math.floorDiv(ts, MICROS_PER_MILLI) + boundMillis);
         } else {
             for (Map.Entry<Long, View> entry : views.entries()) {
                 View view = entry.getValue();
-                if (ts >= view.ts && ts <= view.ts + boundMillis) {
+                if (ts >= view.micros && ts <= view.micros + boundMicros) {
                     collect(Row.of(view.id, id));
                     if (!view.matched) {
                         view.matched = true;
@@ -101,9 +116,10 @@ public final class ViewThenBuyFunction extends ProcessTableFunction<Row> {
             }
             Buy buy = new Buy();
             buy.id = id;
-            buy.ts = ts;
+            buy.micros = ts;
             buys.put(arrival, buy);
-            time.registerOnTime(ts - 1);
+            // No view can match once Spark's watermark * 1000 >= the buy's time.
+            time.registerOnTime(-Math.floorDiv(-ts, MICROS_PER_MILLI) - 1);
         }
     }
 
@@ -113,12 +129,13 @@ public final class ViewThenBuyFunction extends ProcessTableFunction<Row> {
             MapView<Long, View> views,
             MapView<Long, Buy> buys)
             throws Exception {
-        long watermark = ctx.timeContext(Long.class).currentWatermark() + 1;
-        long bound = boundMillis;
+        // Spark's watermark, in microseconds.
+        long watermark = (ctx.timeContext(Long.class).currentWatermark() + 1) * MICROS_PER_MILLI;
+        long bound = boundMicros;
         List<Long> expired = new ArrayList<>();
         for (Map.Entry<Long, View> entry : views.entries()) {
             View view = entry.getValue();
-            if (watermark > view.ts + bound) {
+            if (watermark > view.micros + bound) {
                 expired.add(entry.getKey());
                 if (!view.matched) {
                     collect(Row.of(view.id, null));
@@ -130,7 +147,7 @@ public final class ViewThenBuyFunction extends ProcessTableFunction<Row> {
         }
         List<Long> gone = new ArrayList<>();
         for (Map.Entry<Long, Buy> entry : buys.entries()) {
-            if (watermark >= entry.getValue().ts) {
+            if (watermark >= entry.getValue().micros) {
                 gone.add(entry.getKey());
             }
         }

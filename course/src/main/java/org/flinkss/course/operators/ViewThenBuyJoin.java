@@ -29,9 +29,15 @@ import java.util.Arrays;
  * for a view that matches. A view without a user ({@link #NO_USER} as its key) matches nothing and
  * comes out unmatched, with a null {@code user_id}, as Spark's equality on a null never holds.
  *
+ * <p>Times are Spark's {@code TIMESTAMP}, epoch microseconds ({@link LateEvents#micros}), and the
+ * range is compared on them; the watermark is in milliseconds and compared as Spark compares it,
+ * {@code watermark_ms * 1000} against microseconds. A view's null row is due once {@code watermark
+ * * 1000 > view + bound}: its timer is at the view's millisecond plus the bound (Flink fires it at
+ * Spark's watermark one more).
+ *
  * <p>State is evicted by the watermark: rows older than it are dropped before the join, so a view
  * can match no future buy once the watermark passes its end of range, and a buy no future view once
- * the watermark passes the buy itself.
+ * the watermark reaches the buy itself ({@code watermark * 1000 >= buy}).
  */
 public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event, Event, RowData>
         implements CheckpointedFunction {
@@ -46,14 +52,18 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
         return key == NO_USER ? null : key;
     }
 
+    private static final long MICROS_PER_MILLI = 1000;
+
     private final long boundMillis;
+    private final long boundMicros;
     private final boolean leftOuter;
     private final StateMetrics metrics;
 
     /**
      * Rows by time bucket (event time / bound): a row only ever meets rows of its own bucket and
      * the next (or previous) one, so a lookup reads two small buckets whatever the state size.
-     * Views are stored as (id, time, matched 0/1) triples, buys as (id, time) pairs.
+     * Views are stored as (id, time, matched 0/1) triples, buys as (id, time) pairs; times and
+     * buckets in microseconds.
      */
     private transient MapState<Long, long[]> views;
 
@@ -61,6 +71,7 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
 
     public ViewThenBuyJoin(long boundMillis, boolean leftOuter, RunScope scope) {
         this.boundMillis = boundMillis;
+        this.boundMicros = boundMillis * MICROS_PER_MILLI;
         this.leftOuter = leftOuter;
         this.metrics = new StateMetrics("join", scope);
     }
@@ -80,8 +91,13 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
         return e.eventId == null ? Long.MIN_VALUE : e.eventId;
     }
 
-    private long bucket(long ts) {
-        return Math.floorDiv(ts, boundMillis);
+    /** The event time of a row that reached the join (late rows, and so rows without, did not). */
+    private static long micros(Event e) {
+        return LateEvents.micros(e.eventTs);
+    }
+
+    private long bucket(long micros) {
+        return Math.floorDiv(micros, boundMicros);
     }
 
     private static long[] append(long[] rows, long... row) {
@@ -93,12 +109,12 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
 
     @Override
     public void processElement1(Event view, Context ctx, Collector<RowData> out) throws Exception {
-        long ts = ctx.timestamp();
+        long ts = micros(view);
         boolean matched = false;
-        for (long b = bucket(ts); b <= bucket(ts + boundMillis); b++) {
+        for (long b = bucket(ts); b <= bucket(ts + boundMicros); b++) {
             long[] rows = buys.get(b);
             for (int i = 0; rows != null && i < rows.length; i += 2) {
-                if (rows[i + 1] >= ts && rows[i + 1] <= ts + boundMillis) {
+                if (rows[i + 1] >= ts && rows[i + 1] <= ts + boundMicros) {
                     out.collect(GenericRowData.of(user(ctx.getCurrentKey()), id(view), rows[i]));
                     matched = true;
                 }
@@ -106,18 +122,20 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
         }
         views.put(bucket(ts), append(views.get(bucket(ts)), id(view), ts, matched ? 1 : 0));
         metrics.appended(1);
-        // Spark lets the view go once its watermark > ts + bound (Flink's is one less).
-        ctx.timerService().registerEventTimeTimer(ts + boundMillis);
+        // Spark lets the view go once its watermark * 1000 > ts + bound, that is once its
+        // watermark > the view's millisecond + bound (Flink's watermark is one less).
+        ctx.timerService()
+                .registerEventTimeTimer(Math.floorDiv(ts, MICROS_PER_MILLI) + boundMillis);
     }
 
     @Override
     public void processElement2(Event buy, Context ctx, Collector<RowData> out) throws Exception {
-        long ts = ctx.timestamp();
-        for (long b = bucket(ts - boundMillis); b <= bucket(ts); b++) {
+        long ts = micros(buy);
+        for (long b = bucket(ts - boundMicros); b <= bucket(ts); b++) {
             long[] rows = views.get(b);
             boolean changed = false;
             for (int i = 0; rows != null && i < rows.length; i += 3) {
-                if (ts >= rows[i + 1] && ts <= rows[i + 1] + boundMillis) {
+                if (ts >= rows[i + 1] && ts <= rows[i + 1] + boundMicros) {
                     out.collect(GenericRowData.of(user(ctx.getCurrentKey()), rows[i], id(buy)));
                     if (rows[i + 2] == 0) {
                         rows[i + 2] = 1;
@@ -131,22 +149,24 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
         }
         buys.put(bucket(ts), append(buys.get(bucket(ts)), id(buy), ts));
         metrics.appended(1);
-        // No view can match once Spark's watermark >= the buy's time.
-        ctx.timerService().registerEventTimeTimer(ts - 1);
+        // No view can match once Spark's watermark * 1000 >= the buy's time, that is once the
+        // watermark reaches the buy's time rounded up to a millisecond.
+        ctx.timerService().registerEventTimeTimer(-Math.floorDiv(-ts, MICROS_PER_MILLI) - 1);
     }
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<RowData> out)
             throws Exception {
-        long watermark = timestamp + 1;
+        // Spark's watermark at this timer, in microseconds.
+        long watermark = (timestamp + 1) * MICROS_PER_MILLI;
         // Views whose range the watermark is now strictly past: emit the unmatched ones (outer),
-        // forget them.
-        long viewBucket = bucket(timestamp - boundMillis);
+        // forget them. The views of this timer lie in millisecond timestamp - bound.
+        long viewBucket = bucket((timestamp - boundMillis) * MICROS_PER_MILLI);
         long[] rows = views.get(viewBucket);
         if (rows != null) {
             long[] kept = new long[0];
             for (int i = 0; i < rows.length; i += 3) {
-                if (rows[i + 1] + boundMillis < watermark) {
+                if (rows[i + 1] + boundMicros < watermark) {
                     if (leftOuter && rows[i + 2] == 0) {
                         out.collect(GenericRowData.of(user(ctx.getCurrentKey()), rows[i], null));
                     }
@@ -157,19 +177,22 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
             }
             put(views, viewBucket, kept);
         }
-        // Buys at this time: no later view can match them.
-        long buyBucket = bucket(watermark);
-        long[] buyRows = buys.get(buyBucket);
-        if (buyRows != null) {
-            long[] kept = new long[0];
-            for (int i = 0; i < buyRows.length; i += 2) {
-                if (buyRows[i + 1] <= watermark) {
-                    metrics.removed(1);
-                } else {
-                    kept = append(kept, buyRows[i], buyRows[i + 1]);
+        // Buys of the millisecond before the watermark (up to it): no later view can match them.
+        for (long buyBucket = bucket(watermark - MICROS_PER_MILLI + 1);
+                buyBucket <= bucket(watermark);
+                buyBucket++) {
+            long[] buyRows = buys.get(buyBucket);
+            if (buyRows != null) {
+                long[] kept = new long[0];
+                for (int i = 0; i < buyRows.length; i += 2) {
+                    if (buyRows[i + 1] <= watermark) {
+                        metrics.removed(1);
+                    } else {
+                        kept = append(kept, buyRows[i], buyRows[i + 1]);
+                    }
                 }
+                put(buys, buyBucket, kept);
             }
-            put(buys, buyBucket, kept);
         }
     }
 

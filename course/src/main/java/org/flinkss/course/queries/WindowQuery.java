@@ -3,11 +3,14 @@ package org.flinkss.course.queries;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindows;
 import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.flink.streaming.api.windowing.assigners.WindowAssigner;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -26,6 +29,7 @@ import org.apache.flink.types.RowKind;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.operators.CountAndSum;
 import org.flinkss.course.operators.LateEvents;
+import org.flinkss.course.operators.SessionsFunction;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.operators.LateRowRouter;
@@ -42,7 +46,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The course's windowed aggregations (topics 11.07, 11.10, 11.11) over {@code events_bronze} as a
@@ -207,7 +214,9 @@ public final class WindowQuery implements Query {
 
     RowType rowType() {
         return EventTables.windowRow(
-                keyColumn, keyColumn.equals("user_id") ? new IntType() : VarCharType.STRING_TYPE);
+                keyColumn,
+                keyColumn.equals("user_id") ? new IntType() : VarCharType.STRING_TYPE,
+                kind == Kind.SESSION ? EventTables.EVENT_TS_PRECISION : 3);
     }
 
     private String describe() {
@@ -227,7 +236,10 @@ public final class WindowQuery implements Query {
                 + ", watermark "
                 + QueryCatalog.WATERMARK_DELAY.toMinutes()
                 + " min"
-                + (mode == OutputMode.APPEND ? "" : ", output mode " + mode.text());
+                + (mode == OutputMode.APPEND ? "" : ", output mode " + mode.text())
+                // Sessions in microseconds (issue 13): their state, start and end hold them, so
+                // a checkpoint of the millisecond layout is refused with a 'reset' hint.
+                + (kind == Kind.SESSION ? ", microseconds" : "");
     }
 
     /** The result's key: a window and its group. */
@@ -311,8 +323,8 @@ public final class WindowQuery implements Query {
         WindowAggregate.Emitter<String, CountAndSum> emitter =
                 (start, end, k, acc) ->
                         GenericRowData.of(
-                                TimestampData.fromEpochMillis(start),
-                                TimestampData.fromEpochMillis(end),
+                                timestampOfMicros(start),
+                                timestampOfMicros(end),
                                 k.equals(NULL_KEY)
                                         ? null
                                         : byUser
@@ -332,8 +344,17 @@ public final class WindowQuery implements Query {
                                         CountAndSum.class,
                                         emitter,
                                         emission(),
-                                        context.scope())))
+                                        context.scope(),
+                                        e ->
+                                                e.eventTs == null
+                                                        ? null
+                                                        : LateEvents.micros(e.eventTs))))
                 .uid("window-" + name);
+    }
+
+    private static TimestampData timestampOfMicros(long micros) {
+        return TimestampData.fromEpochMillis(
+                Math.floorDiv(micros, 1000), (int) Math.floorMod(micros, 1000) * 1000);
     }
 
     /** Spark groups nulls together; Flink keys must not be null. */
@@ -341,6 +362,9 @@ public final class WindowQuery implements Query {
 
     /** Table API: the rows and the watermark of the same stream, and a window TVF in SQL. */
     private DataStream<RowData> withTable(QueryContext context, DataStream<Event> onTime) {
+        if (kind == Kind.SESSION) {
+            return sessionsWithTable(context, onTime);
+        }
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(context.env());
         String view = eventsView(tEnv, onTime);
         Table result = tEnv.sqlQuery(windowSql(view, "rowtime", "userId", "eventType", null));
@@ -350,6 +374,62 @@ public final class WindowQuery implements Query {
                 .returns(InternalTypeInfo.of(rowType()))
                 .name("window-rows")
                 .uid("window-rows-" + name);
+    }
+
+    /**
+     * Table API, sessions: a process table function ({@link SessionsFunction}) in microseconds, as
+     * Spark; Flink SQL's SESSION window runs on a rowtime, which has at most milliseconds. Each row
+     * reaches it with its own session's end as its rowtime: Flink drops a row at or before the
+     * watermark before a process table function sees it, and Spark keeps a row whose session ends
+     * after the watermark.
+     */
+    private DataStream<RowData> sessionsWithTable(QueryContext context, DataStream<Event> onTime) {
+        long gapMillis = size.toMillis();
+        DataStream<Event> atSessionEnd =
+                onTime.transform("at-session-end", onTime.getType(), new AtSessionEnd(gapMillis))
+                        .uid("at-session-end-" + name);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(context.env());
+        String view = eventsView(tEnv, atSessionEnd);
+        String function = "sessions_" + name;
+        tEnv.createTemporarySystemFunction(function, new SessionsFunction(gapMillis));
+        Table result =
+                tEnv.sqlQuery(
+                        "SELECT window_start, window_end, userId, events, amount FROM TABLE("
+                                + function
+                                + "(input => TABLE "
+                                + view
+                                + " PARTITION BY userId, on_time => DESCRIPTOR(rowtime)))");
+        return tEnv.toDataStream(result)
+                .map(
+                        row ->
+                                (RowData)
+                                        GenericRowData.of(
+                                                TimestampData.fromInstant(
+                                                        (Instant) row.getField(0)),
+                                                TimestampData.fromInstant(
+                                                        (Instant) row.getField(1)),
+                                                row.getField(2),
+                                                row.getField(3),
+                                                row.getField(4)))
+                .returns(InternalTypeInfo.of(rowType()))
+                .name("session-rows")
+                .uid("session-rows-" + name);
+    }
+
+    /** Sets each row's timestamp to its own session's end (ms), the watermarks unchanged. */
+    static final class AtSessionEnd extends AbstractStreamOperator<Event>
+            implements OneInputStreamOperator<Event, Event> {
+        private static final long serialVersionUID = 1L;
+        private final long gapMillis;
+
+        AtSessionEnd(long gapMillis) {
+            this.gapMillis = gapMillis;
+        }
+
+        @Override
+        public void processElement(StreamRecord<Event> element) {
+            output.collect(element.replace(element.getValue(), element.getTimestamp() + gapMillis));
+        }
     }
 
     /**
@@ -442,7 +522,9 @@ public final class WindowQuery implements Query {
 
     /**
      * The course's aggregation as one SQL query over a window TVF; the stream and the batch
-     * recompute run the same text.
+     * recompute run the same text for tumbling and sliding windows. Sessions run neither: a SQL
+     * {@code SESSION} window works on milliseconds (see {@link SessionsFunction} and {@link
+     * #sessionRows}).
      *
      * @param where an extra condition on the input rows, or null
      */
@@ -498,6 +580,79 @@ public final class WindowQuery implements Query {
                 + ")"
                 + " GROUP BY window_start, window_end, "
                 + key;
+    }
+
+    /**
+     * The sessions of a finished set of event rows ({@link EventTables#EVENT_ROW}), as Spark
+     * computes them in a batch: rows by user in time order (microseconds), a row within the gap of
+     * the session so far (at or before its end) joins it, the sums in time order; rows in this
+     * query's table type. For {@code recompute}; rows without event time belong to no session.
+     */
+    public List<RowData> sessionRows(List<RowData> events) {
+        if (kind != Kind.SESSION) {
+            throw new IllegalStateException(name + " has no sessions");
+        }
+        int user = EventTables.EVENT_ROW.getFieldIndex("user_id");
+        int ts = EventTables.EVENT_ROW.getFieldIndex("event_ts");
+        int amount = EventTables.EVENT_ROW.getFieldIndex("amount");
+        long gap = size.toMillis() * 1000;
+        List<long[]> order = new ArrayList<>(); // (index, micros)
+        for (int i = 0; i < events.size(); i++) {
+            RowData e = events.get(i);
+            if (!e.isNullAt(ts)) {
+                TimestampData t = e.getTimestamp(ts, EventTables.EVENT_TS_PRECISION);
+                order.add(
+                        new long[] {
+                            i, t.getMillisecond() * 1000 + t.getNanoOfMillisecond() / 1000
+                        });
+            }
+        }
+        Comparator<long[]> byUser =
+                Comparator.comparing(
+                        (long[] r) ->
+                                events.get((int) r[0]).isNullAt(user)
+                                        ? null
+                                        : events.get((int) r[0]).getInt(user),
+                        Comparator.nullsFirst(Comparator.<Integer>naturalOrder()));
+        order.sort(byUser.thenComparingLong(r -> r[1]));
+        List<RowData> sessions = new ArrayList<>();
+        Integer current = null;
+        long start = 0;
+        long end = Long.MIN_VALUE;
+        CountAndSum acc = null;
+        for (long[] r : order) {
+            RowData e = events.get((int) r[0]);
+            Integer u = e.isNullAt(user) ? null : e.getInt(user);
+            if (acc == null || !Objects.equals(u, current) || r[1] > end) {
+                if (acc != null) {
+                    sessions.add(sessionRow(start, end, current, acc));
+                }
+                current = u;
+                start = r[1];
+                end = r[1] + gap;
+                acc = new CountAndSum();
+            } else {
+                end = Math.max(end, r[1] + gap);
+            }
+            acc.events++;
+            if (!e.isNullAt(amount)) {
+                acc.amount += e.getDouble(amount);
+                acc.hasAmount = true;
+            }
+        }
+        if (acc != null) {
+            sessions.add(sessionRow(start, end, current, acc));
+        }
+        return sessions;
+    }
+
+    private static RowData sessionRow(long start, long end, Integer user, CountAndSum acc) {
+        return GenericRowData.of(
+                timestampOfMicros(start),
+                timestampOfMicros(end),
+                user,
+                acc.events,
+                acc.roundedAmount());
     }
 
     /** How far before a window's start its rows can lie: sessions chain, so read generously. */

@@ -117,12 +117,23 @@ public final class EventTables {
                     VarCharType.STRING_TYPE,
                     VarCharType.STRING_TYPE);
 
-    /** Windowed tables: {@code window_start, window_end, <key>, events, amount}. */
+    /**
+     * Windowed tables: {@code window_start, window_end, <key>, events, amount}, the window's bounds
+     * in milliseconds (fixed windows: whole minutes).
+     */
     public static RowType windowRow(String keyColumn, LogicalType keyType) {
+        return windowRow(keyColumn, keyType, 3);
+    }
+
+    /**
+     * Windowed tables with the bounds at {@code precision}: 6 (microseconds) for sessions, which
+     * start and end at an event's microsecond as Spark's do.
+     */
+    public static RowType windowRow(String keyColumn, LogicalType keyType, int precision) {
         return TableDef.columns(
                 List.of("window_start", "window_end", keyColumn, "events", "amount"),
-                new LocalZonedTimestampType(3),
-                new LocalZonedTimestampType(3),
+                new LocalZonedTimestampType(precision),
+                new LocalZonedTimestampType(precision),
                 keyType,
                 new BigIntType(),
                 new DoubleType());

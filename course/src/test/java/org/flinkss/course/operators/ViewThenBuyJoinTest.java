@@ -88,6 +88,83 @@ class ViewThenBuyJoinTest {
     }
 
     @Test
+    void theRangeIsComparedOnMicrosecondsAsSparkComparesIt() throws Exception {
+        var h = harness(false, null);
+
+        view(h, 1, "01:00:00.000123");
+        buy(h, 2, "01:05:00.000123"); // exactly 5 minutes after, to the microsecond: matches
+        buy(h, 3, "01:05:00.000124"); // 1 us later, same millisecond: does not
+        buy(h, 4, "01:00:00.000122"); // 1 us before the view, same millisecond: does not
+        buy(h, 5, "01:00:00.000123"); // at the view: matches
+        // A view that arrives after its buy: the same range.
+        buy(h, 6, "02:05:00.000500");
+        view(h, 7, "02:00:00.000500"); // buy exactly view + 5 min: matches
+        view(h, 8, "02:00:00.000501"); // buy 1 us less than 5 min after: matches
+        view(h, 9, "02:00:00.000499"); // buy 1 us more than 5 min after: does not
+
+        assertThat(drain(h)).containsExactly("7 1 2", "7 1 5", "7 7 6", "7 8 6");
+        assertThat(views(h))
+                .contains(
+                        "7: view 1 at 01:00:00.000123 matched",
+                        "7: view 9 at 02:00:00.000499 unmatched");
+    }
+
+    @Test
+    void aViewsNullRowIsDueOnceTheWatermarkTimesAThousandIsPastItsMicrosecondsPlusFiveMinutes()
+            throws Exception {
+        var h = harness(true, null);
+        view(h, 1, "01:00:00.000500");
+        view(h, 2, "01:00:00.000400");
+
+        // Spark: 01:05:00.000 * 1000 is not past 01:05:00.000500, nor 01:05:00.000400.
+        watermark(h, "01:05");
+        assertThat(drain(h)).isEmpty();
+        // A buy after that watermark is on time and may still match: view 1 exactly.
+        buy(h, 3, "01:05:00.000500");
+        assertThat(drain(h)).containsExactly("7 1 3");
+
+        watermark(h, "01:05:00.001");
+        assertThat(drain(h)).containsExactly("7 2 null");
+        assertThat(views(h)).isEmpty();
+    }
+
+    @Test
+    void aBuyWithMicrosecondsIsKeptUntilTheWatermarkTimesAThousandReachesIt() throws Exception {
+        var h = harness(false, null);
+        buy(h, 1, "01:03:00.000500");
+
+        // At watermark 01:03:00.000 a view at 01:03:00.000200 is on time and matches the buy.
+        watermark(h, "01:03");
+        assertThat(buys(h)).containsExactly("7: buy 1 at 01:03:00.000500");
+        view(h, 2, "01:03:00.000200");
+        assertThat(drain(h)).containsExactly("7 2 1");
+
+        watermark(h, "01:03:00.001");
+        assertThat(buys(h)).isEmpty();
+    }
+
+    @Test
+    void viewsInMicrosecondsComeBackFromASnapshot() throws Exception {
+        var before = harness(true, null);
+        view(before, 1, "01:00:00.000500");
+        view(before, 2, "01:00:00.000500");
+        OperatorSubtaskState snapshot = before.snapshot(1, 0);
+
+        var after = harness(true, snapshot);
+        assertThat(views(after))
+                .containsExactly(
+                        "7: view 1 at 01:00:00.000500 unmatched",
+                        "7: view 2 at 01:00:00.000500 unmatched");
+        buy(after, 3, "01:05:00.000501");
+        assertThat(drain(after)).isEmpty();
+        buy(after, 4, "01:05:00.000500");
+        assertThat(drain(after)).containsExactly("7 1 4", "7 2 4");
+        watermark(after, "01:05:00.001");
+        assertThat(drain(after)).isEmpty();
+        assertThat(views(after)).isEmpty();
+    }
+
+    @Test
     void anUnmatchedViewComesOutWithANullBuyWhenTheWatermarkIsPastItsTimePlusFiveMinutes()
             throws Exception {
         var h = harness(true, null);
@@ -237,8 +314,8 @@ class ViewThenBuyJoinTest {
             long id,
             String time)
             throws Exception {
-        h.processElement1(
-                new Event(id, USER, "view", Instant.ofEpochMilli(at(time)), null), at(time));
+        Instant t = instant(time);
+        h.processElement1(new Event(id, USER, "view", t, null), t.toEpochMilli());
     }
 
     private static void buy(
@@ -255,8 +332,8 @@ class ViewThenBuyJoinTest {
             long id,
             String time)
             throws Exception {
-        h.processElement2(
-                new Event(id, user, "buy", Instant.ofEpochMilli(at(time)), 9.99), at(time));
+        Instant t = instant(time);
+        h.processElement2(new Event(id, user, "buy", t, 9.99), t.toEpochMilli());
     }
 
     /** Spark's watermark {@code time} on both inputs (Flink's is one less). */
@@ -366,13 +443,24 @@ class ViewThenBuyJoinTest {
                 .orElseThrow();
     }
 
-    /** 2025-03-01 at {@code HH:mm} or {@code HH:mm:ss[.SSS]}, UTC. */
-    private static long at(String time) {
+    /** 2025-03-01 at {@code HH:mm} or {@code HH:mm:ss[.SSS[SSS]]}, UTC. */
+    private static Instant instant(String time) {
         String t = time.length() == 5 ? time + ":00" : time;
-        return Instant.parse("2025-03-01T" + t + "Z").toEpochMilli();
+        return Instant.parse("2025-03-01T" + t + "Z");
     }
 
-    private static String time(long epochMillis) {
-        return Instant.ofEpochMilli(epochMillis).toString().substring(11).replace("Z", "");
+    /** {@link #instant} in epoch milliseconds (floored), a record timestamp or a watermark. */
+    private static long at(String time) {
+        return instant(time).toEpochMilli();
+    }
+
+    /** A time the join holds, epoch microseconds, as {@code HH:mm:ss[.SSS[SSS]]}. */
+    private static String time(long epochMicros) {
+        return Instant.ofEpochSecond(
+                        Math.floorDiv(epochMicros, 1_000_000),
+                        Math.floorMod(epochMicros, 1_000_000) * 1000)
+                .toString()
+                .substring(11)
+                .replace("Z", "");
     }
 }

@@ -46,8 +46,9 @@ import java.util.concurrent.Callable;
  * The course's advice for exact results: "a periodic batch recompute from bronze". Rebuilds the
  * windows of a windowed table that lie within {@code [from, to)} and that the stream has already
  * closed, as a Flink SQL batch job over the table the query reads ({@code events_bronze}, or {@code
- * events_silver} for gold; late rows included), and replaces exactly those rows. The stream's
- * checkpoint is left untouched; the query's lock is held so that no run writes the table meanwhile.
+ * events_silver} for gold; late rows included; sessions by {@link WindowQuery#sessionRows}, in
+ * microseconds as the stream), and replaces exactly those rows. The stream's checkpoint is left
+ * untouched; the query's lock is held so that no run writes the table meanwhile.
  */
 @Command(
         name = "recompute",
@@ -211,6 +212,18 @@ public final class RecomputeCommand implements Callable<Integer> {
                     events.add(event);
                 }
             }
+        }
+        if (query.isSessions()) {
+            // Sessions in microseconds, as the stream and Spark compute them (a Flink SQL SESSION
+            // window works on milliseconds).
+            List<RowData> rows = new ArrayList<>();
+            for (RowData row : query.sessionRows(events)) {
+                if (row.getTimestamp(0, 6).getMillisecond() >= from
+                        && row.getTimestamp(1, 6).getMillisecond() <= to) {
+                    rows.add(row);
+                }
+            }
+            return rows;
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);

@@ -24,6 +24,8 @@ import org.apache.flink.util.Collector;
 import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.time.Watermarks;
 
+import javax.annotation.Nullable;
+
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,7 +46,12 @@ import java.util.TreeSet;
  * {@code LateRowRouter} stands before it; a row late for some of its windows only (sliding) is
  * added to the others, as in Spark.
  *
- * <p>Rows must come with their event time as the record timestamp.
+ * <p>Rows must come with their event time as the record timestamp. Sessions are Spark's to the
+ * microsecond: a row opens {@code [t, t + gap)} at its event time in microseconds (from the {@link
+ * LateRowRouter.EventTime} given, else its record timestamp), sessions merge when one starts at or
+ * before the other's end, and a session's start, end and state are in microseconds. Its timer is
+ * set at the last millisecond before its end (rounded up to a millisecond): Spark writes it once
+ * {@code end <= watermark_ms * 1000}. Fixed windows are whole milliseconds and kept in ms.
  *
  * @param <K> the grouping key
  * @param <IN> the rows
@@ -55,7 +62,10 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
 
     private static final long serialVersionUID = 1L;
 
-    /** An accumulator that knows its window's end (sessions grow). */
+    /**
+     * An accumulator that knows its window's end (sessions grow): epoch milliseconds for fixed
+     * windows, microseconds for sessions.
+     */
     public interface Ended extends Serializable {
         long end();
 
@@ -65,8 +75,14 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
     /** Makes the output row of a closed window. */
     @FunctionalInterface
     public interface Emitter<K, A> extends Serializable {
-        RowData row(long windowStart, long windowEnd, K key, A accumulator);
+        /**
+         * @param windowStartMicros the window's start, epoch microseconds
+         * @param windowEndMicros the window's end (exclusive), epoch microseconds
+         */
+        RowData row(long windowStartMicros, long windowEndMicros, K key, A accumulator);
     }
+
+    private static final long MICROS_PER_MILLI = 1000;
 
     private final String operatorName;
     private final WindowAssigner<Object, TimeWindow> assigner;
@@ -75,10 +91,12 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
     private final Emitter<K, A> emitter;
     private final StateMetrics metrics;
     private final WindowEmission emission;
+    @Nullable private final LateRowRouter.EventTime<IN> micros;
 
+    /** Windows by start: epoch ms for fixed windows, epoch us for sessions. */
     private transient MapState<Long, A> windows;
 
-    /** Sessions only: gap-sized time bucket -> starts of the sessions that span it. */
+    /** Sessions only: gap-sized time bucket (us) -> starts (us) of the sessions that span it. */
     private transient MapState<Long, long[]> sessionIndex;
 
     /**
@@ -94,7 +112,6 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
     private transient WindowAssigner.WindowAssignerContext assignerContext;
     private transient long windowSize;
 
-    @SuppressWarnings("unchecked")
     public WindowAggregate(
             String operatorName,
             WindowAssigner<?, TimeWindow> assigner,
@@ -103,6 +120,26 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
             Emitter<K, A> emitter,
             WindowEmission emission,
             RunScope scope) {
+        this(operatorName, assigner, aggregate, accumulatorClass, emitter, emission, scope, null);
+    }
+
+    /**
+     * As {@link #WindowAggregate(String, WindowAssigner, AggregateFunction, Class, Emitter,
+     * WindowEmission, RunScope)}, with each row's event time in microseconds for sessions (Spark's
+     * {@code TIMESTAMP}); fixed windows do not need it.
+     *
+     * @param micros the row's event time in epoch microseconds (null: its record timestamp)
+     */
+    @SuppressWarnings("unchecked")
+    public WindowAggregate(
+            String operatorName,
+            WindowAssigner<?, TimeWindow> assigner,
+            AggregateFunction<IN, A, A> aggregate,
+            Class<A> accumulatorClass,
+            Emitter<K, A> emitter,
+            WindowEmission emission,
+            RunScope scope,
+            @Nullable LateRowRouter.EventTime<IN> micros) {
         if (emission == WindowEmission.CHANGES && assigner instanceof MergingWindowAssigner) {
             throw new IllegalArgumentException(
                     "session windows in update mode: a merged session's old row would stay (Spark "
@@ -115,6 +152,7 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
         this.accumulatorClass = accumulatorClass;
         this.emitter = emitter;
         this.metrics = new StateMetrics(operatorName, scope);
+        this.micros = micros;
     }
 
     @Override
@@ -140,8 +178,11 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
         Collection<TimeWindow> assigned =
                 assigner.assignWindows(event, timestamp, assignerContext());
         if (assigner instanceof MergingWindowAssigner) {
+            Long eventMicros = micros == null ? null : micros.of(event);
+            long t = eventMicros == null ? timestamp * MICROS_PER_MILLI : eventMicros;
             for (TimeWindow window : assigned) {
-                addToSession(window, event, ctx, out);
+                long gap = (window.getEnd() - window.getStart()) * MICROS_PER_MILLI;
+                addToSession(t, t + gap, gap, event, ctx, out);
             }
             return;
         }
@@ -171,7 +212,11 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
             metrics.updated(ctx.getCurrentKey(), window.getStart());
             if (emission != WindowEmission.FINAL) {
                 out.collect(
-                        emitter.row(window.getStart(), window.getEnd(), ctx.getCurrentKey(), acc));
+                        emitter.row(
+                                window.getStart() * MICROS_PER_MILLI,
+                                window.getEnd() * MICROS_PER_MILLI,
+                                ctx.getCurrentKey(),
+                                acc));
             }
         }
     }
@@ -179,13 +224,11 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
     /**
      * Sessions: the new row's window swallows every session it touches (Spark merges at equality
      * too). Candidates come from an index of the gap-sized time buckets each session spans, so a
-     * row looks at a few sessions, not at every open session of its key.
+     * row looks at a few sessions, not at every open session of its key. All in microseconds.
      */
-    private void addToSession(TimeWindow window, IN event, Context ctx, Collector<RowData> out)
+    private void addToSession(
+            long start, long end, long gap, IN event, Context ctx, Collector<RowData> out)
             throws Exception {
-        long gap = window.getEnd() - window.getStart();
-        long start = window.getStart();
-        long end = window.getEnd();
         A merged = aggregate.add(event, aggregate.createAccumulator());
         List<Long> swallowed = new ArrayList<>();
         for (long s : sessionsSpanning(start, end, gap)) {
@@ -215,8 +258,17 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
         if (emission == WindowEmission.ALL) {
             out.collect(emitter.row(start, end, ctx.getCurrentKey(), merged));
         } else {
-            ctx.timerService().registerEventTimeTimer(end - 1);
+            ctx.timerService().registerEventTimeTimer(timerFor(end));
         }
+    }
+
+    /**
+     * The Flink timer of a session ending at {@code endMicros}: it fires once Spark's watermark
+     * (ms) is at least the end rounded up to a millisecond, that is once {@code end <= watermark *
+     * 1000}.
+     */
+    static long timerFor(long endMicros) {
+        return -Math.floorDiv(-endMicros, MICROS_PER_MILLI) - 1;
     }
 
     private Set<Long> sessionsSpanning(long from, long to, long gap) throws Exception {
@@ -266,19 +318,29 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
             A acc = windows.get(start);
             if (acc != null && acc.end() == timestamp + 1) {
                 if (emission == WindowEmission.FINAL) {
-                    out.collect(emitter.row(start, acc.end(), ctx.getCurrentKey(), acc));
+                    out.collect(
+                            emitter.row(
+                                    start * MICROS_PER_MILLI,
+                                    acc.end() * MICROS_PER_MILLI,
+                                    ctx.getCurrentKey(),
+                                    acc));
                 }
                 windows.remove(start);
                 metrics.removed(1);
             }
             return;
         }
-        // Sessions: the one that ends at this timer, if it has not grown since.
-        long end = timestamp + 1;
-        long gap = sizeOf(timestamp);
-        for (long start : sessionsSpanning(end, end, gap)) {
+        // Sessions: those that end at this timer (in its millisecond), if they have not grown
+        // since.
+        long gap = sizeOf(timestamp) * MICROS_PER_MILLI;
+        for (long start :
+                sessionsSpanning(
+                        timestamp * MICROS_PER_MILLI + 1,
+                        (timestamp + 1) * MICROS_PER_MILLI,
+                        gap)) {
             A session = windows.get(start);
-            if (session != null && session.end() == end) {
+            if (session != null && timerFor(session.end()) == timestamp) {
+                long end = session.end();
                 out.collect(emitter.row(start, end, ctx.getCurrentKey(), session));
                 index(start, end, gap, false);
                 windows.remove(start);

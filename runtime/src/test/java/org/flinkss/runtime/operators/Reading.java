@@ -13,7 +13,17 @@ public class Reading {
     public Long time;
     public long value;
 
+    /** The event time in epoch microseconds, when it has some past its millisecond. */
+    public Long micros;
+
     public Reading() {}
+
+    /** A row at {@code micros} (epoch microseconds), its millisecond as {@code time}. */
+    public static Reading atMicros(String key, long micros, long value) {
+        Reading r = new Reading(key, Math.floorDiv(micros, 1000), value);
+        r.micros = micros;
+        return r;
+    }
 
     public Reading(String key, Long time, long value) {
         this.key = key;
@@ -26,7 +36,8 @@ public class Reading {
         return o instanceof Reading r
                 && Objects.equals(key, r.key)
                 && Objects.equals(time, r.time)
-                && value == r.value;
+                && value == r.value
+                && Objects.equals(micros, r.micros);
     }
 
     @Override

@@ -180,12 +180,12 @@ class WindowAggregateTest {
                         WindowEmission.FINAL);
 
         push(h, "a", "00:00", 1);
-        assertThat(windows(h)).containsExactly("a [00:00-00:02) 1");
+        assertThat(sessions(h)).containsExactly("a [00:00-00:02) 1");
 
         // Spark: rows exactly one gap apart share a session.
         push(h, "a", "00:02", 2);
         push(h, "a", "00:06", 4);
-        assertThat(windows(h)).containsExactly("a [00:00-00:04) 2", "a [00:06-00:08) 1");
+        assertThat(sessions(h)).containsExactly("a [00:00-00:04) 2", "a [00:06-00:08) 1");
         assertThat(h.numEventTimeTimers())
                 .as("the swallowed session's timer stays, and finds nothing when it fires")
                 .isEqualTo(3);
@@ -196,8 +196,84 @@ class WindowAggregateTest {
 
         watermark(h, "00:04");
         assertThat(drain(h)).containsExactly("+I a [00:00-00:04) rows=2 sum=3");
-        assertThat(windows(h)).containsExactly("a [00:06-00:08) 1");
+        assertThat(sessions(h)).containsExactly("a [00:06-00:08) 1");
         assertThat(h.numEventTimeTimers()).isEqualTo(1);
+    }
+
+    @Test
+    void sessionsMergeOnMicrosecondsAsSparkDoes() throws Exception {
+        var h =
+                harness(
+                        EventTimeSessionWindows.withGap(Duration.ofMinutes(2)),
+                        WindowEmission.FINAL);
+
+        // 0.5 ms less than one gap apart: one session, from the first row's microsecond to the
+        // second's plus the gap.
+        pushMicros(h, "a", "00:00:00.000700", 1);
+        pushMicros(h, "a", "00:02:00.000200", 2);
+        // 0.5 ms more than one gap apart, both in the same milliseconds as above: a session in
+        // milliseconds would swallow the second; Spark's (microseconds) does not.
+        pushMicros(h, "b", "00:00:00.000200", 4);
+        pushMicros(h, "b", "00:02:00.000700", 8);
+        // Exactly one gap apart to the microsecond: Spark merges at equality.
+        pushMicros(h, "c", "00:00:00.000300", 16);
+        pushMicros(h, "c", "00:02:00.000300", 32);
+        assertThat(sessions(h))
+                .containsExactly(
+                        "a [00:00:00.000700-00:04:00.000200) 2",
+                        "b [00:00:00.000200-00:02:00.000200) 1",
+                        "b [00:02:00.000700-00:04:00.000700) 1",
+                        "c [00:00:00.000300-00:04:00.000300) 2");
+    }
+
+    @Test
+    void aSessionIsWrittenWithItsMicrosecondsOnceTheWatermarkTimesAThousandReachesItsEnd()
+            throws Exception {
+        var h =
+                harness(
+                        EventTimeSessionWindows.withGap(Duration.ofMinutes(2)),
+                        WindowEmission.FINAL);
+        pushMicros(h, "b", "00:00:00.000200", 4);
+        pushMicros(h, "b", "00:02:00.000700", 8);
+
+        // Spark: written once end <= watermark_ms * 1000; 00:02:00.000 < 00:02:00.000200.
+        watermark(h, "00:02");
+        assertThat(drain(h)).isEmpty();
+
+        watermark(h, "00:02:00.001");
+        assertThat(drain(h)).containsExactly("+I b [00:00:00.000200-00:02:00.000200) rows=1 sum=4");
+        assertThat(sessions(h)).containsExactly("b [00:02:00.000700-00:04:00.000700) 1");
+
+        watermark(h, "00:04:00.001");
+        assertThat(drain(h)).containsExactly("+I b [00:02:00.000700-00:04:00.000700) rows=1 sum=8");
+        assertThat(sessions(h)).isEmpty();
+        assertThat(h.numEventTimeTimers()).isZero();
+    }
+
+    @Test
+    void sessionsInMicrosecondsAndTheirTimersComeBackFromASnapshot() throws Exception {
+        var gap = EventTimeSessionWindows.withGap(Duration.ofMinutes(2));
+        var before = harness(gap, WindowEmission.FINAL);
+        pushMicros(before, "a", "00:00:00.000700", 1);
+        pushMicros(before, "a", "00:02:00.000200", 2);
+        pushMicros(before, "b", "00:00:00.000200", 4);
+        OperatorSubtaskState snapshot = before.snapshot(1, 0);
+
+        var after = harness(gap, WindowEmission.FINAL, snapshot);
+        assertThat(sessions(after))
+                .containsExactly(
+                        "a [00:00:00.000700-00:04:00.000200) 2",
+                        "b [00:00:00.000200-00:02:00.000200) 1");
+        // A row 0.5 ms past b's end, restored in microseconds: a session of its own.
+        pushMicros(after, "b", "00:02:00.000700", 8);
+        watermark(after, "00:02:00.001");
+        assertThat(drain(after))
+                .containsExactly("+I b [00:00:00.000200-00:02:00.000200) rows=1 sum=4");
+        watermark(after, "00:04:00.001");
+        assertThat(drain(after))
+                .containsExactlyInAnyOrder(
+                        "+I a [00:00:00.000700-00:04:00.000200) rows=2 sum=3",
+                        "+I b [00:02:00.000700-00:04:00.000700) rows=1 sum=8");
     }
 
     @Test
@@ -251,7 +327,7 @@ class WindowAggregateTest {
                         "-D a [00:00-00:02) rows=1 sum=1",
                         "-D a [00:03-00:05) rows=1 sum=2",
                         "+I a [00:00-00:05) rows=3 sum=7");
-        assertThat(windows(h)).containsExactly("a [00:00-00:05) 3");
+        assertThat(sessions(h)).containsExactly("a [00:00-00:05) 3");
         assertThat(h.numEventTimeTimers()).isZero();
     }
 
@@ -306,7 +382,14 @@ class WindowAggregateTest {
     private WindowAggregate<String, Reading, Tally> aggregate(
             WindowAssigner<?, TimeWindow> assigner, WindowEmission emission) {
         return new WindowAggregate<>(
-                "window", assigner, new Tally.Function(), Tally.class, EMITTER, emission, scope());
+                "window",
+                assigner,
+                new Tally.Function(),
+                Tally.class,
+                EMITTER,
+                emission,
+                scope(),
+                r -> r.micros);
     }
 
     private KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> harness(
@@ -361,9 +444,9 @@ class WindowAggregateTest {
                                                 + " "
                                                 + r.getString(0)
                                                 + " ["
-                                                + hhmm(r.getLong(1))
+                                                + clock(r.getLong(1))
                                                 + "-"
-                                                + hhmm(r.getLong(2))
+                                                + clock(r.getLong(2))
                                                 + ") rows="
                                                 + r.getLong(3)
                                                 + " sum="
@@ -373,9 +456,21 @@ class WindowAggregateTest {
         return rows;
     }
 
-    /** The windows in the operator's keyed state, as {@code key [start-end) rows}, sorted. */
+    /** The fixed windows in the operator's keyed state (ms), as {@code key [start-end) rows}. */
     private static List<String> windows(
             KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h) throws Exception {
+        return windows(h, 1000);
+    }
+
+    /** The sessions in the operator's keyed state (us), as {@code key [start-end) rows}. */
+    private static List<String> sessions(
+            KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h) throws Exception {
+        return windows(h, 1);
+    }
+
+    private static List<String> windows(
+            KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h, long toMicros)
+            throws Exception {
         KeyedStateBackend<String> backend = h.getOperator().getKeyedStateBackend();
         MapStateDescriptor<Long, Tally> descriptor =
                 new MapStateDescriptor<>("windows", Types.LONG, Types.POJO(Tally.class));
@@ -398,9 +493,9 @@ class WindowAggregateTest {
                             windows.add(
                                     key
                                             + " ["
-                                            + hhmm(start)
+                                            + clock(start * toMicros)
                                             + "-"
-                                            + hhmm(acc.end)
+                                            + clock(acc.end * toMicros)
                                             + ") "
                                             + acc.rows));
         }
@@ -421,9 +516,35 @@ class WindowAggregateTest {
         return Instant.parse("2025-03-01T" + t + "Z").toEpochMilli();
     }
 
-    /** {@code HH:mm}, or {@code HH:mm:ss} when the seconds matter. */
+    /** {@code HH:mm}, or {@code HH:mm:ss[.SSS[SSS]]} when the seconds matter. */
     static String hhmm(long epochMillis) {
-        String t = Instant.ofEpochMilli(epochMillis).toString().substring(11).replace("Z", "");
+        return clock(epochMillis * 1000);
+    }
+
+    /** {@link #hhmm} of a time in epoch microseconds. */
+    static String clock(long epochMicros) {
+        Instant t0 =
+                Instant.ofEpochSecond(
+                        Math.floorDiv(epochMicros, 1_000_000),
+                        Math.floorMod(epochMicros, 1_000_000) * 1000);
+        String t = t0.toString().substring(11).replace("Z", "");
         return t.endsWith(":00") ? t.substring(0, 5) : t;
+    }
+
+    /** 2025-03-01 at {@code HH:mm:ss.SSSSSS}, UTC, in epoch microseconds. */
+    static long atMicros(String time) {
+        Instant t = Instant.parse("2025-03-01T" + time + "Z");
+        return t.getEpochSecond() * 1_000_000 + t.getNano() / 1000;
+    }
+
+    /** A row at {@code time} with microseconds, its millisecond as the record's timestamp. */
+    private static void pushMicros(
+            KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h,
+            String key,
+            String time,
+            long value)
+            throws Exception {
+        Reading r = Reading.atMicros(key, atMicros(time), value);
+        h.processElement(r, r.time);
     }
 }
