@@ -126,6 +126,16 @@ public final class BaseFolder {
      * runs.
      */
     public static void requireForRun(DataOptions data, boolean readsLanding) {
+        requireForRun(data, readsLanding, false);
+    }
+
+    /**
+     * {@link #requireForRun(DataOptions, boolean)}; a query that reads a Kafka topic ({@code
+     * readsTopic}) may start on an S3 base with nothing under it yet, since an object store has no
+     * empty folder a user could make first: it is said in one line (a mistyped prefix shows), not
+     * refused. The listing still says a missing bucket, a wrong endpoint or credentials.
+     */
+    public static void requireForRun(DataOptions data, boolean readsLanding, boolean readsTopic) {
         if (!data.objectStoreBase()) {
             requireForRun(data.base, data.events(), readsLanding);
             return;
@@ -142,6 +152,14 @@ public final class BaseFolder {
                             + ", or give the --base that holds them");
         }
         if (!hasObjects(base)) {
+            if (readsTopic) {
+                System.err.println(
+                        "note: --base "
+                                + base
+                                + " holds nothing yet: this run starts its checkpoint and tables"
+                                + " there");
+                return;
+            }
             throw new QueryException(
                     "--base "
                             + base

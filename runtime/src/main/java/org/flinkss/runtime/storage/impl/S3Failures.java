@@ -83,8 +83,11 @@ public final class S3Failures {
                                 + s.source
                                 + " and that the server runs and answers there (the local"
                                 + " S3Proxy: scripts/s3 status). s3.attempts.maximum,"
-                                + " s3.retry.limit, s3.retry.interval and"
-                                + " s3.connection.establish.timeout bound how long this took");
+                                + " s3.retry.limit, s3.connection.establish.timeout"
+                                + (t instanceof SocketTimeoutException
+                                        ? " and s3.connection.timeout"
+                                        : "")
+                                + " there bound how long this took");
             }
             String code = errorCode(t);
             int status = statusCode(t);
