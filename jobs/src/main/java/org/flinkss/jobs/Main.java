@@ -22,6 +22,7 @@ import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.storage.Storage;
 
 import java.io.PrintWriter;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -79,10 +80,14 @@ public final class Main implements Callable<Integer> {
         cli.setParameterExceptionHandler(Main::invalidInput);
         cli.setExecutionExceptionHandler(
                 (e, commandLine, parseResult) -> {
+                    Optional<String> storage = Storage.explainFailure(null, e);
                     if (e instanceof QueryException
                             || e instanceof IllegalArgumentException
                             || e instanceof IllegalStateException) {
                         commandLine.getErr().println("error: " + e.getMessage());
+                    } else if (storage.isPresent()) {
+                        // The endpoint, bucket or credentials are wrong: what to fix, in one line.
+                        commandLine.getErr().println("error: " + storage.get());
                     } else {
                         commandLine.getErr().println("error: " + e);
                         e.printStackTrace(commandLine.getErr());

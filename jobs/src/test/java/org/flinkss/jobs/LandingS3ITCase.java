@@ -204,8 +204,12 @@ class LandingS3ITCase {
         String printed = captured.toString(StandardCharsets.UTF_8);
         assertThat(code).as("exit code; stderr: %s", printed).isNotZero();
         assertThat(printed)
-                .contains("error: cannot reach --base s3://no-bucket/x (")
-                .contains("check that the bucket exists");
+                .startsWith(
+                        "error: the bucket 'no-bucket' does not exist at S3 "
+                                + S3.server().endpoint()
+                                + " for s3://no-bucket/x: create it")
+                .contains("check s3.endpoint in ")
+                .doesNotContain("\tat ");
     }
 
     /** One file per batch, fast restarts. */

@@ -6,10 +6,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.Folders;
+import org.flinkss.runtime.checkpoint.RestorePoints;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.io.IOException;
@@ -24,17 +27,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Issue 16: the project's queries on a cluster of three TaskManagers, one of which dies. {@code
- * scripts/cluster start --taskmanagers 3} (2 slots each), bronze submitted with {@code flink run
- * ... run bronze --parallelism 4} over 60 landed files in batches of 6 files; once some batches are
+ * Issue 16: the project's queries on a cluster of three TaskManagers, one of which dies, with
+ * everything on S3. A real S3 server ({@link S3TestServer}: S3Proxy on a free port) and {@code
+ * scripts/cluster start --taskmanagers 3 --s3-endpoint <it>} (2 slots each, the flink-s3-fs-hadoop
+ * plugin, the credentials through the environment). The landing prefix, the checkpoints, the
+ * savepoints and the tables are under {@code --base s3://flinkss/<prefix>}: nothing the
+ * TaskManagers and the client share but S3. Bronze is submitted with {@code flink run ... run
+ * bronze --parallelism 4} over 60 landed files in batches of 6 files; once some batches are
  * committed one TaskManager is killed with SIGKILL ({@code scripts/cluster kill-taskmanager 1}, as
- * a crashed machine), and the run must finish on the four slots left. Then win5, also at
- * parallelism 4, on the survivors. Both tables must equal those of an uninterrupted embedded run of
- * the same queries on the same files: nothing lost, nothing twice.
+ * a crashed machine), and the run must finish on the four slots left, restored from its checkpoint
+ * on S3. Then win5 and the course's pipeline (bronze, silver, gold), also at parallelism 4, on the
+ * survivors. Every table must equal the one of an uninterrupted embedded run of the same commands
+ * on the same files on the local disk: nothing lost, nothing twice, and S3 on the cluster gives the
+ * tables of a local disk in one JVM.
  *
- * <p>Ports are picked free and the installation lives under {@code jobs/target/multi-tm-it}, so
- * nothing here collides with a cluster of the user's; {@code -DexcludedGroups=ports,docker} skips
- * it.
+ * <p>Ports are picked free and the installations live under {@code jobs/target/multi-tm-it} and
+ * {@code jobs/target/multi-tm-s3}, so nothing here collides with a cluster or S3Proxy of the
+ * user's; {@code -DexcludedGroups=ports,docker} skips it.
  */
 @Tag("ports")
 class MultiTaskManagerITCase {
@@ -45,20 +54,22 @@ class MultiTaskManagerITCase {
     private static final int FILES = 60;
     private static final int EVENTS_PER_FILE = 2_000;
     private static final String FILES_PER_BATCH = "6";
-    private static final String WIN5_TABLE = "events_5min";
+    private static final List<String> COURSE_TABLES =
+            List.of(BronzeQuery.TABLE, "events_5min", "events_silver", "events_by_type");
 
     private static ProjectScripts scripts;
+    private static S3TestServer s3;
     private static String master;
     private static String skipped;
     private static boolean started;
     private static Thread stopOnExit;
 
     @BeforeAll
-    static void startCluster() throws IOException {
+    static void startS3AndCluster() throws IOException {
         if (!ProjectScripts.onPath("curl")) {
             skipped =
-                    "MultiTaskManagerITCase skipped: scripts/cluster needs curl (apt-get install"
-                            + " curl; .ci/run installs it).";
+                    "MultiTaskManagerITCase skipped: scripts/cluster and scripts/s3 need curl"
+                            + " (apt-get install curl; .ci/run installs it).";
             return;
         }
         assertThat(CLUSTER_JAR)
@@ -66,15 +77,20 @@ class MultiTaskManagerITCase {
                 .isRegularFile();
         Folders.deleteRecursively(WORK);
         Files.createDirectories(WORK);
+        started = true;
+        stopOnExit = new Thread(MultiTaskManagerITCase::stopAll, "MultiTaskManagerITCase-stop");
+        Runtime.getRuntime().addShutdownHook(stopOnExit);
+        s3 = S3TestServer.start("multi-tm-s3");
         int restPort = ProjectScripts.freePort();
         int rpcPort = ProjectScripts.freePort();
         master = "127.0.0.1:" + restPort;
         scripts =
                 new ProjectScripts(WORK, "MultiTaskManagerITCase")
-                        .env("FLINK_HOME", WORK.resolve("flink").toString());
-        started = true;
-        stopOnExit = new Thread(MultiTaskManagerITCase::stopAll, "MultiTaskManagerITCase-stop");
-        Runtime.getRuntime().addShutdownHook(stopOnExit);
+                        .env("FLINK_HOME", WORK.resolve("flink").toString())
+                        // The local default credentials of flink-conf/config.yaml, not the
+                        // caller's.
+                        .env("AWS_ACCESS_KEY_ID", "")
+                        .env("AWS_SECRET_ACCESS_KEY", "");
         ProjectScripts.Result start =
                 scripts.script(
                         Duration.ofMinutes(6),
@@ -86,6 +102,8 @@ class MultiTaskManagerITCase {
                         String.valueOf(restPort),
                         "--rpc-port",
                         String.valueOf(rpcPort),
+                        "--s3-endpoint",
+                        s3.endpoint(),
                         "--data-dir",
                         WORK.resolve("flink-data").toString());
         start.assertSuccess("scripts/cluster start --taskmanagers 3");
@@ -110,40 +128,53 @@ class MultiTaskManagerITCase {
             return;
         }
         started = false;
-        scripts.script(Duration.ofMinutes(2), "cluster", "stop");
+        if (scripts != null) {
+            scripts.script(Duration.ofMinutes(2), "cluster", "stop");
+        }
+        if (s3 != null) {
+            s3.close();
+        }
     }
 
     @Test
-    void bronzeAndWin5AtParallelism4SurviveAKilledTaskManagerExactly() throws Exception {
-        Path base = WORK.resolve("cluster-base");
+    void bronzeWin5AndThePipelineOnS3AtParallelism4SurviveAKilledTaskManagerExactly()
+            throws Exception {
+        org.apache.flink.core.fs.Path base = s3.freshPrefix("multi-tm");
         Path reference = WORK.resolve("reference-base");
-        for (Path b : List.of(base, reference)) {
-            for (int file = 0; file < FILES; file++) {
-                EventFiles.writeBatch(
-                        b.resolve("events"),
-                        file + 1,
-                        EventGenerator.events((long) file * EVENTS_PER_FILE, EVENTS_PER_FILE));
-            }
+        org.apache.flink.core.fs.Path landing = new org.apache.flink.core.fs.Path(base, "events");
+        for (int file = 0; file < FILES; file++) {
+            List<Event> events =
+                    EventGenerator.events((long) file * EVENTS_PER_FILE, EVENTS_PER_FILE);
+            EventFiles.writeBatch(reference.resolve("events"), file + 1, events);
+            EventFiles.writeBatch(landing, file + 1, events);
         }
         long events = (long) FILES * EVENTS_PER_FILE;
 
-        // The uninterrupted reference: the same queries, embedded, in this JVM.
-        // win5 reads bronze's table in one batch: how bronze's versions split its files differs
-        // between runs (a restart re-plans), and with it win5's batches and watermarks would.
-        assertThat(Main.execute(runArgs(reference, "bronze", true)))
+        // Step 1: the uninterrupted reference: the same commands, embedded, in this JVM, on the
+        // local disk. win5 and the pipeline's silver read bronze's table in one batch: how
+        // bronze's versions split its files differs between runs (a restart re-plans), and with
+        // it their batches and watermarks would.
+        String local = reference.toString();
+        assertThat(Main.execute(runArgs(local, "bronze", true)))
                 .as("embedded reference run of bronze")
                 .isZero();
-        assertThat(Main.execute(runArgs(reference, "win5", false)))
+        assertThat(Main.execute(runArgs(local, "win5", false)))
                 .as("embedded reference run of win5")
+                .isZero();
+        assertThat(Main.execute(runArgs(local, "pipeline", false)))
+                .as("embedded reference run of the pipeline")
                 .isZero();
         Warehouse expected = new Warehouse(reference.resolve("warehouse"));
         assertThat(expected.count(BronzeQuery.TABLE)).isEqualTo(events);
+        assertThat(expected.tables()).containsAll(COURSE_TABLES);
 
-        // Bronze on the cluster; a TaskManager dies once a few batches are committed.
-        Warehouse actual = new Warehouse(base.resolve("warehouse"));
+        // Step 2: bronze on the cluster, everything on S3; a TaskManager dies once a few batches
+        // are committed.
+        String remote = base.toString();
+        Warehouse actual = new Warehouse(new org.apache.flink.core.fs.Path(base, "warehouse"));
         Path bronzeLog = WORK.resolve("bronze-client.log");
         Process bronze =
-                scripts.builder(flinkRun(base, "bronze", true))
+                scripts.builder(flinkRun(remote, "bronze", true))
                         .redirectOutput(bronzeLog.toFile())
                         .start();
         ProjectScripts.await(
@@ -183,23 +214,44 @@ class MultiTaskManagerITCase {
                 .contains("taskmanager-1: NOT running")
                 .contains("taskmanager-2: running")
                 .contains("taskmanager-3: running");
+        CheckpointLayout bronzeCheckpoint = CheckpointLayout.of(base, "bronze");
+        assertThat(new RestorePoints(bronzeCheckpoint).allLocations())
+                .as("bronze's one restore point left: its final savepoint, on S3")
+                .singleElement()
+                .asString()
+                .startsWith(bronzeCheckpoint.savepointsLocation() + "/savepoint-");
 
-        // win5 on the two TaskManagers left (their four slots).
-        ProjectScripts.Result win5 =
-                scripts.run(Duration.ofMinutes(6), flinkRun(base, "win5", false));
-        win5.assertSuccess("flink run ... run win5");
+        // Step 3: win5 and the pipeline (bronze finds nothing new, then silver and gold) on the
+        // two TaskManagers left (their four slots).
+        long step3 = System.nanoTime();
+        scripts.run(Duration.ofMinutes(6), flinkRun(remote, "win5", false))
+                .assertSuccess("flink run ... run win5");
+        ProjectScripts.Result pipeline =
+                scripts.run(Duration.ofMinutes(8), flinkRun(remote, "pipeline", false));
+        pipeline.assertSuccess("flink run ... run pipeline");
+        assertThat(pipeline.output()).contains("bronze: ", "silver: ", "gold: ");
+        scripts.log(
+                String.format(
+                        "win5 and the pipeline on the cluster: %.1f s",
+                        (System.nanoTime() - step3) / 1e9));
 
+        // Step 4: every table on S3 equals the uninterrupted local run's, row for row.
+        assertThat(actual.tables()).isEqualTo(expected.tables());
         assertThat(actual.sortedValues(BronzeQuery.TABLE))
                 .as("events_bronze after a killed TaskManager, against an uninterrupted run")
                 .hasSize((int) events)
                 .isEqualTo(expected.sortedValues(BronzeQuery.TABLE));
-        assertThat(actual.sortedValues(WIN5_TABLE))
-                .as("events_5min on the surviving TaskManagers, against an uninterrupted run")
-                .isNotEmpty()
-                .isEqualTo(expected.sortedValues(WIN5_TABLE));
+        for (String table : expected.tables()) {
+            assertThat(actual.sortedValues(table))
+                    .as("%s on S3 from the cluster, against an uninterrupted local run", table)
+                    .isEqualTo(expected.sortedValues(table));
+        }
+        for (String table : COURSE_TABLES) {
+            assertThat(actual.count(table)).as(table).isPositive();
+        }
     }
 
-    private static String[] flinkRun(Path base, String query, boolean batchesOfSixFiles) {
+    private static String[] flinkRun(String base, String query, boolean batchesOfSixFiles) {
         List<String> command =
                 new ArrayList<>(
                         List.of(
@@ -212,17 +264,10 @@ class MultiTaskManagerITCase {
         return command.toArray(String[]::new);
     }
 
-    private static String[] runArgs(Path base, String query, boolean batchesOfSixFiles) {
+    private static String[] runArgs(String base, String query, boolean batchesOfSixFiles) {
         List<String> args =
                 new ArrayList<>(
-                        List.of(
-                                "run",
-                                query,
-                                "--base",
-                                base.toString(),
-                                "--parallelism",
-                                "4",
-                                "--quiet"));
+                        List.of("run", query, "--base", base, "--parallelism", "4", "--quiet"));
         if (batchesOfSixFiles) {
             args.addAll(List.of("--max-files-per-trigger", FILES_PER_BATCH));
         }

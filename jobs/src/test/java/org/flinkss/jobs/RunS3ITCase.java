@@ -28,9 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code run} with {@code --base s3://flinkss/<prefix>} (S3Proxy): landing prefix, checkpoints,
  * savepoints and tables ({@code <base>/warehouse}) all on S3. The course scenario (500 events,
- * bronze, win5, 500 more, bronze again) gives the tables of the same commands on a local base, row
- * for row; each bronze run restores the previous one's savepoint from S3 (500 then 1000 rows, none
- * twice); a second run while another holds the checkpoint's lease is refused naming the holder.
+ * bronze, win5, 500 more, bronze again, then the pipeline) gives the tables of the same commands on
+ * a local base, row for row; each bronze run restores the previous one's savepoint from S3 (500
+ * then 1000 rows, none twice); a second run while another holds the checkpoint's lease is refused
+ * naming the holder.
  */
 @Tag("ports")
 class RunS3ITCase {
@@ -104,6 +105,19 @@ class RunS3ITCase {
         }
         ok("run", "bronze", "--quiet", "--base", remote);
         assertThat(onS3.count("events_bronze")).isEqualTo(1000);
+
+        // Step 5: the pipeline on both bases (its bronze finds nothing new, then silver and gold):
+        // every table on S3 still equals the local one.
+        for (String base : List.of(remote, local)) {
+            ok("run", "pipeline", "--quiet", "--base", base);
+        }
+        assertThat(onS3.tables())
+                .contains("events_silver", "events_by_type")
+                .isEqualTo(onDisk.tables());
+        for (String table : onDisk.tables()) {
+            assertThat(onS3.sortedValues(table)).as(table).isEqualTo(onDisk.sortedValues(table));
+        }
+        assertThat(onS3.count("events_by_type")).isPositive();
     }
 
     /**

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The cluster's S3 plumbing with real processes: {@code scripts/s3 start} (S3Proxy) and {@code
  * scripts/cluster start --taskmanagers 2} (the flink-s3-fs-hadoop plugin, endpoint from {@code
  * --s3-endpoint}, credentials through the environment), then a small job of its own ({@link
- * S3SmokeJob}, not the project's code, which cannot use s3:// yet): checkpoints to {@code
+ * S3SmokeJob}, not the project's code: MultiTaskManagerITCase runs that): checkpoints to {@code
  * s3://flinkss/...} and a {@code FileSink} to {@code s3://flinkss/...} through Flink's recoverable
  * (multipart) S3 writer. One TaskManager is killed with SIGKILL ({@code scripts/cluster
  * kill-taskmanager 1}) after two checkpoints; the job restores from its S3 checkpoint on the

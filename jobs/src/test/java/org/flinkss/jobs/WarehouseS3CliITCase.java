@@ -19,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The commands with {@code --warehouse s3://flinkss/<prefix>} (S3Proxy through {@code scripts/s3})
  * and a local base (landing folder, checkpoints): {@code run bronze}, {@code run win5}, a second
- * bronze batch, {@code table count|show|history} and {@code reset bronze} work on the S3 tables,
- * and the tables hold exactly the rows of the same runs with a local warehouse.
+ * bronze batch, {@code table count|show|history}, {@code reset bronze}, {@code land-customers} and
+ * the stream-static join {@code run enriched} work on the S3 tables, and the tables hold exactly
+ * the rows of the same runs with a local warehouse.
  */
 @Tag("ports")
 class WarehouseS3CliITCase {
@@ -55,7 +56,8 @@ class WarehouseS3CliITCase {
         java.nio.file.Path localBase = dir.resolve("local-base");
         String local = dir.resolve("local-warehouse").toString();
 
-        // Step 1: the same runs on both: 500 events, bronze, win5; 500 more, bronze again.
+        // Step 1: the same runs on both: 500 events, bronze, win5; 500 more, bronze again; the
+        // customers table and the stream-static join.
         for (var run : List.of(List.of(remoteBase, remote), List.of(localBase, local))) {
             java.nio.file.Path base = (java.nio.file.Path) run.get(0);
             String warehouse = (String) run.get(1);
@@ -64,13 +66,22 @@ class WarehouseS3CliITCase {
             ok(base, warehouse, "run", "win5", "--quiet");
             ok(base, warehouse, "land-events", "--batch", "2", "--start", "500");
             ok(base, warehouse, "run", "bronze", "--quiet");
+            // The stream-static join reads its static customers table from the warehouse, in
+            // the join's tasks.
+            ok(base, warehouse, "land-customers");
+            ok(base, warehouse, "run", "enriched", "--quiet");
         }
 
         // Step 2: the S3 tables are under the prefix, nothing of them in the local base.
         Warehouse onS3 = new Warehouse(Storage.location(remote));
         Warehouse onDisk = new Warehouse(java.nio.file.Path.of(local));
         assertThat(onS3.tables())
-                .contains("events_5min", "events_5min_late", "events_bronze")
+                .contains(
+                        "events_5min",
+                        "events_5min_late",
+                        "events_bronze",
+                        "customers",
+                        "events_enriched")
                 .isEqualTo(onDisk.tables());
         assertThat(remoteBase.resolve("warehouse/events_bronze")).doesNotExist();
         assertThat(Storage.exists(Storage.location(remote + "/events_bronze/_delta_log"))).isTrue();
@@ -78,6 +89,10 @@ class WarehouseS3CliITCase {
             assertThat(onS3.sortedValues(table)).as(table).isEqualTo(onDisk.sortedValues(table));
         }
         assertThat(onS3.count("events_bronze")).isEqualTo(1000);
+        assertThat(onS3.sortedValues("events_enriched"))
+                .as("every bronze row, some joined with a customer's country")
+                .hasSize(1000)
+                .anyMatch(row -> row.get(5) != null);
 
         // Step 3: the table commands read the S3 warehouse.
         assertThat(count(ok(remoteBase, remote, "table", "count", "events_bronze")))
@@ -103,10 +118,7 @@ class WarehouseS3CliITCase {
         assertThat(Files.exists(remoteBase.resolve("_cp/bronze"))).isTrue();
 
         // Step 5: what needs a local warehouse says so in one line, naming the S3 one.
-        for (String[] args :
-                new String[][] {
-                    {"run", "enriched", "--quiet"}, {"table", "convert", "no_such_table"}
-                }) {
+        for (String[] args : new String[][] {{"table", "convert", "no_such_table"}}) {
             List<String> all = new ArrayList<>(List.of(args));
             all.addAll(List.of("--base", remoteBase.toString(), "--warehouse", remote));
             CliOutput refused = cli(all.toArray(String[]::new));

@@ -26,6 +26,7 @@ import org.flinkss.course.tables.Customers;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.StaticTable;
 import org.flinkss.runtime.table.TableDef;
 
@@ -54,10 +55,16 @@ public final class EnrichedQuery implements Query {
                     new DoubleType(),
                     VarCharType.STRING_TYPE);
 
-    private final Path warehouse;
+    /** Where {@code customers} is: a local warehouse or one on an object store. */
+    private final org.apache.flink.core.fs.Path warehouse;
+
     private final Api api;
 
     public EnrichedQuery(Path warehouse, Api api) {
+        this(Storage.location(warehouse), api);
+    }
+
+    public EnrichedQuery(org.apache.flink.core.fs.Path warehouse, Api api) {
         this.warehouse = warehouse;
         this.api = api;
     }

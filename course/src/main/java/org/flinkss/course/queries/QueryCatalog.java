@@ -78,7 +78,7 @@ public enum QueryCatalog {
             query("enriched")
                     .writes("events_enriched")
                     .refuses(Refusal.COMPLETE_WITHOUT_AGGREGATION, Refusal.UPDATE_INTO_TABLE)
-                    .creates(r -> new EnrichedQuery(r.run().warehouse(), r.api()))),
+                    .creates(r -> new EnrichedQuery(r.run().warehouseLocation(), r.api()))),
     VIEW_THEN_BUY(
             query("view-then-buy")
                     .writesWithLateRows("view_then_buy")

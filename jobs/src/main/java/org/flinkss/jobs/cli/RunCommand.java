@@ -89,7 +89,10 @@ public final class RunCommand implements Callable<Integer> {
                 new QueryRequest(run, api.api(), rescuedData, skipMissingFiles, kafka);
         q.check(request);
         // The queries that read the landing folder are those that take its options.
-        BaseFolder.requireForRun(data, q.options().contains(QueryOption.SKIP_MISSING_FILES));
+        BaseFolder.requireForRun(
+                data,
+                q.options().contains(QueryOption.SKIP_MISSING_FILES),
+                q.options().contains(QueryOption.KAFKA_SOURCE));
         if (q.isComposite()) {
             List<QueryRunner.Result> results = Pipeline.run(request);
             for (int i = 0; i < results.size(); i++) {

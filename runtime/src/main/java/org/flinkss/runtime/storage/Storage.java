@@ -1,6 +1,8 @@
 package org.flinkss.runtime.storage;
 
+import org.apache.flink.configuration.ConfigConstants;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -9,8 +11,11 @@ import org.flinkss.runtime.storage.impl.ConditionalPut;
 import org.flinkss.runtime.storage.impl.FileEntry;
 import org.flinkss.runtime.storage.impl.ListFrom;
 import org.flinkss.runtime.storage.impl.Locations;
+import org.flinkss.runtime.storage.impl.S3Failures;
 import org.flinkss.runtime.storage.impl.S3Listing;
 import org.flinkss.runtime.storage.impl.S3Plugin;
+
+import javax.annotation.Nullable;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -25,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -72,6 +78,16 @@ public final class Storage {
     }
 
     /**
+     * {@link #initializeOnce(Supplier)}, naming the file the configuration comes from: failures to
+     * reach S3 ({@link #explainFailure}) tell the user which file to check.
+     */
+    public static synchronized void initializeOnce(Supplier<Configuration> conf, String source) {
+        if (!initialized) {
+            initialize(conf.get(), System.getenv(), source);
+        }
+    }
+
+    /**
      * Makes Flink's file systems ready for this process: the {@code s3.*} keys of {@code conf}
      * (endpoint, path-style access, credentials) reach the S3 file system, with {@code
      * AWS_ACCESS_KEY_ID} and {@code AWS_SECRET_ACCESS_KEY} of the environment overriding the keys
@@ -89,9 +105,37 @@ public final class Storage {
      */
     public static synchronized void initializedByFlink() {
         initialized = true;
+        String dir = System.getenv(ConfigConstants.ENV_FLINK_CONF_DIR);
+        if (dir != null) {
+            try {
+                S3Failures.settingsFrom(
+                        GlobalConfiguration.loadConfiguration(dir),
+                        new File(dir, GlobalConfiguration.FLINK_CONF_FILENAME)
+                                + " (the Flink client's $FLINK_CONF_DIR; scripts/cluster writes it"
+                                + " from flink-conf/config.yaml)");
+            } catch (RuntimeException e) {
+                // Only the wording of a failure to reach S3 depends on it.
+            }
+        }
+    }
+
+    /**
+     * One line for a failure to reach an object store that comes from the setup (the endpoint does
+     * not answer, the bucket does not exist, the credentials are refused): the endpoint, the bucket
+     * and path, and the configuration keys to check. Empty for any other failure.
+     *
+     * @param location what was being read or written, when known
+     */
+    public static Optional<String> explainFailure(@Nullable Path location, Throwable error) {
+        return S3Failures.explain(location, error);
     }
 
     static void initialize(Configuration conf, Map<String, String> env) {
+        initialize(conf, env, null);
+    }
+
+    private static void initialize(
+            Configuration conf, Map<String, String> env, @Nullable String source) {
         Configuration effective = new Configuration(conf);
         String key = env.get("AWS_ACCESS_KEY_ID");
         String secret = env.get("AWS_SECRET_ACCESS_KEY");
@@ -105,6 +149,7 @@ public final class Storage {
             System.setProperty(SDK_NOTICE, "true");
         }
         FileSystem.initialize(effective, S3Plugin.pluginManager(effective));
+        S3Failures.settingsFrom(effective, source);
         initialized = true;
     }
 

@@ -3,12 +3,12 @@ package org.flinkss.runtime.table;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.delta.DeltaSnapshot;
 import org.flinkss.runtime.table.delta.DeltaTable;
 
 import java.io.Serializable;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -21,7 +21,9 @@ public final class StaticTable implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
+    /** The warehouse's location as a URI ({@code file:/...} or {@code s3://bucket/prefix}). */
     private final String warehouse;
+
     private final String table;
     private final String keyColumn;
 
@@ -30,14 +32,22 @@ public final class StaticTable implements Serializable {
     private transient RowType rowType;
 
     public StaticTable(Path warehouse, String table, String keyColumn) {
-        this.warehouse = warehouse.toAbsolutePath().toString();
+        this(Storage.location(warehouse), table, keyColumn);
+    }
+
+    /**
+     * A table of a warehouse anywhere Flink's file systems reach: a local folder or an object
+     * store; each task reads it through its own file systems (on a cluster, its S3 plugin).
+     */
+    public StaticTable(org.apache.flink.core.fs.Path warehouse, String table, String keyColumn) {
+        this.warehouse = warehouse.toUri().toString();
         this.table = table;
         this.keyColumn = keyColumn;
     }
 
     /** Reads the table if it is new or has a new version since the last read. */
     public void refresh() {
-        Warehouse w = new Warehouse(Paths.get(warehouse));
+        Warehouse w = new Warehouse(new org.apache.flink.core.fs.Path(warehouse));
         if (!w.exists(table)) {
             rows = Map.of();
             version = -1;

@@ -48,13 +48,16 @@ public final class BaseFolder {
             Storage.list(base);
         } catch (IOException e) {
             throw new QueryException(
-                    "cannot reach --base "
-                            + base
-                            + " ("
-                            + e.getMessage()
-                            + "): check that the bucket exists and the S3 endpoint and credentials"
-                            + " (s3.* in flink-conf/config.yaml, or AWS_ACCESS_KEY_ID and"
-                            + " AWS_SECRET_ACCESS_KEY)",
+                    Storage.explainFailure(base, e)
+                            .orElse(
+                                    "cannot reach --base "
+                                            + base
+                                            + " ("
+                                            + firstLine(e)
+                                            + "): check that the bucket exists and the S3"
+                                            + " endpoint and credentials (s3.* in"
+                                            + " flink-conf/config.yaml, or AWS_ACCESS_KEY_ID and"
+                                            + " AWS_SECRET_ACCESS_KEY)"),
                     e);
         }
     }
@@ -123,6 +126,16 @@ public final class BaseFolder {
      * runs.
      */
     public static void requireForRun(DataOptions data, boolean readsLanding) {
+        requireForRun(data, readsLanding, false);
+    }
+
+    /**
+     * {@link #requireForRun(DataOptions, boolean)}; a query that reads a Kafka topic ({@code
+     * readsTopic}) may start on an S3 base with nothing under it yet, since an object store has no
+     * empty folder a user could make first: it is said in one line (a mistyped prefix shows), not
+     * refused. The listing still says a missing bucket, a wrong endpoint or credentials.
+     */
+    public static void requireForRun(DataOptions data, boolean readsLanding, boolean readsTopic) {
         if (!data.objectStoreBase()) {
             requireForRun(data.base, data.events(), readsLanding);
             return;
@@ -139,6 +152,14 @@ public final class BaseFolder {
                             + ", or give the --base that holds them");
         }
         if (!hasObjects(base)) {
+            if (readsTopic) {
+                System.err.println(
+                        "note: --base "
+                                + base
+                                + " holds nothing yet: this run starts its checkpoint and tables"
+                                + " there");
+                return;
+            }
             throw new QueryException(
                     "--base "
                             + base
@@ -147,13 +168,34 @@ public final class BaseFolder {
         }
     }
 
+    /**
+     * A location on an object store that a command is about to read: listed once, so that a wrong
+     * endpoint, credentials or bucket is said in one line naming {@code option} and what to check.
+     */
+    public static void requireReachable(org.apache.flink.core.fs.Path location, String option) {
+        try {
+            Storage.list(location);
+        } catch (IOException e) {
+            throw new QueryException(
+                    Storage.explainFailure(location, e)
+                            .orElse("cannot read " + option + " " + location + ": " + firstLine(e)),
+                    e);
+        }
+    }
+
     private static boolean hasObjects(org.apache.flink.core.fs.Path base) {
         try {
             return !Storage.list(base).isEmpty();
         } catch (IOException e) {
             throw new QueryException(
-                    "cannot read --base " + base + ": " + e.getMessage().split("\n")[0], e);
+                    Storage.explainFailure(base, e)
+                            .orElse("cannot read --base " + base + ": " + firstLine(e)),
+                    e);
         }
+    }
+
+    private static String firstLine(IOException e) {
+        return String.valueOf(e.getMessage()).split("\n")[0];
     }
 
     /** A command that only reads: a file is no base. */

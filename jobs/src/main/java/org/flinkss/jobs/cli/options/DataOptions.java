@@ -147,18 +147,29 @@ public final class DataOptions {
     }
 
     public Warehouse openWarehouse() {
+        if (objectStoreBase != null && (warehouse == null || !Storage.isLocal(warehouse))) {
+            StorageSetup.initialize(null);
+            return reachable(objectStoreWarehouseLocation());
+        }
         if (objectStoreBase != null) {
             StorageSetup.initialize(null);
-            return new Warehouse(
-                    warehouse != null
-                            ? warehouse
-                            : new org.apache.flink.core.fs.Path(objectStoreBase, "warehouse"));
+            return new Warehouse(warehouse);
         }
         if (objectStoreWarehouse()) {
             initializeStorage();
-            return new Warehouse(objectStoreWarehouseLocation());
+            return reachable(objectStoreWarehouseLocation());
         }
         return new Warehouse(warehouse());
+    }
+
+    /**
+     * A warehouse on an object store, listed once first: a wrong endpoint, credentials or bucket is
+     * then one line naming what to check, before Delta Kernel meets it (which retries, logging each
+     * attempt with its stack).
+     */
+    private static Warehouse reachable(org.apache.flink.core.fs.Path location) {
+        BaseFolder.requireReachable(location, "--warehouse");
+        return new Warehouse(location);
     }
 
     public Database database() {

@@ -28,6 +28,7 @@ final class StorageSetup {
      *     an object store (the system's temporary folder then)
      */
     static void initialize(@Nullable Path base) {
+        FlinkConfFile file = FlinkConfFile.locate(null);
         Storage.initializeOnce(
                 () -> {
                     Path scratch;
@@ -44,10 +45,13 @@ final class StorageSetup {
                                 e);
                     }
                     try {
-                        return FlinkConfFile.locate(null).load(scratch);
+                        return file.load(scratch);
                     } finally {
                         Folders.deleteQuietly(scratch);
                     }
-                });
+                },
+                file.file()
+                        .map(Path::toString)
+                        .orElse("the copy of flink-conf/config.yaml built into the jar"));
     }
 }
