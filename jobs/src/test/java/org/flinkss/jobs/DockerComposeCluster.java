@@ -147,9 +147,37 @@ final class DockerComposeCluster implements AutoCloseable {
 
     /** A command in a running service's container ({@code exec -T}, no terminal). */
     ProjectScripts.Result exec(String service, String... command) {
-        List<String> args = new ArrayList<>(List.of("exec", "-T", service));
+        return exec(Duration.ofMinutes(5), service, command);
+    }
+
+    /** As {@link #exec(String, String...)}, killed after {@code timeout}. */
+    ProjectScripts.Result exec(Duration timeout, String service, String... command) {
+        String[] args = execArgs(service, command);
+        return scripts.run(timeout, args);
+    }
+
+    /**
+     * A process that runs a command in a service's container, not yet started (for commands that
+     * run while the test does something else): both streams into one, as {@link #exec}.
+     */
+    ProcessBuilder execBuilder(String service, String... command) {
+        return scripts.builder(execArgs(service, command));
+    }
+
+    private String[] execArgs(String service, String... command) {
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "docker-compose",
+                                "-p",
+                                project,
+                                "-f",
+                                COMPOSE_FILE.toString(),
+                                "exec",
+                                "-T",
+                                service));
         args.addAll(Arrays.asList(command));
-        return compose(Duration.ofMinutes(5), args.toArray(String[]::new));
+        return args.toArray(String[]::new);
     }
 
     /** SIGKILL to a service's container, as a crashed machine. */

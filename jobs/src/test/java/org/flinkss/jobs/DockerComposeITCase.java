@@ -1,14 +1,25 @@
 package org.flinkss.jobs;
 
+import org.apache.flink.configuration.Configuration;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
-import org.flinkss.jobs.s3.S3SmokeJob;
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.runtime.checkpoint.Folders;
+import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.table.Warehouse;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,42 +27,60 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * {@code docker/docker-compose.yml} run for real: the images built here ({@code
- * scripts/docker-images}: debootstrap base, Flink, Kafka, S3Proxy, client), the compose cluster up,
- * and checked: the REST API lists both TaskManagers, Kafka creates and lists a topic, S3Proxy
- * answers with the bucket, and a small Flink job submitted from the client container writes its
- * checkpoints to {@code s3://flinkss/...}. Brought down with its volumes whatever happens ({@link
- * DockerComposeCluster}).
+ * {@code docker/docker-compose.yml} run for real with the project's jobs (issue 16): the images
+ * built here ({@code scripts/docker-images}: debootstrap base, Flink, Kafka, S3Proxy, client), the
+ * compose cluster up (a JobManager, two TaskManagers, Kafka, S3Proxy, the client), and
  *
- * <p>The skeleton of the course's docker test (issue 16): once the project's commands take {@code
- * s3://} paths, the same cluster runs bronze and win5 from the client container.
+ * <ol>
+ *   <li>the cluster: both TaskManagers registered, Kafka creates and lists a topic, S3Proxy answers
+ *       with the bucket;
+ *   <li>the course scenario from the client container: {@code land-events} (500 events) into an
+ *       {@code s3://flinkss/...} base, bronze and win5 submitted with {@code flink run}, 500 more
+ *       events, both again: bronze 500 then 1000 rows, read back with {@code table count} in the
+ *       client, and every table equal, row for row, to the same commands run embedded in this JVM
+ *       on a local base;
+ *   <li>a TaskManager container killed ({@code docker kill}, SIGKILL) while bronze runs in batches
+ *       of one file, after two batches committed: the run finishes on the other TaskManager's two
+ *       slots, and bronze and win5 equal an uninterrupted local run (nothing lost, nothing twice).
+ * </ol>
+ *
+ * Checkpoints, savepoints and tables are on S3 only (no shared host folder); this JVM reads the
+ * tables through S3Proxy's published port. Everything is brought down with its volumes whatever
+ * happens ({@link DockerComposeCluster}).
  *
  * <p>Tagged {@code docker}: skipped with the reason when no Docker engine answers and {@code
- * scripts/dockerd start} cannot start one; {@code -DexcludedGroups=docker} skips it outright.
- * Measured here: images from nothing about 10 min (2 cores under load), unchanged images seconds;
- * up to 2 TaskManagers registered 1-2 min.
+ * scripts/dockerd start} cannot start one (not root, no docker.io); {@code -DexcludedGroups=docker}
+ * leaves it out. Measured here: images from nothing about 12 min (2 cores under load), unchanged
+ * images seconds (the client image about 1 min after a code change).
  */
 @Tag("docker")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DockerComposeITCase {
 
     private static final Path WORK = ProjectScripts.ROOT.resolve("jobs/target/docker-compose-it");
-    private static final Pattern JOB_ID =
-            Pattern.compile("Job has been submitted with JobID ([0-9a-f]{32})");
+    private static final String CLUSTER_JAR = "/opt/flinkss/jobs/flinkss-jobs-cluster.jar";
+    private static final String WIN5_TABLE = "events_5min";
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The kill test: 12 files of 2,000 events, one file a batch. */
+    private static final int KILL_FILES = 12;
+
+    private static final int EVENTS_PER_FILE = 2_000;
+    private static final String FILES_PER_BATCH = "1";
 
     private static ProjectScripts scripts;
     private static DockerComposeCluster cluster;
     private static String skipped;
 
     @BeforeAll
-    static void buildImagesAndComeUp() {
+    static void buildImagesAndComeUp() throws IOException {
         scripts = new ProjectScripts(WORK, "DockerComposeITCase");
         String unavailable = DockerComposeCluster.engineUnavailable(scripts);
         if (unavailable == null && !ProjectScripts.onPath("curl")) {
@@ -67,9 +96,27 @@ class DockerComposeITCase {
                         "the client image needs the job jars: run 'mvn package' first (this test"
                                 + " runs in failsafe, after package)")
                 .exists();
+        Folders.deleteRecursively(WORK.resolve("local"));
+        long started = System.nanoTime();
+        // Waits for a build that .ci/run started in the background (scripts/docker-images takes a
+        // lock), then builds what is missing or changed: at least the client, after a change.
         scripts.script(Duration.ofMinutes(45), "docker-images")
                 .assertSuccess("scripts/docker-images");
+        scripts.log(String.format("images ready in %.1f s", (System.nanoTime() - started) / 1e9));
+        started = System.nanoTime();
         cluster = DockerComposeCluster.up(scripts, "flinkss-it", Duration.ofMinutes(6));
+        scripts.log(
+                String.format(
+                        "compose cluster up, 2 TaskManagers registered, in %.1f s",
+                        (System.nanoTime() - started) / 1e9));
+        // This JVM reads (and for the kill test writes landing files) through S3Proxy's published
+        // port.
+        Configuration s3 = new Configuration();
+        s3.setString("s3.endpoint", cluster.s3Url());
+        s3.setString("s3.path.style.access", "true");
+        s3.setString("s3.access-key", S3TestServer.ACCESS_KEY);
+        s3.setString("s3.secret-key", S3TestServer.SECRET_KEY);
+        Storage.initialize(s3);
     }
 
     @BeforeEach
@@ -81,7 +128,12 @@ class DockerComposeITCase {
     @AfterAll
     static void comeDown() {
         if (cluster != null) {
+            long started = System.nanoTime();
             cluster.close();
+            scripts.log(
+                    String.format(
+                            "compose cluster down (volumes too) in %.1f s",
+                            (System.nanoTime() - started) / 1e9));
         }
         if (scripts != null) {
             DockerComposeCluster.stopEngineIfStarted(scripts);
@@ -89,7 +141,8 @@ class DockerComposeITCase {
     }
 
     @Test
-    void theClusterComesUpWithTwoTaskManagersKafkaAndTheBucket() throws Exception {
+    @Order(1)
+    void theClusterComesUpWithTwoTaskManagersKafkaAndTheBucket() {
         JsonNode taskManagers = json(cluster.restUrl() + "/taskmanagers").path("taskmanagers");
         List<String> ids = new ArrayList<>();
         taskManagers.forEach(tm -> ids.add(tm.path("id").asText()));
@@ -122,65 +175,186 @@ class DockerComposeITCase {
         assertThat(cluster.s3Status("HEAD", "/flinkss"))
                 .as("HEAD of the bucket flinkss on S3Proxy")
                 .isEqualTo(200);
+    }
 
-        // A small job from the client container, checkpoints to S3 (the project's jar cannot use
-        // s3:// paths yet: issue 16).
-        cluster.copyInto(
-                "client", S3SmokeJob.writeJar(WORK.resolve("s3-smoke.jar")), "/tmp/s3-smoke.jar");
-        ProjectScripts.Result run =
-                cluster.exec(
-                        "client",
-                        "flink",
-                        "run",
-                        "-m",
-                        "jobmanager:8081",
-                        "-d",
-                        "-c",
-                        S3SmokeJob.class.getName(),
-                        "/tmp/s3-smoke.jar",
-                        "s3://flinkss/it/out",
-                        "s3://flinkss/it/checkpoints",
-                        "4000",
-                        "2");
-        run.assertSuccess("flink run in the client container");
-        Matcher m = JOB_ID.matcher(run.output());
-        assertThat(m.find()).as(run.output()).isTrue();
-        String job = m.group(1);
-        ProjectScripts.await(
-                "a completed checkpoint of " + job,
-                () ->
-                        json(cluster.restUrl() + "/jobs/" + job + "/checkpoints")
-                                        .path("counts")
-                                        .path("completed")
-                                        .asInt()
-                                >= 1,
-                Duration.ofMinutes(3));
-        String external =
-                json(cluster.restUrl() + "/jobs/" + job + "/checkpoints")
-                        .path("latest")
-                        .path("completed")
-                        .path("external_path")
-                        .asText();
-        assertThat(external).startsWith("s3://flinkss/it/checkpoints/" + job + "/chk-");
-        ProjectScripts.await(
-                "job " + job + " FINISHED",
-                () ->
-                        "FINISHED"
-                                .equals(
-                                        json(cluster.restUrl() + "/jobs/" + job)
-                                                .path("state")
-                                                .asText()),
-                Duration.ofMinutes(3));
+    @Test
+    @Order(2)
+    void theCourseScenarioSubmittedFromTheClientEqualsTheSameCommandsRunLocally() {
+        String remote = freshPrefix("course");
+        String local = WORK.resolve("local/course").toString();
+
+        // In the compose cluster: land-events in the client, the queries with flink run.
+        inClient("land-events", "--batch", "1", "--start", "0", "--base", remote);
+        flinkRun("run", "bronze", "--quiet", "--base", remote);
+        assertThat(countInClient(remote, BronzeQuery.TABLE)).isEqualTo(500);
+        flinkRun("run", "win5", "--quiet", "--base", remote);
+        inClient("land-events", "--batch", "2", "--start", "500", "--base", remote);
+        flinkRun("run", "bronze", "--quiet", "--base", remote);
+        assertThat(countInClient(remote, BronzeQuery.TABLE)).isEqualTo(1000);
+        flinkRun("run", "win5", "--quiet", "--base", remote);
+
+        // The same commands embedded in this JVM, on a local base.
+        ok("land-events", "--batch", "1", "--start", "0", "--base", local);
+        ok("run", "bronze", "--quiet", "--base", local);
+        ok("run", "win5", "--quiet", "--base", local);
+        ok("land-events", "--batch", "2", "--start", "500", "--base", local);
+        ok("run", "bronze", "--quiet", "--base", local);
+        ok("run", "win5", "--quiet", "--base", local);
+
+        Warehouse onCluster = new Warehouse(Storage.location(remote + "/warehouse"));
+        Warehouse onDisk = new Warehouse(Path.of(local, "warehouse"));
+        assertThat(onCluster.tables())
+                .contains(BronzeQuery.TABLE, WIN5_TABLE)
+                .isEqualTo(onDisk.tables());
+        assertThat(onDisk.count(BronzeQuery.TABLE)).isEqualTo(1000);
+        assertThat(onDisk.count(WIN5_TABLE)).isPositive();
+        for (String table : onDisk.tables()) {
+            assertThat(onCluster.sortedValues(table))
+                    .as("%s on the compose cluster against the local run", table)
+                    .isEqualTo(onDisk.sortedValues(table));
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aKilledTaskManagerContainerLosesNothingAndDuplicatesNothing() throws Exception {
+        String remote = freshPrefix("kill");
+        String local = WORK.resolve("local/kill").toString();
+        // Written from this JVM (the course scenario above lands with the command): through the
+        // published S3 port, and on the local base.
+        for (int file = 0; file < KILL_FILES; file++) {
+            List<Event> batch =
+                    EventGenerator.events((long) file * EVENTS_PER_FILE, EVENTS_PER_FILE);
+            EventFiles.writeBatch(Storage.location(remote + "/events"), file + 1, batch);
+            EventFiles.writeBatch(Path.of(local, "events"), file + 1, batch);
+        }
+        long events = (long) KILL_FILES * EVENTS_PER_FILE;
+
+        // The uninterrupted reference, embedded. win5 reads bronze's table in one batch: how
+        // bronze's versions split its files differs between runs (a restart re-plans).
+        ok("run", "bronze", "--quiet", "--base", local, "--max-files-per-trigger", FILES_PER_BATCH);
+        ok("run", "win5", "--quiet", "--base", local);
+        Warehouse expected = new Warehouse(Path.of(local, "warehouse"));
+        assertThat(expected.count(BronzeQuery.TABLE)).isEqualTo(events);
+
+        // Bronze on the cluster; taskmanager-1's container dies once two batches are committed.
+        Warehouse actual = new Warehouse(Storage.location(remote + "/warehouse"));
+        Path bronzeLog = WORK.resolve("kill-bronze-client.log");
+        Process bronze =
+                cluster.execBuilder(
+                                "client",
+                                flinkRunArgs(
+                                        "run",
+                                        "bronze",
+                                        "--quiet",
+                                        "--base",
+                                        remote,
+                                        "--max-files-per-trigger",
+                                        FILES_PER_BATCH))
+                        .redirectOutput(bronzeLog.toFile())
+                        .start();
+        long committedAtKill;
+        long killed;
+        try {
+            ProjectScripts.await(
+                    "2 bronze batches committed on the compose cluster",
+                    () -> {
+                        assertThat(bronze.isAlive())
+                                .as(
+                                        "the bronze client ended early:\n%s",
+                                        ProjectScripts.read(bronzeLog))
+                                .isTrue();
+                        return actual.exists(BronzeQuery.TABLE)
+                                && actual.count(BronzeQuery.TABLE)
+                                        >= 2L * Integer.parseInt(FILES_PER_BATCH) * EVENTS_PER_FILE;
+                    },
+                    Duration.ofMinutes(5));
+            committedAtKill = actual.count(BronzeQuery.TABLE);
+            cluster.kill("taskmanager-1");
+            killed = System.nanoTime();
+            assertThat(bronze.waitFor(8, TimeUnit.MINUTES))
+                    .as("the bronze client ended within 8 minutes of the kill")
+                    .isTrue();
+        } finally {
+            if (bronze.isAlive()) {
+                bronze.destroyForcibly();
+                scripts.log("docker-compose logs:\n" + cluster.logs());
+            }
+        }
+        String bronzeOutput = ProjectScripts.read(bronzeLog);
+        scripts.log(
+                String.format(
+                        "bronze: %d of %d rows committed at the kill; finished %.1f s after it",
+                        committedAtKill, events, (System.nanoTime() - killed) / 1e9));
+        assertThat(bronze.exitValue()).as(bronzeOutput).isZero();
+        assertThat(committedAtKill).as("the kill came before the end").isLessThan(events);
+        assertThat(bronzeOutput)
+                .contains(events + " rows read")
+                .as("the restart is noted in one line, with no stack trace")
+                .contains("query 'bronze': the job restarts from its last checkpoint after a")
+                .doesNotContain("\tat ");
         assertThat(
-                        cluster.exec(
-                                        "s3proxy",
-                                        "bash",
-                                        "-c",
-                                        "cat /data/flinkss/it/out/*/part-* | wc -l")
-                                .assertSuccess("count the lines")
+                        cluster.compose(Duration.ofMinutes(1), "ps", "-q", "taskmanager-1")
                                 .output()
                                 .strip())
-                .endsWith("4000");
+                .as("taskmanager-1's container still exists (killed, not removed)")
+                .isNotEmpty();
+
+        // win5 on the TaskManager left (its two slots).
+        flinkRun("run", "win5", "--quiet", "--base", remote);
+
+        assertThat(actual.sortedValues(BronzeQuery.TABLE))
+                .as("events_bronze after a killed TaskManager, against an uninterrupted run")
+                .hasSize((int) events)
+                .isEqualTo(expected.sortedValues(BronzeQuery.TABLE));
+        assertThat(actual.sortedValues(WIN5_TABLE))
+                .as("events_5min on the surviving TaskManager, against an uninterrupted run")
+                .isNotEmpty()
+                .isEqualTo(expected.sortedValues(WIN5_TABLE));
+    }
+
+    // ---------------------------------------------------------------------------------------------
+
+    private static String freshPrefix(String test) {
+        return "s3://flinkss/" + test + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /**
+     * {@code flinkss <args>} in the client container: the image's {@code java -jar
+     * flinkss-jobs.jar} through its entrypoint (which writes the container's Flink configuration,
+     * the S3 endpoint among it, and exports the credentials), as docker/README.md tells users.
+     */
+    private static String inClient(String... args) {
+        List<String> command = new ArrayList<>(List.of("flinkss"));
+        command.addAll(List.of(args));
+        return cluster.exec(Duration.ofMinutes(5), "client", command.toArray(String[]::new))
+                .assertSuccess("in the client container: flinkss " + String.join(" ", args))
+                .output();
+    }
+
+    /** {@code table count} in the client container: the last line of what it printed. */
+    private static long countInClient(String base, String table) {
+        String out = inClient("table", "count", table, "--warehouse", base + "/warehouse").strip();
+        return Long.parseLong(out.substring(out.lastIndexOf('\n') + 1).strip());
+    }
+
+    /** {@code flink run -m jobmanager:8081 flinkss-jobs-cluster.jar <args>} from the client. */
+    private static void flinkRun(String... args) {
+        cluster.exec(Duration.ofMinutes(8), "client", flinkRunArgs(args))
+                .assertSuccess("in the client container: flink run ... " + String.join(" ", args));
+    }
+
+    private static String[] flinkRunArgs(String... args) {
+        List<String> command =
+                new ArrayList<>(List.of("flink", "run", "-m", "jobmanager:8081", CLUSTER_JAR));
+        command.addAll(List.of(args));
+        return command.toArray(String[]::new);
+    }
+
+    private static CliOutput ok(String... args) {
+        CliOutput o = CliOutput.of(args);
+        assertThat(o.code()).as("%s: %s%s", List.of(args), o.out(), o.err()).isZero();
+        return o;
     }
 
     private static JsonNode json(String url) {
