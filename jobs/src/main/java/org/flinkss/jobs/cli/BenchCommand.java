@@ -117,6 +117,7 @@ public final class BenchCommand implements Callable<Integer> {
                 events, batch, (System.nanoTime() - landStart) / 1e9);
 
         long started = System.nanoTime();
+        long bronzeCpu = processCpuNanos();
         QueryRunner.Result result =
                 QueryRunner.run(new BronzeQuery(options.events(), rescuedData), options);
         double seconds = (System.nanoTime() - started) / 1e9;
@@ -128,6 +129,7 @@ public final class BenchCommand implements Callable<Integer> {
                 "bronze: %,d events in %.2f s (run: restore, read, commit, stop with savepoint) ="
                         + " %,.0f events/s, %d batch(es)%n",
                 events, seconds, events / seconds, result.batches());
+        long timedCpu = bronzeCpu;
         if (timed.isComposite()) {
             double total = seconds;
             List<Query> layers = timed.createLayers(QueryRequest.of(options, api.api()));
@@ -153,6 +155,7 @@ public final class BenchCommand implements Callable<Integer> {
                 Customers.land(new Warehouse(options.warehouse()), List.of("US", "DE", "FR"));
             }
             Query q = timed.create(request);
+            timedCpu = processCpuNanos();
             long queryStart = System.nanoTime();
             QueryRunner.Result measured = QueryRunner.run(q, withMode);
             double querySeconds = (System.nanoTime() - queryStart) / 1e9;
@@ -168,6 +171,11 @@ public final class BenchCommand implements Callable<Integer> {
                     events,
                     querySeconds,
                     events / querySeconds);
+        }
+        if (timedCpu >= 0) {
+            System.out.printf(
+                    "cpu of the timed run: %.2f s (user + system, every thread of the process)%n",
+                    (processCpuNanos() - timedCpu) / 1e9);
         }
         System.out.printf("peak heap %d MiB, peak process RSS %s%n", peakHeapMiB(), peakRss());
         return 0;
@@ -193,6 +201,21 @@ public final class BenchCommand implements Callable<Integer> {
                 out.append(json, 0, json.length() - 1).append(",\"channel\":\"web\"}\n");
             }
         }
+    }
+
+    /**
+     * The CPU time of the whole process so far (every thread: tasks, JIT, GC), or -1 where the JVM
+     * does not tell. Unlike wall time it hardly moves when other processes share the cores, so runs
+     * on a busy machine can still be compared.
+     */
+    static long processCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean) {
+            return ((com.sun.management.OperatingSystemMXBean)
+                            ManagementFactory.getOperatingSystemMXBean())
+                    .getProcessCpuTime();
+        }
+        return -1;
     }
 
     static long peakHeapMiB() {
