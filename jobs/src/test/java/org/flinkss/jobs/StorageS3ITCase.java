@@ -10,9 +10,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.flinkss.runtime.storage.ListedFile;
 import org.flinkss.runtime.storage.Storage;
 
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -152,5 +158,47 @@ class StorageS3ITCase {
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * S3A uploads from a thread pool whose threads are made on first use and inherit the writer's
+     * context class loader. A task thread's is its job's user-code class loader, closed when the
+     * job ends, so a later job's upload on such a thread failed with "Trying to access closed
+     * classloader" (seen once in RunS3ITCase). Writes go through {@link Storage#create}, whose
+     * stream runs with the plugin's class loader: no thread S3A makes keeps the writer's.
+     */
+    @Test
+    void uploadThreadsDoNotKeepTheWritersClassLoader() throws Exception {
+        // A bucket of its own: a new S3A file system, whose upload pool has no thread yet.
+        String bucket = "ctx-" + UUID.randomUUID().toString().substring(0, 8);
+        Path object = new Path("s3://" + bucket + "/batch_1/part.json");
+        Files.createDirectories(S3.server().objectFile(object).getParent().getParent());
+        Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
+
+        URLClassLoader job = new URLClassLoader(new URL[0], getClass().getClassLoader());
+        Thread current = Thread.currentThread();
+        ClassLoader original = current.getContextClassLoader();
+        current.setContextClassLoader(job);
+        try {
+            Storage.replaceText(object, "{\"id\":1}");
+        } finally {
+            current.setContextClassLoader(original);
+            job.close();
+        }
+
+        List<Thread> made = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (!before.contains(t) && t.isAlive()) {
+                made.add(t);
+            }
+        }
+        assertThat(made).as("threads S3A made for the file system and the upload").isNotEmpty();
+        assertThat(made)
+                .allSatisfy(
+                        t ->
+                                assertThat(t.getContextClassLoader())
+                                        .as("context class loader of %s", t.getName())
+                                        .isNotSameAs(job));
+        assertThat(Storage.readText(object)).isEqualTo("{\"id\":1}");
     }
 }

@@ -3,6 +3,7 @@ package org.flinkss.runtime.storage;
 import org.apache.flink.configuration.ConfigConstants;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -11,6 +12,7 @@ import org.flinkss.runtime.storage.impl.ConditionalPut;
 import org.flinkss.runtime.storage.impl.FileEntry;
 import org.flinkss.runtime.storage.impl.ListFrom;
 import org.flinkss.runtime.storage.impl.Locations;
+import org.flinkss.runtime.storage.impl.PluginContextStream;
 import org.flinkss.runtime.storage.impl.S3Failures;
 import org.flinkss.runtime.storage.impl.S3Listing;
 import org.flinkss.runtime.storage.impl.S3Plugin;
@@ -225,10 +227,20 @@ public final class Storage {
             return;
         }
         // An object store: the object appears with one PUT when the stream closes, whole.
-        FileSystem fs = path.getFileSystem();
-        try (OutputStream out = fs.create(path, FileSystem.WriteMode.OVERWRITE)) {
+        try (OutputStream out = create(path, FileSystem.WriteMode.OVERWRITE)) {
             out.write(content);
         }
+    }
+
+    /**
+     * A new file written through Flink's file system, as {@code FileSystem.create}; on a plugin's
+     * file system (S3) the stream's calls run with the plugin's context class loader ({@link
+     * PluginContextStream}): every write to an object store goes through here.
+     */
+    public static FSDataOutputStream create(Path path, FileSystem.WriteMode mode)
+            throws IOException {
+        FileSystem fs = path.getFileSystem();
+        return PluginContextStream.of(fs, fs.create(path, mode));
     }
 
     public static void replaceText(Path path, String text) throws IOException {

@@ -31,6 +31,8 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType;
 
+import org.flinkss.runtime.storage.Storage;
+
 import javax.annotation.Nullable;
 
 import java.io.Closeable;
@@ -105,8 +107,7 @@ public final class DataFiles {
      * flink-parquet's, whose file is then read back for its footer.
      */
     public static Writer create(Path file, RowType rowType) throws IOException {
-        FileSystem fs = file.getFileSystem();
-        FSDataOutputStream out = fs.create(file, FileSystem.WriteMode.NO_OVERWRITE);
+        FSDataOutputStream out = Storage.create(file, FileSystem.WriteMode.NO_OVERWRITE);
         try {
             return RowParquetWriter.covers(rowType)
                     ? new Writer(file, out, RowParquetWriter.open(out, rowType), null)

@@ -181,8 +181,7 @@ final class FlinkFileIO implements FileIO {
             @Override
             public PositionOutputStream create(boolean atomicWrite) throws IOException {
                 if (!atomicWrite) {
-                    return new Output(
-                            fs(target).create(target, FileSystem.WriteMode.OVERWRITE), null);
+                    return new Output(Storage.create(target, FileSystem.WriteMode.OVERWRITE), null);
                 }
                 // Kernel's atomic writes are new files (checkpoints): buffer, then put if absent.
                 return new Output(
@@ -213,7 +212,7 @@ final class FlinkFileIO implements FileIO {
                 FileSystem fs = fs(target);
                 if (fs.isDistributedFS()) {
                     try (FSDataOutputStream out =
-                            fs.create(target, FileSystem.WriteMode.OVERWRITE)) {
+                            Storage.create(target, FileSystem.WriteMode.OVERWRITE)) {
                         out.write(bytes.toByteArray());
                     }
                     return;
@@ -222,7 +221,8 @@ final class FlinkFileIO implements FileIO {
                         new Path(
                                 target.getParent(),
                                 "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
-                try (FSDataOutputStream out = fs.create(temp, FileSystem.WriteMode.NO_OVERWRITE)) {
+                try (FSDataOutputStream out =
+                        Storage.create(temp, FileSystem.WriteMode.NO_OVERWRITE)) {
                     out.write(bytes.toByteArray());
                 }
                 if (!fs.rename(temp, target)) {
