@@ -70,7 +70,13 @@ class RunS3ITCase {
             ok("land-events", "--batch", "2", "--start", "500", "--base", base);
             ok("run", "bronze", "--quiet", "--base", base);
             assertThat(tables.count("events_bronze")).as(base).isEqualTo(1000);
+            // The table commands read <base>/warehouse on either storage, no --warehouse needed.
+            assertThat(ok("table", "count", "events_bronze", "--base", base).out().trim())
+                    .as(base)
+                    .isEqualTo("1000");
         }
+        assertThat(ok("table", "export", "events_5min", "--csv", "--base", remote).out())
+                .isEqualTo(ok("table", "export", "events_5min", "--csv", "--base", local).out());
 
         // Step 2: every table on S3 equals the local one, row for row.
         assertThat(onS3.tables())

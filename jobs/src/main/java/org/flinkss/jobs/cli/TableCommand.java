@@ -82,7 +82,7 @@ public final class TableCommand implements Callable<Integer> {
     static final class Count extends OnTable {
         @Override
         void run(PrintStream out) {
-            BaseFolder.refuseFile(data.base);
+            BaseFolder.refuseFile(data);
             out.println(data.tables().count(table));
         }
     }
@@ -121,7 +121,7 @@ public final class TableCommand implements Callable<Integer> {
 
         @Override
         void run(PrintStream out) {
-            BaseFolder.refuseFile(data.base);
+            BaseFolder.refuseFile(data);
             out.print(TablePrinter.show(data.tables(), table, limit, asOf.version, asOf.timestamp));
         }
     }
@@ -139,7 +139,7 @@ public final class TableCommand implements Callable<Integer> {
 
         @Override
         void run(PrintStream out) {
-            BaseFolder.refuseFile(data.base);
+            BaseFolder.refuseFile(data);
             TablePrinter.export(data.tables(), table, out, asOf.version, asOf.timestamp);
         }
     }

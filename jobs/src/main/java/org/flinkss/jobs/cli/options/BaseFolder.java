@@ -198,12 +198,23 @@ public final class BaseFolder {
         return String.valueOf(e.getMessage()).split("\n")[0];
     }
 
+    /**
+     * A command that only reads, on any storage (the table commands): a local file is no base; a
+     * base on an object store has nothing to check here.
+     */
+    public static void refuseFile(DataOptions data) {
+        if (!data.objectStoreBase()) {
+            refuseFile(data.base);
+        }
+    }
+
     /** A command that only reads: a file is no base. */
     public static void refuseFile(Path base) {
         if (base == null) {
             throw new QueryException(
                     "this command needs --base on a local disk (a folder): land-events,"
-                            + " land-customers, reset, report and progress take s3://bucket/prefix"
+                            + " land-customers, run, reset, report, progress and table take"
+                            + " s3://bucket/prefix"
                             + " (docs/object-storage.md)");
         }
         if (Files.exists(base) && !Files.isDirectory(base)) {
