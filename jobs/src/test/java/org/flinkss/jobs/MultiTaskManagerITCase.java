@@ -91,8 +91,21 @@ class MultiTaskManagerITCase {
                         // caller's.
                         .env("AWS_ACCESS_KEY_ID", "")
                         .env("AWS_SECRET_ACCESS_KEY", "");
+        // Started with a slow class path listing (a sleeping paste first on the PATH), the
+        // condition under which the old scripts lost track of their processes (issue 14, point
+        // 10): status must still list every process below, and stop end them all.
+        ProjectScripts slow =
+                new ProjectScripts(WORK.resolve("slow-start"), "MultiTaskManagerITCase")
+                        .env("FLINK_HOME", WORK.resolve("flink").toString())
+                        .env("AWS_ACCESS_KEY_ID", "")
+                        .env("AWS_SECRET_ACCESS_KEY", "")
+                        .env(
+                                "PATH",
+                                ScriptStartRaceITCase.slowPasteDir(WORK)
+                                        + ":"
+                                        + System.getenv("PATH"));
         ProjectScripts.Result start =
-                scripts.script(
+                slow.script(
                         Duration.ofMinutes(6),
                         "cluster",
                         "start",
@@ -106,7 +119,7 @@ class MultiTaskManagerITCase {
                         s3.endpoint(),
                         "--data-dir",
                         WORK.resolve("flink-data").toString());
-        start.assertSuccess("scripts/cluster start --taskmanagers 3");
+        start.assertSuccess("scripts/cluster start --taskmanagers 3 (slow class path listing)");
         assertThat(start.output()).contains("3 TaskManager(s), 6 slots");
     }
 
@@ -185,8 +198,14 @@ class MultiTaskManagerITCase {
                                     "the bronze client ended early:\n%s",
                                     ProjectScripts.read(bronzeLog))
                             .isTrue();
-                    return actual.exists(BronzeQuery.TABLE)
-                            && actual.count(BronzeQuery.TABLE) >= 2L * 6 * EVENTS_PER_FILE;
+                    try {
+                        return actual.exists(BronzeQuery.TABLE)
+                                && actual.count(BronzeQuery.TABLE) >= 2L * 6 * EVENTS_PER_FILE;
+                    } catch (IllegalArgumentException e) {
+                        // Read while bronze commits: S3Proxy 4.0.0 can return a short listing of
+                        // _delta_log when an object vanishes during it (fixed after its release).
+                        return false;
+                    }
                 },
                 Duration.ofMinutes(4));
         long committedAtKill = actual.count(BronzeQuery.TABLE);

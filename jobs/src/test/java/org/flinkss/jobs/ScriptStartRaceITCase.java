@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * PATH. The old script fails this test every time (measured: "exited during startup", exit 1,
  * status 3, the broker left running); the scripts now wait for the exec before they judge the
  * process. The same for {@code scripts/s3}, built the same way. ({@code scripts/cluster} gets the
- * slow listing in {@link S3ClusterITCase}.)
+ * slow listing in {@link MultiTaskManagerITCase}.)
  */
 @Tag("ports")
 class ScriptStartRaceITCase {
