@@ -353,7 +353,38 @@ public final class Warehouse {
      */
     public boolean writtenByACopy(String name, TableOwner now) {
         TableOwner recorded = owner(name);
-        return recorded.sameAs(now) && movedOrCopied(recorded, now) && stillHolds(recorded, now);
+        return recorded.sameAs(now)
+                && movedOrCopied(recorded, now)
+                && !inBaseOf(name, now)
+                && stillHolds(recorded, now);
+    }
+
+    /**
+     * Whether the table lies in the base folder of the checkpoint that runs now ({@code
+     * <base>/_cp/<query>}): then it is that base's own copy of the table (a copied base, or one
+     * uploaded to S3), which no other base writes. Only a warehouse outside the base can be shared.
+     */
+    private boolean inBaseOf(String name, TableOwner now) {
+        try {
+            org.apache.flink.core.fs.Path checkpoint = checkpointLayout(now).location();
+            org.apache.flink.core.fs.Path cps = checkpoint.getParent();
+            if (cps == null || cps.getParent() == null) {
+                return false;
+            }
+            String base = comparable(cps.getParent().toUri());
+            return comparable(java.net.URI.create(folder(name))).startsWith(base);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** {@code scheme://authority/path/}, with {@code file} for a path without a scheme. */
+    private static String comparable(java.net.URI uri) {
+        String path = uri.normalize().getPath();
+        return (uri.getScheme() == null ? "file" : uri.getScheme())
+                + "://"
+                + (uri.getAuthority() == null ? "" : uri.getAuthority())
+                + (path.endsWith("/") ? path : path + "/");
     }
 
     /**
