@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Topic 11.14, proven by killing processes: the bronze -> latest and bronze -> win5 chain runs in
  * child JVMs that are killed with SIGKILL at seeded random moments (startup, mid-batch, mid-commit,
- * during the savepoint), 7 kills per query, then rerun until they finish; then sliding in update
+ * during the savepoint), 4 kills per query, then rerun until they finish; then sliding in update
  * mode and sessions in complete mode, 3 kills each. Every table must equal what uninterrupted runs
  * make of the same files: no row lost, none duplicated.
  */
@@ -39,7 +39,7 @@ class ChaosITCase {
     @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
     private static final long SEED = Long.getLong("flinkss.chaosSeed", 1129L);
-    private static final int KILLS_PER_QUERY = 7;
+    private static final int KILLS_PER_QUERY = 4;
     private static final int KILLS_PER_MODE = 3;
     private static final int FILES = 20;
 
@@ -97,7 +97,7 @@ class ChaosITCase {
                     withMode);
         }
 
-        // Step 2: the same chain in child JVMs, killed 7 times per query at seeded moments.
+        // Step 2: the same chain in child JVMs, killed 4 times per query at seeded moments.
         Random random = new Random(SEED);
         System.out.println(
                 "chaos seed " + SEED + " (replay with -Dflinkss.chaosSeed=" + SEED + ")");
@@ -167,10 +167,10 @@ class ChaosITCase {
             }
         }
         timeline.forEach(System.out::println);
-        // With the 3 kills of BronzeKillRecoveryITCase and the 2 of
-        // BronzeToKafkaKillRecoveryITCase,
-        // the suite kills at least 20 runs.
-        assertThat(kills).isGreaterThanOrEqualTo(15 + 2 * KILLS_PER_MODE - 2);
+        // A run may end before its kill; most do not (with the 3 kills of
+        // BronzeKillRecoveryITCase and the 2 of BronzeToKafkaKillRecoveryITCase, the suite kills
+        // at least 20 runs).
+        assertThat(kills).isGreaterThanOrEqualTo(3 * KILLS_PER_QUERY + 2 * KILLS_PER_MODE - 3);
 
         // Step 3: every table equals the uninterrupted chain's.
         Warehouse got = new Warehouse(killed.warehouse());

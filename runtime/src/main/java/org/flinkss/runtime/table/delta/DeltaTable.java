@@ -474,7 +474,8 @@ public final class DeltaTable {
         return message.contains("No winning commits found")
                 || message.contains("should be greater than the previous commit attempt version")
                 || message.contains("Gaps in Delta log commit files")
-                || message.contains("versions are not contiguous");
+                || message.contains("versions are not contiguous")
+                || message.contains("Missing delta file version");
     }
 
     private static void pauseAfterShortListing(int attempt) {

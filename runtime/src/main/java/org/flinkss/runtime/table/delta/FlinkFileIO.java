@@ -98,9 +98,11 @@ final class FlinkFileIO implements FileIO {
         }
         long previous = -1;
         boolean fromListed = false;
+        boolean checkpointListed = false;
         for (ListedFile f : listed) {
             String name = f.name();
             fromListed |= name.equals(from.getName());
+            checkpointListed |= name.contains(".checkpoint");
             if (name.length() == COMMIT_NAME_LENGTH && name.endsWith(".json")) {
                 long version;
                 try {
@@ -114,10 +116,50 @@ final class FlinkFileIO implements FileIO {
                 previous = version;
             }
         }
-        return !fromListed
+        if (!fromListed
                 && from.getName().length() == COMMIT_NAME_LENGTH
                 && from.getName().endsWith(".json")
-                && Storage.exists(from);
+                && Storage.exists(from)) {
+            return true;
+        }
+        return headMissing(listed, from, checkpointListed);
+    }
+
+    /**
+     * A listing from a version's prefix ({@code 00000000000000000000.}, as Kernel lists a log from
+     * its start) whose first commit comes later, with no checkpoint to start from, while the commit
+     * at that version is there: the head of the listing was cut (Kernel would refuse the table with
+     * "Missing delta file version 0").
+     */
+    private static boolean headMissing(List<ListedFile> listed, Path from, boolean checkpointListed)
+            throws IOException {
+        String fromName = from.getName();
+        if (checkpointListed || fromName.length() < 20) {
+            return false;
+        }
+        long fromVersion;
+        try {
+            fromVersion = Long.parseLong(fromName.substring(0, 20));
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        for (ListedFile f : listed) {
+            String name = f.name();
+            if (name.length() == COMMIT_NAME_LENGTH && name.endsWith(".json")) {
+                long first;
+                try {
+                    first = Long.parseLong(name.substring(0, 20));
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                return first > fromVersion
+                        && Storage.exists(
+                                new Path(
+                                        from.getParent(),
+                                        String.format("%020d.json", fromVersion)));
+            }
+        }
+        return false;
     }
 
     private static void pause(int attempt) throws IOException {
