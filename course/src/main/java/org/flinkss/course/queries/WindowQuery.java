@@ -550,17 +550,10 @@ public final class WindowQuery implements Query {
                                 + ")";
                 break;
             case SESSION:
-                window =
-                        "SESSION("
-                                + input
-                                + " PARTITION BY "
-                                + key
-                                + ", DESCRIPTOR("
-                                + timeColumn
-                                + "), "
-                                + interval(size)
-                                + ")";
-                break;
+                throw new IllegalStateException(
+                        name
+                                + ": sessions are not a SQL window here (microseconds); see"
+                                + " sessionRows");
             default:
                 window =
                         "TUMBLE("

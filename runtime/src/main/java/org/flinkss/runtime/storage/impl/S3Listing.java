@@ -43,44 +43,29 @@ public final class S3Listing {
             return null; // not S3A: flink-s3-fs-presto, or another object store
         }
         String bucket = S3Clients.bucket(folder);
-        String prefix = S3Clients.key(folder);
-        if (!prefix.isEmpty() && !prefix.endsWith("/")) {
-            prefix += "/";
-        }
+        String prefix = prefixOf(folder);
         // StartAfter is exclusive: start after the name's prefix one character shorter, which
         // sorts before the name, and drop what sorts between.
         String startAfter =
                 fromName == null || fromName.isEmpty()
                         ? null
                         : prefix + fromName.substring(0, fromName.length() - 1);
-        ClassLoader loader = client.getClass().getClassLoader();
         try {
-            Class<?> requestType =
-                    Class.forName(
-                            "com.amazonaws.services.s3.model.ListObjectsV2Request", true, loader);
-            Class<?> clientType = Class.forName("com.amazonaws.services.s3.AmazonS3", true, loader);
-            Method list = clientType.getMethod("listObjectsV2", requestType);
+            Requests requests = new Requests(client, folder);
             List<FileEntry> files = new ArrayList<>();
             String token = null;
             boolean truncated;
             do {
-                Object request = requestType.getConstructor().newInstance();
-                requestType.getMethod("setBucketName", String.class).invoke(request, bucket);
-                requestType.getMethod("setPrefix", String.class).invoke(request, prefix);
+                Object request = requests.create(bucket, prefix, PAGE);
                 if (!below) {
-                    requestType.getMethod("setDelimiter", String.class).invoke(request, "/");
+                    requests.set(request, "setDelimiter", "/");
                 }
-                requestType.getMethod("setMaxKeys", Integer.class).invoke(request, PAGE);
                 if (token != null) {
-                    requestType
-                            .getMethod("setContinuationToken", String.class)
-                            .invoke(request, token);
+                    requests.set(request, "setContinuationToken", token);
                 } else if (startAfter != null) {
-                    requestType
-                            .getMethod("setStartAfter", String.class)
-                            .invoke(request, startAfter);
+                    requests.set(request, "setStartAfter", startAfter);
                 }
-                Object result = invoke(list, client, request, folder);
+                Object result = requests.send(request);
                 for (Object summary :
                         (List<?>)
                                 result.getClass().getMethod("getObjectSummaries").invoke(result)) {
@@ -122,40 +107,68 @@ public final class S3Listing {
     /** Whether any object at all is under {@code folder} (one request for one key). */
     public static boolean anyObjectUnder(Path folder) throws IOException {
         Object client = S3Clients.clientOf(folder);
-        String prefix = S3Clients.key(folder);
-        if (!prefix.isEmpty() && !prefix.endsWith("/")) {
-            prefix += "/";
-        }
-        ClassLoader loader = client.getClass().getClassLoader();
+        String prefix = prefixOf(folder);
         try {
-            Class<?> requestType =
-                    Class.forName(
-                            "com.amazonaws.services.s3.model.ListObjectsV2Request", true, loader);
-            Class<?> clientType = Class.forName("com.amazonaws.services.s3.AmazonS3", true, loader);
-            Method list = clientType.getMethod("listObjectsV2", requestType);
-            Object request = requestType.getConstructor().newInstance();
-            requestType
-                    .getMethod("setBucketName", String.class)
-                    .invoke(request, S3Clients.bucket(folder));
-            requestType.getMethod("setPrefix", String.class).invoke(request, prefix);
-            requestType.getMethod("setMaxKeys", Integer.class).invoke(request, 1);
-            Object result = invoke(list, client, request, folder);
+            Requests requests = new Requests(client, folder);
+            Object result = requests.send(requests.create(S3Clients.bucket(folder), prefix, 1));
             return (int) result.getClass().getMethod("getKeyCount").invoke(result) > 0;
         } catch (ReflectiveOperationException e) {
             throw new IOException("cannot list " + folder + ": " + e, e);
         }
     }
 
-    private static Object invoke(Method list, Object client, Object request, Path folder)
-            throws IOException, IllegalAccessException {
-        try {
-            return list.invoke(client, request);
-        } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof IOException) {
-                throw (IOException) e.getCause();
+    /** The key prefix of what is under {@code folder}: its key and a slash (none for a bucket). */
+    private static String prefixOf(Path folder) {
+        String key = S3Clients.key(folder);
+        return key.isEmpty() || key.endsWith("/") ? key : key + "/";
+    }
+
+    /**
+     * ListObjectsV2 requests to the S3A client of a folder, through reflection: the AWS SDK lives
+     * in the S3 plugin's class loader, not in this one.
+     */
+    private static final class Requests {
+
+        private final Object client;
+        private final Path folder;
+        private final Class<?> requestType;
+        private final Method list;
+
+        Requests(Object client, Path folder) throws ReflectiveOperationException {
+            this.client = client;
+            this.folder = folder;
+            ClassLoader loader = client.getClass().getClassLoader();
+            this.requestType =
+                    Class.forName(
+                            "com.amazonaws.services.s3.model.ListObjectsV2Request", true, loader);
+            Class<?> clientType = Class.forName("com.amazonaws.services.s3.AmazonS3", true, loader);
+            this.list = clientType.getMethod("listObjectsV2", requestType);
+        }
+
+        Object create(String bucket, String prefix, int maxKeys)
+                throws ReflectiveOperationException {
+            Object request = requestType.getConstructor().newInstance();
+            set(request, "setBucketName", bucket);
+            set(request, "setPrefix", prefix);
+            requestType.getMethod("setMaxKeys", Integer.class).invoke(request, maxKeys);
+            return request;
+        }
+
+        void set(Object request, String setter, String value) throws ReflectiveOperationException {
+            requestType.getMethod(setter, String.class).invoke(request, value);
+        }
+
+        Object send(Object request) throws IOException, IllegalAccessException {
+            try {
+                return list.invoke(client, request);
+            } catch (InvocationTargetException e) {
+                if (e.getCause() instanceof IOException) {
+                    throw (IOException) e.getCause();
+                }
+                throw new IOException(
+                        "cannot list " + folder + " (ListObjectsV2): " + e.getCause(),
+                        e.getCause());
             }
-            throw new IOException(
-                    "cannot list " + folder + " (ListObjectsV2): " + e.getCause(), e.getCause());
         }
     }
 }

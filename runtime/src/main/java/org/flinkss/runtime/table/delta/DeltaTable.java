@@ -55,7 +55,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -500,7 +499,7 @@ public final class DeltaTable {
 
     private long commitActions(Transaction txn, List<Row> actions) {
         CloseableIterable<Row> rows =
-                CloseableIterable.inMemoryIterable(iterator(actions.iterator()));
+                CloseableIterable.inMemoryIterable(FlinkFileIO.iterator(actions.iterator()));
         TransactionCommitResult result = txn.commit(engine, rows);
         List<PostCommitHook> hooks = result.getPostCommitHooks();
         if (!hooks.isEmpty()) {
@@ -546,7 +545,7 @@ public final class DeltaTable {
         List<Row> actions = new ArrayList<>();
         try (CloseableIterator<Row> it =
                 Transaction.generateAppendActions(
-                        engine, state, iterator(statuses.iterator()), context)) {
+                        engine, state, FlinkFileIO.iterator(statuses.iterator()), context)) {
             it.forEachRemaining(actions::add);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -883,7 +882,7 @@ public final class DeltaTable {
         try (CloseableIterator<ColumnarBatch> batches =
                 engine.getJsonHandler()
                         .readJsonFiles(
-                                iterator(
+                                FlinkFileIO.iterator(
                                         List.of(
                                                         io.delta.kernel.utils.FileStatus.of(
                                                                 file.toString(), 0, modified))
@@ -1138,22 +1137,5 @@ public final class DeltaTable {
 
     private static String stripSlash(String p) {
         return p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
-    }
-
-    private static <T> CloseableIterator<T> iterator(Iterator<T> it) {
-        return new CloseableIterator<>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public T next() {
-                return it.next();
-            }
-
-            @Override
-            public void close() {}
-        };
     }
 }

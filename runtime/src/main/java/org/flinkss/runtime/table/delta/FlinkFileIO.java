@@ -286,7 +286,8 @@ final class FlinkFileIO implements FileIO {
         return Optional.ofNullable(conf.get(confKey));
     }
 
-    private static <T> CloseableIterator<T> iterator(Iterator<T> it) {
+    /** An iterator that holds nothing to close, as Kernel's APIs take them. */
+    static <T> CloseableIterator<T> iterator(Iterator<T> it) {
         return new CloseableIterator<>() {
             @Override
             public boolean hasNext() {
