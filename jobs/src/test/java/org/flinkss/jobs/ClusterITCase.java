@@ -47,6 +47,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * in failsafe after {@code package}, which builds the two jars it uses.
  */
 @Tag("ports")
+// One at a time (the pom's failsafe execution "cluster"): scripts/cluster has one installation.
+@Tag("cluster")
 class ClusterITCase {
 
     private static final int REST_PORT = 8081;

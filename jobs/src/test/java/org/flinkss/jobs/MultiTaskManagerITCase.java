@@ -46,6 +46,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * user's; {@code -DexcludedGroups=ports,docker} skips it.
  */
 @Tag("ports")
+// One at a time (the pom's failsafe execution "cluster"): scripts/cluster has one installation.
+@Tag("cluster")
 class MultiTaskManagerITCase {
 
     private static final Path WORK = ProjectScripts.ROOT.resolve("jobs/target/multi-tm-it");
