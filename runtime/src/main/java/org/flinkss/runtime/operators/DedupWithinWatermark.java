@@ -17,6 +17,7 @@ import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.Triggerable;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 import org.flinkss.runtime.checkpoint.RunScope;
@@ -78,16 +79,54 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
     /** The holder of each (key group, bucket) and its earliest timer, rebuilt from the timers. */
     private transient Map<Slot, Holder<K>> holders;
 
+    /** The holders with keys not yet written to their bucket's list. */
+    private transient List<Holder<K>> unwritten;
+
+    /** How many keys wait in {@link #unwritten}'s holders. */
+    private transient int waiting;
+
     private transient int keyGroups;
 
-    private record Slot(int keyGroup, long bucket) {}
+    /**
+     * How many indexed keys may wait on the heap before they are written to their buckets' lists:
+     * one RocksDB merge per bucket and batch of keys instead of one per key (and no switch of the
+     * current key per row); they are written before every watermark (so a firing bucket lists all
+     * its keys) and every snapshot, so state and timers always agree in a checkpoint.
+     */
+    static final int MAX_WAITING = 1 << 16;
+
+    /** A key group's bucket. Equality by hand: a record's generated one is slow until C2. */
+    private static final class Slot {
+        final int keyGroup;
+        final long bucket;
+
+        Slot(int keyGroup, long bucket) {
+            this.keyGroup = keyGroup;
+            this.bucket = bucket;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Slot other && other.keyGroup == keyGroup && other.bucket == bucket;
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * keyGroup + Long.hashCode(bucket);
+        }
+    }
 
     private static final class Holder<K> {
         final K key;
+        final long bucket;
         long timer;
 
-        Holder(K key, long timer) {
+        /** Keys of the bucket (with their expiries) not yet in its list; null when none. */
+        @Nullable List<Tuple2<K, Long>> unwritten;
+
+        Holder(K key, long bucket, long timer) {
             this.key = key;
+            this.bucket = bucket;
             this.timer = timer;
         }
     }
@@ -153,6 +192,8 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
         timers = getInternalTimerService("dedupe-expiry", LongSerializer.INSTANCE, this);
         keyGroups = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
         holders = new HashMap<>();
+        unwritten = new ArrayList<>();
+        waiting = 0;
         // After a restore (or a rescale) the timers say which key holds which bucket.
         timers.forEachEventTimeTimer(
                 (bucket, timestamp) -> {
@@ -161,7 +202,7 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
                     Slot slot = new Slot(keyGroupOf(key), bucket);
                     Holder<K> holder = holders.get(slot);
                     if (holder == null || timestamp < holder.timer) {
-                        holders.put(slot, new Holder<>(key, timestamp));
+                        holders.put(slot, new Holder<>(key, bucket, timestamp));
                     }
                 });
     }
@@ -173,8 +214,9 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
         }
         @SuppressWarnings("unchecked")
         K key = (K) getCurrentKey();
-        metrics.added(1);
-        metrics.updated(key);
+        // Spark's dedup counts every put as an updated row; a key is put only when it is not
+        // remembered, so no set of distinct keys is needed (it cost a boxed entry per row).
+        metrics.appended(1);
         if (!element.hasTimestamp() || element.getTimestamp() == Long.MIN_VALUE) {
             // A row without event time (passed by LateRowRouter#keepingRowsWithoutEventTime; a
             // source record without one carries Long.MIN_VALUE): Spark's expiry is null, never
@@ -197,7 +239,10 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
         output.collect(element);
     }
 
-    /** Lists the current key under its bucket's holder; the bucket's timer covers its expiry. */
+    /**
+     * Lists the current key under its bucket's holder (on the heap first, see {@link
+     * #MAX_WAITING}); the bucket's timer covers its expiry.
+     */
     private void index(K key, long expiry) throws Exception {
         long bucket = Math.floorDiv(expiry, bucketMillis);
         // Spark forgets when watermark >= expiry; Flink's watermark is Spark's minus one.
@@ -205,20 +250,56 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
         Slot slot = new Slot(keyGroupOf(key), bucket);
         Holder<K> holder = holders.get(slot);
         if (holder == null) {
-            holders.put(slot, new Holder<>(key, timer));
-            expiring.setCurrentNamespace(bucket);
-            expiring.add(Tuple2.of(key, expiry));
+            holder = new Holder<>(key, bucket, timer);
+            holders.put(slot, holder);
             timers.registerEventTimeTimer(bucket, timer);
-            return;
-        }
-        setCurrentKey(holder.key);
-        expiring.setCurrentNamespace(bucket);
-        expiring.add(Tuple2.of(key, expiry));
-        if (timer < holder.timer) {
+        } else if (timer < holder.timer) {
+            // The timer belongs to the holder's key, not the current one.
+            setCurrentKey(holder.key);
             timers.registerEventTimeTimer(bucket, timer);
             holder.timer = timer;
+            setCurrentKey(key);
         }
-        setCurrentKey(key);
+        if (holder.unwritten == null) {
+            holder.unwritten = new ArrayList<>();
+            unwritten.add(holder);
+        }
+        holder.unwritten.add(Tuple2.of(key, expiry));
+        if (++waiting >= MAX_WAITING) {
+            writeWaitingKeys();
+        }
+    }
+
+    /** Writes the keys waiting on the heap to their buckets' lists, one merge per bucket. */
+    private void writeWaitingKeys() throws Exception {
+        if (waiting == 0) {
+            return;
+        }
+        Object current = getCurrentKey();
+        for (Holder<K> holder : unwritten) {
+            setCurrentKey(holder.key);
+            expiring.setCurrentNamespace(holder.bucket);
+            expiring.addAll(holder.unwritten);
+            holder.unwritten = null;
+        }
+        unwritten.clear();
+        waiting = 0;
+        if (current != null) {
+            setCurrentKey(current);
+        }
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        // A bucket whose timer fires must list all its keys.
+        writeWaitingKeys();
+        super.processWatermark(mark);
+    }
+
+    @Override
+    public void finish() throws Exception {
+        writeWaitingKeys();
+        super.finish();
     }
 
     @Override
@@ -274,6 +355,8 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
 
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
+        // Keyed state is snapshotted after this method: the waiting keys go into this snapshot.
+        writeWaitingKeys();
         super.snapshotState(context);
         metrics.snapshot(context, getRuntimeContext());
     }

@@ -62,7 +62,9 @@ public final class StateMetrics implements Serializable {
 
     /**
      * Rows appended to the state, each counted as updated even if an equal one is there (Spark's
-     * stream-stream join counts every row it appends).
+     * stream-stream join counts every row it appends, and its dedup every key it puts). No set:
+     * where a row cannot be changed twice before a commit, this is {@link #updated}'s count at a
+     * counter's cost.
      */
     public void appended(int rows) {
         held += rows;

@@ -225,6 +225,29 @@ class DedupWithinWatermarkTest {
     }
 
     @Test
+    void moreKeysThanWaitOnTheHeapAreAllForgottenAfterASnapshotAndARestore() throws Exception {
+        // The index's keys wait on the heap up to MAX_WAITING, then go to RocksDB's lists; the
+        // rest go at the snapshot. All must be listed, or a key would never be forgotten.
+        int keys = DedupWithinWatermark.MAX_WAITING + 100;
+        var before = harness(null);
+        for (int i = 0; i < keys; i++) {
+            push(before, "k" + i, "00:01", i);
+        }
+        assertThat(before.extractOutputValues()).hasSize(keys);
+        OperatorSubtaskState snapshot = before.snapshot(1, 0);
+        assertThat(stateRows(1)).isEqualTo(new Fragment.StateRows("dedupe", 0, keys, keys));
+
+        var after = harness(snapshot);
+        watermark(after, "00:10:59.999");
+        assertThat(remembered(after)).hasSize(keys);
+        watermark(after, "00:11");
+        assertThat(remembered(after)).isEmpty();
+        assertThat(after.numEventTimeTimers()).isZero();
+        after.snapshot(2, 0);
+        assertThat(stateRows(2)).isEqualTo(new Fragment.StateRows("dedupe", 0, 0, 0));
+    }
+
+    @Test
     void keysAndTheirExpiriesFollowTheirKeyGroupsToANewParallelism() throws Exception {
         List<String> keys = new ArrayList<>();
         var one = harness(null, 1, 0);

@@ -111,6 +111,7 @@ class FlinkConfFileTest {
                 .containsEntry("restart-strategy.type", "exponential-delay")
                 .containsEntry("pipeline.object-reuse", "true")
                 .containsEntry("state.backend.rocksdb.timer-service.factory", "HEAP")
+                .containsEntry("state.backend.rocksdb.use-bloom-filter", "true")
                 .containsEntry("security.delegation.tokens.enabled", "false");
     }
 
