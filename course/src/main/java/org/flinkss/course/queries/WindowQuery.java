@@ -1,5 +1,7 @@
 package org.flinkss.course.queries;
 
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -34,7 +36,9 @@ import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.operators.LateRowRouter;
 import org.flinkss.runtime.operators.WindowAggregate;
+import org.flinkss.runtime.operators.WindowCombiner;
 import org.flinkss.runtime.operators.WindowEmission;
+import org.flinkss.runtime.operators.WindowPartial;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
@@ -332,23 +336,55 @@ public final class WindowQuery implements Query {
                                                 : StringData.fromString(k),
                                 acc.events,
                                 acc.roundedAmount());
-        return onTime.keyBy(key)
+        if (kind == Kind.SESSION) {
+            // Sessions merge: each row goes to the keyed operator as it is.
+            return onTime.keyBy(key)
+                    .transform(
+                            "window",
+                            InternalTypeInfo.of(rowType()),
+                            new WindowAggregate.Operator<>(
+                                    new WindowAggregate<>(
+                                            "window",
+                                            assigner(),
+                                            new CountAndSum.Function(),
+                                            CountAndSum.class,
+                                            emitter,
+                                            emission(),
+                                            context.scope(),
+                                            e ->
+                                                    e.eventTs == null
+                                                            ? null
+                                                            : LateEvents.micros(e.eventTs))))
+                    .uid("window-" + name);
+        }
+        // Fixed windows aggregate in two phases, as Spark's partial and final HashAggregate: a
+        // combiner before the shuffle folds each subtask's rows into one partial per (key,
+        // window), and the keyed operator (same uid and state as the row-by-row one) merges them.
+        TypeInformation<WindowPartial<String, CountAndSum>> partialType =
+                WindowPartial.type(Types.STRING, Types.POJO(CountAndSum.class));
+        return onTime.transform(
+                        "combine-window-rows",
+                        partialType,
+                        new WindowCombiner<>(
+                                assigner(),
+                                key,
+                                new CountAndSum.Function(),
+                                emission(),
+                                WindowCombiner.DEFAULT_MAX_ENTRIES))
+                .uid("combine-window-rows-" + name)
+                .keyBy(p -> p.key, Types.STRING)
                 .transform(
                         "window",
                         InternalTypeInfo.of(rowType()),
                         new WindowAggregate.Operator<>(
-                                new WindowAggregate<>(
+                                WindowAggregate.ofPartials(
                                         "window",
                                         assigner(),
                                         new CountAndSum.Function(),
                                         CountAndSum.class,
                                         emitter,
                                         emission(),
-                                        context.scope(),
-                                        e ->
-                                                e.eventTs == null
-                                                        ? null
-                                                        : LateEvents.micros(e.eventTs))))
+                                        context.scope())))
                 .uid("window-" + name);
     }
 

@@ -93,6 +93,9 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
     private final WindowEmission emission;
     @Nullable private final LateRowRouter.EventTime<IN> micros;
 
+    /** Its rows are {@link WindowPartial}s of a {@link WindowCombiner}, each in its own window. */
+    private final boolean partials;
+
     /** Windows by start: epoch ms for fixed windows, epoch us for sessions. */
     private transient MapState<Long, A> windows;
 
@@ -120,7 +123,16 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
             Emitter<K, A> emitter,
             WindowEmission emission,
             RunScope scope) {
-        this(operatorName, assigner, aggregate, accumulatorClass, emitter, emission, scope, null);
+        this(
+                operatorName,
+                assigner,
+                aggregate,
+                accumulatorClass,
+                emitter,
+                emission,
+                scope,
+                null,
+                false);
     }
 
     /**
@@ -130,7 +142,6 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
      *
      * @param micros the row's event time in epoch microseconds (null: its record timestamp)
      */
-    @SuppressWarnings("unchecked")
     public WindowAggregate(
             String operatorName,
             WindowAssigner<?, TimeWindow> assigner,
@@ -140,6 +151,91 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
             WindowEmission emission,
             RunScope scope,
             @Nullable LateRowRouter.EventTime<IN> micros) {
+        this(
+                operatorName,
+                assigner,
+                aggregate,
+                accumulatorClass,
+                emitter,
+                emission,
+                scope,
+                micros,
+                false);
+    }
+
+    /**
+     * The keyed half of a two-phase aggregation: merges the {@link WindowPartial}s of a {@link
+     * WindowCombiner} that stands before the shuffle, with {@code aggregate}'s {@code merge}. Its
+     * state, timers, output and metrics are those of the same aggregation over the rows (state rows
+     * are (key, window) pairs either way), so a checkpoint of one restores into the other. Fixed
+     * windows only.
+     */
+    public static <K, IN, A extends Ended> WindowAggregate<K, WindowPartial<K, A>, A> ofPartials(
+            String operatorName,
+            WindowAssigner<?, TimeWindow> assigner,
+            AggregateFunction<IN, A, A> aggregate,
+            Class<A> accumulatorClass,
+            Emitter<K, A> emitter,
+            WindowEmission emission,
+            RunScope scope) {
+        if (assigner instanceof MergingWindowAssigner) {
+            throw new IllegalArgumentException(
+                    "sessions merge: their rows cannot be combined before the shuffle");
+        }
+        return new WindowAggregate<>(
+                operatorName,
+                assigner,
+                new MergePartials<>(aggregate),
+                accumulatorClass,
+                emitter,
+                emission,
+                scope,
+                null,
+                true);
+    }
+
+    /** Adds a partial to an accumulator by merging the two. */
+    private static final class MergePartials<K, A extends Ended>
+            implements AggregateFunction<WindowPartial<K, A>, A, A> {
+        private static final long serialVersionUID = 1L;
+        private final AggregateFunction<?, A, A> aggregate;
+
+        MergePartials(AggregateFunction<?, A, A> aggregate) {
+            this.aggregate = aggregate;
+        }
+
+        @Override
+        public A createAccumulator() {
+            return aggregate.createAccumulator();
+        }
+
+        @Override
+        public A add(WindowPartial<K, A> partial, A acc) {
+            return aggregate.merge(acc, partial.accumulator);
+        }
+
+        @Override
+        public A getResult(A acc) {
+            return acc;
+        }
+
+        @Override
+        public A merge(A a, A b) {
+            return aggregate.merge(a, b);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private WindowAggregate(
+            String operatorName,
+            WindowAssigner<?, TimeWindow> assigner,
+            AggregateFunction<IN, A, A> aggregate,
+            Class<A> accumulatorClass,
+            Emitter<K, A> emitter,
+            WindowEmission emission,
+            RunScope scope,
+            @Nullable LateRowRouter.EventTime<IN> micros,
+            boolean partials) {
         if (emission == WindowEmission.CHANGES && assigner instanceof MergingWindowAssigner) {
             throw new IllegalArgumentException(
                     "session windows in update mode: a merged session's old row would stay (Spark "
@@ -153,6 +249,7 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
         this.emitter = emitter;
         this.metrics = new StateMetrics(operatorName, scope);
         this.micros = micros;
+        this.partials = partials;
     }
 
     @Override
@@ -175,8 +272,13 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
     @Override
     public void processElement(IN event, Context ctx, Collector<RowData> out) throws Exception {
         long timestamp = ctx.timestamp();
-        Collection<TimeWindow> assigned =
-                assigner.assignWindows(event, timestamp, assignerContext());
+        Collection<TimeWindow> assigned;
+        if (partials) {
+            WindowPartial<?, ?> partial = (WindowPartial<?, ?>) event;
+            assigned = List.of(new TimeWindow(partial.start, partial.accumulator.end()));
+        } else {
+            assigned = assigner.assignWindows(event, timestamp, assignerContext());
+        }
         if (assigner instanceof MergingWindowAssigner) {
             Long eventMicros = micros == null ? null : micros.of(event);
             long t = eventMicros == null ? timestamp * MICROS_PER_MILLI : eventMicros;
