@@ -116,6 +116,7 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
             DataInputDeserializer in = new DataInputDeserializer(committed);
             commits = in.readLong();
             int n = in.readInt();
+            processed = new HashSet<>(Math.max(16, (int) (n / 0.75f) + 1));
             for (int i = 0; i < n; i++) {
                 processed.add(in.readUTF());
             }
@@ -139,8 +140,16 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
         if (local) {
             Listing listing = walk(Paths.get(root), suffix);
             Path folder = Paths.get(root);
+            // The walk's paths are the folder's path and a name below it: the key is that name,
+            // cut off the string (Path.relativize costs more, with 10,000 files and more).
+            String prefix = folder.toString() + folder.getFileSystem().getSeparator();
             for (Path file : listing.files()) {
-                listed.add(new Listed(file.toString(), folder.relativize(file).toString(), -1));
+                String location = file.toString();
+                String key =
+                        location.startsWith(prefix)
+                                ? location.substring(prefix.length())
+                                : folder.relativize(file).toString();
+                listed.add(new Listed(location, key, -1));
             }
             warnOnce(listing);
         } else {
