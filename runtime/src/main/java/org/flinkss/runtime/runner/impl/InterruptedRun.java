@@ -34,6 +34,9 @@ import java.util.concurrent.TimeUnit;
 @Internal
 public final class InterruptedRun implements AutoCloseable {
 
+    /** How long the hook waits for the run's thread to record the job's last batches. */
+    private static final long WATCHER_WAIT_SECONDS = 30;
+
     private final String queryName;
     private final CheckpointLayout layout;
     private final JobClient client;
@@ -41,6 +44,10 @@ public final class InterruptedRun implements AutoCloseable {
     private final PrintStream out;
     private final Thread hook;
     private final CountDownLatch done = new CountDownLatch(1);
+
+    /** Counted down once the run's thread stopped watching the job (see {@link #awaitHook}). */
+    private final CountDownLatch watched = new CountDownLatch(1);
+
     private volatile boolean interrupted;
 
     private InterruptedRun(
@@ -83,6 +90,7 @@ public final class InterruptedRun implements AutoCloseable {
      * have said what was kept. The JVM exits then, so this does not return in practice.
      */
     public void awaitHook() {
+        watched.countDown();
         try {
             done.await(10, TimeUnit.MINUTES);
             // The JVM halts once every hook is done: print nothing more meanwhile.
@@ -135,8 +143,18 @@ public final class InterruptedRun implements AutoCloseable {
         }
     }
 
-    /** The line that says what the interrupted run kept and where the next one resumes. */
+    /**
+     * The line that says what the interrupted run kept and where the next one resumes. The run's
+     * thread records each completed checkpoint's batch in the progress log as it sees it, the last
+     * one when it sees the job end: the line waits for that (a bounded time), so that it names the
+     * batch the job really committed last.
+     */
     String kept(String how, String restorePoint) {
+        try {
+            watched.await(WATCHER_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         List<ObjectNode> history = ProgressTracker.history(layout);
         String last =
                 history.isEmpty()
@@ -159,6 +177,7 @@ public final class InterruptedRun implements AutoCloseable {
     /** Removes the hook: the run ended by itself. */
     @Override
     public void close() {
+        watched.countDown();
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {

@@ -107,6 +107,9 @@ public final class JobWatcher {
                 }
             }
             if (status.isGloballyTerminalState()) {
+                // The batches of the checkpoints that completed before the end are committed
+                // (a cancel can come just after one): record them before saying how it ended.
+                committedUpTo = recordCompleted(restorePoints, jobId, runId, committedUpTo);
                 if (status == JobStatus.FAILED || status == JobStatus.CANCELED) {
                     throw new QueryException(
                             "query '"
@@ -121,11 +124,7 @@ public final class JobWatcher {
                 }
                 return Ending.STOPPED_FROM_OUTSIDE;
             }
-            List<Long> completed = restorePoints.completedCheckpoints(jobId);
-            if (!completed.isEmpty() && completed.get(completed.size() - 1) > committedUpTo) {
-                committedUpTo = completed.get(completed.size() - 1);
-                tracker.commit(runId, committedUpTo);
-            }
+            committedUpTo = recordCompleted(restorePoints, jobId, runId, committedUpTo);
             if (availableNow && runs.caughtUp(runId, sources)) {
                 return Ending.CAUGHT_UP;
             }
@@ -137,5 +136,16 @@ public final class JobWatcher {
             }
             JobStatuses.sleep(POLL);
         }
+    }
+
+    /** Records the batches of checkpoints completed since {@code committedUpTo}; the new mark. */
+    private long recordCompleted(
+            RestorePoints restorePoints, String jobId, String runId, long committedUpTo) {
+        List<Long> completed = restorePoints.completedCheckpoints(jobId);
+        if (!completed.isEmpty() && completed.get(completed.size() - 1) > committedUpTo) {
+            committedUpTo = completed.get(completed.size() - 1);
+            tracker.commit(runId, committedUpTo);
+        }
+        return committedUpTo;
     }
 }
