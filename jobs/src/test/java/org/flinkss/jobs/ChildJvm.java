@@ -275,6 +275,12 @@ final class ChildJvm implements AutoCloseable {
                     Thread.sleep(extra);
                     if (child.isAlive()) {
                         int code = child.kill9();
+                        if (code == 0) {
+                            // It finished by itself between isAlive and the signal: a finished
+                            // run, not a kill.
+                            note.accept("run " + attempt + ": finished as the kill was sent");
+                            return killed;
+                        }
                         killed++;
                         note.accept(
                                 "run "

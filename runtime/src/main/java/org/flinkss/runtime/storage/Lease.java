@@ -40,7 +40,9 @@ import java.util.regex.Pattern;
  * conditional on the content read. Creating the next generation is a single conditional put, so
  * exactly one run wins it. A holder renews by rewriting its own generation (one PUT, atomic) after
  * checking that no later generation exists; if one does, its lease expired and was taken over, and
- * {@link #renew} says so (the run must stop). Lower generations are deleted by the next holder.
+ * {@link #renew} says so (the run must stop). Lower generations are deleted by the next holder;
+ * since a deleted generation could be created again by a run whose listing missed the newer ones, a
+ * run that has created its generation lists once more and gives up if a higher one exists.
  *
  * <p>Expiry is the holder's clock plus the lease time; a taker compares it with its own clock, so
  * the lease time must be well above both the heartbeat interval and the clocks' difference.
@@ -192,6 +194,13 @@ public final class Lease implements AutoCloseable {
         if (!Storage.createIfAbsent(objectOf(folder, next), mine.encode().getBytes(UTF8))) {
             // Another run took the same generation between our read and our write.
             throw held(folder, read(folder, next));
+        }
+        // A listing that missed the newest generation (an object store's listing cut short while
+        // the winner deleted the generation before it) lets a run create a lower, deleted one:
+        // the highest generation holds the lease, so a run that sees a higher one has lost.
+        Optional<Long> newest = currentGeneration(folder);
+        if (newest.isPresent() && newest.get() > next) {
+            throw held(folder, read(folder, newest.get()));
         }
         Lease lease = new Lease(folder, next, mine, time, clock, expires);
         lease.deleteEarlierGenerations();
