@@ -474,7 +474,8 @@ public final class DeltaTable {
                 || message.contains("should be greater than the previous commit attempt version")
                 || message.contains("Gaps in Delta log commit files")
                 || message.contains("versions are not contiguous")
-                || message.contains("Missing delta file version");
+                || message.contains("Missing delta file version")
+                || message.contains("Missing checkpoint at version");
     }
 
     private static void pauseAfterShortListing(int attempt) {

@@ -126,21 +126,33 @@ final class FlinkFileIO implements FileIO {
     }
 
     /**
-     * A listing from a version's prefix ({@code 00000000000000000000.}, as Kernel lists a log from
-     * its start) whose first commit comes later, with no checkpoint to start from, while the commit
-     * at that version is there: the head of the listing was cut (Kernel would refuse the table with
-     * "Missing delta file version 0").
+     * A listing from a version's prefix ({@code 00000000000000000010.}, as Kernel lists a log from
+     * its start or from the checkpoint {@code _last_checkpoint} names) whose head was cut: the
+     * checkpoint at that version is missing from it but there (Kernel would refuse the table with
+     * "Missing checkpoint at version 10"), or, with no checkpoint listed to start from, the first
+     * commit comes later than that version while the commit at that version is there ("Missing
+     * delta file version 0").
      */
     private static boolean headMissing(List<ListedFile> listed, Path from, boolean checkpointListed)
             throws IOException {
         String fromName = from.getName();
-        if (checkpointListed || fromName.length() < 20) {
+        if (fromName.length() < 20) {
             return false;
         }
         long fromVersion;
         try {
             fromVersion = Long.parseLong(fromName.substring(0, 20));
         } catch (NumberFormatException e) {
+            return false;
+        }
+        String checkpointName = String.format("%020d.checkpoint.parquet", fromVersion);
+        if (fromName.length() == 21
+                && fromName.endsWith(".")
+                && listed.stream().noneMatch(f -> f.name().equals(checkpointName))
+                && Storage.exists(new Path(from.getParent(), checkpointName))) {
+            return true;
+        }
+        if (checkpointListed) {
             return false;
         }
         for (ListedFile f : listed) {
