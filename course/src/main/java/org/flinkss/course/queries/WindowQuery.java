@@ -4,6 +4,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -336,55 +337,52 @@ public final class WindowQuery implements Query {
                                                 : StringData.fromString(k),
                                 acc.events,
                                 acc.roundedAmount());
+        WindowAggregate.Spec<String, Event, CountAndSum> aggregate =
+                new WindowAggregate.Spec<>(
+                        "window",
+                        assigner(),
+                        new CountAndSum.Function(),
+                        CountAndSum.class,
+                        emitter,
+                        emission(),
+                        context.scope());
         if (kind == Kind.SESSION) {
             // Sessions merge: each row goes to the keyed operator as it is.
-            return onTime.keyBy(key)
-                    .transform(
-                            "window",
-                            InternalTypeInfo.of(rowType()),
-                            new WindowAggregate.Operator<>(
-                                    new WindowAggregate<>(
-                                            "window",
-                                            assigner(),
-                                            new CountAndSum.Function(),
-                                            CountAndSum.class,
-                                            emitter,
-                                            emission(),
-                                            context.scope(),
-                                            e ->
-                                                    e.eventTs == null
-                                                            ? null
-                                                            : LateEvents.micros(e.eventTs))))
-                    .uid("window-" + name);
+            return windowOperator(
+                    onTime.keyBy(key),
+                    aggregate.overRows(
+                            e -> e.eventTs == null ? null : LateEvents.micros(e.eventTs)));
         }
         // Fixed windows aggregate in two phases, as Spark's partial and final HashAggregate: a
         // combiner before the shuffle folds each subtask's rows into one partial per (key,
         // window), and the keyed operator (same uid and state as the row-by-row one) merges them.
         TypeInformation<WindowPartial<String, CountAndSum>> partialType =
                 WindowPartial.type(Types.STRING, Types.POJO(CountAndSum.class));
-        return onTime.transform(
-                        "combine-window-rows",
-                        partialType,
-                        new WindowCombiner<>(
-                                assigner(),
-                                key,
-                                new CountAndSum.Function(),
-                                emission(),
-                                WindowCombiner.DEFAULT_MAX_ENTRIES))
-                .uid("combine-window-rows-" + name)
-                .keyBy(p -> p.key, Types.STRING)
-                .transform(
+        KeyedStream<WindowPartial<String, CountAndSum>, String> partials =
+                onTime.transform(
+                                "combine-window-rows",
+                                partialType,
+                                new WindowCombiner<>(
+                                        assigner(),
+                                        key,
+                                        new CountAndSum.Function(),
+                                        emission(),
+                                        WindowCombiner.DEFAULT_MAX_ENTRIES))
+                        .uid("combine-window-rows-" + name)
+                        .keyBy(p -> p.key, Types.STRING);
+        return windowOperator(partials, aggregate.overPartials());
+    }
+
+    /**
+     * The keyed window operator, under one uid whichever rows reach it (a session's rows, or the
+     * combiner's partials), so its state stays where a checkpoint left it.
+     */
+    private <T> DataStream<RowData> windowOperator(
+            KeyedStream<T, String> keyed, WindowAggregate<String, T, CountAndSum> aggregate) {
+        return keyed.transform(
                         "window",
                         InternalTypeInfo.of(rowType()),
-                        new WindowAggregate.Operator<>(
-                                WindowAggregate.ofPartials(
-                                        "window",
-                                        assigner(),
-                                        new CountAndSum.Function(),
-                                        CountAndSum.class,
-                                        emitter,
-                                        emission(),
-                                        context.scope())))
+                        new WindowAggregate.Operator<>(aggregate))
                 .uid("window-" + name);
     }
 

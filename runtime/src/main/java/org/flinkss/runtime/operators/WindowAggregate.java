@@ -115,83 +115,88 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
     private transient WindowAssigner.WindowAssignerContext assignerContext;
     private transient long windowSize;
 
-    public WindowAggregate(
-            String operatorName,
-            WindowAssigner<?, TimeWindow> assigner,
-            AggregateFunction<IN, A, A> aggregate,
-            Class<A> accumulatorClass,
-            Emitter<K, A> emitter,
-            WindowEmission emission,
-            RunScope scope) {
-        this(
-                operatorName,
-                assigner,
-                aggregate,
-                accumulatorClass,
-                emitter,
-                emission,
-                scope,
-                null,
-                false);
-    }
-
     /**
-     * As {@link #WindowAggregate(String, WindowAssigner, AggregateFunction, Class, Emitter,
-     * WindowEmission, RunScope)}, with each row's event time in microseconds for sessions (Spark's
-     * {@code TIMESTAMP}); fixed windows do not need it.
+     * One window aggregation, before it is told which rows reach it: {@link #overRows} for the rows
+     * themselves, {@link #overPartials} for a {@link WindowCombiner}'s partials. Both make the same
+     * state, timers, output and metrics.
      *
-     * @param micros the row's event time in epoch microseconds (null: its record timestamp)
+     * @param <K> the key
+     * @param <IN> the rows
+     * @param <A> the accumulator, also the result
      */
-    public WindowAggregate(
-            String operatorName,
-            WindowAssigner<?, TimeWindow> assigner,
-            AggregateFunction<IN, A, A> aggregate,
-            Class<A> accumulatorClass,
-            Emitter<K, A> emitter,
-            WindowEmission emission,
-            RunScope scope,
-            @Nullable LateRowRouter.EventTime<IN> micros) {
-        this(
-                operatorName,
-                assigner,
-                aggregate,
-                accumulatorClass,
-                emitter,
-                emission,
-                scope,
-                micros,
-                false);
-    }
+    public static final class Spec<K, IN, A extends Ended> {
+        private final String operatorName;
+        private final WindowAssigner<?, TimeWindow> assigner;
+        private final AggregateFunction<IN, A, A> aggregate;
+        private final Class<A> accumulatorClass;
+        private final Emitter<K, A> emitter;
+        private final WindowEmission emission;
+        private final RunScope scope;
 
-    /**
-     * The keyed half of a two-phase aggregation: merges the {@link WindowPartial}s of a {@link
-     * WindowCombiner} that stands before the shuffle, with {@code aggregate}'s {@code merge}. Its
-     * state, timers, output and metrics are those of the same aggregation over the rows (state rows
-     * are (key, window) pairs either way), so a checkpoint of one restores into the other. Fixed
-     * windows only.
-     */
-    public static <K, IN, A extends Ended> WindowAggregate<K, WindowPartial<K, A>, A> ofPartials(
-            String operatorName,
-            WindowAssigner<?, TimeWindow> assigner,
-            AggregateFunction<IN, A, A> aggregate,
-            Class<A> accumulatorClass,
-            Emitter<K, A> emitter,
-            WindowEmission emission,
-            RunScope scope) {
-        if (assigner instanceof MergingWindowAssigner) {
-            throw new IllegalArgumentException(
-                    "sessions merge: their rows cannot be combined before the shuffle");
+        public Spec(
+                String operatorName,
+                WindowAssigner<?, TimeWindow> assigner,
+                AggregateFunction<IN, A, A> aggregate,
+                Class<A> accumulatorClass,
+                Emitter<K, A> emitter,
+                WindowEmission emission,
+                RunScope scope) {
+            this.operatorName = operatorName;
+            this.assigner = assigner;
+            this.aggregate = aggregate;
+            this.accumulatorClass = accumulatorClass;
+            this.emitter = emitter;
+            this.emission = emission;
+            this.scope = scope;
         }
-        return new WindowAggregate<>(
-                operatorName,
-                assigner,
-                new MergePartials<>(aggregate),
-                accumulatorClass,
-                emitter,
-                emission,
-                scope,
-                null,
-                true);
+
+        /** Over the rows, each in the windows of its record timestamp. */
+        public WindowAggregate<K, IN, A> overRows() {
+            return overRows(null);
+        }
+
+        /**
+         * Over the rows, with each row's event time in microseconds for sessions (Spark's {@code
+         * TIMESTAMP}); fixed windows do not need it.
+         *
+         * @param micros the row's event time in epoch microseconds (null: its record timestamp)
+         */
+        public WindowAggregate<K, IN, A> overRows(@Nullable LateRowRouter.EventTime<IN> micros) {
+            return new WindowAggregate<>(
+                    operatorName,
+                    assigner,
+                    aggregate,
+                    accumulatorClass,
+                    emitter,
+                    emission,
+                    scope,
+                    micros,
+                    false);
+        }
+
+        /**
+         * The keyed half of a two-phase aggregation: merges the {@link WindowPartial}s of a {@link
+         * WindowCombiner} that stands before the shuffle, with {@code aggregate}'s {@code merge}.
+         * Its state, timers, output and metrics are those of the same aggregation over the rows
+         * (state rows are (key, window) pairs either way), so a checkpoint of one restores into the
+         * other. Fixed windows only.
+         */
+        public WindowAggregate<K, WindowPartial<K, A>, A> overPartials() {
+            if (assigner instanceof MergingWindowAssigner) {
+                throw new IllegalArgumentException(
+                        "sessions merge: their rows cannot be combined before the shuffle");
+            }
+            return new WindowAggregate<>(
+                    operatorName,
+                    assigner,
+                    new MergePartials<>(aggregate),
+                    accumulatorClass,
+                    emitter,
+                    emission,
+                    scope,
+                    null,
+                    true);
+        }
     }
 
     /** Adds a partial to an accumulator by merging the two. */

@@ -21,8 +21,8 @@ import java.util.Objects;
  * Partial aggregation before the shuffle, as Spark's partial {@code HashAggregate} before its
  * exchange: folds the rows of each (key, fixed window) into an accumulator on the heap and sends
  * {@link WindowPartial}s to the keyed {@link WindowAggregate} (made by {@link
- * WindowAggregate#ofPartials}), which merges them. One row per (key, window) crosses the network
- * and touches the state backend instead of one per input row.
+ * WindowAggregate.Spec#overPartials}), which merges them. One row per (key, window) crosses the
+ * network and touches the state backend instead of one per input row.
  *
  * <p>Nothing stays on the heap across a watermark, a checkpoint or the end of the input: it sends
  * every partial before it forwards a watermark (so the windows it closes are complete downstream),

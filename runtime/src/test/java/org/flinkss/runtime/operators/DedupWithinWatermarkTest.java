@@ -19,7 +19,6 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
-import org.flinkss.runtime.time.Watermarks;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,8 +29,9 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.flinkss.runtime.operators.WindowAggregateTest.at;
-import static org.flinkss.runtime.operators.WindowAggregateTest.hhmm;
+import static org.flinkss.runtime.operators.Harness.hhmm;
+import static org.flinkss.runtime.operators.Harness.push;
+import static org.flinkss.runtime.operators.Harness.watermark;
 
 /**
  * {@link DedupWithinWatermark} in Flink's keyed operator harness, with a 10-minute watermark delay:
@@ -334,22 +334,6 @@ class DedupWithinWatermarkTest {
         }
         h.open();
         return h;
-    }
-
-    private static void push(
-            KeyedOneInputStreamOperatorTestHarness<String, Reading, Reading> h,
-            String key,
-            String time,
-            long value)
-            throws Exception {
-        h.processElement(new Reading(key, at(time), value), at(time));
-    }
-
-    /** Spark's watermark {@code time}, as the operator gets it (Flink's is one less). */
-    private static void watermark(
-            KeyedOneInputStreamOperatorTestHarness<String, Reading, Reading> h, String time)
-            throws Exception {
-        h.processWatermark(Watermarks.toFlink(at(time)));
     }
 
     private static List<String> drain(

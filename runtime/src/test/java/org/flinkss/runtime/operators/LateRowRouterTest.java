@@ -22,7 +22,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.flinkss.runtime.operators.WindowAggregateTest.at;
+import static org.flinkss.runtime.operators.Harness.at;
+import static org.flinkss.runtime.operators.Harness.watermark;
 
 /**
  * {@link LateRowRouter} in Flink's operator harness: which rows go on to the stateful operator and
@@ -246,12 +247,6 @@ class LateRowRouterTest {
             OneInputStreamOperatorTestHarness<Reading, Reading> h, String time, long micros)
             throws Exception {
         h.processElement(new Reading("a", at(time), micros), at(time));
-    }
-
-    /** Spark's watermark {@code time}, as the operator gets it (Flink's is one less). */
-    private static void watermark(
-            OneInputStreamOperatorTestHarness<Reading, Reading> h, String time) throws Exception {
-        h.processWatermark(Watermarks.toFlink(at(time)));
     }
 
     private static List<String> onTime(OneInputStreamOperatorTestHarness<Reading, Reading> h) {

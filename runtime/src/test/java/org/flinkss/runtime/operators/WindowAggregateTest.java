@@ -1,12 +1,7 @@
 package org.flinkss.runtime.operators;
 
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.runtime.state.KeyedStateBackend;
-import org.apache.flink.runtime.state.VoidNamespace;
-import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindows;
 import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
@@ -28,19 +23,19 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
-import org.flinkss.runtime.time.Watermarks;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.flinkss.runtime.operators.Harness.atMicros;
+import static org.flinkss.runtime.operators.Harness.clock;
+import static org.flinkss.runtime.operators.Harness.push;
+import static org.flinkss.runtime.operators.Harness.watermark;
 
 /**
  * {@link WindowAggregate} in Flink's keyed operator harness: rows and Spark's watermarks pushed one
@@ -381,15 +376,15 @@ class WindowAggregateTest {
 
     private WindowAggregate<String, Reading, Tally> aggregate(
             WindowAssigner<?, TimeWindow> assigner, WindowEmission emission) {
-        return new WindowAggregate<>(
-                "window",
-                assigner,
-                new Tally.Function(),
-                Tally.class,
-                EMITTER,
-                emission,
-                scope(),
-                r -> r.micros);
+        return new WindowAggregate.Spec<String, Reading, Tally>(
+                        "window",
+                        assigner,
+                        new Tally.Function(),
+                        Tally.class,
+                        EMITTER,
+                        emission,
+                        scope())
+                .overRows(r -> r.micros);
     }
 
     private KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> harness(
@@ -414,23 +409,6 @@ class WindowAggregateTest {
         }
         h.open();
         return h;
-    }
-
-    /** A row at {@code time}, with its event time as the record's timestamp. */
-    private static void push(
-            KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h,
-            String key,
-            String time,
-            long value)
-            throws Exception {
-        h.processElement(new Reading(key, at(time), value), at(time));
-    }
-
-    /** Spark's watermark {@code time}, as the operator gets it (Flink's is one less). */
-    private static void watermark(
-            KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h, String time)
-            throws Exception {
-        h.processWatermark(Watermarks.toFlink(at(time)));
     }
 
     /** What the operator wrote since the last call, as {@code +I key [start-end) rows= sum=}. */
@@ -459,47 +437,13 @@ class WindowAggregateTest {
     /** The fixed windows in the operator's keyed state (ms), as {@code key [start-end) rows}. */
     private static List<String> windows(
             KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h) throws Exception {
-        return windows(h, 1000);
+        return Harness.windows(h, Harness::hhmm);
     }
 
     /** The sessions in the operator's keyed state (us), as {@code key [start-end) rows}. */
     private static List<String> sessions(
             KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h) throws Exception {
-        return windows(h, 1);
-    }
-
-    private static List<String> windows(
-            KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h, long toMicros)
-            throws Exception {
-        KeyedStateBackend<String> backend = h.getOperator().getKeyedStateBackend();
-        MapStateDescriptor<Long, Tally> descriptor =
-                new MapStateDescriptor<>("windows", Types.LONG, Types.POJO(Tally.class));
-        List<String> keys;
-        try (var stream = backend.getKeys("windows", VoidNamespace.INSTANCE)) {
-            keys = stream.sorted().collect(Collectors.toList());
-        }
-        List<String> windows = new ArrayList<>();
-        for (String key : keys) {
-            backend.setCurrentKey(key);
-            MapState<Long, Tally> state =
-                    backend.getPartitionedState(
-                            VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, descriptor);
-            Map<Long, Tally> byStart = new TreeMap<>();
-            for (Map.Entry<Long, Tally> e : state.entries()) {
-                byStart.put(e.getKey(), e.getValue());
-            }
-            byStart.forEach(
-                    (start, acc) ->
-                            windows.add(
-                                    key
-                                            + " ["
-                                            + clock(start * toMicros)
-                                            + "-"
-                                            + clock(acc.end * toMicros)
-                                            + ") "
-                                            + acc.rows));
-        }
-        return windows;
+        return Harness.windows(h, Harness::clock);
     }
 
     private Fragment.StateRows stateRows(long checkpointId) {
@@ -508,33 +452,6 @@ class WindowAggregateTest {
                 .map(f -> (Fragment.StateRows) f)
                 .findFirst()
                 .orElseThrow();
-    }
-
-    /** 2025-03-01 at {@code HH:mm} or {@code HH:mm:ss[.SSS]}, UTC. */
-    static long at(String time) {
-        String t = time.length() == 5 ? time + ":00" : time;
-        return Instant.parse("2025-03-01T" + t + "Z").toEpochMilli();
-    }
-
-    /** {@code HH:mm}, or {@code HH:mm:ss[.SSS[SSS]]} when the seconds matter. */
-    static String hhmm(long epochMillis) {
-        return clock(epochMillis * 1000);
-    }
-
-    /** {@link #hhmm} of a time in epoch microseconds. */
-    static String clock(long epochMicros) {
-        Instant t0 =
-                Instant.ofEpochSecond(
-                        Math.floorDiv(epochMicros, 1_000_000),
-                        Math.floorMod(epochMicros, 1_000_000) * 1000);
-        String t = t0.toString().substring(11).replace("Z", "");
-        return t.endsWith(":00") ? t.substring(0, 5) : t;
-    }
-
-    /** 2025-03-01 at {@code HH:mm:ss.SSSSSS}, UTC, in epoch microseconds. */
-    static long atMicros(String time) {
-        Instant t = Instant.parse("2025-03-01T" + time + "Z");
-        return t.getEpochSecond() * 1_000_000 + t.getNano() / 1000;
     }
 
     /** A row at {@code time} with microseconds, its millisecond as the record's timestamp. */

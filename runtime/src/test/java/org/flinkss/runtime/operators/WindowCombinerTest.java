@@ -1,12 +1,7 @@
 package org.flinkss.runtime.operators;
 
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.runtime.state.KeyedStateBackend;
-import org.apache.flink.runtime.state.VoidNamespace;
-import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindows;
 import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
@@ -37,19 +32,20 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.flinkss.runtime.operators.WindowAggregateTest.at;
-import static org.flinkss.runtime.operators.WindowAggregateTest.hhmm;
+import static org.flinkss.runtime.operators.Harness.at;
+import static org.flinkss.runtime.operators.Harness.hhmm;
+import static org.flinkss.runtime.operators.Harness.push;
+import static org.flinkss.runtime.operators.Harness.watermark;
 
 /**
  * {@link WindowCombiner} in Flink's operator harness: rows pushed one by one, and what it sends
  * (partials, then the watermark) at each watermark, checkpoint barrier, end of input and bound;
- * then its partials merged by {@link WindowAggregate#ofPartials} against the row-by-row operator.
+ * then its partials merged by {@link WindowAggregate.Spec#overPartials} against the row-by-row
+ * operator.
  */
 class WindowCombinerTest {
 
@@ -285,20 +281,24 @@ class WindowCombinerTest {
         return new RunScope(CheckpointLayout.of(base, query), "run-1");
     }
 
+    private WindowAggregate.Spec<String, Reading, Tally> spec(
+            WindowAssigner<?, TimeWindow> assigner, String query) {
+        return new WindowAggregate.Spec<>(
+                "window",
+                assigner,
+                new Tally.Function(),
+                Tally.class,
+                EMITTER,
+                WindowEmission.FINAL,
+                scope(query));
+    }
+
     private KeyedOneInputStreamOperatorTestHarness<String, WindowPartial<String, Tally>, RowData>
             partialsOperator(WindowAssigner<?, TimeWindow> assigner, OperatorSubtaskState restored)
                     throws Exception {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new WindowAggregate.Operator<>(
-                                WindowAggregate.<String, Reading, Tally>ofPartials(
-                                        "window",
-                                        assigner,
-                                        new Tally.Function(),
-                                        Tally.class,
-                                        EMITTER,
-                                        WindowEmission.FINAL,
-                                        scope("merged"))),
+                        new WindowAggregate.Operator<>(spec(assigner, "merged").overPartials()),
                         (WindowPartial<String, Tally> p) -> p.key,
                         Types.STRING);
         return start(h, restored);
@@ -309,15 +309,7 @@ class WindowCombinerTest {
             throws Exception {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new WindowAggregate.Operator<>(
-                                new WindowAggregate<String, Reading, Tally>(
-                                        "window",
-                                        assigner,
-                                        new Tally.Function(),
-                                        Tally.class,
-                                        EMITTER,
-                                        WindowEmission.FINAL,
-                                        scope("rows"))),
+                        new WindowAggregate.Operator<>(spec(assigner, "rows").overRows()),
                         (Reading r) -> r.key,
                         Types.STRING);
         return start(h, restored);
@@ -332,21 +324,6 @@ class WindowCombinerTest {
         }
         h.open();
         return h;
-    }
-
-    private static void push(
-            OneInputStreamOperatorTestHarness<Reading, WindowPartial<String, Tally>> h,
-            String key,
-            String time,
-            long value)
-            throws Exception {
-        h.processElement(new Reading(key, at(time), value), at(time));
-    }
-
-    private static void watermark(
-            OneInputStreamOperatorTestHarness<Reading, WindowPartial<String, Tally>> h, String time)
-            throws Exception {
-        h.processWatermark(new Watermark(Watermarks.toFlink(at(time))));
     }
 
     @SuppressWarnings("unchecked")
@@ -414,35 +391,7 @@ class WindowCombinerTest {
     /** The windows in the keyed state, as {@code key [start-end) rows}. */
     private static List<String> windows(
             KeyedOneInputStreamOperatorTestHarness<String, ?, RowData> h) throws Exception {
-        KeyedStateBackend<String> backend = h.getOperator().getKeyedStateBackend();
-        MapStateDescriptor<Long, Tally> descriptor =
-                new MapStateDescriptor<>("windows", Types.LONG, Types.POJO(Tally.class));
-        List<String> keys;
-        try (var stream = backend.getKeys("windows", VoidNamespace.INSTANCE)) {
-            keys = stream.sorted().collect(Collectors.toList());
-        }
-        List<String> windows = new ArrayList<>();
-        for (String key : keys) {
-            backend.setCurrentKey(key);
-            MapState<Long, Tally> state =
-                    backend.getPartitionedState(
-                            VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, descriptor);
-            Map<Long, Tally> byStart = new TreeMap<>();
-            for (Map.Entry<Long, Tally> e : state.entries()) {
-                byStart.put(e.getKey(), e.getValue());
-            }
-            byStart.forEach(
-                    (start, acc) ->
-                            windows.add(
-                                    key
-                                            + " ["
-                                            + hhmm(start)
-                                            + "-"
-                                            + hhmm(acc.end)
-                                            + ") "
-                                            + acc.rows));
-        }
-        return windows;
+        return Harness.windows(h, Harness::hhmm);
     }
 
     /** numRowsTotal and numRowsUpdated of the checkpoint, as progress reports them. */
