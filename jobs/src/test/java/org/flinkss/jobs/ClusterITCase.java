@@ -47,7 +47,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * in failsafe after {@code package}, which builds the two jars it uses.
  */
 @Tag("ports")
-// One at a time (the pom's failsafe execution "cluster"): scripts/cluster has one installation.
+// Beside the docker test (the pom's failsafe execution "cluster-and-docker"), and one at a time
+// with the other cluster test: scripts/cluster has one installation (ClusterInstallationLock).
 @Tag("cluster")
 class ClusterITCase {
 
@@ -70,9 +71,11 @@ class ClusterITCase {
     private static Thread stopOnExit;
     private static int commands;
     private static String skipped;
+    private static ClusterInstallationLock installation;
 
     @BeforeAll
     static void startCluster() throws IOException {
+        installation = ClusterInstallationLock.acquire("ClusterITCase");
         String taken =
                 taken(REST_PORT, "the Flink REST API") + taken(RPC_PORT, "the JobManager RPC");
         if (!onPath("curl")) {
@@ -135,17 +138,19 @@ class ClusterITCase {
     }
 
     @AfterAll
-    static void stopCluster() {
-        for (Process client : CLIENTS) {
-            client.destroyForcibly();
-        }
-        if (clusterStarted) {
-            Result stop = stopClusterQuietly();
-            if (stopOnExit != null) {
-                Runtime.getRuntime().removeShutdownHook(stopOnExit);
+    static void stopCluster() throws IOException {
+        try (ClusterInstallationLock held = installation) {
+            for (Process client : CLIENTS) {
+                client.destroyForcibly();
             }
-            log("cluster stopped (exit " + stop.code + ")");
-            assertThat(stop.code).as("scripts/cluster stop\n%s", stop.output).isZero();
+            if (clusterStarted) {
+                Result stop = stopClusterQuietly();
+                if (stopOnExit != null) {
+                    Runtime.getRuntime().removeShutdownHook(stopOnExit);
+                }
+                log("cluster stopped (exit " + stop.code + ")");
+                assertThat(stop.code).as("scripts/cluster stop\n%s", stop.output).isZero();
+            }
         }
     }
 

@@ -46,7 +46,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * user's; {@code -DexcludedGroups=ports,docker} skips it.
  */
 @Tag("ports")
-// One at a time (the pom's failsafe execution "cluster"): scripts/cluster has one installation.
+// Beside the docker test (the pom's failsafe execution "cluster-and-docker"), and one at a time
+// with the other cluster test: scripts/cluster has one installation (ClusterInstallationLock).
 @Tag("cluster")
 class MultiTaskManagerITCase {
 
@@ -65,9 +66,11 @@ class MultiTaskManagerITCase {
     private static String skipped;
     private static boolean started;
     private static Thread stopOnExit;
+    private static ClusterInstallationLock installation;
 
     @BeforeAll
     static void startS3AndCluster() throws IOException {
+        installation = ClusterInstallationLock.acquire("MultiTaskManagerITCase");
         if (!ProjectScripts.onPath("curl")) {
             skipped =
                     "MultiTaskManagerITCase skipped: scripts/cluster and scripts/s3 need curl"
@@ -131,11 +134,13 @@ class MultiTaskManagerITCase {
     }
 
     @AfterAll
-    static void stopCluster() {
-        if (stopOnExit != null) {
-            Runtime.getRuntime().removeShutdownHook(stopOnExit);
+    static void stopCluster() throws IOException {
+        try (ClusterInstallationLock held = installation) {
+            if (stopOnExit != null) {
+                Runtime.getRuntime().removeShutdownHook(stopOnExit);
+            }
+            stopAll();
         }
-        stopAll();
     }
 
     private static void stopAll() {
