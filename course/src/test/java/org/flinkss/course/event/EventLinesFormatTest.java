@@ -123,6 +123,23 @@ class EventLinesFormatTest {
             }
         }
         assertThat(actual).hasSize(expected.size()).isEqualTo(expected);
+
+        // A reader restored at a checkpoint's position (lines read) goes on with the next record.
+        FileSplit split = new FileSplit(file.toString(), "part-1.json", 0, 0);
+        List<ParsedEvent> all = new ArrayList<>();
+        List<Long> positions = new ArrayList<>();
+        try (SplitRecordReader<ParsedEvent> reader = new EventLinesFormat().open(split)) {
+            ParsedEvent record;
+            while ((record = reader.next()) != null) {
+                all.add(record);
+                positions.add(reader.position());
+            }
+        }
+        for (int i = 0; i < positions.size(); i += 97) {
+            assertThat(read(split.withPosition(positions.get(i))))
+                    .as("restored after record %d", i + 1)
+                    .isEqualTo(all.subList(i + 1, all.size()));
+        }
     }
 
     @Test
