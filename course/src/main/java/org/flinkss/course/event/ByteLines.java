@@ -75,63 +75,6 @@ final class ByteLines implements Closeable {
         }
     }
 
-    /**
-     * Makes the unread bytes start where the next line starts, reading more if none are left, for a
-     * reader that parses the next line before its end is found: it reads {@link #bytes} from {@link
-     * #unreadStart} to {@link #unreadEnd}, then {@link #takeLine} makes what it read the current
-     * line. False if nothing is left to read ({@link #next} then says so too).
-     */
-    boolean atNextLine() throws IOException {
-        if (pos == limit) {
-            fill();
-        }
-        if (skipLf) {
-            if (pos == limit) {
-                fill();
-            }
-            if (pos < limit && buf[pos] == '\n') {
-                pos++;
-            }
-            skipLf = false;
-            if (pos == limit) {
-                fill();
-            }
-        }
-        return pos < limit;
-    }
-
-    /** Where the unread bytes start in {@link #bytes}: the next line's first byte. */
-    int unreadStart() {
-        return pos;
-    }
-
-    /** Where the unread bytes end in {@link #bytes}. */
-    int unreadEnd() {
-        return limit;
-    }
-
-    /**
-     * Takes the unread bytes up to {@code lineEnd} as the current line, as {@link #next} would, if
-     * the byte at {@code lineEnd} ends a line ({@code \n} or {@code \r}) and none before it does:
-     * the caller has read them all and found no line end. False, changing nothing, if the byte at
-     * {@code lineEnd} is no line end or is not read yet.
-     */
-    boolean takeLine(int lineEnd) {
-        if (lineEnd >= limit) {
-            return false;
-        }
-        byte c = buf[lineEnd];
-        if (c != '\n' && c != '\r') {
-            return false;
-        }
-        start = pos;
-        end = lineEnd;
-        pos = lineEnd + 1;
-        scanned = 0;
-        skipLf = c == '\r';
-        return true;
-    }
-
     /** The buffer that holds the current line. */
     byte[] bytes() {
         return buf;

@@ -88,15 +88,6 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
                     }
                     pending = null;
                 }
-                // The plain lines of the course's writers are parsed straight from the buffer,
-                // and the parse's closing brace tells where the line ends: no scan for it first.
-                if (in.atNextLine()) {
-                    Event event = fast.parseObject(in.bytes(), in.unreadStart(), in.unreadEnd());
-                    if (event != null && in.takeLine(fast.end())) {
-                        line++;
-                        return ParsedEvent.good(event);
-                    }
-                }
                 while (in.next()) {
                     line++;
                     // The plain lines of the course's writers are read from their bytes; the

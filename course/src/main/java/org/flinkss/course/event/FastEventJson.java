@@ -63,33 +63,14 @@ final class FastEventJson {
 
     /** The event of {@code line[from, to)}, or null to read the line the general way. */
     Event parse(byte[] line, int from, int to) {
-        if (to - from < 2 || line[to - 1] != '}') {
-            return null;
-        }
-        Event event = parseObject(line, from, to);
-        return event != null && at == to ? event : null;
-    }
-
-    /**
-     * The event of the object that starts at {@code line[from]} and ends before {@code limit},
-     * before the line's end is known: {@link #end} is then just after its closing brace. None of
-     * the forms this parser reads holds a line end ({@code \n} or {@code \r}: not in a name, a
-     * number, a timestamp, nor in a string, where it reads printable ASCII only), so where it
-     * returns an event the object is all of a line exactly when the byte at {@link #end} ends a
-     * line; {@link #parse} on that line then returns the same event.
-     */
-    Event parseObject(byte[] line, int from, int limit) {
-        int to = limit;
-        if (to - from < 2 || line[from] != '{') {
+        if (to - from < 2 || line[from] != '{' || line[to - 1] != '}') {
             return null;
         }
         Event event = new Event();
         int seen = 0;
         int i = from + 1;
         while (true) {
-            // A name's quote and first letter: each is bounds-checked, since parseObject's limit
-            // is not a line's end, whose last byte parse() knows is a brace.
-            if (i + 1 >= to || line[i] != '"') {
+            if (i >= to || line[i] != '"') {
                 return null;
             }
             i++;
@@ -169,8 +150,7 @@ final class FastEventJson {
                 return null;
             }
             if (line[i] == '}') {
-                at = i + 1;
-                return event;
+                return i == to - 1 ? event : null;
             }
             if (line[i] != ',') {
                 return null;
@@ -180,11 +160,6 @@ final class FastEventJson {
     }
 
     /** {@code "name":} at {@code i}, just after the name's opening quote. */
-    /** Just after the closing brace of the object {@link #parseObject} read last. */
-    int end() {
-        return at;
-    }
-
     private static boolean isName(byte[] line, int i, int to, byte[] name) {
         if (i + name.length + 2 > to) {
             return false;

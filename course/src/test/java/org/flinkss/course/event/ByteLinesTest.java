@@ -68,43 +68,4 @@ class ByteLinesTest {
                     .isEqualTo(readerLines(data));
         }
     }
-
-    @Test
-    void linesTakenAheadMixedWithNextGiveTheReadersLines() throws IOException {
-        Random random = new Random(23);
-        byte[] alphabet = "ab{}\"\n\r\r\n\u00e9".getBytes(StandardCharsets.UTF_8);
-        for (int n = 0; n < 2000; n++) {
-            byte[] data = new byte[random.nextInt(200)];
-            for (int i = 0; i < data.length; i++) {
-                data[i] = alphabet[random.nextInt(alphabet.length)];
-            }
-            int bufferSize = 1 + random.nextInt(16);
-            List<String> lines = new ArrayList<>();
-            try (ByteLines in = new ByteLines(new ByteArrayInputStream(data), bufferSize)) {
-                while (true) {
-                    if (in.atNextLine() && random.nextBoolean()) {
-                        // A reader that found the line's end itself takes the line ahead.
-                        byte[] buf = in.bytes();
-                        int end = in.unreadStart();
-                        while (end < in.unreadEnd() && buf[end] != '\n' && buf[end] != '\r') {
-                            end++;
-                        }
-                        if (end > in.unreadStart()) {
-                            assertThat(in.takeLine(end - 1)).isFalse();
-                        }
-                        if (in.takeLine(end)) {
-                            lines.add(in.text());
-                            continue;
-                        }
-                        assertThat(end).isEqualTo(in.unreadEnd());
-                    }
-                    if (!in.next()) {
-                        break;
-                    }
-                    lines.add(in.text());
-                }
-            }
-            assertThat(lines).as("buffer %d", bufferSize).isEqualTo(readerLines(data));
-        }
-    }
 }

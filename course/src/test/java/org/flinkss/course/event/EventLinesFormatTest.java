@@ -62,9 +62,10 @@ class EventLinesFormatTest {
     }
 
     @Test
-    void linesReadAheadFromTheBufferAreTheLinesTheGeneralPathReads() throws IOException {
+    void aLargeFileOfMixedLinesAndLineEndsIsReadLineByLineAndRestoresAtAnyRecord()
+            throws IOException {
         // Larger than the reader's 64 KB buffer, so that lines straddle its refills; every kind
-        // of line end, and lines that only the general path reads, between the plain ones.
+        // of line end, and lines that only the general parser reads, between the plain ones.
         Random random = new Random(11);
         String[] ends = {"\n", "\r\n", "\r"};
         StringBuilder text = new StringBuilder();
