@@ -6,13 +6,17 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.runtime.source.SplitRecordReader;
 import org.flinkss.runtime.source.files.FileSplit;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
+import static java.util.stream.Collectors.toList;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -55,6 +59,88 @@ class EventLinesFormatTest {
             ids.add(r.isBad() ? "bad line " + r.line : r.event.eventId);
         }
         return ids;
+    }
+
+    @Test
+    void aLargeFileOfMixedLinesAndLineEndsIsReadLineByLineAndRestoresAtAnyRecord()
+            throws IOException {
+        // Larger than the reader's 64 KB buffer, so that lines straddle its refills; every kind
+        // of line end, and lines that only the general parser reads, between the plain ones.
+        Random random = new Random(11);
+        String[] ends = {"\n", "\r\n", "\r"};
+        StringBuilder text = new StringBuilder();
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 4000; i++) {
+            String line;
+            switch (random.nextInt(12)) {
+                case 0:
+                    line = "";
+                    break;
+                case 1:
+                    line = " " + EventJson.toJson(EventGenerator.event(i));
+                    break;
+                case 2:
+                    line = "{\"event_id\":oops}";
+                    break;
+                case 3:
+                    line = EventJson.toJson(EventGenerator.event(i)) + "x";
+                    break;
+                case 4:
+                    line = BOM + EventJson.toJson(EventGenerator.event(i));
+                    break;
+                default:
+                    line = EventJson.toJson(EventGenerator.event(i));
+            }
+            lines.add(line);
+            text.append(line).append(ends[random.nextInt(ends.length)]);
+        }
+        Path file = dir.resolve("part-1.json");
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        assertThat(Files.size(file)).isGreaterThan(3 * (1 << 16));
+
+        // The lines as a reader splits them: a '\r' end before an empty line's '\n' is one end.
+        lines = new BufferedReader(new StringReader(text.toString())).lines().collect(toList());
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String json = EventLinesFormat.withoutBom(lines.get(i));
+            if (json.isBlank()) {
+                continue;
+            }
+            try {
+                expected.add((i + 1) + " " + EventJson.parse(json));
+            } catch (EventParseException e) {
+                expected.add((i + 1) + " bad: " + e.getMessage());
+            }
+        }
+        List<String> actual = new ArrayList<>();
+        for (ParsedEvent r : read(new FileSplit(file.toString(), "part-1.json", 0, 0))) {
+            actual.add(r.isBad() ? r.line + " bad: " + r.reason : "? " + r.event);
+        }
+        // Good records carry no line number: number them as the expected ones are.
+        for (int k = 0, e = 0; k < actual.size(); k++, e++) {
+            if (actual.get(k).startsWith("? ")) {
+                String want = expected.get(e);
+                actual.set(k, want.substring(0, want.indexOf(' ')) + actual.get(k).substring(1));
+            }
+        }
+        assertThat(actual).hasSize(expected.size()).isEqualTo(expected);
+
+        // A reader restored at a checkpoint's position (lines read) goes on with the next record.
+        FileSplit split = new FileSplit(file.toString(), "part-1.json", 0, 0);
+        List<ParsedEvent> all = new ArrayList<>();
+        List<Long> positions = new ArrayList<>();
+        try (SplitRecordReader<ParsedEvent> reader = new EventLinesFormat().open(split)) {
+            ParsedEvent record;
+            while ((record = reader.next()) != null) {
+                all.add(record);
+                positions.add(reader.position());
+            }
+        }
+        for (int i = 0; i < positions.size(); i += 97) {
+            assertThat(read(split.withPosition(positions.get(i))))
+                    .as("restored after record %d", i + 1)
+                    .isEqualTo(all.subList(i + 1, all.size()));
+        }
     }
 
     @Test
