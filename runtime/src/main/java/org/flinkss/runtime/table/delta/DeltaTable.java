@@ -762,6 +762,23 @@ public final class DeltaTable {
     }
 
     /**
+     * The names of the data files that versions {@code from} to {@code to} (both inclusive) added,
+     * whether or not a later version removed them, read from those versions' log entries only.
+     *
+     * @throws IllegalArgumentException if a version's log entry is not there (not committed yet, or
+     *     cleaned up after a log checkpoint)
+     */
+    public Set<String> namesAdded(long from, long to) {
+        Set<String> names = new HashSet<>();
+        for (long v = from; v <= to; v++) {
+            for (AddedFile f : commit(v).added) {
+                names.add(f.file().name());
+            }
+        }
+        return names;
+    }
+
+    /**
      * The next micro-batch of a stream reading this table: the files added from {@code start} on,
      * up to the table's current version, at most {@code maxFiles} files and, past the first file,
      * at most {@code maxBytes} bytes (Spark's {@code maxFilesPerTrigger} and {@code
