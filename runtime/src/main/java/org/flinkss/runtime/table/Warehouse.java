@@ -36,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -246,11 +247,13 @@ public final class Warehouse {
     public void own(String name, RowType rowType, TableOwner owner, String mode) {
         refuseLegacy(name);
         DeltaTable table = delta(name);
-        if (!table.exists()) {
+        // One reading of the log for the checks below (a run owns each of its tables at start).
+        Optional<DeltaTable.Head> head = table.head();
+        if (head.isEmpty()) {
             table.create(rowType, owner.properties(mode));
             return;
         }
-        Map<String, String> properties = table.properties();
+        Map<String, String> properties = head.get().properties();
         TableOwner current = TableOwner.of(properties);
         if (current.sameAs(owner) && movedOrCopied(current, owner)) {
             if (writtenByACopy(name, owner)) {
@@ -296,7 +299,7 @@ public final class Warehouse {
                                 + " run the new writer.");
             }
         }
-        RowType existing = table.rowType();
+        RowType existing = head.get().rowType(); // no commit above changes the columns
         String existingMode = properties.getOrDefault(TableOwner.MODE, APPENDED);
         if (existing.equals(rowType) && existingMode.equals(mode)) {
             return;

@@ -252,6 +252,29 @@ public final class DeltaTable {
         return commitActions(txn, addActions(txn, files));
     }
 
+    /** A table's version, columns and properties, read from one snapshot of its log. */
+    public record Head(long version, RowType rowType, Map<String, String> properties) {}
+
+    /**
+     * The table's current version, columns and properties from one reading of its log (what {@link
+     * #exists}, {@link #version}, {@link #rowType} and {@link #properties} each read anew), or
+     * empty when the folder holds no Delta table.
+     */
+    public Optional<Head> head() {
+        Snapshot snapshot;
+        try {
+            snapshot = table.getLatestSnapshot(engine);
+        } catch (TableNotFoundException e) {
+            return Optional.empty();
+        }
+        lastLatest = snapshot;
+        return Optional.of(
+                new Head(
+                        snapshot.getVersion(),
+                        DeltaSchema.toFlink(snapshot.getSchema()),
+                        ((SnapshotImpl) snapshot).getMetadata().getConfiguration()));
+    }
+
     /** The table's columns as of its current version. */
     public RowType rowType() {
         return DeltaSchema.toFlink(latest().getSchema());
