@@ -31,6 +31,7 @@ import java.nio.file.Paths;
  *   damaged/...                     restore points set aside because their _metadata is unreadable
  *   runs/&lt;run&gt;/sealed-&lt;source&gt;/&lt;chk&gt; the last batch a source had sealed at checkpoint chk ({@link SealedBatch})
  *   commits/&lt;run&gt;/&lt;table&gt;.json   the batches a run's table committer skipped as already committed
+ *   cleanup/&lt;table&gt;.json          where the last clean-up of the table's uncommitted data files ended
  *   .lock, .lock.owner              held by the running driver (local disk)
  *   lease/lease-N                   held by the running driver (object store, {@link CheckpointLock})
  * </pre>
@@ -148,7 +149,8 @@ public final class CheckpointLayout implements Serializable {
 
     /**
      * What {@code reset} deletes: everything a run wrote (Flink's checkpoints and savepoints, the
-     * progress, the runs' records, the offset log, the commit reports, the identity), not the lock.
+     * progress, the runs' records, the offset log, the commit reports, the clean-up records, the
+     * identity), not the lock.
      */
     public java.util.List<org.apache.flink.core.fs.Path> resetParts() {
         return java.util.List.of(
@@ -158,6 +160,7 @@ public final class CheckpointLayout implements Serializable {
                 runsLocation(),
                 location("offsets"),
                 commitReportsLocation(),
+                location("cleanup"),
                 metadataLocation());
     }
 
@@ -253,6 +256,14 @@ public final class CheckpointLayout implements Serializable {
 
     public org.apache.flink.core.fs.Path commitReportsLocation(String runId) {
         return new org.apache.flink.core.fs.Path(commitReportsLocation(), runId);
+    }
+
+    /**
+     * Where the last clean-up of table {@code table}'s uncommitted data files ended ({@code
+     * Warehouse#deleteUncommitted}).
+     */
+    public org.apache.flink.core.fs.Path cleanupRecordLocation(String table) {
+        return location("cleanup/" + table + ".json");
     }
 
     // The same parts as local files: a local directory only (on an object store, refused).

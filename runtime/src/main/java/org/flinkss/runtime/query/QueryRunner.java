@@ -123,10 +123,13 @@ public final class QueryRunner {
                 return;
             }
             // Every batch of the run is committed: files of the query that no version references
-            // were written by attempts that failed, or for batches found already committed.
-            String queryId = QueryIdentity.idIn(context.scope().layout());
+            // were written by attempts that failed, or for batches found already committed. Where
+            // the last clean-up ended is recorded in the checkpoint, so that a run that left no
+            // such file reads only the log entries committed since.
+            CheckpointLayout layout = context.scope().layout();
+            String queryId = QueryIdentity.idIn(layout);
             for (String table : context.tables()) {
-                warehouse.deleteUncommitted(table, queryId);
+                warehouse.deleteUncommitted(table, queryId, layout.cleanupRecordLocation(table));
             }
         }
     }

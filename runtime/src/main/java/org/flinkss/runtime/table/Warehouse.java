@@ -4,7 +4,10 @@ import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.JsonFiles;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.delta.DataFile;
@@ -18,16 +21,22 @@ import javax.annotation.Nullable;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -238,11 +247,13 @@ public final class Warehouse {
     public void own(String name, RowType rowType, TableOwner owner, String mode) {
         refuseLegacy(name);
         DeltaTable table = delta(name);
-        if (!table.exists()) {
+        // One reading of the log for the checks below (a run owns each of its tables at start).
+        Optional<DeltaTable.Head> head = table.head();
+        if (head.isEmpty()) {
             table.create(rowType, owner.properties(mode));
             return;
         }
-        Map<String, String> properties = table.properties();
+        Map<String, String> properties = head.get().properties();
         TableOwner current = TableOwner.of(properties);
         if (current.sameAs(owner) && movedOrCopied(current, owner)) {
             if (writtenByACopy(name, owner)) {
@@ -288,7 +299,7 @@ public final class Warehouse {
                                 + " run the new writer.");
             }
         }
-        RowType existing = table.rowType();
+        RowType existing = head.get().rowType(); // no commit above changes the columns
         String existingMode = properties.getOrDefault(TableOwner.MODE, APPENDED);
         if (existing.equals(rowType) && existingMode.equals(mode)) {
             return;
@@ -442,51 +453,188 @@ public final class Warehouse {
      * @return how many files were deleted
      */
     public int deleteUncommitted(String name, String queryId) {
-        if (root != null && (!Files.isDirectory(tablePath(name)) || isLegacy(name))) {
-            return 0;
-        }
-        return deleteUncommittedFiles(name, queryId);
+        return deleteUncommitted(name, queryId, null).deleted();
     }
 
-    /** {@link #deleteUncommitted} through Flink's file system, on local disk or an object store. */
-    private int deleteUncommittedFiles(String name, String queryId) {
+    /** What {@link #deleteUncommitted(String, String, org.apache.flink.core.fs.Path)} did. */
+    public record Cleanup(int deleted, boolean replayed) {
+
+        static final Cleanup NOTHING = new Cleanup(0, false);
+    }
+
+    /**
+     * {@link #deleteUncommitted(String, String)} that remembers where it ended, in {@code record}
+     * (a small file of the query's checkpoint; null: none): the table's version then, and a digest
+     * of the names of the query's files left in the folder, all of them committed by that version.
+     * The next call lists the folder and reads only the log entries of the versions since: when the
+     * query's files are exactly the recorded ones plus files those versions added, none can be
+     * uncommitted, and the table's snapshot is not replayed (an incremental run's clean-up is then
+     * one listing and a log entry or two, not the whole table's log). Anything else (a file no
+     * version since added: a killed run's or a failed attempt's; a file gone; no record, one of
+     * another query id or table folder, a log entry cleaned up) replays the snapshot as {@link
+     * #deleteUncommitted(String, String)} does, and records the result. A file is deleted only by
+     * that replay, so the record can save work but never make a committed file look uncommitted.
+     *
+     * @return how many files were deleted, and whether the snapshot was replayed
+     */
+    public Cleanup deleteUncommitted(
+            String name, String queryId, @Nullable org.apache.flink.core.fs.Path record) {
+        if (root != null && (!Files.isDirectory(tablePath(name)) || isLegacy(name))) {
+            return Cleanup.NOTHING;
+        }
         org.apache.flink.core.fs.Path folder = tableLocation(name);
         String prefix = queryId + "-";
         try {
-            List<FileStatus> candidates = new ArrayList<>();
+            List<FileStatus> files = new ArrayList<>();
             for (FileStatus f : Storage.list(folder)) {
                 if (!f.isDir() && f.getPath().getName().startsWith(prefix)) {
-                    candidates.add(f);
+                    files.add(f);
                 }
             }
-            if (candidates.isEmpty()) {
-                return 0;
+            if (files.isEmpty()) {
+                return Cleanup.NOTHING;
             }
-            DeltaTable table = delta(name);
-            Set<String> keep = new HashSet<>();
-            for (DataFile f : table.snapshot().files()) {
-                keep.add(f.name());
+            if (record != null && unchangedSince(name, queryId, record, files)) {
+                return Cleanup.NOTHING;
             }
-            candidates.removeIf(f -> keep.contains(f.getPath().getName()));
-            if (candidates.isEmpty()) {
-                return 0;
+            return replayAndDelete(name, queryId, record, files);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot clean table '" + name + "' (" + folder + "): " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Whether the query's files are the ones {@code record} names plus files added by the versions
+     * since; if so, records the table's version now and these files.
+     */
+    private boolean unchangedSince(
+            String name,
+            String queryId,
+            org.apache.flink.core.fs.Path record,
+            List<FileStatus> files)
+            throws IOException {
+        JsonNode last;
+        try {
+            if (!Storage.exists(record)) {
+                return false;
             }
+            last = JsonFiles.readTree(record);
+        } catch (IOException e) {
+            return false; // unreadable: replay, and write it again
+        }
+        if (!queryId.equals(last.path("queryId").asText())
+                || !folder(name).equals(last.path("table").asText())
+                || !last.path("version").canConvertToLong()) {
+            return false;
+        }
+        long version = last.path("version").asLong();
+        DeltaTable table = delta(name);
+        long now;
+        Set<String> added;
+        try {
+            now = table.latestVersionFrom(version);
+            if (now < version) {
+                return false; // the table was made anew
+            }
+            added = table.namesAdded(version + 1, now);
+        } catch (RuntimeException e) {
+            return false; // a log entry cleaned up, or the table gone: replay
+        }
+        List<String> older = new ArrayList<>();
+        for (FileStatus f : files) {
+            String n = f.getPath().getName();
+            if (!added.contains(n)) {
+                older.add(n);
+            }
+        }
+        if (older.size() != last.path("files").asLong(-1)
+                || !digest(older).equals(last.path("digest").asText())) {
+            return false;
+        }
+        if (now != version || !added.isEmpty()) {
+            writeRecord(name, queryId, record, now, files);
+        }
+        return true;
+    }
+
+    /** The cleaning by the table's snapshot; records where it ended if nothing failed. */
+    private Cleanup replayAndDelete(
+            String name,
+            String queryId,
+            @Nullable org.apache.flink.core.fs.Path record,
+            List<FileStatus> files)
+            throws IOException {
+        DeltaTable table = delta(name);
+        DeltaSnapshot snapshot = table.snapshot();
+        Set<String> keep = new HashSet<>();
+        for (DataFile f : snapshot.files()) {
+            keep.add(f.name());
+        }
+        List<FileStatus> candidates = new ArrayList<>(files);
+        candidates.removeIf(f -> keep.contains(f.getPath().getName()));
+        int deleted = 0;
+        boolean failed = false;
+        List<FileStatus> left = new ArrayList<>(files);
+        if (!candidates.isEmpty()) {
             long oldest = Long.MAX_VALUE;
             for (FileStatus f : candidates) {
                 oldest = Math.min(oldest, f.getModificationTime());
             }
             keep.addAll(table.removedSince(Instant.ofEpochMilli(oldest).minus(CLOCK_SKEW)));
-            int deleted = 0;
             for (FileStatus f : candidates) {
-                if (!keep.contains(f.getPath().getName())
-                        && f.getPath().getFileSystem().delete(f.getPath(), false)) {
+                if (keep.contains(f.getPath().getName())) {
+                    continue;
+                }
+                if (f.getPath().getFileSystem().delete(f.getPath(), false)) {
                     deleted++;
+                    left.remove(f);
+                } else {
+                    failed = true;
                 }
             }
-            return deleted;
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot clean table '" + name + "' (" + folder + "): " + e.getMessage(), e);
+        }
+        if (record != null
+                && !failed
+                && table.latestVersionFrom(snapshot.version()) == snapshot.version()) {
+            // Every file left is committed at or before the snapshot's version.
+            writeRecord(name, queryId, record, snapshot.version(), left);
+        }
+        return new Cleanup(deleted, true);
+    }
+
+    private void writeRecord(
+            String name,
+            String queryId,
+            org.apache.flink.core.fs.Path record,
+            long version,
+            List<FileStatus> files) {
+        List<String> names = new ArrayList<>();
+        for (FileStatus f : files) {
+            names.add(f.getPath().getName());
+        }
+        Map<String, Object> content = new LinkedHashMap<>();
+        content.put("queryId", queryId);
+        content.put("table", folder(name));
+        content.put("version", version);
+        content.put("files", names.size());
+        content.put("digest", digest(names));
+        JsonFiles.write(record, content);
+    }
+
+    /** SHA-256 of the sorted names, one a line: equal for the same set of names. */
+    private static String digest(List<String> names) {
+        List<String> sorted = new ArrayList<>(names);
+        sorted.sort(String::compareTo);
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (String n : sorted) {
+                sha.update(n.getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) '\n');
+            }
+            return HexFormat.of().formatHex(sha.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("no SHA-256 in this JVM", e);
         }
     }
 

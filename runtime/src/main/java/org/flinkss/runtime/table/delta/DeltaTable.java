@@ -252,6 +252,29 @@ public final class DeltaTable {
         return commitActions(txn, addActions(txn, files));
     }
 
+    /** A table's version, columns and properties, read from one snapshot of its log. */
+    public record Head(long version, RowType rowType, Map<String, String> properties) {}
+
+    /**
+     * The table's current version, columns and properties from one reading of its log (what {@link
+     * #exists}, {@link #version}, {@link #rowType} and {@link #properties} each read anew), or
+     * empty when the folder holds no Delta table.
+     */
+    public Optional<Head> head() {
+        Snapshot snapshot;
+        try {
+            snapshot = table.getLatestSnapshot(engine);
+        } catch (TableNotFoundException e) {
+            return Optional.empty();
+        }
+        lastLatest = snapshot;
+        return Optional.of(
+                new Head(
+                        snapshot.getVersion(),
+                        DeltaSchema.toFlink(snapshot.getSchema()),
+                        ((SnapshotImpl) snapshot).getMetadata().getConfiguration()));
+    }
+
     /** The table's columns as of its current version. */
     public RowType rowType() {
         return DeltaSchema.toFlink(latest().getSchema());
@@ -759,6 +782,23 @@ public final class DeltaTable {
             files.addAll(appendedBy(v));
         }
         return files;
+    }
+
+    /**
+     * The names of the data files that versions {@code from} to {@code to} (both inclusive) added,
+     * whether or not a later version removed them, read from those versions' log entries only.
+     *
+     * @throws IllegalArgumentException if a version's log entry is not there (not committed yet, or
+     *     cleaned up after a log checkpoint)
+     */
+    public Set<String> namesAdded(long from, long to) {
+        Set<String> names = new HashSet<>();
+        for (long v = from; v <= to; v++) {
+            for (AddedFile f : commit(v).added) {
+                names.add(f.file().name());
+            }
+        }
+        return names;
     }
 
     /**
