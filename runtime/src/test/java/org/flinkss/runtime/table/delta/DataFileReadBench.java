@@ -49,7 +49,7 @@ public final class DataFileReadBench {
         java.nio.file.Path root = Files.createDirectories(java.nio.file.Path.of(args[0]));
         int files = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
-        int perFile = 5_000;
+        int perFile = args.length > 3 ? Integer.parseInt(args[3]) : 5_000;
         List<Path> paths = new ArrayList<>();
         Instant t0 = Instant.parse("2025-03-01T00:00:00Z");
         for (int f = 0; f < files; f++) {
