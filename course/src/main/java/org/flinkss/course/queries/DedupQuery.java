@@ -1,6 +1,7 @@
 package org.flinkss.course.queries;
 
 import org.apache.flink.api.common.functions.FilterFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -10,6 +11,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.Row;
 
 import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventSerializer;
 import org.flinkss.course.operators.DedupWithinWatermarkFunction;
 import org.flinkss.course.operators.LateEvents;
 import org.flinkss.course.operators.NoEventTime;
@@ -101,7 +103,12 @@ public final class DedupQuery implements Query {
                                                 : WatermarkNode.<RowData>allRows(
                                                         QueryCatalog.WATERMARK_DELAY)))
                         .map(EventTables::fromRow)
-                        .returns(Event.class)
+                        // Events cross the keyBy to dedupe with a serializer without reflection;
+                        // the Table API needs the POJO's fields.
+                        .returns(
+                                api == Api.TABLE
+                                        ? TypeInformation.of(Event.class)
+                                        : EventSerializer.TYPE)
                         .name("events")
                         .uid("events-" + name);
         if (validAmountsOnly) {

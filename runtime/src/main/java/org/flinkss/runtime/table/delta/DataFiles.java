@@ -299,7 +299,7 @@ public final class DataFiles {
         return ((Comparable) a).compareTo(b);
     }
 
-    /** Every row of a data file, read with flink-parquet's vectorized reader; rows are copies. */
+    /** Every row of a data file ({@link #open}); rows are copies. */
     public static List<RowData> read(Path file, RowType rowType) throws IOException {
         List<RowData> rows = new ArrayList<>();
         try (RowIterator it = open(file, rowType, 0)) {
@@ -313,9 +313,29 @@ public final class DataFiles {
 
     /**
      * Reads a data file row by row from row {@code skip} on (a stream's reader restored mid-file),
-     * on Flink's file system; rows are copies, safe to keep.
+     * on Flink's file system; rows are copies, safe to keep. A row type of the tables' own column
+     * types, in a file whose columns have the types the project's writer gives them (whichever
+     * writer wrote it), is read by the project's reader ({@link RowParquetReader}), anything else
+     * by flink-parquet's vectorized reader; both give the same rows.
      */
     public static RowIterator open(Path file, RowType rowType, long skip) throws IOException {
+        FileSystem fs = file.getFileSystem();
+        FileStatus status = fs.getFileStatus(file);
+        if (RowParquetWriter.covers(rowType)) {
+            RowIterator rows =
+                    RowParquetReader.open(
+                            new FlinkInputFile(fs, file, status.getLen()), rowType, skip);
+            if (rows != null) {
+                return rows;
+            }
+        }
+        return openWithFlinkParquet(status, rowType, skip);
+    }
+
+    /** {@link #open} through flink-parquet's vectorized reader. */
+    static RowIterator openWithFlinkParquet(FileStatus status, RowType rowType, long skip)
+            throws IOException {
+        Path file = status.getPath();
         ParquetColumnarRowInputFormat<FileSourceSplit> format =
                 new ParquetColumnarRowInputFormat<>(
                         new org.apache.hadoop.conf.Configuration(false),
@@ -324,7 +344,6 @@ public final class DataFiles {
                         BATCH_SIZE,
                         true,
                         true);
-        FileStatus status = file.getFileSystem().getFileStatus(file);
         FileSourceSplit split =
                 new FileSourceSplit(
                         file.getName(),
@@ -341,25 +360,36 @@ public final class DataFiles {
                                         new CheckpointedPosition(
                                                 CheckpointedPosition.NO_OFFSET, skip)))
                         : format.createReader(new Configuration(), split);
-        return new RowIterator(reader, new RowDataSerializer(rowType), skip);
+        return new FlinkParquetRows(reader, new RowDataSerializer(rowType), skip);
     }
 
     /** The rows of one data file, in order. */
-    public static final class RowIterator implements Closeable {
+    public interface RowIterator extends Closeable {
+
+        /** The next row (a copy, safe to keep), or null at the end of the file. */
+        @Nullable
+        RowData next() throws IOException;
+
+        /** Rows read so far, the skipped ones included. */
+        long position();
+    }
+
+    /** The rows of a file read by flink-parquet's vectorized reader. */
+    private static final class FlinkParquetRows implements RowIterator {
         private final BulkFormat.Reader<RowData> reader;
         private final RowDataSerializer serializer;
         private BulkFormat.RecordIterator<RowData> batch;
         private long position;
 
-        RowIterator(
+        FlinkParquetRows(
                 BulkFormat.Reader<RowData> reader, RowDataSerializer serializer, long position) {
             this.reader = reader;
             this.serializer = serializer;
             this.position = position;
         }
 
-        /** The next row, or null at the end of the file. */
         @Nullable
+        @Override
         public RowData next() throws IOException {
             while (true) {
                 if (batch == null) {
@@ -379,7 +409,7 @@ public final class DataFiles {
             }
         }
 
-        /** Rows read so far, the skipped ones included. */
+        @Override
         public long position() {
             return position;
         }
@@ -394,7 +424,7 @@ public final class DataFiles {
     }
 
     /** Parquet's file interface on Flink's file system. */
-    private static final class FlinkInputFile implements InputFile {
+    static final class FlinkInputFile implements InputFile {
         private final FileSystem fs;
         private final Path path;
         private final long length;

@@ -1,0 +1,332 @@
+package org.flinkss.runtime.table.delta;
+
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.util.HadoopCodecs;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.Converter;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.io.api.PrimitiveConverter;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads the data files of the Delta tables here row by row with parquet-mr's column readers, into
+ * the rows flink-parquet's vectorized reader gives once copied ({@link GenericRowData} of {@code
+ * Long}, {@code Integer}, {@code Double}, {@code Boolean}, {@link BinaryStringData}, {@code byte[]}
+ * and {@link TimestampData}): the counterpart of {@link RowParquetWriter}, for the same column
+ * types ({@link RowParquetWriter#covers}).
+ *
+ * <p>Why not flink-parquet's reader: each file it opens builds parquet-mr's read options with a new
+ * Hadoop {@code Configuration} that loads and parses {@code core-default.xml} (a third of a Delta
+ * source's time on a table of a few hundred files), and it fills column vectors that the source
+ * then copies row by row. Here the Hadoop configuration is one, empty, made once; values go from
+ * the page to the row.
+ *
+ * <p>A file whose columns are not the physical types flink-parquet's schema gives these types (an
+ * {@code INT64} timestamp another writer chose, a nested or repeated column) is not read here:
+ * {@link #open} returns null and the caller reads it with flink-parquet. A column of the row type
+ * that the file lacks reads as nulls, as flink-parquet reads it.
+ */
+final class RowParquetReader implements DataFiles.RowIterator {
+
+    private static final long MILLIS_IN_DAY = 86_400_000L;
+    private static final long NANOS_PER_MILLI = 1_000_000L;
+
+    /** The Julian day of 1970-01-01. */
+    private static final int JULIAN_EPOCH_DAY = 2_440_588;
+
+    /**
+     * One empty Hadoop configuration (no default resources) for the codecs: parquet-mr's own reads
+     * nothing from it, and an empty one is never parsed from XML.
+     */
+    private static final org.apache.hadoop.conf.Configuration CODECS_CONF = codecsConf();
+
+    private final ParquetFileReader reader;
+    private final MessageType requested;
+    private final String createdBy;
+    private final ColumnDescriptor[] descriptors;
+    private final ValueReader[] values;
+    private final int[] maxDefinition;
+    private final int arity;
+    private final ColumnReader[] columns;
+    private long rowsLeftInGroup;
+    private long position;
+
+    private RowParquetReader(
+            ParquetFileReader reader,
+            MessageType requested,
+            ColumnDescriptor[] descriptors,
+            ValueReader[] values,
+            int arity) {
+        this.reader = reader;
+        this.requested = requested;
+        this.createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
+        this.descriptors = descriptors;
+        this.values = values;
+        this.arity = arity;
+        this.maxDefinition = new int[arity];
+        for (int i = 0; i < arity; i++) {
+            maxDefinition[i] = descriptors[i] == null ? 0 : descriptors[i].getMaxDefinitionLevel();
+        }
+        this.columns = new ColumnReader[arity];
+    }
+
+    private static org.apache.hadoop.conf.Configuration codecsConf() {
+        org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
+        conf.setClassLoader(RowParquetReader.class.getClassLoader());
+        return conf;
+    }
+
+    /**
+     * The rows of {@code file} from row {@code skip} on, or null if a column of the file is not one
+     * this reader reads as {@code rowType}'s (the caller reads it with flink-parquet then). {@code
+     * rowType} must be one {@link RowParquetWriter#covers}.
+     */
+    @Nullable
+    static RowParquetReader open(InputFile file, RowType rowType, long skip) throws IOException {
+        // Options per file (a codec factory holds decompressors and is not for two threads), all
+        // from objects made once: no Hadoop configuration is built here.
+        ParquetReadOptions options =
+                ParquetReadOptions.builder(new PlainParquetConfiguration())
+                        .withCodecFactory(HadoopCodecs.newFactory(CODECS_CONF, 0))
+                        .useStatsFilter(false)
+                        .useDictionaryFilter(false)
+                        .useRecordFilter(false)
+                        .useColumnIndexFilter(false)
+                        .useBloomFilter(false)
+                        .build();
+        ParquetFileReader reader = ParquetFileReader.open(file, options);
+        try {
+            MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+            int arity = rowType.getFieldCount();
+            ColumnDescriptor[] descriptors = new ColumnDescriptor[arity];
+            ValueReader[] values = new ValueReader[arity];
+            List<Type> projected = new ArrayList<>();
+            for (int i = 0; i < arity; i++) {
+                String name = rowType.getFieldNames().get(i);
+                if (!schema.containsField(name)) {
+                    continue; // an older file without this column: nulls
+                }
+                Type field = schema.getType(name);
+                if (!field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED)) {
+                    reader.close();
+                    return null;
+                }
+                ValueReader value = valueReader(rowType.getTypeAt(i), field.asPrimitiveType());
+                if (value == null) {
+                    reader.close();
+                    return null;
+                }
+                values[i] = value;
+                projected.add(field);
+            }
+            MessageType requested = new MessageType(schema.getName(), projected);
+            for (int i = 0; i < arity; i++) {
+                if (values[i] != null) {
+                    descriptors[i] =
+                            requested.getColumnDescription(
+                                    new String[] {rowType.getFieldNames().get(i)});
+                }
+            }
+            reader.setRequestedSchema(requested);
+            RowParquetReader rows =
+                    new RowParquetReader(reader, requested, descriptors, values, arity);
+            rows.skip(skip);
+            return rows;
+        } catch (IOException | RuntimeException e) {
+            reader.close();
+            throw e;
+        }
+    }
+
+    /** How a value of {@code type} is read from the file's column, or null if it is not read. */
+    @Nullable
+    private static ValueReader valueReader(LogicalType type, PrimitiveType column) {
+        PrimitiveType.PrimitiveTypeName physical = column.getPrimitiveTypeName();
+        LogicalTypeAnnotation logical = column.getLogicalTypeAnnotation();
+        switch (type.getTypeRoot()) {
+            case BIGINT:
+                return physical == PrimitiveType.PrimitiveTypeName.INT64 && logical == null
+                        ? c -> c.getLong()
+                        : null;
+            case INTEGER:
+                return physical == PrimitiveType.PrimitiveTypeName.INT32 && logical == null
+                        ? c -> c.getInteger()
+                        : null;
+            case DATE:
+                return physical == PrimitiveType.PrimitiveTypeName.INT32
+                                && logical
+                                        instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation
+                        ? c -> c.getInteger()
+                        : null;
+            case DOUBLE:
+                return physical == PrimitiveType.PrimitiveTypeName.DOUBLE
+                        ? c -> c.getDouble()
+                        : null;
+            case BOOLEAN:
+                return physical == PrimitiveType.PrimitiveTypeName.BOOLEAN
+                        ? c -> c.getBoolean()
+                        : null;
+            case CHAR:
+            case VARCHAR:
+                return physical == PrimitiveType.PrimitiveTypeName.BINARY
+                        ? c -> BinaryStringData.fromBytes(c.getBinary().getBytes())
+                        : null;
+            case BINARY:
+            case VARBINARY:
+                return physical == PrimitiveType.PrimitiveTypeName.BINARY
+                        ? c -> c.getBinary().getBytes()
+                        : null;
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return physical == PrimitiveType.PrimitiveTypeName.INT96
+                        ? c -> int96(c.getBinary())
+                        : null;
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * {@code INT96}: nanoseconds of the day then the Julian day, little-endian, as an instant in
+     * UTC; flink-parquet's reading of it (its {@code utcTimestamp} mode), with the day and time of
+     * day floored so that an older file's negative time of day (flink-parquet's writer before 1970)
+     * still reads as the instant it meant.
+     */
+    static TimestampData int96(Binary binary) {
+        ByteBuffer buffer = binary.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        long nanosOfDay = buffer.getLong(buffer.position());
+        int julianDay = buffer.getInt(buffer.position() + 8);
+        long millis =
+                (julianDay - JULIAN_EPOCH_DAY) * MILLIS_IN_DAY
+                        + Math.floorDiv(nanosOfDay, NANOS_PER_MILLI);
+        return TimestampData.fromEpochMillis(
+                millis, (int) Math.floorMod(nanosOfDay, NANOS_PER_MILLI));
+    }
+
+    @Nullable
+    @Override
+    public RowData next() throws IOException {
+        if (rowsLeftInGroup == 0 && !nextGroup()) {
+            return null;
+        }
+        GenericRowData row = new GenericRowData(arity);
+        for (int i = 0; i < arity; i++) {
+            ColumnReader column = columns[i];
+            if (column != null) {
+                if (column.getCurrentDefinitionLevel() == maxDefinition[i]) {
+                    row.setField(i, values[i].read(column));
+                }
+                column.consume();
+            }
+        }
+        rowsLeftInGroup--;
+        position++;
+        return row;
+    }
+
+    /** Moves to the next row group with rows; false at the end of the file. */
+    private boolean nextGroup() throws IOException {
+        while (rowsLeftInGroup == 0) {
+            PageReadStore pages = reader.readNextRowGroup();
+            if (pages == null) {
+                return false;
+            }
+            rowsLeftInGroup = pages.getRowCount();
+            ColumnReadStoreImpl store =
+                    new ColumnReadStoreImpl(pages, NO_CONVERTER, requested, createdBy);
+            for (int i = 0; i < arity; i++) {
+                columns[i] = descriptors[i] == null ? null : store.getColumnReader(descriptors[i]);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Skips {@code rows} rows: whole row groups unread, then values one by one. The position is
+     * {@code rows} even past the end, as flink-parquet's restored reader counts it.
+     */
+    private void skip(long rows) throws IOException {
+        position = rows;
+        List<BlockMetaData> groups = reader.getRowGroups();
+        int group = 0;
+        while (rows > 0 && group < groups.size() && groups.get(group).getRowCount() <= rows) {
+            rows -= groups.get(group).getRowCount();
+            reader.skipNextRowGroup();
+            group++;
+        }
+        while (rows > 0 && (rowsLeftInGroup > 0 || nextGroup())) {
+            for (ColumnReader column : columns) {
+                if (column != null) {
+                    if (column.getCurrentDefinitionLevel()
+                            == column.getDescriptor().getMaxDefinitionLevel()) {
+                        column.skip();
+                    }
+                    column.consume();
+                }
+            }
+            rowsLeftInGroup--;
+            rows--;
+        }
+    }
+
+    @Override
+    public long position() {
+        return position;
+    }
+
+    @Override
+    public void close() throws IOException {
+        reader.close();
+    }
+
+    /** One column's value at the reader's current position, as the row holds it. */
+    private interface ValueReader {
+        Object read(ColumnReader column);
+    }
+
+    /**
+     * Column readers take a converter for {@code writeCurrentValueToConverter}, never called here:
+     * values are taken with the readers' typed getters.
+     */
+    private static final GroupConverter NO_CONVERTER =
+            new GroupConverter() {
+                private final PrimitiveConverter primitive = new PrimitiveConverter() {};
+
+                @Override
+                public Converter getConverter(int fieldIndex) {
+                    return primitive;
+                }
+
+                @Override
+                public void start() {}
+
+                @Override
+                public void end() {}
+            };
+}
