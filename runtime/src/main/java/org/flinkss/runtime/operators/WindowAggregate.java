@@ -162,16 +162,7 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
          * @param micros the row's event time in epoch microseconds (null: its record timestamp)
          */
         public WindowAggregate<K, IN, A> overRows(@Nullable LateRowRouter.EventTime<IN> micros) {
-            return new WindowAggregate<>(
-                    operatorName,
-                    assigner,
-                    aggregate,
-                    accumulatorClass,
-                    emitter,
-                    emission,
-                    scope,
-                    micros,
-                    false);
+            return new WindowAggregate<>(this, aggregate, micros, false);
         }
 
         /**
@@ -186,16 +177,7 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
                 throw new IllegalArgumentException(
                         "sessions merge: their rows cannot be combined before the shuffle");
             }
-            return new WindowAggregate<>(
-                    operatorName,
-                    assigner,
-                    new MergePartials<>(aggregate),
-                    accumulatorClass,
-                    emitter,
-                    emission,
-                    scope,
-                    null,
-                    true);
+            return new WindowAggregate<>(this, new MergePartials<K, A>(aggregate), null, true);
         }
     }
 
@@ -232,27 +214,23 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
 
     @SuppressWarnings("unchecked")
     private WindowAggregate(
-            String operatorName,
-            WindowAssigner<?, TimeWindow> assigner,
+            Spec<K, ?, A> spec,
             AggregateFunction<IN, A, A> aggregate,
-            Class<A> accumulatorClass,
-            Emitter<K, A> emitter,
-            WindowEmission emission,
-            RunScope scope,
             @Nullable LateRowRouter.EventTime<IN> micros,
             boolean partials) {
-        if (emission == WindowEmission.CHANGES && assigner instanceof MergingWindowAssigner) {
+        if (spec.emission == WindowEmission.CHANGES
+                && spec.assigner instanceof MergingWindowAssigner) {
             throw new IllegalArgumentException(
                     "session windows in update mode: a merged session's old row would stay (Spark "
                             + "refuses it too); use append or complete");
         }
-        this.emission = emission;
-        this.operatorName = operatorName;
-        this.assigner = (WindowAssigner<Object, TimeWindow>) assigner;
+        this.emission = spec.emission;
+        this.operatorName = spec.operatorName;
+        this.assigner = (WindowAssigner<Object, TimeWindow>) spec.assigner;
         this.aggregate = aggregate;
-        this.accumulatorClass = accumulatorClass;
-        this.emitter = emitter;
-        this.metrics = new StateMetrics(operatorName, scope);
+        this.accumulatorClass = spec.accumulatorClass;
+        this.emitter = spec.emitter;
+        this.metrics = new StateMetrics(spec.operatorName, spec.scope);
         this.micros = micros;
         this.partials = partials;
     }
