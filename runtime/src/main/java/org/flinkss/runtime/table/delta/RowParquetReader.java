@@ -17,7 +17,6 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.util.HadoopCodecs;
 import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
@@ -29,8 +28,6 @@ import org.apache.parquet.schema.Type;
 import javax.annotation.Nullable;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -53,12 +50,6 @@ import java.util.List;
  * that the file lacks reads as nulls, as flink-parquet reads it.
  */
 final class RowParquetReader implements DataFiles.RowIterator {
-
-    private static final long MILLIS_IN_DAY = 86_400_000L;
-    private static final long NANOS_PER_MILLI = 1_000_000L;
-
-    /** The Julian day of 1970-01-01. */
-    private static final int JULIAN_EPOCH_DAY = 2_440_588;
 
     /**
      * One empty Hadoop configuration (no default resources) for the codecs: parquet-mr's own reads
@@ -205,28 +196,11 @@ final class RowParquetReader implements DataFiles.RowIterator {
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return physical == PrimitiveType.PrimitiveTypeName.INT96
-                        ? c -> int96(c.getBinary())
+                        ? c -> Int96.decode(c.getBinary())
                         : null;
             default:
                 return null;
         }
-    }
-
-    /**
-     * {@code INT96}: nanoseconds of the day then the Julian day, little-endian, as an instant in
-     * UTC; flink-parquet's reading of it (its {@code utcTimestamp} mode), with the day and time of
-     * day floored so that an older file's negative time of day (flink-parquet's writer before 1970)
-     * still reads as the instant it meant.
-     */
-    static TimestampData int96(Binary binary) {
-        ByteBuffer buffer = binary.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-        long nanosOfDay = buffer.getLong(buffer.position());
-        int julianDay = buffer.getInt(buffer.position() + 8);
-        long millis =
-                (julianDay - JULIAN_EPOCH_DAY) * MILLIS_IN_DAY
-                        + Math.floorDiv(nanosOfDay, NANOS_PER_MILLI);
-        return TimestampData.fromEpochMillis(
-                millis, (int) Math.floorMod(nanosOfDay, NANOS_PER_MILLI));
     }
 
     @Nullable
@@ -281,10 +255,10 @@ final class RowParquetReader implements DataFiles.RowIterator {
             group++;
         }
         while (rows > 0 && (rowsLeftInGroup > 0 || nextGroup())) {
-            for (ColumnReader column : columns) {
+            for (int i = 0; i < arity; i++) {
+                ColumnReader column = columns[i];
                 if (column != null) {
-                    if (column.getCurrentDefinitionLevel()
-                            == column.getDescriptor().getMaxDefinitionLevel()) {
+                    if (column.getCurrentDefinitionLevel() == maxDefinition[i]) {
                         column.skip();
                     }
                     column.consume();

@@ -52,12 +52,6 @@ import java.util.Map;
  */
 final class RowParquetWriter {
 
-    private static final long MILLIS_IN_DAY = 86_400_000L;
-    private static final long NANOS_PER_MILLI = 1_000_000L;
-
-    /** The Julian day of 1970-01-01. */
-    private static final int JULIAN_EPOCH_DAY = 2_440_588;
-
     private final ParquetWriter<RowData> writer;
     private final CountingOutputFile file;
     private final RowWriteSupport support;
@@ -291,7 +285,7 @@ final class RowParquetWriter {
     private static final class Int96Writer implements FieldWriter {
         private final RecordConsumer consumer;
         private final int precision;
-        private final byte[] buffer = new byte[12];
+        private final byte[] buffer = new byte[Int96.LENGTH];
 
         Int96Writer(RecordConsumer consumer, int precision) {
             this.consumer = consumer;
@@ -300,21 +294,8 @@ final class RowParquetWriter {
 
         @Override
         public void write(RowData row, int pos) {
-            TimestampData ts = row.getTimestamp(pos, precision);
-            long millis = ts.getMillisecond();
-            long day = Math.floorDiv(millis, MILLIS_IN_DAY);
-            long nanosOfDay =
-                    Math.floorMod(millis, MILLIS_IN_DAY) * NANOS_PER_MILLI
-                            + ts.getNanoOfMillisecond();
-            int julianDay = (int) (day + JULIAN_EPOCH_DAY);
-            byte[] b = buffer;
-            for (int i = 0; i < 8; i++) {
-                b[i] = (byte) (nanosOfDay >>> (8 * i));
-            }
-            for (int i = 0; i < 4; i++) {
-                b[8 + i] = (byte) (julianDay >>> (8 * i));
-            }
-            consumer.addBinary(Binary.fromReusedByteArray(b));
+            Int96.encode(row.getTimestamp(pos, precision), buffer);
+            consumer.addBinary(Binary.fromReusedByteArray(buffer));
         }
     }
 
