@@ -131,7 +131,7 @@ final class FlinkFileIO implements FileIO {
      * checkpoint at that version is missing from it but there (Kernel would refuse the table with
      * "Missing checkpoint at version 10"), or, with no checkpoint listed to start from, the first
      * commit comes later than that version while the commit at that version is there ("Missing
-     * delta file version 0").
+     * delta file version 0"), or none is listed though that commit is there ("table not found").
      */
     private static boolean headMissing(List<ListedFile> listed, Path from, boolean checkpointListed)
             throws IOException {
@@ -164,14 +164,15 @@ final class FlinkFileIO implements FileIO {
                 } catch (NumberFormatException e) {
                     continue;
                 }
-                return first > fromVersion
-                        && Storage.exists(
-                                new Path(
-                                        from.getParent(),
-                                        String.format("%020d.json", fromVersion)));
+                return first > fromVersion && commitExists(from, fromVersion);
             }
         }
-        return false;
+        // No commit listed at all (Kernel would call the table not found) while one is there.
+        return commitExists(from, fromVersion);
+    }
+
+    private static boolean commitExists(Path from, long version) throws IOException {
+        return Storage.exists(new Path(from.getParent(), String.format("%020d.json", version)));
     }
 
     private static void pause(int attempt) throws IOException {
