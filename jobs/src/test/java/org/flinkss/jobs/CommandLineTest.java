@@ -150,4 +150,39 @@ class CommandLineTest {
                 .startsWith("error: Unknown options: '--max-file-per-trigger', '2'")
                 .contains("--max-files-per-trigger");
     }
+
+    /**
+     * A run builds only the command it names (picocli reads a command's options as it is added, a
+     * third of a second of every start for all of them); without one, or with a misspelt one, the
+     * usage and the refusal still know every command.
+     */
+    @Test
+    void onlyTheNamedCommandIsBuiltAndEveryCommandOtherwise() {
+        java.util.List<String> all =
+                java.util.List.of(
+                        "land-events",
+                        "land-customers",
+                        "run",
+                        "table",
+                        "progress",
+                        "recompute",
+                        "reset",
+                        "demo",
+                        "report",
+                        "bench");
+        assertThat(Main.commandLine("run", "bronze").getSubcommands().keySet())
+                .containsExactly("run");
+        assertThat(Main.commandLine("table", "count", "x").getSubcommands().get("table"))
+                .as("a command keeps its own subcommands")
+                .satisfies(t -> assertThat(t.getSubcommands()).containsKey("count"));
+        assertThat(Main.commandLine().getSubcommands().keySet()).containsExactlyElementsOf(all);
+        assertThat(Main.commandLine("--help").getSubcommands().keySet())
+                .containsExactlyElementsOf(all);
+        assertThat(Main.commandLine().getUsageMessage()).contains("land-events", "bench");
+
+        Outcome misspelt = cli("rn");
+        assertThat(misspelt.code).isEqualTo(2);
+        assertThat(misspelt.err)
+                .isEqualTo("error: Unmatched argument at index 0: 'rn' (see 'flinkss --help')\n");
+    }
 }
