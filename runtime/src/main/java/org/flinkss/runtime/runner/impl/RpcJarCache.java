@@ -1,0 +1,109 @@
+package org.flinkss.runtime.runner.impl;
+
+import org.apache.flink.annotation.Internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.JarURLConnection;
+import java.net.URL;
+import java.net.URLConnection;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+import java.util.jar.JarEntry;
+
+/**
+ * A folder of this user's own that keeps copies of jars nested in the runnable jar, so that each
+ * run does not extract them again. A copy is named by the nested entry's CRC and size, written
+ * under a temporary name and renamed into place, so that runs at once never see half a copy; a
+ * folder that another user owns or may write to is refused (its jars would be loaded as code).
+ */
+@Internal
+final class RpcJarCache {
+
+    private static final Set<PosixFilePermission> OWNER_ONLY =
+            PosixFilePermissions.fromString("rwx------");
+
+    private final Path folder;
+
+    RpcJarCache(Path folder) {
+        this.folder = folder;
+    }
+
+    Path folder() {
+        return folder;
+    }
+
+    /** {@code <java.io.tmpdir>/flinkss-<user>-jars}. */
+    static RpcJarCache inTemporaryFolder() {
+        return new RpcJarCache(
+                Path.of(System.getProperty("java.io.tmpdir"))
+                        .resolve("flinkss-" + System.getProperty("user.name") + "-jars"));
+    }
+
+    /**
+     * The local copy of the jar at {@code nested} (a {@code jar:} URL into another jar), made if
+     * missing.
+     *
+     * @throws IOException when the folder is not this user's alone, or the copy cannot be made
+     */
+    Path copyOf(URL nested, String name) throws IOException {
+        URLConnection connection = nested.openConnection();
+        if (!(connection instanceof JarURLConnection jar)) {
+            throw new IOException(nested + " is not inside a jar");
+        }
+        JarEntry entry = jar.getJarEntry();
+        if (entry.getSize() < 0 || entry.getCrc() < 0) {
+            throw new IOException(nested + " has no size or CRC in its jar");
+        }
+        Path copy =
+                privateFolder()
+                        .resolve(
+                                String.format(
+                                        "%s-%08x-%d.jar", name, entry.getCrc(), entry.getSize()));
+        if (Files.isRegularFile(copy) && Files.size(copy) == entry.getSize()) {
+            return copy;
+        }
+        Path partial = Files.createTempFile(folder, name, ".partial");
+        try {
+            try (InputStream in = jar.getInputStream()) {
+                Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
+            }
+            Files.move(
+                    partial,
+                    copy,
+                    StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(partial);
+        }
+        return copy;
+    }
+
+    private Path privateFolder() throws IOException {
+        if (!Files.isDirectory(folder)) {
+            try {
+                Files.createDirectories(folder, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+            } catch (UnsupportedOperationException e) {
+                throw new IOException("no POSIX permissions for " + folder, e);
+            }
+        }
+        String owner = Files.getOwner(folder).getName();
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(folder);
+        if (!owner.equals(System.getProperty("user.name"))
+                || Files.isSymbolicLink(folder)
+                || !OWNER_ONLY.containsAll(permissions)) {
+            throw new IOException(
+                    folder
+                            + " is owned by "
+                            + owner
+                            + " with permissions "
+                            + PosixFilePermissions.toString(permissions)
+                            + ": not this user's alone");
+        }
+        return folder;
+    }
+}

@@ -1,0 +1,124 @@
+package org.flinkss.runtime.runner.impl;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.rpc.RpcService;
+import org.apache.flink.runtime.rpc.RpcSystem;
+import org.apache.flink.runtime.rpc.RpcSystemLoader;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.StreamSupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The copies of nested jars kept between runs: made once per content, reused, never read from a
+ * folder that is not this user's alone; and the RPC system loaded from such a copy runs.
+ */
+class RpcJarCacheTest {
+
+    @TempDir Path dir;
+
+    private URL nested(String outerName, String content) throws IOException {
+        Path outer = dir.resolve(outerName);
+        try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(outer))) {
+            jar.putNextEntry(new JarEntry("inner.jar"));
+            jar.write(content.getBytes(StandardCharsets.UTF_8));
+            jar.closeEntry();
+        }
+        return new URL("jar:" + outer.toUri() + "!/inner.jar");
+    }
+
+    @Test
+    void aNestedJarIsCopiedOnceAndReusedWhileItsContentIsTheSame() throws Exception {
+        RpcJarCache cache = new RpcJarCache(dir.resolve("cache"));
+
+        Path first = cache.copyOf(nested("a.jar", "version one"), "inner");
+        assertThat(first).hasContent("version one");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(first.getParent())))
+                .isEqualTo("rwx------");
+        Files.setLastModifiedTime(first, FileTime.fromMillis(0));
+
+        Path again = cache.copyOf(nested("b.jar", "version one"), "inner");
+        assertThat(again).isEqualTo(first);
+        assertThat(Files.getLastModifiedTime(again).toMillis()).as("not written again").isZero();
+
+        Path other = cache.copyOf(nested("c.jar", "version two"), "inner");
+        assertThat(other).isNotEqualTo(first).hasContent("version two");
+        try (var files = Files.list(dir.resolve("cache"))) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .as("no partial copies left")
+                    .allMatch(name -> name.startsWith("inner-") && name.endsWith(".jar"))
+                    .hasSize(2);
+        }
+    }
+
+    @Test
+    void aCopyCutShortIsMadeAgain() throws Exception {
+        RpcJarCache cache = new RpcJarCache(dir.resolve("cache"));
+        Path copy = cache.copyOf(nested("a.jar", "the whole jar"), "inner");
+        try (OutputStream out = Files.newOutputStream(copy)) {
+            out.write("the".getBytes(StandardCharsets.UTF_8));
+        }
+
+        assertThat(cache.copyOf(nested("a.jar", "the whole jar"), "inner"))
+                .isEqualTo(copy)
+                .hasContent("the whole jar");
+    }
+
+    @Test
+    void aFolderOthersMayWriteToIsRefused() throws Exception {
+        Path shared = Files.createDirectories(dir.resolve("shared"));
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+
+        assertThatThrownBy(() -> new RpcJarCache(shared).copyOf(nested("a.jar", "x"), "inner"))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(shared.toString())
+                .hasMessageContaining("rwxrwxrwx")
+                .hasMessageContaining("not this user's alone");
+        try (var files = Files.list(shared)) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    @Test
+    void flinkLoadsThisLoaderFirstAndItsRpcSystemStartsAService() throws Exception {
+        List<RpcSystemLoader> loaders =
+                StreamSupport.stream(ServiceLoader.load(RpcSystemLoader.class).spliterator(), false)
+                        .sorted(Comparator.comparingInt(RpcSystemLoader::getLoadPriority))
+                        .toList();
+        assertThat(loaders).first().isInstanceOf(CachedPekkoRpcSystemLoader.class);
+        assertThat(loaders)
+                .extracting(l -> l.getClass().getSimpleName())
+                .contains("PekkoRpcSystemLoader");
+
+        Configuration conf = new Configuration();
+        try (RpcSystem rpc = new CachedPekkoRpcSystemLoader().loadRpcSystem(conf)) {
+            RpcService service = rpc.localServiceBuilder(conf).createAndStart();
+            try {
+                assertThat(service.getAddress()).isNotNull();
+            } finally {
+                service.closeAsync().get();
+            }
+        }
+        try (var copies = Files.list(RpcJarCache.inTemporaryFolder().folder())) {
+            assertThat(copies.map(p -> p.getFileName().toString()))
+                    .anyMatch(n -> n.startsWith("flink-rpc-akka-") && n.endsWith(".jar"));
+        }
+    }
+}
