@@ -11,6 +11,8 @@ import org.apache.flink.runtime.rpc.exceptions.RpcLoaderException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.flinkss.runtime.storage.impl.NestedJarCache;
+
 import java.net.URL;
 import java.nio.file.Path;
 import java.util.ServiceLoader;
@@ -18,7 +20,7 @@ import java.util.ServiceLoader;
 /**
  * Flink's Pekko RPC system, as Flink's own {@code PekkoRpcSystemLoader} loads it (in a class loader
  * of its own, from the {@code flink-rpc-akka.jar} nested in {@code flink-rpc-akka-loader}), but
- * from a copy kept between runs ({@link RpcJarCache}) instead of one extracted into the run's
+ * from a copy kept between runs ({@link NestedJarCache}) instead of one extracted into the run's
  * temporary folder each time: 21 MB inflated and written, about 0.19 s of every embedded run's
  * start. Tried before Flink's loader (priority -1 against 0); when the copy cannot be used (the
  * reason is logged at INFO) Flink's loader takes over, as before. Only the embedded runs use it:
@@ -45,7 +47,7 @@ public final class CachedPekkoRpcSystemLoader implements RpcSystemLoader {
             throw new RpcLoaderException(RPC_JAR + ".jar is not on the class path");
         }
         try {
-            Path copy = RpcJarCache.inTemporaryFolder().copyOf(nested, RPC_JAR);
+            Path copy = NestedJarCache.inTemporaryFolder().copyOf(nested, RPC_JAR);
             SubmoduleClassLoader loader =
                     new SubmoduleClassLoader(new URL[] {copy.toUri().toURL()}, flink);
             RpcSystem pekko = ServiceLoader.load(RpcSystem.class, loader).iterator().next();

@@ -12,14 +12,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -76,8 +74,9 @@ public final class S3Plugin {
     }
 
     /**
-     * The bundled jar, unpacked into {@code java.io.tmpdir} under a name that changes with its
-     * size, so that each process does not unpack 30 MB again; absent when no copy is bundled.
+     * The bundled jar, unpacked once into this user's {@link NestedJarCache} (under a name that
+     * changes with its content), so that each process does not unpack 30 MB again; absent when no
+     * copy is bundled.
      */
     private static Optional<Path> unpackBundled() {
         URL resource = S3Plugin.class.getClassLoader().getResource(RESOURCE);
@@ -92,33 +91,13 @@ public final class S3Plugin {
             }
         }
         try {
-            long size = resource.openConnection().getContentLengthLong();
-            Path target =
-                    Paths.get(
-                            System.getProperty("java.io.tmpdir"),
-                            "flinkss-plugins-" + System.getProperty("user.name", "user"),
-                            PLUGIN_ID + "-" + size + ".jar");
-            if (Files.isRegularFile(target) && Files.size(target) == size) {
-                return Optional.of(target);
-            }
-            Files.createDirectories(target.getParent());
-            Path temp = Files.createTempFile(target.getParent(), ".s3-plugin", ".tmp");
-            try (InputStream in = resource.openStream()) {
-                Files.copy(in, temp, StandardCopyOption.REPLACE_EXISTING);
-                Files.move(
-                        temp,
-                        target,
-                        StandardCopyOption.ATOMIC_MOVE,
-                        StandardCopyOption.REPLACE_EXISTING);
-            } finally {
-                Files.deleteIfExists(temp);
-            }
-            LOG.info("unpacked the bundled S3 file system plugin into {}", target);
+            Path target = NestedJarCache.inTemporaryFolder().copyOf(resource, PLUGIN_ID);
+            LOG.info("the bundled S3 file system plugin is {}", target);
             return Optional.of(target);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot unpack the S3 file system plugin the jar carries into "
-                            + System.getProperty("java.io.tmpdir")
+                            + NestedJarCache.inTemporaryFolder().folder()
                             + ": "
                             + e.getMessage()
                             + " (set java.io.tmpdir to a writable folder, or put"

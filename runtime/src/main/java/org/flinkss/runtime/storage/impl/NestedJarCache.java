@@ -1,4 +1,4 @@
-package org.flinkss.runtime.runner.impl;
+package org.flinkss.runtime.storage.impl;
 
 import org.apache.flink.annotation.Internal;
 
@@ -16,30 +16,31 @@ import java.util.Set;
 import java.util.jar.JarEntry;
 
 /**
- * A folder of this user's own that keeps copies of jars nested in the runnable jar, so that each
- * run does not extract them again. A copy is named by the nested entry's CRC and size, written
- * under a temporary name and renamed into place, so that runs at once never see half a copy; a
- * folder that another user owns or may write to is refused (its jars would be loaded as code).
+ * A folder of this user's own that keeps copies of jars nested in the runnable jar (Flink's RPC
+ * system, the S3 file system plugin), so that each run does not extract them again. A copy is named
+ * by the nested entry's CRC and size, written under a temporary name and renamed into place, so
+ * that runs at once never see half a copy; a folder that another user owns or may write to is
+ * refused (its jars would be loaded as code).
  */
 @Internal
-final class RpcJarCache {
+public final class NestedJarCache {
 
     private static final Set<PosixFilePermission> OWNER_ONLY =
             PosixFilePermissions.fromString("rwx------");
 
     private final Path folder;
 
-    RpcJarCache(Path folder) {
+    public NestedJarCache(Path folder) {
         this.folder = folder;
     }
 
-    Path folder() {
+    public Path folder() {
         return folder;
     }
 
     /** {@code <java.io.tmpdir>/flinkss-<user>-jars}. */
-    static RpcJarCache inTemporaryFolder() {
-        return new RpcJarCache(
+    public static NestedJarCache inTemporaryFolder() {
+        return new NestedJarCache(
                 Path.of(System.getProperty("java.io.tmpdir"))
                         .resolve("flinkss-" + System.getProperty("user.name") + "-jars"));
     }
@@ -50,7 +51,7 @@ final class RpcJarCache {
      *
      * @throws IOException when the folder is not this user's alone, or the copy cannot be made
      */
-    Path copyOf(URL nested, String name) throws IOException {
+    public Path copyOf(URL nested, String name) throws IOException {
         URLConnection connection = nested.openConnection();
         if (!(connection instanceof JarURLConnection jar)) {
             throw new IOException(nested + " is not inside a jar");

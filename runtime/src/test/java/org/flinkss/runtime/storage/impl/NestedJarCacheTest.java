@@ -1,9 +1,4 @@
-package org.flinkss.runtime.runner.impl;
-
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.rpc.RpcService;
-import org.apache.flink.runtime.rpc.RpcSystem;
-import org.apache.flink.runtime.rpc.RpcSystemLoader;
+package org.flinkss.runtime.storage.impl;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,21 +11,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Comparator;
-import java.util.List;
-import java.util.ServiceLoader;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
-import java.util.stream.StreamSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The copies of nested jars kept between runs: made once per content, reused, never read from a
- * folder that is not this user's alone; and the RPC system loaded from such a copy runs.
+ * folder that is not this user's alone.
  */
-class RpcJarCacheTest {
+class NestedJarCacheTest {
 
     @TempDir Path dir;
 
@@ -46,7 +37,7 @@ class RpcJarCacheTest {
 
     @Test
     void aNestedJarIsCopiedOnceAndReusedWhileItsContentIsTheSame() throws Exception {
-        RpcJarCache cache = new RpcJarCache(dir.resolve("cache"));
+        NestedJarCache cache = new NestedJarCache(dir.resolve("cache"));
 
         Path first = cache.copyOf(nested("a.jar", "version one"), "inner");
         assertThat(first).hasContent("version one");
@@ -70,7 +61,7 @@ class RpcJarCacheTest {
 
     @Test
     void aCopyCutShortIsMadeAgain() throws Exception {
-        RpcJarCache cache = new RpcJarCache(dir.resolve("cache"));
+        NestedJarCache cache = new NestedJarCache(dir.resolve("cache"));
         Path copy = cache.copyOf(nested("a.jar", "the whole jar"), "inner");
         try (OutputStream out = Files.newOutputStream(copy)) {
             out.write("the".getBytes(StandardCharsets.UTF_8));
@@ -86,39 +77,13 @@ class RpcJarCacheTest {
         Path shared = Files.createDirectories(dir.resolve("shared"));
         Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
 
-        assertThatThrownBy(() -> new RpcJarCache(shared).copyOf(nested("a.jar", "x"), "inner"))
+        assertThatThrownBy(() -> new NestedJarCache(shared).copyOf(nested("a.jar", "x"), "inner"))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining(shared.toString())
                 .hasMessageContaining("rwxrwxrwx")
                 .hasMessageContaining("not this user's alone");
         try (var files = Files.list(shared)) {
             assertThat(files).isEmpty();
-        }
-    }
-
-    @Test
-    void flinkLoadsThisLoaderFirstAndItsRpcSystemStartsAService() throws Exception {
-        List<RpcSystemLoader> loaders =
-                StreamSupport.stream(ServiceLoader.load(RpcSystemLoader.class).spliterator(), false)
-                        .sorted(Comparator.comparingInt(RpcSystemLoader::getLoadPriority))
-                        .toList();
-        assertThat(loaders).first().isInstanceOf(CachedPekkoRpcSystemLoader.class);
-        assertThat(loaders)
-                .extracting(l -> l.getClass().getSimpleName())
-                .contains("PekkoRpcSystemLoader");
-
-        Configuration conf = new Configuration();
-        try (RpcSystem rpc = new CachedPekkoRpcSystemLoader().loadRpcSystem(conf)) {
-            RpcService service = rpc.localServiceBuilder(conf).createAndStart();
-            try {
-                assertThat(service.getAddress()).isNotNull();
-            } finally {
-                service.closeAsync().get();
-            }
-        }
-        try (var copies = Files.list(RpcJarCache.inTemporaryFolder().folder())) {
-            assertThat(copies.map(p -> p.getFileName().toString()))
-                    .anyMatch(n -> n.startsWith("flink-rpc-akka-") && n.endsWith(".jar"));
         }
     }
 }
