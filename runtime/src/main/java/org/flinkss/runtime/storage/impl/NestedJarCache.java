@@ -2,12 +2,15 @@ package org.flinkss.runtime.storage.impl;
 
 import org.apache.flink.annotation.Internal;
 
+import com.sun.security.auth.module.UnixSystem;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.JarURLConnection;
 import java.net.URL;
 import java.net.URLConnection;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
@@ -92,18 +95,27 @@ public final class NestedJarCache {
                 throw new IOException("no POSIX permissions for " + folder, e);
             }
         }
-        String owner = Files.getOwner(folder).getName();
-        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(folder);
-        if (!owner.equals(System.getProperty("user.name"))
+        if (!Files.getFileStore(folder).supportsFileAttributeView("unix")) {
+            throw new IOException("no owner's uid for " + folder);
+        }
+        // The numeric owner, not a name: in a container running under an arbitrary uid the user
+        // has no name (user.name is "?").
+        Object owner = Files.getAttribute(folder, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+        Set<PosixFilePermission> permissions =
+                Files.getPosixFilePermissions(folder, LinkOption.NOFOLLOW_LINKS);
+        long me = new UnixSystem().getUid();
+        if (!(owner instanceof Integer uid && uid == me)
                 || Files.isSymbolicLink(folder)
                 || !OWNER_ONLY.containsAll(permissions)) {
             throw new IOException(
                     folder
-                            + " is owned by "
+                            + " is owned by uid "
                             + owner
                             + " with permissions "
                             + PosixFilePermissions.toString(permissions)
-                            + ": not this user's alone");
+                            + ": not this user's (uid "
+                            + me
+                            + ") alone");
         }
         return folder;
     }

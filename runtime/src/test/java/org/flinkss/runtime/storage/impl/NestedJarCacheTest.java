@@ -81,9 +81,25 @@ class NestedJarCacheTest {
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining(shared.toString())
                 .hasMessageContaining("rwxrwxrwx")
-                .hasMessageContaining("not this user's alone");
+                .hasMessageContaining("not this user's (uid ");
         try (var files = Files.list(shared)) {
             assertThat(files).isEmpty();
         }
+    }
+
+    @Test
+    void aFolderAnotherUserOwnsIsRefused() throws Exception {
+        Path theirs = Files.createDirectories(dir.resolve("theirs"));
+        Files.setPosixFilePermissions(theirs, PosixFilePermissions.fromString("rwx------"));
+        try {
+            // Only root may give a folder away: elsewhere there is no other user's folder to make.
+            Files.setAttribute(theirs, "unix:uid", 65534);
+        } catch (IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("cannot chown as this user: " + e);
+        }
+
+        assertThatThrownBy(() -> new NestedJarCache(theirs).copyOf(nested("a.jar", "x"), "inner"))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("is owned by uid 65534");
     }
 }
