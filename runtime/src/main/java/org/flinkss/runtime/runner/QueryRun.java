@@ -35,6 +35,7 @@ import org.flinkss.runtime.runner.impl.JobWatcher;
 import org.flinkss.runtime.runner.impl.KilledRunRecovery;
 import org.flinkss.runtime.runner.impl.RelocatedRestorePoints;
 import org.flinkss.runtime.runner.impl.RestorePolicy;
+import org.flinkss.runtime.runner.impl.RocksDbLibrary;
 import org.flinkss.runtime.runner.impl.SavepointAdopter;
 import org.flinkss.runtime.runner.impl.SkippedFilesWarning;
 import org.flinkss.runtime.runner.impl.StopRetries;
@@ -150,6 +151,9 @@ public final class QueryRun {
                                 .buildRestoring(restore, tmp, settings.parallelism);
                 if (flinkRunClient != null) {
                     ClusterSlots.check(flinkRunClient, settings.parallelism, name);
+                } else {
+                    // The embedded cluster's stateful tasks need it: loaded while it starts.
+                    RocksDbLibrary.preloadInBackground();
                 }
                 StreamExecutionEnvironment env =
                         StreamExecutionEnvironment.getExecutionEnvironment(conf);

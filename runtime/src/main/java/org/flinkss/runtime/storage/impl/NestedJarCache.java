@@ -19,11 +19,11 @@ import java.util.Set;
 import java.util.jar.JarEntry;
 
 /**
- * A folder of this user's own that keeps copies of jars nested in the runnable jar (Flink's RPC
- * system, the S3 file system plugin), so that each run does not extract them again. A copy is named
- * by the nested entry's CRC and size, written under a temporary name and renamed into place, so
- * that runs at once never see half a copy; a folder that another user owns or may write to is
- * refused (its jars would be loaded as code).
+ * A folder of this user's own that keeps copies of files nested in the runnable jar (Flink's RPC
+ * system and the S3 file system plugin, jars; RocksDB's native library), so that each run does not
+ * extract them again. A copy is named by the nested entry's CRC and size, written under a temporary
+ * name and renamed into place, so that runs at once never see half a copy; a folder that another
+ * user owns or may write to is refused (its jars would be loaded as code).
  */
 @Internal
 public final class NestedJarCache {
@@ -49,8 +49,8 @@ public final class NestedJarCache {
     }
 
     /**
-     * The local copy of the jar at {@code nested} (a {@code jar:} URL into another jar), made if
-     * missing.
+     * The local copy of the file at {@code nested} (a {@code jar:} URL into another jar), made if
+     * missing: {@code <name>-<crc>-<size><the nested file's extension>}.
      *
      * @throws IOException when the folder is not this user's alone, or the copy cannot be made
      */
@@ -67,7 +67,11 @@ public final class NestedJarCache {
                 privateFolder()
                         .resolve(
                                 String.format(
-                                        "%s-%08x-%d.jar", name, entry.getCrc(), entry.getSize()));
+                                        "%s-%08x-%d%s",
+                                        name,
+                                        entry.getCrc(),
+                                        entry.getSize(),
+                                        extension(entry.getName())));
         if (Files.isRegularFile(copy) && Files.size(copy) == entry.getSize()) {
             return copy;
         }
@@ -85,6 +89,12 @@ public final class NestedJarCache {
             Files.deleteIfExists(partial);
         }
         return copy;
+    }
+
+    /** The nested entry's extension ({@code .jar}, {@code .so}), kept by its copy. */
+    private static String extension(String entry) {
+        int dot = entry.lastIndexOf('.');
+        return dot > entry.lastIndexOf('/') ? entry.substring(dot) : "";
     }
 
     private Path privateFolder() throws IOException {
