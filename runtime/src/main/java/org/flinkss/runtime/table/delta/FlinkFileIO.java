@@ -238,13 +238,23 @@ final class FlinkFileIO implements FileIO {
                 if (!atomicWrite) {
                     return new Output(Storage.create(target, FileSystem.WriteMode.OVERWRITE), null);
                 }
-                // Kernel's atomic writes are new files (checkpoints): buffer, then put if absent.
+                // Kernel's atomic writes are new Parquet files (checkpoints): buffer, then put if
+                // absent. Only a whole file: a writer that stops half-way (a cancelled task is
+                // interrupted) still closes its stream, and what it had written, Parquet's 4-byte
+                // header, would otherwise be published as the checkpoint and fail every reader.
                 return new Output(
                         null,
-                        bytes ->
-                                putIfAbsent
-                                        .apply(scheme(target))
-                                        .create(fs(target), target, bytes));
+                        bytes -> {
+                            if (!isWholeParquetFile(bytes)) {
+                                throw new IOException(
+                                        "not writing "
+                                                + target
+                                                + ": its writer stopped before the end ("
+                                                + bytes.length
+                                                + " bytes, no Parquet footer)");
+                            }
+                            putIfAbsent.apply(scheme(target)).create(fs(target), target, bytes);
+                        });
             }
 
             @Override
@@ -286,6 +296,30 @@ final class FlinkFileIO implements FileIO {
                 }
             }
         };
+    }
+
+    /**
+     * Whether {@code bytes} are a whole Parquet file: the magic {@code PAR1} at both ends and,
+     * before the last one, a footer length that fits between them.
+     */
+    static boolean isWholeParquetFile(byte[] bytes) {
+        int n = bytes.length;
+        if (n < 12 || !isMagic(bytes, 0) || !isMagic(bytes, n - 4)) {
+            return false;
+        }
+        long footer =
+                (bytes[n - 8] & 0xFFL)
+                        | (bytes[n - 7] & 0xFFL) << 8
+                        | (bytes[n - 6] & 0xFFL) << 16
+                        | (bytes[n - 5] & 0xFFL) << 24;
+        return footer > 0 && footer <= n - 12;
+    }
+
+    private static boolean isMagic(byte[] bytes, int at) {
+        return bytes[at] == 'P'
+                && bytes[at + 1] == 'A'
+                && bytes[at + 2] == 'R'
+                && bytes[at + 3] == '1';
     }
 
     @Override
