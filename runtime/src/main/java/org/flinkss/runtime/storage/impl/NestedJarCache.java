@@ -23,7 +23,8 @@ import java.util.jar.JarEntry;
  * system and the S3 file system plugin, jars; RocksDB's native library), so that each run does not
  * extract them again. A copy is named by the nested entry's CRC and size, written under a temporary
  * name and renamed into place, so that runs at once never see half a copy; a folder that another
- * user owns or may write to is refused (its jars would be loaded as code).
+ * user owns or may write to is refused (what it holds is loaded as code). Copies of earlier
+ * versions stay until the temporary folder is cleaned.
  */
 @Internal
 public final class NestedJarCache {
