@@ -9,6 +9,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -118,22 +119,7 @@ public final class EventsToKafka {
                             e.getCause());
                 }
             }
-            // A new topic's partitions take a moment to get their leader. A produce request that
-            // arrives before was seen to be refused (NOT_LEADER_OR_FOLLOWER) and its idempotent
-            // retry rejected as out of sequence until the delivery timeout; asking every leader
-            // for its end offset (the admin client retries until they answer) avoids that.
-            Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
-            admin.describeTopics(List.of(topic))
-                    .allTopicNames()
-                    .get(2, TimeUnit.MINUTES)
-                    .get(topic)
-                    .partitions()
-                    .forEach(
-                            p ->
-                                    ends.put(
-                                            new TopicPartition(topic, p.partition()),
-                                            OffsetSpec.latest()));
-            admin.listOffsets(ends).all().get(2, TimeUnit.MINUTES);
+            awaitLeaders(admin, topic, System.nanoTime() + TimeUnit.MINUTES.toNanos(2));
         } catch (ExecutionException e) {
             throw new IllegalStateException(
                     "topic '"
@@ -156,6 +142,41 @@ public final class EventsToKafka {
                             + Duration.ofMinutes(2)
                             + "; is the broker up?",
                     e);
+        }
+    }
+
+    /**
+     * Waits until every partition of a new topic has a leader that answers. A produce request that
+     * arrives before was seen to be refused (NOT_LEADER_OR_FOLLOWER) and its idempotent retry
+     * rejected as out of sequence until the delivery timeout; asking every leader for its end
+     * offset avoids that. Right after the creation the admin client's metadata may not know the
+     * topic yet ({@code UnknownTopicOrPartitionException}, seen in CI): a retriable answer is asked
+     * again until the deadline.
+     */
+    private static void awaitLeaders(Admin admin, String topic, long deadlineNanos)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        while (true) {
+            try {
+                Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
+                admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(2, TimeUnit.MINUTES)
+                        .get(topic)
+                        .partitions()
+                        .forEach(
+                                p ->
+                                        ends.put(
+                                                new TopicPartition(topic, p.partition()),
+                                                OffsetSpec.latest()));
+                admin.listOffsets(ends).all().get(2, TimeUnit.MINUTES);
+                return;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof RetriableException)
+                        || System.nanoTime() - deadlineNanos > 0) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
         }
     }
 }
