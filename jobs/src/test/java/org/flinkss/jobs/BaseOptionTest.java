@@ -1,9 +1,13 @@
 package org.flinkss.jobs;
 
+import org.apache.flink.configuration.Configuration;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.jobs.cli.options.Converters;
+import org.flinkss.runtime.runner.impl.FlinkConfFile;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -174,7 +178,8 @@ class BaseOptionTest {
     }
 
     @Test
-    void anObjectStorageBaseIsRefusedInOneLineNotTakenForALocalFolderNamedS3() {
+    void anObjectStorageBaseIsRefusedInOneLineNotTakenForALocalFolderNamedS3(
+            @TempDir Path scratch) {
         for (String[] args :
                 new String[][] {
                     {"table", "count", "events_bronze", "--warehouse", "hdfs://nn/w"},
@@ -187,11 +192,26 @@ class BaseOptionTest {
                     .contains("give a folder (object storage: docs/object-storage.md)");
         }
         // An S3 base is read as one (every command takes it: RunS3ITCase, CheckpointS3ITCase,
-        // with a server); with no server at the configured endpoint, one line says so.
-        Outcome table = cli("table", "count", "events_bronze", "--base", "s3a://flinkss/x");
+        // with a server); with no server at the configured endpoint, one line says so. The
+        // endpoint is a free port, not the configured 127.0.0.1:9000, where a local S3 (scripts/s3,
+        // a MinIO) may well answer.
+        Configuration configured = FlinkConfFile.locate(null).load(scratch);
+        Configuration deadEndpoint = new Configuration(configured);
+        String endpoint = "http://127.0.0.1:" + ProjectScripts.freePort();
+        deadEndpoint.setString("s3.endpoint", endpoint);
+        Outcome table;
+        try {
+            Storage.initialize(deadEndpoint);
+            table = cli("table", "count", "events_bronze", "--base", "s3a://flinkss/x");
+        } finally {
+            Storage.initialize(configured);
+        }
         assertThat(table.code).as("exit code; stderr: %s", table.err).isEqualTo(1);
         assertThat(table.err)
-                .contains("cannot reach S3 at ", "s3a://flinkss/x/warehouse", "s3.endpoint")
+                .contains(
+                        "cannot reach S3 at " + endpoint,
+                        "s3a://flinkss/x/warehouse",
+                        "s3.endpoint")
                 .doesNotContain("\tat ");
         assertThat(Paths.get("s3:")).as("no local folder named s3:").doesNotExist();
         assertThat(Paths.get("s3a:")).doesNotExist();
