@@ -14,8 +14,8 @@ public final class CheckpointIntervalOption {
             paramLabel = "DURATION",
             converter = Converters.PositiveDuration.class,
             description =
-                    "checkpoint cadence within a run (default: the trigger's interval, 1s for"
-                            + " available-now)")
+                    "checkpoint cadence within a run (default: the trigger's interval; 30s for"
+                            + " available-now, whose batches end with a checkpoint of their own)")
     Duration interval;
 
     public RunOptions.Builder applyTo(RunOptions.Builder run) {
