@@ -3,6 +3,7 @@ package org.flinkss.runtime.runner;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
 
@@ -25,6 +26,7 @@ import org.flinkss.runtime.runner.impl.ClusterSlots;
 import org.flinkss.runtime.runner.impl.CommitAfterSavepointFailed;
 import org.flinkss.runtime.runner.impl.DamagedRestorePoints;
 import org.flinkss.runtime.runner.impl.EarlierRunJobs;
+import org.flinkss.runtime.runner.impl.EarlyMiniCluster;
 import org.flinkss.runtime.runner.impl.ExceptionHistory;
 import org.flinkss.runtime.runner.impl.FailureExplainer;
 import org.flinkss.runtime.runner.impl.InterruptedRun;
@@ -138,6 +140,7 @@ public final class QueryRun {
             Path tmpOfQuery = settings.tmpRoot.resolve(name);
             Folders.deleteQuietly(tmpOfQuery);
             Path tmp = tmpOfQuery.resolve(runId);
+            EarlyMiniCluster early = null;
             try {
                 Configuration conf =
                         new JobConfiguration(
@@ -157,6 +160,11 @@ public final class QueryRun {
                 }
                 StreamExecutionEnvironment env =
                         StreamExecutionEnvironment.getExecutionEnvironment(conf);
+                if (env instanceof LocalStreamEnvironment) {
+                    // java -jar: the embedded cluster starts while the job is built.
+                    early = EarlyMiniCluster.start(conf, settings.parallelism);
+                    env = early.environment();
+                }
                 if (settings.parallelism != null) {
                     env.setParallelism(settings.parallelism);
                 }
@@ -184,6 +192,9 @@ public final class QueryRun {
                 }
                 return new RunOutcome(queryId, runId, batches, last, savepoint);
             } finally {
+                if (early != null) {
+                    early.close();
+                }
                 Folders.deleteQuietly(tmpOfQuery);
             }
         }
