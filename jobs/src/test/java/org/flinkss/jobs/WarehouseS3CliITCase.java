@@ -158,7 +158,10 @@ class WarehouseS3CliITCase {
         assertThat(child.waitFor(java.time.Duration.ofMinutes(3)))
                 .as("child output: %s", child.outputText())
                 .isZero();
-        assertThat(child.outputText()).doesNotContain(S3TestServer.SECRET_KEY);
+        assertThat(child.outputText())
+                .doesNotContain(S3TestServer.SECRET_KEY)
+                .as("the AWS SDK's notice that it has no mime.types file")
+                .doesNotContain("mime.types");
         assertThat(new Warehouse(Storage.location(remote)).count("events_bronze")).isEqualTo(500);
     }
 

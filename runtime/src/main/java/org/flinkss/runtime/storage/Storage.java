@@ -64,6 +64,15 @@ public final class Storage {
 
     private static final String SDK_NOTICE = "aws.java.v1.disableDeprecationAnnouncement";
 
+    /**
+     * The S3 plugin's AWS SDK v1 warns through {@code java.util.logging}, on stderr, at its first
+     * upload of every process that it has no {@code mime.types} file; the content types it would
+     * read there mean nothing for a table's files. Held here: {@code java.util.logging} keeps its
+     * loggers (and so their levels) only while someone refers to them.
+     */
+    private static final java.util.logging.Logger SDK_MIME_TYPES =
+            java.util.logging.Logger.getLogger("com.amazonaws.services.s3.internal.Mimetypes");
+
     private static volatile boolean initialized;
 
     private Storage() {}
@@ -150,6 +159,7 @@ public final class Storage {
         if (System.getProperty(SDK_NOTICE) == null) {
             System.setProperty(SDK_NOTICE, "true");
         }
+        SDK_MIME_TYPES.setLevel(java.util.logging.Level.SEVERE);
         FileSystem.initialize(effective, S3Plugin.pluginManager(effective));
         S3Failures.settingsFrom(effective, source);
         initialized = true;
