@@ -440,6 +440,12 @@ public final class DataFiles {
             return length;
         }
 
+        /** The file's path, for errors that name it. */
+        @Override
+        public String toString() {
+            return path.toString();
+        }
+
         @Override
         public SeekableInputStream newStream() throws IOException {
             FSDataInputStream in = fs.open(path);

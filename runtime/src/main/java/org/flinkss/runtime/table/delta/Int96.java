@@ -49,8 +49,11 @@ final class Int96 {
      */
     static TimestampData decode(Binary binary) {
         ByteBuffer buffer = binary.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-        long nanosOfDay = buffer.getLong(buffer.position());
-        int julianDay = buffer.getInt(buffer.position() + 8);
+        return decode(buffer.getLong(buffer.position()), buffer.getInt(buffer.position() + 8));
+    }
+
+    /** The instant of an {@code INT96}'s two halves, as {@link #decode(Binary)} reads them. */
+    static TimestampData decode(long nanosOfDay, int julianDay) {
         long millis =
                 (julianDay - JULIAN_EPOCH_DAY) * MILLIS_IN_DAY
                         + Math.floorDiv(nanosOfDay, NANOS_PER_MILLI);

@@ -1,5 +1,6 @@
 package org.flinkss.runtime.table.delta;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.TimestampData;
@@ -11,7 +12,10 @@ import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -29,14 +33,20 @@ import javax.annotation.Nullable;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PrimitiveIterator;
 
 /**
  * Reads the data files of the Delta tables here row by row with parquet-mr's column readers, into
  * the rows flink-parquet's vectorized reader gives once copied ({@link GenericRowData} of {@code
  * Long}, {@code Integer}, {@code Double}, {@code Boolean}, {@link BinaryStringData}, {@code byte[]}
  * and {@link TimestampData}): the counterpart of {@link RowParquetWriter}, for the same column
- * types ({@link RowParquetWriter#covers}).
+ * types ({@link RowParquetWriter#covers}). A column chunk of plain-encoded version-1 pages (the
+ * project's writer's) is decoded from the pages' bytes by {@link PlainColumn}; any other (a
+ * dictionary, version-2 pages, booleans) through parquet-mr's column reader.
  *
  * <p>Why not flink-parquet's reader: each file it opens builds parquet-mr's read options with a new
  * Hadoop {@code Configuration} that loads and parses {@code core-default.xml} (a third of a Delta
@@ -58,33 +68,33 @@ final class RowParquetReader implements DataFiles.RowIterator {
     private static final org.apache.hadoop.conf.Configuration CODECS_CONF = codecsConf();
 
     private final ParquetFileReader reader;
+    private final String file;
     private final MessageType requested;
     private final String createdBy;
     private final ColumnDescriptor[] descriptors;
     private final ValueReader[] values;
-    private final int[] maxDefinition;
+    private final PlainColumn.Value[] plainValues;
     private final int arity;
-    private final ColumnReader[] columns;
+    private final ColumnCursor[] columns;
     private long rowsLeftInGroup;
     private long position;
 
     private RowParquetReader(
             ParquetFileReader reader,
+            String file,
             MessageType requested,
             ColumnDescriptor[] descriptors,
             ValueReader[] values,
-            int arity) {
+            PlainColumn.Value[] plainValues) {
         this.reader = reader;
+        this.file = file;
         this.requested = requested;
         this.createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
         this.descriptors = descriptors;
         this.values = values;
-        this.arity = arity;
-        this.maxDefinition = new int[arity];
-        for (int i = 0; i < arity; i++) {
-            maxDefinition[i] = descriptors[i] == null ? 0 : descriptors[i].getMaxDefinitionLevel();
-        }
-        this.columns = new ColumnReader[arity];
+        this.plainValues = plainValues;
+        this.arity = values.length;
+        this.columns = new ColumnCursor[arity];
     }
 
     private static org.apache.hadoop.conf.Configuration codecsConf() {
@@ -117,6 +127,7 @@ final class RowParquetReader implements DataFiles.RowIterator {
             int arity = rowType.getFieldCount();
             ColumnDescriptor[] descriptors = new ColumnDescriptor[arity];
             ValueReader[] values = new ValueReader[arity];
+            PlainColumn.Value[] plainValues = new PlainColumn.Value[arity];
             List<Type> projected = new ArrayList<>();
             for (int i = 0; i < arity; i++) {
                 String name = rowType.getFieldNames().get(i);
@@ -134,6 +145,10 @@ final class RowParquetReader implements DataFiles.RowIterator {
                     return null;
                 }
                 values[i] = value;
+                plainValues[i] =
+                        PlainColumn.Value.of(
+                                rowType.getTypeAt(i),
+                                field.asPrimitiveType().getPrimitiveTypeName());
                 projected.add(field);
             }
             MessageType requested = new MessageType(schema.getName(), projected);
@@ -146,7 +161,8 @@ final class RowParquetReader implements DataFiles.RowIterator {
             }
             reader.setRequestedSchema(requested);
             RowParquetReader rows =
-                    new RowParquetReader(reader, requested, descriptors, values, arity);
+                    new RowParquetReader(
+                            reader, file.toString(), requested, descriptors, values, plainValues);
             rows.skip(skip);
             return rows;
         } catch (IOException | RuntimeException e) {
@@ -211,12 +227,9 @@ final class RowParquetReader implements DataFiles.RowIterator {
         }
         GenericRowData row = new GenericRowData(arity);
         for (int i = 0; i < arity; i++) {
-            ColumnReader column = columns[i];
+            ColumnCursor column = columns[i];
             if (column != null) {
-                if (column.getCurrentDefinitionLevel() == maxDefinition[i]) {
-                    row.setField(i, values[i].read(column));
-                }
-                column.consume();
+                row.setField(i, column.next());
             }
         }
         rowsLeftInGroup--;
@@ -224,7 +237,11 @@ final class RowParquetReader implements DataFiles.RowIterator {
         return row;
     }
 
-    /** Moves to the next row group with rows; false at the end of the file. */
+    /**
+     * Moves to the next row group with rows; false at the end of the file. Each column chunk's
+     * dictionary page and first data page say how it is read: {@link PlainColumn} when it can,
+     * parquet-mr's column reader (given back the pages looked at) otherwise.
+     */
     private boolean nextGroup() throws IOException {
         while (rowsLeftInGroup == 0) {
             PageReadStore pages = reader.readNextRowGroup();
@@ -232,10 +249,37 @@ final class RowParquetReader implements DataFiles.RowIterator {
                 return false;
             }
             rowsLeftInGroup = pages.getRowCount();
-            ColumnReadStoreImpl store =
-                    new ColumnReadStoreImpl(pages, NO_CONVERTER, requested, createdBy);
+            if (rowsLeftInGroup == 0) {
+                continue;
+            }
+            LookedAtPages others = new LookedAtPages(pages);
             for (int i = 0; i < arity; i++) {
-                columns[i] = descriptors[i] == null ? null : store.getColumnReader(descriptors[i]);
+                ColumnDescriptor descriptor = descriptors[i];
+                if (descriptor == null) {
+                    continue;
+                }
+                PageReader chunk = pages.getPageReader(descriptor);
+                DictionaryPage dictionary = chunk.readDictionaryPage();
+                DataPage first = chunk.readPage();
+                if (plainValues[i] != null && PlainColumn.reads(dictionary, first)) {
+                    columns[i] = new PlainColumn(chunk, first, descriptor, plainValues[i], file);
+                } else {
+                    others.giveBack(descriptor, chunk, dictionary, first);
+                    columns[i] = null;
+                }
+            }
+            if (!others.isEmpty()) {
+                ColumnReadStoreImpl store =
+                        new ColumnReadStoreImpl(others, NO_CONVERTER, requested, createdBy);
+                for (int i = 0; i < arity; i++) {
+                    if (descriptors[i] != null && others.holds(descriptors[i])) {
+                        columns[i] =
+                                new ReaderColumn(
+                                        store.getColumnReader(descriptors[i]),
+                                        values[i],
+                                        descriptors[i].getMaxDefinitionLevel());
+                    }
+                }
             }
         }
         return true;
@@ -256,17 +300,21 @@ final class RowParquetReader implements DataFiles.RowIterator {
         }
         while (rows > 0 && (rowsLeftInGroup > 0 || nextGroup())) {
             for (int i = 0; i < arity; i++) {
-                ColumnReader column = columns[i];
+                ColumnCursor column = columns[i];
                 if (column != null) {
-                    if (column.getCurrentDefinitionLevel() == maxDefinition[i]) {
-                        column.skip();
-                    }
-                    column.consume();
+                    column.skip();
                 }
             }
             rowsLeftInGroup--;
             rows--;
         }
+    }
+
+    /** How {@code field}'s column of the current row group is read (null: not in the file). */
+    @VisibleForTesting
+    @Nullable
+    ColumnCursor column(int field) {
+        return columns[field];
     }
 
     @Override
@@ -282,6 +330,115 @@ final class RowParquetReader implements DataFiles.RowIterator {
     /** One column's value at the reader's current position, as the row holds it. */
     private interface ValueReader {
         Object read(ColumnReader column);
+    }
+
+    /** A column chunk read with parquet-mr's column reader and its typed getters. */
+    private static final class ReaderColumn implements ColumnCursor {
+        private final ColumnReader column;
+        private final ValueReader value;
+        private final int maxDefinition;
+
+        ReaderColumn(ColumnReader column, ValueReader value, int maxDefinition) {
+            this.column = column;
+            this.value = value;
+            this.maxDefinition = maxDefinition;
+        }
+
+        @Nullable
+        @Override
+        public Object next() {
+            Object read =
+                    column.getCurrentDefinitionLevel() == maxDefinition ? value.read(column) : null;
+            column.consume();
+            return read;
+        }
+
+        @Override
+        public void skip() {
+            if (column.getCurrentDefinitionLevel() == maxDefinition) {
+                column.skip();
+            }
+            column.consume();
+        }
+    }
+
+    /**
+     * The row group's chunks that parquet-mr's column reader reads, each with the dictionary page
+     * and the first data page already taken from it given back in front of the rest.
+     */
+    private static final class LookedAtPages implements PageReadStore {
+        private final PageReadStore group;
+        private final Map<ColumnDescriptor, PageReader> chunks = new HashMap<>();
+
+        LookedAtPages(PageReadStore group) {
+            this.group = group;
+        }
+
+        void giveBack(
+                ColumnDescriptor column,
+                PageReader rest,
+                @Nullable DictionaryPage dictionary,
+                @Nullable DataPage first) {
+            chunks.put(
+                    column,
+                    new PageReader() {
+                        @Nullable private DataPage next = first;
+
+                        @Nullable
+                        @Override
+                        public DictionaryPage readDictionaryPage() {
+                            return dictionary;
+                        }
+
+                        @Override
+                        public long getTotalValueCount() {
+                            return rest.getTotalValueCount();
+                        }
+
+                        @Nullable
+                        @Override
+                        public DataPage readPage() {
+                            if (next == null) {
+                                return rest.readPage();
+                            }
+                            DataPage page = next;
+                            next = null;
+                            return page;
+                        }
+                    });
+        }
+
+        boolean isEmpty() {
+            return chunks.isEmpty();
+        }
+
+        boolean holds(ColumnDescriptor column) {
+            return chunks.containsKey(column);
+        }
+
+        @Override
+        public PageReader getPageReader(ColumnDescriptor column) {
+            PageReader chunk = chunks.get(column);
+            if (chunk == null) {
+                throw new IllegalArgumentException("not a chunk given back: " + column);
+            }
+            return chunk;
+        }
+
+        @Override
+        public long getRowCount() {
+            return group.getRowCount();
+        }
+
+        @Override
+        public Optional<Long> getRowIndexOffset() {
+            return group.getRowIndexOffset();
+        }
+
+        @Override
+        public Optional<PrimitiveIterator.OfLong> getRowIndexes() {
+            return group.getRowIndexes();
+        }
     }
 
     /**

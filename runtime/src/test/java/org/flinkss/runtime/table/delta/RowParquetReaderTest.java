@@ -13,10 +13,15 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 import org.apache.flink.table.types.logical.VarCharType;
 
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -160,6 +165,71 @@ class RowParquetReaderTest {
     }
 
     @Test
+    void plainPagesAreDecodedFromTheirBytesAndAnyOtherChunkByParquetMrsColumnReader()
+            throws Exception {
+        List<RowData> rows = rows(5000, false);
+        Path ours = new Path(DataFiles.write(dataDir(), DataFilesTest.ALL, rows).path());
+        Path plain = writeWithFlinkParquet(DataFilesTest.ALL, rows, false, 4096);
+        Path dictionary = writeWithFlinkParquet(DataFilesTest.ALL, rows, true, 4096);
+        int bool = DataFilesTest.ALL.getFieldIndex("b");
+        assertThat(DataFilesTest.ALL.getTypeAt(bool).getTypeRoot())
+                .isEqualTo(LogicalTypeRoot.BOOLEAN);
+
+        for (Path file : List.of(ours, plain)) {
+            try (RowParquetReader it = open(file, DataFilesTest.ALL, 0)) {
+                it.next();
+                for (int i = 0; i < DataFilesTest.ALL.getFieldCount(); i++) {
+                    assertThat(it.column(i))
+                            .as("column %d of %s", i, file)
+                            .isInstanceOf(i == bool ? ColumnCursor.class : PlainColumn.class);
+                }
+                assertThat(it.column(bool)).isNotInstanceOf(PlainColumn.class);
+            }
+        }
+        try (RowParquetReader it = open(dictionary, DataFilesTest.ALL, 0)) {
+            it.next();
+            assertThat(it.column(DataFilesTest.ALL.getFieldIndex("s")))
+                    .as("a dictionary-encoded chunk (21 strings)")
+                    .isNotInstanceOf(PlainColumn.class);
+        }
+        // Pages of about 1 KB: a chunk is many pages, and a restored reader skips across them.
+        for (long skip : new long[] {0, 1, 777, 2048, 4999, 5000}) {
+            assertThat(readOurs(plain, DataFilesTest.ALL, skip))
+                    .as("skip %d", skip)
+                    .isEqualTo(rows.subList((int) skip, rows.size()));
+        }
+    }
+
+    @Test
+    void versionTwoPagesAreReadByParquetMrsColumnReader() throws Exception {
+        List<RowData> rows = rows(3000, false);
+        org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
+        conf.set("parquet.writer.version", "v2");
+        conf.setBoolean("parquet.enable.dictionary", false);
+        Path file = newFile();
+        write(ParquetRowDataBuilder.createWriterFactory(DataFilesTest.ALL, conf, true), file, rows);
+        try (ParquetFileReader parquet =
+                ParquetFileReader.open(
+                        new DataFiles.FlinkInputFile(
+                                file.getFileSystem(),
+                                file,
+                                file.getFileSystem().getFileStatus(file).getLen()))) {
+            PageReadStore group = parquet.readNextRowGroup();
+            ColumnDescriptor id =
+                    parquet.getFooter().getFileMetaData().getSchema().getColumns().get(0);
+            assertThat(group.getPageReader(id).readPage()).isInstanceOf(DataPageV2.class);
+        }
+
+        try (RowParquetReader it = open(file, DataFilesTest.ALL, 0)) {
+            it.next();
+            assertThat(it.column(0)).isNotInstanceOf(PlainColumn.class);
+        }
+        // flink-parquet's reader refuses these files (DELTA_BINARY_PACKED); the rows written:
+        assertThat(readOurs(file, DataFilesTest.ALL, 0)).isEqualTo(rows);
+        assertThat(readOurs(file, DataFilesTest.ALL, 1234)).isEqualTo(rows.subList(1234, 3000));
+    }
+
+    @Test
     void anEmptyFileHasNoRows() throws Exception {
         Path ours = new Path(DataFiles.write(dataDir(), DataFilesTest.ALL, List.of()).path());
         Path theirs = writeWithFlinkParquet(DataFilesTest.ALL, List.of(), false, 0);
@@ -228,6 +298,15 @@ class RowParquetReaderTest {
 
     private Path newFile() {
         return new Path(dir.resolve("part-" + UUID.randomUUID() + ".parquet").toUri());
+    }
+
+    private static RowParquetReader open(Path file, RowType type, long skip) throws IOException {
+        FileSystem fs = file.getFileSystem();
+        long length = fs.getFileStatus(file).getLen();
+        RowParquetReader reader =
+                RowParquetReader.open(new DataFiles.FlinkInputFile(fs, file, length), type, skip);
+        assertThat(reader).as("read here: %s", file).isNotNull();
+        return reader;
     }
 
     private static List<RowData> readOurs(Path file, RowType type, long skip) throws IOException {
