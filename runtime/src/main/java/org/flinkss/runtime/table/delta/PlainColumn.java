@@ -31,6 +31,10 @@ final class PlainColumn implements ColumnCursor {
     private final PageReader pages;
     private final ColumnDescriptor column;
     private final Value value;
+
+    /** For a string column: its recent values, shared by the rows that repeat them. */
+    @Nullable private final RecentStrings strings;
+
     private final int maxDefinition;
     private final String file;
     @Nullable private DataPage peeked;
@@ -48,6 +52,7 @@ final class PlainColumn implements ColumnCursor {
         this.peeked = first;
         this.column = column;
         this.value = value;
+        this.strings = value == Value.STRING ? new RecentStrings() : null;
         this.maxDefinition = column.getMaxDefinitionLevel();
         this.file = file;
     }
@@ -72,7 +77,7 @@ final class PlainColumn implements ColumnCursor {
         if (maxDefinition != 0 && definitions.readInteger() != maxDefinition) {
             return null;
         }
-        return value.read(values);
+        return strings != null ? strings.read(values) : value.read(values);
     }
 
     @Override
