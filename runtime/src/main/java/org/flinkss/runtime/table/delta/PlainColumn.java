@@ -70,7 +70,7 @@ final class PlainColumn implements ColumnCursor {
     @Nullable
     @Override
     public Object next() throws IOException {
-        if (leftInPage == 0) {
+        while (leftInPage == 0) {
             nextPage();
         }
         leftInPage--;
@@ -82,7 +82,7 @@ final class PlainColumn implements ColumnCursor {
 
     @Override
     public void skip() throws IOException {
-        if (leftInPage == 0) {
+        while (leftInPage == 0) {
             nextPage();
         }
         leftInPage--;
