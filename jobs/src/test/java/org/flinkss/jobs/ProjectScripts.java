@@ -140,14 +140,53 @@ final class ProjectScripts {
         }
     }
 
-    /** A TCP port that is free on 127.0.0.1 right now. */
+    /**
+     * A TCP port that is free on 127.0.0.1 right now, below the system's ephemeral range: a port
+     * the system hands out (to a TaskManager's RPC or data port, say, of a test running beside this
+     * one) could be taken between this choice and its use, as one was from a docker-compose service
+     * in a CI run. Random in [{@value #FIRST_CHOSEN_PORT}, the range's start), tried until one
+     * binds; the system's choice only if none does.
+     */
     static int freePort() {
+        int below = ephemeralRangeStart();
+        java.util.concurrent.ThreadLocalRandom random =
+                java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; below > FIRST_CHOSEN_PORT && attempt < 200; attempt++) {
+            int port = random.nextInt(FIRST_CHOSEN_PORT, below);
+            if (bindable(port)) {
+                return port;
+            }
+        }
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(false);
             socket.bind(new InetSocketAddress("127.0.0.1", 0));
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The lowest port {@link #freePort} chooses: above the well-known ports tests use. */
+    private static final int FIRST_CHOSEN_PORT = 20_000;
+
+    private static boolean bindable(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(false);
+            socket.bind(new InetSocketAddress("127.0.0.1", port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The first port of Linux's ephemeral range, or 32768 (its default) where it is not told. */
+    private static int ephemeralRangeStart() {
+        try {
+            String range =
+                    Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+            return Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 32_768;
         }
     }
 

@@ -169,7 +169,10 @@ class RunS3ITCase {
                             1,
                             new Random(20261201L),
                             800,
-                            Duration.ofSeconds(90),
+                            // Per run: to its next commit, or to its end. A child on S3 took 69 s
+                            // to its first commit in a CI run while the Docker images were built
+                            // beside it, and so missed 90 s to its end; a hang still fails.
+                            Duration.ofMinutes(4),
                             dir.resolve("logs"),
                             outputs,
                             System.out::println,
