@@ -1,6 +1,5 @@
 package org.flinkss.runtime.table.delta;
 
-import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.LogicalType;
 
 import org.apache.parquet.bytes.ByteBufferInputStream;
@@ -9,6 +8,7 @@ import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ValuesType;
 import org.apache.parquet.column.page.DataPage;
 import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.column.values.ValuesReader;
 import org.apache.parquet.schema.PrimitiveType;
@@ -31,9 +31,7 @@ final class PlainColumn implements ColumnCursor {
     private final PageReader pages;
     private final ColumnDescriptor column;
     private final Value value;
-
-    /** For a string column: its recent values, shared by the rows that repeat them. */
-    @Nullable private final RecentStrings strings;
+    private final ValueReader reader;
 
     private final int maxDefinition;
     private final String file;
@@ -52,13 +50,13 @@ final class PlainColumn implements ColumnCursor {
         this.peeked = first;
         this.column = column;
         this.value = value;
-        this.strings = value == Value.STRING ? new RecentStrings() : null;
+        this.reader = value.reader();
         this.maxDefinition = column.getMaxDefinitionLevel();
         this.file = file;
     }
 
     /** Whether a chunk with this dictionary page (null: none) and first data page is read here. */
-    static boolean reads(@Nullable Object dictionary, @Nullable DataPage first) {
+    static boolean reads(@Nullable DictionaryPage dictionary, @Nullable DataPage first) {
         return dictionary == null && isPlain(first);
     }
 
@@ -77,7 +75,7 @@ final class PlainColumn implements ColumnCursor {
         if (maxDefinition != 0 && definitions.readInteger() != maxDefinition) {
             return null;
         }
-        return strings != null ? strings.read(values) : value.read(values);
+        return reader.read(values);
     }
 
     @Override
@@ -121,12 +119,18 @@ final class PlainColumn implements ColumnCursor {
         leftInPage = count;
     }
 
-    /** How a plain value of a column is read as the row holds it. */
+    /** Reads the plain value at a buffer's position, as the row holds it. */
+    @FunctionalInterface
+    interface ValueReader {
+        Object read(ByteBuffer in);
+    }
+
+    /** How a plain value of a column is read as the row holds it, and skipped. */
     enum Value {
         INT64 {
             @Override
-            Object read(ByteBuffer in) {
-                return in.getLong();
+            ValueReader reader() {
+                return ByteBuffer::getLong;
             }
 
             @Override
@@ -136,8 +140,8 @@ final class PlainColumn implements ColumnCursor {
         },
         INT32 {
             @Override
-            Object read(ByteBuffer in) {
-                return in.getInt();
+            ValueReader reader() {
+                return ByteBuffer::getInt;
             }
 
             @Override
@@ -147,8 +151,8 @@ final class PlainColumn implements ColumnCursor {
         },
         DOUBLE {
             @Override
-            Object read(ByteBuffer in) {
-                return in.getDouble();
+            ValueReader reader() {
+                return ByteBuffer::getDouble;
             }
 
             @Override
@@ -158,9 +162,11 @@ final class PlainColumn implements ColumnCursor {
         },
         INT96 {
             @Override
-            Object read(ByteBuffer in) {
-                long nanosOfDay = in.getLong();
-                return Int96.decode(nanosOfDay, in.getInt());
+            ValueReader reader() {
+                return in -> {
+                    long nanosOfDay = in.getLong();
+                    return Int96.decode(nanosOfDay, in.getInt());
+                };
             }
 
             @Override
@@ -169,9 +175,12 @@ final class PlainColumn implements ColumnCursor {
             }
         },
         STRING {
+            /**
+             * A column's own: it keeps the column's recent values, for the rows that repeat them.
+             */
             @Override
-            Object read(ByteBuffer in) {
-                return BinaryStringData.fromBytes(BYTES.bytes(in));
+            ValueReader reader() {
+                return new RecentStrings()::read;
             }
 
             @Override
@@ -181,8 +190,12 @@ final class PlainColumn implements ColumnCursor {
         },
         BYTES {
             @Override
-            Object read(ByteBuffer in) {
-                return bytes(in);
+            ValueReader reader() {
+                return in -> {
+                    byte[] bytes = new byte[in.getInt()];
+                    in.get(bytes);
+                    return bytes;
+                };
             }
 
             @Override
@@ -192,15 +205,10 @@ final class PlainColumn implements ColumnCursor {
             }
         };
 
-        abstract Object read(ByteBuffer in);
+        /** A reader for one column (a string column's keeps state: make one per column). */
+        abstract ValueReader reader();
 
         abstract void skip(ByteBuffer in);
-
-        byte[] bytes(ByteBuffer in) {
-            byte[] bytes = new byte[in.getInt()];
-            in.get(bytes);
-            return bytes;
-        }
 
         /**
          * The plain value of {@code type} in a column of {@code physical} type, which {@link

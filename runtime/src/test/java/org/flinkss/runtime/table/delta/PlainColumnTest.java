@@ -76,7 +76,9 @@ class PlainColumnTest {
     void onlyAChunkWithoutADictionaryWhoseFirstPageIsPlainIsReadHere() {
         DataPage plain = page(1L);
         assertThat(PlainColumn.reads(null, plain)).isTrue();
-        assertThat(PlainColumn.reads(new Object(), plain)).isFalse();
+        DictionaryPage dictionary =
+                new DictionaryPage(BytesInput.from(new byte[8]), 1, Encoding.PLAIN_DICTIONARY);
+        assertThat(PlainColumn.reads(dictionary, plain)).isFalse();
         assertThat(PlainColumn.reads(null, null)).isFalse();
         assertThat(PlainColumn.Value.of(new BigIntType(), ID.getPrimitiveTypeName()))
                 .isEqualTo(PlainColumn.Value.INT64);
