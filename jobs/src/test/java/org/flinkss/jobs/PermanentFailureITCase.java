@@ -12,8 +12,6 @@ import org.flinkss.runtime.kafka.KafkaSourceOptions;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -34,7 +32,7 @@ class PermanentFailureITCase {
 
     @Test
     void aKafkaBrokerThatDoesNotAnswerWithinTheTimeoutFailsTheRunAtOnce() throws Exception {
-        String nobody = "127.0.0.1:" + freePort();
+        String nobody = "127.0.0.1:" + ProjectScripts.freePort();
         KafkaBronzeQuery bronze =
                 new KafkaBronzeQuery(
                         KafkaSourceOptions.builder()
@@ -72,7 +70,7 @@ class PermanentFailureITCase {
         KafkaBronzeQuery bronze =
                 new KafkaBronzeQuery(
                         KafkaSourceOptions.builder()
-                                .bootstrapServers("127.0.0.1:" + freePort())
+                                .bootstrapServers("127.0.0.1:" + ProjectScripts.freePort())
                                 .subscribe("events")
                                 .startingOffsets("earliest")
                                 // Kafka refuses an api timeout below the request timeout (30 s).
@@ -115,12 +113,6 @@ class PermanentFailureITCase {
                     .hasMessageContaining("no restart can fix it");
             assertThat(Duration.ofNanos(System.nanoTime() - start))
                     .isLessThan(Duration.ofSeconds(40));
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -149,33 +150,34 @@ final class ProjectScripts {
      */
     static int freePort() {
         int below = ephemeralRangeStart();
-        java.util.concurrent.ThreadLocalRandom random =
-                java.util.concurrent.ThreadLocalRandom.current();
+        ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int attempt = 0; below > FIRST_CHOSEN_PORT && attempt < 200; attempt++) {
-            int port = random.nextInt(FIRST_CHOSEN_PORT, below);
-            if (bindable(port)) {
+            int port = bind(random.nextInt(FIRST_CHOSEN_PORT, below));
+            if (port > 0) {
                 return port;
             }
         }
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.setReuseAddress(false);
-            socket.bind(new InetSocketAddress("127.0.0.1", 0));
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        int port = bind(0);
+        if (port > 0) {
+            return port;
         }
+        throw new UncheckedIOException(new IOException("no TCP port is free on 127.0.0.1"));
     }
 
     /** The lowest port {@link #freePort} chooses: above the well-known ports tests use. */
     private static final int FIRST_CHOSEN_PORT = 20_000;
 
-    private static boolean bindable(int port) {
+    /**
+     * Binds {@code port} on 127.0.0.1 (0: one the system chooses) and lets it go: the port bound,
+     * or -1 when it is taken.
+     */
+    private static int bind(int port) {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(false);
             socket.bind(new InetSocketAddress("127.0.0.1", port));
-            return true;
+            return socket.getLocalPort();
         } catch (IOException e) {
-            return false;
+            return -1;
         }
     }
 
