@@ -2,6 +2,8 @@ package org.flinkss.runtime.operators;
 
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.StateBackend;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindows;
 import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
@@ -86,7 +88,7 @@ class WindowAggregateTest {
         push(h, "b", "00:02", 8);
         assertThat(windows(h))
                 .containsExactly("a [00:00-00:05) 2", "a [00:05-00:10) 1", "b [00:00-00:05) 1");
-        assertThat(h.numEventTimeTimers()).isEqualTo(3);
+        assertThat(h.numEventTimeTimers()).as("one per key, at its earliest window").isEqualTo(2);
         assertThat(drain(h)).isEmpty();
 
         watermark(h, "00:04:59.999");
@@ -102,6 +104,101 @@ class WindowAggregateTest {
 
         watermark(h, "00:06");
         assertThat(drain(h)).as("written once").isEmpty();
+    }
+
+    @Test
+    void onePassOverAKeysWindowsWritesEveryWindowTheWatermarkEndedOnce() throws Exception {
+        var h =
+                harness(
+                        TumblingEventTimeWindows.of(FIVE_MINUTES),
+                        WindowEmission.FINAL,
+                        null,
+                        new EmbeddedRocksDBStateBackend());
+
+        push(h, "a", "00:06", 1);
+        push(h, "a", "00:12", 2);
+        assertThat(h.numEventTimeTimers()).as("a later window needs no timer").isEqualTo(1);
+        // An earlier window after a later one: its own timer, and a's first one left behind.
+        push(h, "a", "00:01", 4);
+        push(h, "b", "00:03", 8);
+        assertThat(h.numEventTimeTimers()).isEqualTo(3);
+
+        watermark(h, "00:05");
+        assertThat(drain(h))
+                .containsExactlyInAnyOrder(
+                        "+I a [00:00-00:05) rows=1 sum=4", "+I b [00:00-00:05) rows=1 sum=8");
+        assertThat(windows(h)).containsExactly("a [00:05-00:10) 1", "a [00:10-00:15) 1");
+        assertThat(h.numEventTimeTimers()).as("a's at 00:10, set before").isEqualTo(1);
+
+        // One watermark past both of a's windows: its one timer writes both.
+        watermark(h, "00:15");
+        assertThat(drain(h))
+                .containsExactly(
+                        "+I a [00:05-00:10) rows=1 sum=1", "+I a [00:10-00:15) rows=1 sum=2");
+        assertThat(windows(h)).isEmpty();
+        assertThat(h.numEventTimeTimers()).isZero();
+
+        watermark(h, "01:00");
+        assertThat(drain(h)).as("written once").isEmpty();
+    }
+
+    @Test
+    void aKeysTimersLeftBehindFindNothingAndEveryWindowIsWrittenOnce() throws Exception {
+        // A timer per window, as a checkpoint of an older version holds them (and as rows that
+        // come in reverse order leave them): all fire at one watermark; one pass writes the
+        // windows, the other timers find that the key was gone through at this watermark.
+        var h =
+                harness(
+                        TumblingEventTimeWindows.of(FIVE_MINUTES),
+                        WindowEmission.FINAL,
+                        null,
+                        new EmbeddedRocksDBStateBackend());
+        push(h, "a", "00:21", 1);
+        push(h, "a", "00:16", 2);
+        push(h, "a", "00:11", 4);
+        push(h, "a", "00:06", 8);
+        assertThat(h.numEventTimeTimers()).isEqualTo(4);
+
+        watermark(h, "00:20");
+        assertThat(drain(h))
+                .containsExactly(
+                        "+I a [00:05-00:10) rows=1 sum=8",
+                        "+I a [00:10-00:15) rows=1 sum=4",
+                        "+I a [00:15-00:20) rows=1 sum=2");
+        assertThat(windows(h)).containsExactly("a [00:20-00:25) 1");
+        assertThat(h.numEventTimeTimers()).isEqualTo(1);
+    }
+
+    @Test
+    void afterARestoreEachKeyKeepsOneTimerAndItsWindowsAreWrittenOnce() throws Exception {
+        var tumbling = TumblingEventTimeWindows.of(FIVE_MINUTES);
+        var before =
+                harness(tumbling, WindowEmission.FINAL, null, new EmbeddedRocksDBStateBackend());
+        push(before, "a", "00:01", 1);
+        push(before, "a", "00:06", 2);
+        push(before, "b", "00:07", 4);
+        OperatorSubtaskState snapshot = before.snapshot(1, 0);
+
+        var after =
+                harness(
+                        tumbling,
+                        WindowEmission.FINAL,
+                        snapshot,
+                        new EmbeddedRocksDBStateBackend());
+        assertThat(after.numEventTimeTimers()).isEqualTo(2);
+        // a's restored timer (00:05) covers a later window: no new timer.
+        push(after, "a", "00:12", 8);
+        assertThat(after.numEventTimeTimers()).isEqualTo(2);
+
+        watermark(after, "00:15");
+        assertThat(drain(after))
+                .containsExactlyInAnyOrder(
+                        "+I a [00:00-00:05) rows=1 sum=1",
+                        "+I a [00:05-00:10) rows=1 sum=2",
+                        "+I a [00:10-00:15) rows=1 sum=8",
+                        "+I b [00:05-00:10) rows=1 sum=4");
+        assertThat(windows(after)).isEmpty();
+        assertThat(after.numEventTimeTimers()).isZero();
     }
 
     @Test
@@ -397,12 +494,24 @@ class WindowAggregateTest {
             WindowEmission emission,
             OperatorSubtaskState restored)
             throws Exception {
+        return harness(assigner, emission, restored, null);
+    }
+
+    private KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> harness(
+            WindowAssigner<?, TimeWindow> assigner,
+            WindowEmission emission,
+            OperatorSubtaskState restored,
+            StateBackend backend)
+            throws Exception {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new WindowAggregate.Operator<>(aggregate(assigner, emission)),
                         (Reading r) -> r.key,
                         Types.STRING);
         open.add(h);
+        if (backend != null) {
+            h.setStateBackend(backend);
+        }
         h.setup(ROWS);
         if (restored != null) {
             h.initializeState(restored);
