@@ -108,12 +108,7 @@ class WindowAggregateTest {
 
     @Test
     void onePassOverAKeysWindowsWritesEveryWindowTheWatermarkEndedOnce() throws Exception {
-        var h =
-                harness(
-                        TumblingEventTimeWindows.of(FIVE_MINUTES),
-                        WindowEmission.FINAL,
-                        null,
-                        new EmbeddedRocksDBStateBackend());
+        var h = tumblingOnRocksDb(null);
 
         push(h, "a", "00:06", 1);
         push(h, "a", "00:12", 2);
@@ -147,12 +142,7 @@ class WindowAggregateTest {
         // A timer per window, as a checkpoint of an older version holds them (and as rows that
         // come in reverse order leave them): all fire at one watermark; one pass writes the
         // windows, the other timers find that the key was gone through at this watermark.
-        var h =
-                harness(
-                        TumblingEventTimeWindows.of(FIVE_MINUTES),
-                        WindowEmission.FINAL,
-                        null,
-                        new EmbeddedRocksDBStateBackend());
+        var h = tumblingOnRocksDb(null);
         push(h, "a", "00:21", 1);
         push(h, "a", "00:16", 2);
         push(h, "a", "00:11", 4);
@@ -171,20 +161,13 @@ class WindowAggregateTest {
 
     @Test
     void afterARestoreEachKeyKeepsOneTimerAndItsWindowsAreWrittenOnce() throws Exception {
-        var tumbling = TumblingEventTimeWindows.of(FIVE_MINUTES);
-        var before =
-                harness(tumbling, WindowEmission.FINAL, null, new EmbeddedRocksDBStateBackend());
+        var before = tumblingOnRocksDb(null);
         push(before, "a", "00:01", 1);
         push(before, "a", "00:06", 2);
         push(before, "b", "00:07", 4);
         OperatorSubtaskState snapshot = before.snapshot(1, 0);
 
-        var after =
-                harness(
-                        tumbling,
-                        WindowEmission.FINAL,
-                        snapshot,
-                        new EmbeddedRocksDBStateBackend());
+        var after = tumblingOnRocksDb(snapshot);
         assertThat(after.numEventTimeTimers()).isEqualTo(2);
         // a's restored timer (00:05) covers a later window: no new timer.
         push(after, "a", "00:12", 8);
@@ -482,6 +465,16 @@ class WindowAggregateTest {
                         emission,
                         scope())
                 .overRows(r -> r.micros);
+    }
+
+    /** Five-minute tumbling windows in append mode, with RocksDB as the runs have it. */
+    private KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> tumblingOnRocksDb(
+            OperatorSubtaskState restored) throws Exception {
+        return harness(
+                TumblingEventTimeWindows.of(FIVE_MINUTES),
+                WindowEmission.FINAL,
+                restored,
+                new EmbeddedRocksDBStateBackend());
     }
 
     private KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> harness(
