@@ -421,27 +421,30 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
 
     /** Makes sure the key's timer fires by {@code timestamp} (a window's last millisecond). */
     private void fireBy(K key, long timestamp, TimerService timers) {
-        Firing firing = firings.get(key);
-        if (firing == null) {
-            firings.put(key, new Firing(timestamp));
-        } else if (timestamp < firing.timer) {
-            firing.timer = timestamp;
-        } else {
-            return;
+        if (lowerTimer(key, timestamp)) {
+            timers.registerEventTimeTimer(timestamp);
         }
-        timers.registerEventTimeTimer(timestamp);
     }
 
     /** A timer of the key's, restored from a checkpoint ({@link Operator} tells it). */
     void timerRestored(K key, long timestamp) {
         if (!(assigner instanceof MergingWindowAssigner)) {
-            Firing firing = firings.get(key);
-            if (firing == null) {
-                firings.put(key, new Firing(timestamp));
-            } else {
-                firing.timer = Math.min(firing.timer, timestamp);
-            }
+            lowerTimer(key, timestamp);
         }
+    }
+
+    /** Records a timer of the key's at {@code timestamp}: whether it is now the key's earliest. */
+    private boolean lowerTimer(K key, long timestamp) {
+        Firing firing = firings.get(key);
+        if (firing == null) {
+            firings.put(key, new Firing(timestamp));
+            return true;
+        }
+        if (timestamp < firing.timer) {
+            firing.timer = timestamp;
+            return true;
+        }
+        return false;
     }
 
     @Override
