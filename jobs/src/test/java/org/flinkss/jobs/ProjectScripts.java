@@ -167,6 +167,11 @@ final class ProjectScripts {
     /** The lowest port {@link #freePort} chooses: above the well-known ports tests use. */
     private static final int FIRST_CHOSEN_PORT = 20_000;
 
+    /** Whether {@code port} is free on 127.0.0.1 right now. */
+    static boolean isFree(int port) {
+        return bind(port) > 0;
+    }
+
     /**
      * Binds {@code port} on 127.0.0.1 (0: one the system chooses) and lets it go: the port bound,
      * or -1 when it is taken.

@@ -6,8 +6,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -133,19 +131,10 @@ class ScriptStartRaceITCase {
     private static int freePortWithFreeControllerPort() {
         for (int i = 0; i < 50; i++) {
             int port = ProjectScripts.freePort();
-            if (port + 1000 <= 65535 && isFree(port + 1000)) {
+            if (port + 1000 <= 65535 && ProjectScripts.isFree(port + 1000)) {
                 return port;
             }
         }
         throw new AssertionError("no free port P with P + 1000 free after 50 tries");
-    }
-
-    private static boolean isFree(int port) {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress("127.0.0.1", port));
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
     }
 }
