@@ -225,15 +225,86 @@ class DedupWithinWatermarkTest {
     }
 
     @Test
+    void aNewKeyWaitsOnTheHeapUntilASnapshotWritesItToKeyedState() throws Exception {
+        var h = harness(null);
+        push(h, "a", "00:01", 1);
+        push(h, "b", "00:02", 2);
+        push(h, "a", "00:03", 3);
+        assertThat(drain(h)).containsExactly("a@00:01:00=1", "b@00:02:00=2");
+        assertThat(stored(h)).isEmpty();
+        assertThat(remembered(h)).containsOnlyKeys("a", "b");
+
+        h.snapshot(1, 0);
+        assertThat(stored(h)).containsExactly(Map.entry("a", "00:11"), Map.entry("b", "00:12"));
+        assertThat(young(h)).isEmpty();
+        assertThat(stateRows(1)).isEqualTo(new Fragment.StateRows("dedupe", 0, 2, 2));
+    }
+
+    @Test
+    void aYoungKeyIsForgottenWithoutEverBeingWrittenToKeyedState() throws Exception {
+        var h = harness(null);
+        push(h, "a", "00:01", 1);
+        watermark(h, "00:10:59.999");
+        assertThat(young(h)).containsOnlyKeys("a");
+        watermark(h, "00:11");
+        assertThat(young(h)).isEmpty();
+        assertThat(stored(h)).isEmpty();
+        assertThat(h.numEventTimeTimers()).isZero();
+
+        push(h, "a", "00:12", 2);
+        assertThat(drain(h)).containsExactly("a@00:01:00=1", "a@00:12:00=2");
+        h.snapshot(1, 0);
+        assertThat(stored(h)).containsExactly(Map.entry("a", "00:22"));
+        assertThat(stateRows(1)).isEqualTo(new Fragment.StateRows("dedupe", 0, 1, 2));
+    }
+
+    @Test
+    void writtenAndYoungKeysOfOneBucketAreForgottenByItsOneTimer() throws Exception {
+        var h = harness(null);
+        push(h, "a", "00:01", 1); // forgotten at 00:11
+        h.snapshot(1, 0);
+        push(h, "b", "00:03", 2); // forgotten at 00:13, same bucket
+        push(h, "c", "00:00:30", 3); // forgotten at 00:10:30: the bucket's timer moves earlier
+        assertThat(stored(h)).containsOnlyKeys("a");
+        assertThat(young(h)).containsOnlyKeys("b", "c");
+
+        watermark(h, "00:10:30");
+        assertThat(remembered(h)).containsOnlyKeys("a", "b");
+        watermark(h, "00:11");
+        assertThat(stored(h)).isEmpty();
+        assertThat(young(h)).containsOnlyKeys("b");
+        push(h, "a", "00:11", 4);
+        push(h, "b", "00:11", 5);
+        watermark(h, "00:13");
+        assertThat(young(h)).containsOnlyKeys("a");
+        push(h, "b", "00:14", 6);
+        assertThat(drain(h))
+                .containsExactly(
+                        "a@00:01:00=1",
+                        "b@00:03:00=2",
+                        "c@00:00:30=3",
+                        "a@00:11:00=4",
+                        "b@00:14:00=6");
+        h.snapshot(2, 0);
+        assertThat(stored(h)).containsExactly(Map.entry("a", "00:21"), Map.entry("b", "00:24"));
+        assertThat(stateRows(2)).isEqualTo(new Fragment.StateRows("dedupe", 0, 2, 4));
+    }
+
+    @Test
     void moreKeysThanWaitOnTheHeapAreAllForgottenAfterASnapshotAndARestore() throws Exception {
-        // The index's keys wait on the heap up to MAX_WAITING, then go to RocksDB's lists; the
-        // rest go at the snapshot. All must be listed, or a key would never be forgotten.
-        int keys = DedupWithinWatermark.MAX_WAITING + 100;
+        // Young keys wait on the heap up to a limit, then go to keyed state and the index's
+        // lists; the rest go at the snapshot. All must be listed, or a key would never be
+        // forgotten.
+        int limit = 1000;
+        int keys = 2 * limit + 100;
         var before = harness(null);
+        operator(before).limitYoungKeys(limit);
         for (int i = 0; i < keys; i++) {
             push(before, "k" + i, "00:01", i);
         }
         assertThat(before.extractOutputValues()).hasSize(keys);
+        assertThat(stored(before)).hasSize(2 * limit);
+        assertThat(young(before)).hasSize(100);
         OperatorSubtaskState snapshot = before.snapshot(1, 0);
         assertThat(stateRows(1)).isEqualTo(new Fragment.StateRows("dedupe", 0, keys, keys));
 
@@ -245,6 +316,17 @@ class DedupWithinWatermarkTest {
         assertThat(after.numEventTimeTimers()).isZero();
         after.snapshot(2, 0);
         assertThat(stateRows(2)).isEqualTo(new Fragment.StateRows("dedupe", 0, 0, 0));
+    }
+
+    @Test
+    void theYoungKeysTakeAnEighthOfTheHeapSharedByTheSubtasksWithinBounds() {
+        long gib = 1L << 30;
+        // The embedded cluster on a 24 GiB machine: a 6 GiB heap, parallelism 2.
+        assertThat(DedupWithinWatermark.youngLimit(6 * gib, 2)).isEqualTo(3_145_728);
+        // A TaskManager of flink-conf/config.yaml: about 0.65 GiB of heap.
+        assertThat(DedupWithinWatermark.youngLimit(665L << 20, 2)).isEqualTo(340_480);
+        assertThat(DedupWithinWatermark.youngLimit(64L << 20, 8)).isEqualTo(16_384);
+        assertThat(DedupWithinWatermark.youngLimit(64 * gib, 1)).isEqualTo(4_194_304);
     }
 
     @Test
@@ -346,8 +428,33 @@ class DedupWithinWatermarkTest {
         return rows;
     }
 
-    /** The keys in state, with the watermark (HH:mm) at which each may be forgotten. */
+    /**
+     * The keys remembered, young or in keyed state, with the watermark (HH:mm) at which each may be
+     * forgotten.
+     */
     private static Map<String, String> remembered(
+            KeyedOneInputStreamOperatorTestHarness<String, Reading, Reading> h) throws Exception {
+        Map<String, String> remembered = stored(h);
+        remembered.putAll(young(h));
+        return remembered;
+    }
+
+    /** The young keys, remembered on the heap and not yet in keyed state. */
+    private static Map<String, String> young(
+            KeyedOneInputStreamOperatorTestHarness<String, Reading, Reading> h) {
+        Map<String, String> young = new TreeMap<>();
+        operator(h).youngKeys().forEach((key, expiry) -> young.put(key, hhmm(expiry)));
+        return young;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static DedupWithinWatermark<String, Reading> operator(
+            KeyedOneInputStreamOperatorTestHarness<String, Reading, Reading> h) {
+        return (DedupWithinWatermark<String, Reading>) h.getOperator();
+    }
+
+    /** The keys in keyed state, with the watermark (HH:mm) at which each may be forgotten. */
+    private static Map<String, String> stored(
             KeyedOneInputStreamOperatorTestHarness<String, Reading, Reading> h) throws Exception {
         KeyedStateBackend<String> backend = h.getOperator().getKeyedStateBackend();
         List<String> keys;
