@@ -99,14 +99,8 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
 
     private transient int keyGroups;
 
-    /** How many young keys may wait on the heap; see {@link #youngLimit(long, int)}. */
+    /** How many young keys may wait on the heap ({@link HeapBudget}). */
     private transient int youngLimit;
-
-    /**
-     * A young key's heap, rounded up: its map entry, boxed key and expiry and index entry took 117
-     * bytes for {@code Long} keys (a million of them, compressed pointers).
-     */
-    static final int BYTES_PER_YOUNG_KEY = 128;
 
     /** A key group's bucket. Equality by hand: a record's generated one is slow until C2. */
     private static final class Slot {
@@ -208,9 +202,7 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
         unwritten = new LinkedHashSet<>();
         young = new HashMap<>();
         youngLimit =
-                youngLimit(
-                        Runtime.getRuntime().maxMemory(),
-                        getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
+                HeapBudget.entries(getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
         // After a restore (or a rescale) the timers say which key holds which bucket.
         timers.forEachEventTimeTimer(
                 (bucket, timestamp) -> {
@@ -314,20 +306,7 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
         }
     }
 
-    /**
-     * How many young keys a subtask keeps on the heap before it writes them all to RocksDB: an
-     * eighth of the JVM's heap shared by the operator's subtasks (they may all run in one JVM, as
-     * in the embedded cluster), between 16,384 and 4,194,304 keys. With the embedded cluster's
-     * default heap (a quarter of the machine's memory) that is every new key of a 1,000,000-event
-     * batch; in a TaskManager of {@code flink-conf/config.yaml} (2 GiB, about 0.65 GiB of heap)
-     * about 300,000 keys per subtask at parallelism 2, 40 MB.
-     */
-    static int youngLimit(long maxHeapBytes, int parallelism) {
-        long keys = maxHeapBytes / 8 / Math.max(1, parallelism) / BYTES_PER_YOUNG_KEY;
-        return (int) Math.max(1 << 14, Math.min(1 << 22, keys));
-    }
-
-    /** Sets {@link #youngLimit(long, int)}'s result, for a test that fills it. */
+    /** Sets {@link #youngLimit}, for a test that fills it. */
     @VisibleForTesting
     void limitYoungKeys(int limit) {
         youngLimit = limit;

@@ -319,17 +319,6 @@ class DedupWithinWatermarkTest {
     }
 
     @Test
-    void theYoungKeysTakeAnEighthOfTheHeapSharedByTheSubtasksWithinBounds() {
-        long gib = 1L << 30;
-        // The embedded cluster on a 24 GiB machine: a 6 GiB heap, parallelism 2.
-        assertThat(DedupWithinWatermark.youngLimit(6 * gib, 2)).isEqualTo(3_145_728);
-        // A TaskManager of flink-conf/config.yaml: about 0.65 GiB of heap.
-        assertThat(DedupWithinWatermark.youngLimit(665L << 20, 2)).isEqualTo(340_480);
-        assertThat(DedupWithinWatermark.youngLimit(64L << 20, 8)).isEqualTo(16_384);
-        assertThat(DedupWithinWatermark.youngLimit(64 * gib, 1)).isEqualTo(4_194_304);
-    }
-
-    @Test
     void keysAndTheirExpiriesFollowTheirKeyGroupsToANewParallelism() throws Exception {
         List<String> keys = new ArrayList<>();
         var one = harness(null, 1, 0);
