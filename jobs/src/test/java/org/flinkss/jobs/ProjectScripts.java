@@ -41,6 +41,9 @@ final class ProjectScripts {
     ProjectScripts(Path work, String name) {
         this.work = work;
         this.name = name;
+        // The cluster tests start their clusters beside the docker-compose test, on 2 cores: in
+        // one CI run the third TaskManager of three had not registered after the default 120 s.
+        environment.put("FLINKSS_CLUSTER_TIMEOUT", "300");
     }
 
     /** An environment variable for every later command (an empty value removes the variable). */
