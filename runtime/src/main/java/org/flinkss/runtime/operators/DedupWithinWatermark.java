@@ -26,8 +26,8 @@ import org.flinkss.runtime.time.Watermarks;
 import javax.annotation.Nullable;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -58,8 +58,9 @@ import java.util.Set;
  * <p>New keys are <em>young</em> until the next snapshot: their expiries wait on the heap (at most
  * {@link #youngLimit} of them), with their index entries, and go to RocksDB only at a snapshot (or
  * when there are too many). A young key that the watermark forgets before then never touches
- * RocksDB: no put, no delete. In an availableNow batch, whose only checkpoint is at its end, that
- * is most keys. A checkpoint holds exactly what it held before, so its layout is unchanged.
+ * RocksDB: no put, no delete. In an availableNow batch, whose checkpoints are few (the periodic
+ * interval of such a run is 30 s, and the stop's savepoint ends it), that is most keys. A
+ * checkpoint holds exactly what it held before, so its layout is unchanged.
  *
  * @param <K> the key rows are deduplicated on
  * @param <T> the rows
@@ -92,10 +93,10 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
     private transient Set<Holder<K>> unwritten;
 
     /**
-     * The young keys and their expiries: remembered, but not yet in {@link #expiresAt}. Each is
-     * listed in its holder's {@link Holder#unwritten}, and every key there is young.
+     * The young keys: remembered, but not yet in {@link #expiresAt}. Each is listed, with its
+     * expiry, in its holder's {@link Holder#unwritten}, and every key there is young.
      */
-    private transient Map<K, Long> young;
+    private transient Set<K> young;
 
     private transient int keyGroups;
 
@@ -200,7 +201,7 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
         keyGroups = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
         holders = new HashMap<>();
         unwritten = new LinkedHashSet<>();
-        young = new HashMap<>();
+        young = new HashSet<>();
         youngLimit =
                 HeapBudget.entries(getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
         // After a restore (or a rescale) the timers say which key holds which bucket.
@@ -220,7 +221,7 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
     public void processElement(StreamRecord<T> element) throws Exception {
         @SuppressWarnings("unchecked")
         K key = (K) getCurrentKey();
-        if (young.containsKey(key) || expiresAt.value() != null) {
+        if (young.contains(key) || expiresAt.value() != null) {
             return;
         }
         // Spark's dedup counts every put as an updated row; a key is put only when it is not
@@ -272,9 +273,8 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
             holder.unwritten = new ArrayList<>();
             unwritten.add(holder);
         }
-        Long boxed = expiry;
-        holder.unwritten.add(Tuple2.of(key, boxed));
-        young.put(key, boxed);
+        holder.unwritten.add(Tuple2.of(key, expiry));
+        young.add(key);
         if (young.size() >= youngLimit) {
             writeYoungKeys();
         }
@@ -293,13 +293,13 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
             setCurrentKey(holder.key);
             expiring.setCurrentNamespace(holder.bucket);
             expiring.addAll(holder.unwritten);
+            for (Tuple2<K, Long> entry : holder.unwritten) {
+                setCurrentKey(entry.f0);
+                expiresAt.update(entry.f1);
+            }
             holder.unwritten = null;
         }
         unwritten.clear();
-        for (Map.Entry<K, Long> entry : young.entrySet()) {
-            setCurrentKey(entry.getKey());
-            expiresAt.update(entry.getValue());
-        }
         young.clear();
         if (current != null) {
             setCurrentKey(current);
@@ -315,7 +315,11 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
     /** The young keys and their expiries (remembered, not yet in keyed state). */
     @VisibleForTesting
     Map<K, Long> youngKeys() {
-        return Collections.unmodifiableMap(young);
+        Map<K, Long> keys = new HashMap<>();
+        for (Holder<K> holder : unwritten) {
+            holder.unwritten.forEach(entry -> keys.put(entry.f0, entry.f1));
+        }
+        return keys;
     }
 
     @Override
