@@ -242,6 +242,17 @@ public final class EventTables {
      * {@link #RESCUED_DATA}, are not read.
      */
     public static Event fromRow(RowData row) {
+        if (row instanceof GenericRowData) {
+            // The table readers' rows: their boxed numbers go into the event as they are, not
+            // unboxed and boxed again (an allocation per column and row saved).
+            GenericRowData fields = (GenericRowData) row;
+            return new Event(
+                    (Long) fields.getField(0),
+                    (Integer) fields.getField(1),
+                    row.isNullAt(2) ? null : row.getString(2).toString(),
+                    row.isNullAt(3) ? null : row.getTimestamp(3, EVENT_TS_PRECISION).toInstant(),
+                    (Double) fields.getField(4));
+        }
         return new Event(
                 row.isNullAt(0) ? null : row.getLong(0),
                 row.isNullAt(1) ? null : row.getInt(1),
