@@ -13,6 +13,8 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 import org.flinkss.runtime.time.Watermarks;
 
+import javax.annotation.Nullable;
+
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -56,8 +58,34 @@ public final class WindowCombiner<K, IN, A extends WindowAggregate.Ended>
     private transient long watermark;
     private transient WindowAssigner.WindowAssignerContext assignerContext;
 
-    /** A key's window, by its start. */
-    private record Slot<K>(K key, long start) {}
+    /** Where {@link #processElement} looks a row's window up: no key object made per row. */
+    private transient Slot<K> probe;
+
+    /**
+     * A key's window, by its start. Equality by hand: a record's generated one is slow until C2
+     * compiles it. Mutable only as {@link #probe}; a key in the map never changes.
+     */
+    private static final class Slot<K> {
+        @Nullable K key;
+        long start;
+
+        Slot(@Nullable K key, long start) {
+            this.key = key;
+            this.start = start;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Slot<?> other
+                    && other.start == start
+                    && Objects.equals(other.key, key);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Objects.hashCode(key) + Long.hashCode(start);
+        }
+    }
 
     @SuppressWarnings("unchecked")
     public WindowCombiner(
@@ -84,6 +112,7 @@ public final class WindowCombiner<K, IN, A extends WindowAggregate.Ended>
     public void open() throws Exception {
         super.open();
         partials = new HashMap<>();
+        probe = new Slot<>(null, 0L);
         watermark = Watermarks.NONE;
         assignerContext =
                 new WindowAssigner.WindowAssignerContext() {
@@ -104,16 +133,19 @@ public final class WindowCombiner<K, IN, A extends WindowAggregate.Ended>
                 // Spark drops the row from each window that has ended and keeps it in the others.
                 continue;
             }
-            Slot<K> slot = new Slot<>(key, window.getStart());
-            A acc = partials.get(slot);
-            boolean fresh = acc == null;
-            if (fresh) {
+            probe.key = key;
+            probe.start = window.getStart();
+            A acc = partials.get(probe);
+            if (acc == null) {
                 acc = aggregate.createAccumulator();
                 acc.end(window.getEnd());
+                partials.put(new Slot<>(key, window.getStart()), aggregate.add(row, acc));
+                continue;
             }
             A added = aggregate.add(row, acc);
-            if (fresh || added != acc) {
-                partials.put(slot, added);
+            if (added != acc) {
+                // The map keeps its own key for an existing entry: the probe is not stored.
+                partials.put(probe, added);
             }
         }
         if (partials.size() >= maxEntries) {
@@ -161,7 +193,7 @@ public final class WindowCombiner<K, IN, A extends WindowAggregate.Ended>
             // Timestamped inside its window, as its rows were.
             output.collect(
                     new StreamRecord<>(
-                            new WindowPartial<>(e.getKey().key(), e.getKey().start(), acc),
+                            new WindowPartial<>(e.getKey().key, e.getKey().start, acc),
                             acc.end() - 1));
         }
         partials.clear();

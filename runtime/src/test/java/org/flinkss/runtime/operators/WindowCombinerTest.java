@@ -103,6 +103,26 @@ class WindowCombinerTest {
     }
 
     @Test
+    void rowsWithoutAKeyAreOneGroupOfTheirOwn() throws Exception {
+        // Spark's groupBy makes null a group: the combiner keeps it apart from every other key.
+        var h = combiner(TumblingEventTimeWindows.of(FIVE_MINUTES), WindowEmission.FINAL, 100);
+
+        push(h, null, "00:01", 1);
+        push(h, "a", "00:02", 2);
+        push(h, null, "00:03", 4);
+        push(h, null, "00:07", 8);
+        push(h, "a", "00:04", 16);
+
+        watermark(h, "00:10");
+        assertThat(sent(h))
+                .containsExactlyInAnyOrder(
+                        "null [00:00-00:05) rows=2 sum=5",
+                        "null [00:05-00:10) rows=1 sum=8",
+                        "a [00:00-00:05) rows=2 sum=18",
+                        "watermark 00:10");
+    }
+
+    @Test
     void itSendsWhatItHoldsBeforeACheckpointBarrierAndCheckpointsNothing() throws Exception {
         var h = combiner(TumblingEventTimeWindows.of(FIVE_MINUTES), WindowEmission.FINAL, 100);
         push(h, "a", "00:01", 1);
