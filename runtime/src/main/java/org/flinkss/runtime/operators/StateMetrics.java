@@ -14,6 +14,7 @@ import org.flinkss.runtime.progress.Fragments;
 import java.io.Serializable;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -80,7 +81,26 @@ public final class StateMetrics implements Serializable {
         updated.add(new Row(key, part));
     }
 
-    private record Row(Object key, long part) {}
+    /** Equality by hand: a record's generated one is slow until C2 compiles it. */
+    private static final class Row {
+        private final Object key;
+        private final long part;
+
+        Row(Object key, long part) {
+            this.key = key;
+            this.part = part;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Row other && other.part == part && Objects.equals(other.key, key);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Objects.hashCode(key) + Long.hashCode(part);
+        }
+    }
 
     public void snapshot(FunctionSnapshotContext context, RuntimeContext runtime) throws Exception {
         heldState.update(List.of(held));
