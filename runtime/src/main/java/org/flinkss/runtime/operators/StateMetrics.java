@@ -14,7 +14,6 @@ import org.flinkss.runtime.progress.Fragments;
 import java.io.Serializable;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -78,28 +77,7 @@ public final class StateMetrics implements Serializable {
 
     /** A state row identified by its key and a number (a window start, an event id). */
     public void updated(Object key, long part) {
-        updated.add(new Row(key, part));
-    }
-
-    /** Equality by hand: a record's generated one is slow until C2 compiles it. */
-    private static final class Row {
-        private final Object key;
-        private final long part;
-
-        Row(Object key, long part) {
-            this.key = key;
-            this.part = part;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Row other && other.part == part && Objects.equals(other.key, key);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * Objects.hashCode(key) + Long.hashCode(part);
-        }
+        updated.add(new KeyAndPart<>(key, part));
     }
 
     public void snapshot(FunctionSnapshotContext context, RuntimeContext runtime) throws Exception {

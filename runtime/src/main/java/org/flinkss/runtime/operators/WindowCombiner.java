@@ -13,8 +13,6 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 import org.flinkss.runtime.time.Watermarks;
 
-import javax.annotation.Nullable;
-
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -54,38 +52,12 @@ public final class WindowCombiner<K, IN, A extends WindowAggregate.Ended>
     private final WindowEmission emission;
     private final int maxEntries;
 
-    private transient Map<Slot<K>, A> partials;
+    private transient Map<KeyAndPart<K>, A> partials;
     private transient long watermark;
     private transient WindowAssigner.WindowAssignerContext assignerContext;
 
     /** Where {@link #processElement} looks a row's window up: no key object made per row. */
-    private transient Slot<K> probe;
-
-    /**
-     * A key's window, by its start. Equality by hand: a record's generated one is slow until C2
-     * compiles it. Mutable only as {@link #probe}; a key in the map never changes.
-     */
-    private static final class Slot<K> {
-        @Nullable K key;
-        long start;
-
-        Slot(@Nullable K key, long start) {
-            this.key = key;
-            this.start = start;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Slot<?> other
-                    && other.start == start
-                    && Objects.equals(other.key, key);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * Objects.hashCode(key) + Long.hashCode(start);
-        }
-    }
+    private transient KeyAndPart<K> probe;
 
     @SuppressWarnings("unchecked")
     public WindowCombiner(
@@ -112,7 +84,7 @@ public final class WindowCombiner<K, IN, A extends WindowAggregate.Ended>
     public void open() throws Exception {
         super.open();
         partials = new HashMap<>();
-        probe = new Slot<>(null, 0L);
+        probe = new KeyAndPart<>(null, 0L);
         watermark = Watermarks.NONE;
         assignerContext =
                 new WindowAssigner.WindowAssignerContext() {
@@ -134,12 +106,12 @@ public final class WindowCombiner<K, IN, A extends WindowAggregate.Ended>
                 continue;
             }
             probe.key = key;
-            probe.start = window.getStart();
+            probe.part = window.getStart();
             A acc = partials.get(probe);
             if (acc == null) {
                 acc = aggregate.createAccumulator();
                 acc.end(window.getEnd());
-                partials.put(new Slot<>(key, window.getStart()), aggregate.add(row, acc));
+                partials.put(new KeyAndPart<>(key, window.getStart()), aggregate.add(row, acc));
                 continue;
             }
             A added = aggregate.add(row, acc);
@@ -188,12 +160,12 @@ public final class WindowCombiner<K, IN, A extends WindowAggregate.Ended>
         if (partials.isEmpty()) {
             return;
         }
-        for (Map.Entry<Slot<K>, A> e : partials.entrySet()) {
+        for (Map.Entry<KeyAndPart<K>, A> e : partials.entrySet()) {
             A acc = e.getValue();
             // Timestamped inside its window, as its rows were.
             output.collect(
                     new StreamRecord<>(
-                            new WindowPartial<>(e.getKey().key, e.getKey().start, acc),
+                            new WindowPartial<>(e.getKey().key, e.getKey().part, acc),
                             acc.end() - 1));
         }
         partials.clear();
