@@ -44,8 +44,28 @@ public final class CountAndSum implements WindowAggregate.Ended {
         if (!Double.isFinite(value)) {
             return value;
         }
+        double magnitude = Math.abs(value);
+        if (magnitude < FAST_BELOW) {
+            // Hundredths in binary: within 1.6e-7 of the decimal text's (the text is within half
+            // an ulp of the double, and so is the product), so away from a tie they round alike.
+            double hundredths = magnitude * 100;
+            double whole = Math.floor(hundredths);
+            double fraction = hundredths - whole;
+            if (Math.abs(fraction - 0.5) > TIE_MARGIN) {
+                double rounded = fraction > 0.5 ? whole + 1 : whole;
+                // A division of two exact integers is rounded once, as BigDecimal's doubleValue
+                // is; a BigDecimal has no negative zero.
+                return rounded == 0 ? 0.0 : Math.copySign(rounded / 100, value);
+            }
+        }
         return BigDecimal.valueOf(value).setScale(2, RoundingMode.HALF_UP).doubleValue();
     }
+
+    /** Below this magnitude {@link #round2} may round in binary (see there). */
+    private static final double FAST_BELOW = 1e7;
+
+    /** How far from a tie the binary hundredths must be for {@link #round2} to round them. */
+    private static final double TIE_MARGIN = 1e-6;
 
     /** Flink's aggregate function for it. */
     public static final class Function
