@@ -7,11 +7,14 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.api.windowing.assigners.MergingWindowAssigner;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.flink.streaming.api.windowing.assigners.WindowAssigner;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 import org.flinkss.runtime.time.Watermarks;
+
+import javax.annotation.Nullable;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -59,6 +62,12 @@ public final class WindowCombiner<K, IN, A extends WindowAggregate.Ended>
     /** Where {@link #processElement} looks a row's window up: no key object made per row. */
     private transient KeyAndPart<K> probe;
 
+    /**
+     * For a tumbling assigner, the window of the last row: in time-ordered input the next rows
+     * mostly fall in it, and asking the assigner again would make the same window anew.
+     */
+    @Nullable private transient TimeWindow lastTumbling;
+
     @SuppressWarnings("unchecked")
     public WindowCombiner(
             WindowAssigner<?, TimeWindow> assigner,
@@ -99,29 +108,43 @@ public final class WindowCombiner<K, IN, A extends WindowAggregate.Ended>
     public void processElement(StreamRecord<IN> element) throws Exception {
         IN row = element.getValue();
         K key = keySelector.getKey(row);
-        for (TimeWindow window :
-                assigner.assignWindows(row, element.getTimestamp(), assignerContext)) {
-            if (emission != WindowEmission.ALL && Watermarks.isLate(window.getEnd(), watermark)) {
-                // Spark drops the row from each window that has ended and keeps it in the others.
-                continue;
+        long timestamp = element.getTimestamp();
+        if (assigner instanceof TumblingEventTimeWindows) {
+            // One window per row, and the windows partition time (a stagger is fixed once).
+            TimeWindow last = lastTumbling;
+            if (last == null || timestamp < last.getStart() || timestamp >= last.getEnd()) {
+                last = assigner.assignWindows(row, timestamp, assignerContext).iterator().next();
+                lastTumbling = last;
             }
-            probe.key = key;
-            probe.part = window.getStart();
-            A acc = partials.get(probe);
-            if (acc == null) {
-                acc = aggregate.createAccumulator();
-                acc.end(window.getEnd());
-                partials.put(new KeyAndPart<>(key, window.getStart()), aggregate.add(row, acc));
-                continue;
-            }
-            A added = aggregate.add(row, acc);
-            if (added != acc) {
-                // The map keeps its own key for an existing entry: the probe is not stored.
-                partials.put(probe, added);
+            combine(key, row, last);
+        } else {
+            for (TimeWindow window : assigner.assignWindows(row, timestamp, assignerContext)) {
+                combine(key, row, window);
             }
         }
         if (partials.size() >= maxEntries) {
             flush();
+        }
+    }
+
+    private void combine(@Nullable K key, IN row, TimeWindow window) throws Exception {
+        if (emission != WindowEmission.ALL && Watermarks.isLate(window.getEnd(), watermark)) {
+            // Spark drops the row from each window that has ended and keeps it in the others.
+            return;
+        }
+        probe.key = key;
+        probe.part = window.getStart();
+        A acc = partials.get(probe);
+        if (acc == null) {
+            acc = aggregate.createAccumulator();
+            acc.end(window.getEnd());
+            partials.put(new KeyAndPart<>(key, window.getStart()), aggregate.add(row, acc));
+            return;
+        }
+        A added = aggregate.add(row, acc);
+        if (added != acc) {
+            // The map keeps its own key for an existing entry: the probe is not stored.
+            partials.put(probe, added);
         }
     }
 
