@@ -55,6 +55,12 @@ public final class WindowCombiner<K, IN, A extends WindowAggregate.Ended>
     private final WindowEmission emission;
     private final int maxEntries;
 
+    /**
+     * Whether the assigner is Flink's tumbling one itself (not a subclass, which could assign
+     * otherwise): one window per row, and its windows partition time.
+     */
+    private final boolean tumbling;
+
     private transient Map<KeyAndPart<K>, A> partials;
     private transient long watermark;
     private transient WindowAssigner.WindowAssignerContext assignerContext;
@@ -87,6 +93,7 @@ public final class WindowCombiner<K, IN, A extends WindowAggregate.Ended>
         this.aggregate = Objects.requireNonNull(aggregate);
         this.emission = Objects.requireNonNull(emission);
         this.maxEntries = maxEntries;
+        this.tumbling = assigner.getClass() == TumblingEventTimeWindows.class;
     }
 
     @Override
@@ -109,8 +116,9 @@ public final class WindowCombiner<K, IN, A extends WindowAggregate.Ended>
         IN row = element.getValue();
         K key = keySelector.getKey(row);
         long timestamp = element.getTimestamp();
-        if (assigner instanceof TumblingEventTimeWindows) {
-            // One window per row, and the windows partition time (a stagger is fixed once).
+        if (tumbling) {
+            // The row's window is the last row's while its time falls in it (a stagger is fixed
+            // at the first row).
             TimeWindow last = lastTumbling;
             if (last == null || timestamp < last.getStart() || timestamp >= last.getEnd()) {
                 last = assigner.assignWindows(row, timestamp, assignerContext).iterator().next();
