@@ -1,0 +1,89 @@
+package org.flinkss.jobs;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code scripts/flinkss} chooses the JIT by how long the run lasts: C1 only for a run that stops
+ * by itself (the available-now trigger, the default, or once; and every other command), tiered with
+ * late C2 for one that keeps going ({@code --trigger processing-time=<d>} or {@code continuous}, in
+ * either option spelling), and what {@code FLINKSS_JIT} says when it is set. Read from the JVM the
+ * script starts ({@code -XX:+PrintFlagsFinal} through {@code JAVA_OPTS}), on commands that print
+ * their help and exit.
+ */
+class FlinkssJitITCase {
+
+    private static final Duration TIMEOUT = Duration.ofMinutes(3);
+    private static final Pattern FLAG =
+            Pattern.compile(
+                    "^\\s*intx (\\w+)\\s+= (\\d+)\\s+\\{[^}]*\\} \\{([^}]*)\\}", Pattern.MULTILINE);
+
+    @TempDir Path work;
+
+    @Test
+    void aRunThatStopsByItselfGetsC1Only() {
+        assertC1Only(flags(null, "run", "bronze", "--help"));
+        assertC1Only(flags(null, "run", "bronze", "--trigger", "available-now", "--help"));
+        assertC1Only(flags(null, "run", "bronze", "--trigger=once", "--help"));
+        assertC1Only(flags(null, "--version"));
+    }
+
+    @Test
+    void aRunThatKeepsGoingGetsTieredWithLateC2() {
+        assertTiered(flags(null, "run", "bronze", "--trigger", "processing-time=10s", "--help"));
+        assertTiered(flags(null, "run", "bronze", "--trigger=continuous", "--help"));
+    }
+
+    @Test
+    void flinkssJitChoosesForAnyRunAndAWrongValueIsRefused() {
+        assertTiered(flags("tiered", "run", "bronze", "--help"));
+        assertC1Only(flags("c1", "run", "bronze", "--trigger", "continuous", "--help"));
+
+        ProjectScripts.Result wrong =
+                scripts("c2").script(TIMEOUT, "flinkss", "run", "bronze", "--help");
+        assertThat(wrong.code()).isEqualTo(2);
+        assertThat(wrong.output())
+                .contains("FLINKSS_JIT=c2 is not c1, tiered or auto (the default)");
+    }
+
+    private static void assertC1Only(String flags) {
+        assertThat(flag(flags, "TieredStopAtLevel")).contains("1 command line");
+        assertThat(flag(flags, "Tier4InvocationThreshold")).contains("5000 default");
+    }
+
+    private static void assertTiered(String flags) {
+        assertThat(flag(flags, "TieredStopAtLevel")).contains("4 default");
+        assertThat(flag(flags, "Tier4InvocationThreshold")).contains("50000 command line");
+    }
+
+    /** The value of an {@code intx} flag and where it came from, e.g. "1 command line". */
+    private static Optional<String> flag(String flags, String name) {
+        Matcher m = FLAG.matcher(flags);
+        while (m.find()) {
+            if (m.group(1).equals(name)) {
+                return Optional.of(m.group(2) + " " + m.group(3));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private String flags(String jit, String... args) {
+        return scripts(jit)
+                .env("JAVA_OPTS", "-XX:+PrintFlagsFinal")
+                .script(TIMEOUT, "flinkss", args)
+                .assertSuccess("scripts/flinkss " + String.join(" ", args))
+                .output();
+    }
+
+    private ProjectScripts scripts(String jit) {
+        return new ProjectScripts(work, "flinkss-jit").env("FLINKSS_JIT", jit == null ? "" : jit);
+    }
+}
