@@ -2,6 +2,7 @@ package org.flinkss.runtime.runner.impl;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -68,6 +69,55 @@ class EarlyMiniClusterTest {
             Thread.sleep(20);
         }
         assertThat(early.earlyClusterRunning()).as("the early cluster runs").isFalse();
+    }
+
+    @Test
+    void aJobOfTheLargestParallelismGivenSmallNetworkBuffersRunsItsShuffles() throws Exception {
+        int parallelism = EarlyMiniCluster.SMALL_NETWORK_MAX_SLOTS;
+        EarlyMiniCluster early = EarlyMiniCluster.start(new Configuration(), parallelism);
+        StreamExecutionEnvironment env = early.environment();
+        env.setParallelism(parallelism);
+        List<Long> seen = new ArrayList<>();
+        try (CloseableIterator<Long> rows =
+                env.fromSequence(1, 10_000)
+                        .keyBy(x -> x % 7)
+                        .map(x -> x + 1)
+                        .keyBy(x -> x % 5)
+                        .map(x -> x - 1)
+                        .rebalance()
+                        .map(x -> x * 2)
+                        .keyBy(x -> x % 3)
+                        .map(x -> x / 2)
+                        .executeAndCollect()) {
+            rows.forEachRemaining(seen::add);
+        }
+        assertThat(early.handedOver()).as("the job took the early cluster").isTrue();
+        assertThat(seen).hasSize(10_000);
+        assertThat(seen.stream().mapToLong(Long::longValue).sum()).isEqualTo(10_000L * 10_001 / 2);
+        awaitStopped(early);
+        early.close();
+    }
+
+    @Test
+    void aSmallClusterGetsSmallNetworkBuffersUnlessTheConfigurationSetsThem() {
+        Configuration conf = new Configuration();
+        Configuration small = EarlyMiniCluster.clusterConfiguration(conf, 2).getConfiguration();
+        assertThat(small.get(TaskManagerOptions.NETWORK_MEMORY_MIN))
+                .isEqualTo(EarlyMiniCluster.SMALL_NETWORK);
+        assertThat(small.get(TaskManagerOptions.NETWORK_MEMORY_MAX))
+                .isEqualTo(EarlyMiniCluster.SMALL_NETWORK);
+
+        Configuration large = EarlyMiniCluster.clusterConfiguration(conf, 8).getConfiguration();
+        assertThat(large.get(TaskManagerOptions.NETWORK_MEMORY_MAX))
+                .as("Flink's local default for 8 slots")
+                .isEqualTo(MemorySize.ofMebiBytes(64));
+
+        conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.ofMebiBytes(128));
+        Configuration set = EarlyMiniCluster.clusterConfiguration(conf, 2).getConfiguration();
+        assertThat(set.get(TaskManagerOptions.NETWORK_MEMORY_MAX))
+                .isEqualTo(MemorySize.ofMebiBytes(128));
+        assertThat(set.get(TaskManagerOptions.NETWORK_MEMORY_MIN))
+                .isNotEqualTo(EarlyMiniCluster.SMALL_NETWORK);
     }
 
     @Test
