@@ -22,6 +22,7 @@ import org.flinkss.jobs.cli.output.RunSummary;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.runner.PrestartedCluster;
 
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -100,9 +101,12 @@ public final class RunCommand implements Callable<Integer> {
             }
             return 0;
         }
-        Query built = q.create(request);
-        QueryRunner.Result result = QueryRunner.run(built, run);
-        System.out.println(RunSummary.of(built.name(), result));
+        // The embedded cluster starts while the query is built and its run prepared.
+        try (PrestartedCluster cluster = QueryRunner.prestart(q.queryName(), run)) {
+            Query built = q.create(request);
+            QueryRunner.Result result = QueryRunner.run(built, run, cluster);
+            System.out.println(RunSummary.of(built.name(), result));
+        }
         return 0;
     }
 }
