@@ -1,8 +1,11 @@
 package org.flinkss.jobs;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -27,6 +30,29 @@ class FlinkssJitITCase {
                     "^\\s*intx (\\w+)\\s+= (\\d+)\\s+\\{[^}]*\\} \\{([^}]*)\\}", Pattern.MULTILINE);
 
     @TempDir Path work;
+
+    @TempDir static Path jarFolder;
+    private static Path jar;
+
+    @BeforeAll
+    static void aJarWithAnArchiveItCannotUse() throws IOException {
+        Path built = ProjectScripts.ROOT.resolve("jobs/target/flinkss-jobs.jar");
+        jar = jarFolder.resolve("flinkss-jobs.jar");
+        try {
+            Files.createLink(jar, built);
+        } catch (IOException | UnsupportedOperationException e) {
+            Files.copy(built, jar);
+        }
+        Files.createFile(jarFolder.resolve("flinkss-jobs.jsa"));
+        Files.writeString(
+                jarFolder.resolve("flinkss-jobs.jsa.stamp"),
+                jar.toAbsolutePath()
+                        + " "
+                        + Files.size(jar)
+                        + " "
+                        + Files.getLastModifiedTime(jar).toMillis() / 1000
+                        + "\n");
+    }
 
     @Test
     void aRunThatStopsByItselfGetsC1Only() {
@@ -84,6 +110,8 @@ class FlinkssJitITCase {
     }
 
     private ProjectScripts scripts(String jit) {
-        return new ProjectScripts(work, "flinkss-jit").env("FLINKSS_JIT", jit == null ? "" : jit);
+        return new ProjectScripts(work, "flinkss-jit")
+                .env("FLINKSS_JAR", jar.toString())
+                .env("FLINKSS_JIT", jit == null ? "" : jit);
     }
 }

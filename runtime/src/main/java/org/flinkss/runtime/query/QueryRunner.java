@@ -43,7 +43,9 @@ public final class QueryRunner {
 
     /** Runs {@code query} as {@code options} say and returns once the run is over. */
     public static Result run(Query query, RunOptions options) {
-        return run(query, options, null);
+        try (PrestartedCluster cluster = prestart(query.name(), options)) {
+            return run(query, options, cluster);
+        }
     }
 
     /**

@@ -96,9 +96,15 @@ public final class QueryRun {
         this.runs = new RunRecords(layout);
     }
 
-    /** Runs the job that {@code builder} builds until its trigger says the run is over. */
+    /**
+     * Runs the job that {@code builder} builds until its trigger says the run is over. An embedded
+     * run's cluster starts at once ({@link #prestart()}), while the run takes its lock, chooses its
+     * restore point and builds its job.
+     */
     public RunOutcome run(JobBuilder builder) {
-        return run(builder, null);
+        try (PrestartedCluster cluster = prestart()) {
+            return run(builder, cluster);
+        }
     }
 
     /**
