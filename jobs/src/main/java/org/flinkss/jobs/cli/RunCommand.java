@@ -22,7 +22,6 @@ import org.flinkss.jobs.cli.output.RunSummary;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
-import org.flinkss.runtime.runner.PrestartedCluster;
 
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -101,12 +100,9 @@ public final class RunCommand implements Callable<Integer> {
             }
             return 0;
         }
-        // The embedded cluster starts while the query is built and its run prepared.
-        try (PrestartedCluster cluster = QueryRunner.prestart(q.queryName(), run)) {
-            Query built = q.create(request);
-            QueryRunner.Result result = QueryRunner.run(built, run, cluster);
-            System.out.println(RunSummary.of(built.name(), result));
-        }
+        Query built = q.create(request);
+        QueryRunner.Result result = QueryRunner.run(built, run);
+        System.out.println(RunSummary.of(built.name(), result));
         return 0;
     }
 }

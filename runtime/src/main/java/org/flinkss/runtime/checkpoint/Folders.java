@@ -28,18 +28,6 @@ public final class Folders {
         }
     }
 
-    /** Deletes what {@code folder} holds but {@code keep}, as {@link #deleteQuietly(Path)} does. */
-    public static void deleteChildrenExcept(Path folder, Path keep) {
-        if (!Files.isDirectory(folder)) {
-            return;
-        }
-        try (Stream<Path> children = Files.list(folder)) {
-            children.filter(child -> !child.equals(keep)).forEach(Folders::deleteQuietly);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + folder + ": " + e.getMessage(), e);
-        }
-    }
-
     /**
      * Deletes a file or folder anywhere (a local one as {@link #deleteQuietly(Path)} does; on an
      * object store every object under it), ignoring what vanishes meanwhile.

@@ -4,12 +4,9 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.checkpoint.SkippedCommit;
 import org.flinkss.runtime.runner.BuiltJob;
-import org.flinkss.runtime.runner.PrestartedCluster;
 import org.flinkss.runtime.runner.QueryRun;
 import org.flinkss.runtime.runner.RunOutcome;
 import org.flinkss.runtime.table.Warehouse;
-
-import javax.annotation.Nullable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,24 +40,6 @@ public final class QueryRunner {
 
     /** Runs {@code query} as {@code options} say and returns once the run is over. */
     public static Result run(Query query, RunOptions options) {
-        try (PrestartedCluster cluster = prestart(query.name(), options)) {
-            return run(query, options, cluster);
-        }
-    }
-
-    /**
-     * Starts the embedded cluster of the next run of the query {@code name} now, while the caller
-     * builds the query ({@link QueryRun#prestart()}); null under {@code flink run}. The caller
-     * closes it: a run that took it leaves nothing to close.
-     */
-    @Nullable
-    public static PrestartedCluster prestart(String name, RunOptions options) {
-        return new QueryRun(name, options.checkpointOf(name), options.runSettings).prestart();
-    }
-
-    /** {@link #run(Query, RunOptions)} on a cluster {@link #prestart} started for it, if any. */
-    public static Result run(
-            Query query, RunOptions options, @Nullable PrestartedCluster prestarted) {
         String name = query.name();
         CheckpointLayout layout = options.checkpointOf(name);
         QueryRun run = new QueryRun(name, layout, options.runSettings);
@@ -72,8 +51,7 @@ public final class QueryRunner {
                                     new QueryContext(name, env, scope, options, warehouse);
                             query.build(context);
                             return new Built(context, warehouse);
-                        },
-                        prestarted);
+                        });
         List<SkippedCommit> skipped = SkippedCommit.readAll(layout, outcome.runId);
         SkippedCommit.clearAll(layout);
         report(name, skipped, options);

@@ -96,86 +96,26 @@ public final class QueryRun {
         this.runs = new RunRecords(layout);
     }
 
-    /**
-     * Runs the job that {@code builder} builds until its trigger says the run is over. An embedded
-     * run's cluster starts at once ({@link #prestart()}), while the run takes its lock, chooses its
-     * restore point and builds its job.
-     */
+    /** Runs the job that {@code builder} builds until its trigger says the run is over. */
     public RunOutcome run(JobBuilder builder) {
-        try (PrestartedCluster cluster = prestart()) {
-            return run(builder, cluster);
-        }
-    }
-
-    /**
-     * {@link #run(JobBuilder)} on the cluster {@link #prestart()} started for it, if not null (the
-     * caller still closes {@code prestarted}: a run that takes it leaves nothing to close).
-     */
-    public RunOutcome run(JobBuilder builder, @Nullable PrestartedCluster prestarted) {
         try {
-            return runOnce(builder, prestarted);
+            return runOnce(builder);
         } catch (CommitAfterSavepointFailed e) {
             // The savepoint holds the batch's committables: a run from it commits them again
             // (sinks are idempotent or transactional), then finds nothing new and stops.
             settings.out.println(
                     "warning: " + e.getMessage() + "; running '" + name + "' again to commit it");
-            return runOnce(builder, null);
+            return runOnce(builder);
         }
     }
 
-    /**
-     * Starts the embedded cluster of this query's next run now, in the background, so that it
-     * starts while the caller builds the query and this run takes its lock and chooses its restore
-     * point (about 0.3 s of a {@code java -jar} run on 2 cores, until now spent before the
-     * cluster's 1 s start began). The cluster is the one {@link #run} would start: the same
-     * configuration but the restore point, which the job carries. Null under {@code flink run},
-     * whose cluster exists.
-     */
-    @Nullable
-    public PrestartedCluster prestart() {
-        if (JobConfiguration.flinkRunClient() != null) {
-            return null;
-        }
-        String runId = UUID.randomUUID().toString();
-        Configuration conf =
-                jobConfiguration(null)
-                        .buildRestoring(
-                                Optional.empty(),
-                                settings.tmpRoot.resolve(name).resolve(runId),
-                                settings.parallelism);
-        if (!(StreamExecutionEnvironment.getExecutionEnvironment(conf)
-                instanceof LocalStreamEnvironment)) {
-            return null;
-        }
-        RocksDbLibrary.preloadInBackground();
-        return new PrestartedCluster(
-                name, runId, EarlyMiniCluster.start(conf, settings.parallelism));
-    }
-
-    private JobConfiguration jobConfiguration(@Nullable ReadableConfig flinkRunClient) {
-        return new JobConfiguration(
-                layout,
-                settings.checkpointInterval(),
-                settings.flinkOverrides,
-                settings.flinkConfDir,
-                flinkRunClient,
-                settings.out,
-                settings.printProgress);
-    }
-
-    private RunOutcome runOnce(JobBuilder builder, @Nullable PrestartedCluster given) {
-        PrestartedCluster prestarted = given;
-        if (prestarted != null && !prestarted.query().equals(name)) {
-            // Started for another query's run (its configuration and folders): not this one's.
-            prestarted.close();
-            prestarted = null;
-        }
+    private RunOutcome runOnce(JobBuilder builder) {
         if (settings.trigger.isDeprecatedOnce()) {
             settings.out.println(
                     "warning: trigger 'once' is deprecated, as in Spark: use available-now (same"
                             + " behaviour, and it honours rate limits)");
         }
-        String runId = prestarted != null ? prestarted.runId() : UUID.randomUUID().toString();
+        String runId = UUID.randomUUID().toString();
         try (CheckpointLock lock =
                 CheckpointLock.acquire(layout, name, runId, settings.leaseTime)) {
             identity.checkLayout(name);
@@ -198,28 +138,32 @@ public final class QueryRun {
             // The temporary files of this query's earlier runs are left only by killed drivers:
             // no other run of the query is active while this one holds the lock.
             Path tmpOfQuery = settings.tmpRoot.resolve(name);
+            Folders.deleteQuietly(tmpOfQuery);
             Path tmp = tmpOfQuery.resolve(runId);
-            // A prestarted cluster already keeps its files in this run's folder.
-            Folders.deleteChildrenExcept(tmpOfQuery, tmp);
-            EarlyMiniCluster early = prestarted != null ? prestarted.take() : null;
+            EarlyMiniCluster early = null;
             try {
                 Configuration conf =
-                        jobConfiguration(flinkRunClient)
+                        new JobConfiguration(
+                                        layout,
+                                        settings.checkpointInterval(),
+                                        settings.flinkOverrides,
+                                        settings.flinkConfDir,
+                                        flinkRunClient,
+                                        settings.out,
+                                        settings.printProgress)
                                 .buildRestoring(restore, tmp, settings.parallelism);
                 if (flinkRunClient != null) {
                     ClusterSlots.check(flinkRunClient, settings.parallelism, name);
-                } else if (early == null) {
+                } else {
                     // The embedded cluster's stateful tasks need it: loaded while it starts.
                     RocksDbLibrary.preloadInBackground();
                 }
                 StreamExecutionEnvironment env =
-                        early != null
-                                ? early.environment(conf)
-                                : StreamExecutionEnvironment.getExecutionEnvironment(conf);
-                if (early == null && env instanceof LocalStreamEnvironment) {
+                        StreamExecutionEnvironment.getExecutionEnvironment(conf);
+                if (env instanceof LocalStreamEnvironment) {
                     // java -jar: the embedded cluster starts while the job is built.
                     early = EarlyMiniCluster.start(conf, settings.parallelism);
-                    env = early.environment(conf);
+                    env = early.environment();
                 }
                 if (settings.parallelism != null) {
                     env.setParallelism(settings.parallelism);

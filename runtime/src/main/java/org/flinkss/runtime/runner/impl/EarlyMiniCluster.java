@@ -79,21 +79,17 @@ public final class EarlyMiniCluster implements AutoCloseable {
      *     else the machine's cores, as a local environment has it)
      */
     public static EarlyMiniCluster start(Configuration jobConf, @Nullable Integer parallelism) {
-        Configuration conf = local(new Configuration(jobConf));
+        Configuration conf = new Configuration(jobConf);
+        if (!conf.contains(CoreOptions.DEFAULT_PARALLELISM)) {
+            conf.set(CoreOptions.DEFAULT_PARALLELISM, Runtime.getRuntime().availableProcessors());
+        }
+        // What a LocalStreamEnvironment sets.
+        conf.set(DeploymentOptions.TARGET, "local");
+        conf.set(DeploymentOptions.ATTACHED, true);
         int slots = parallelism != null ? parallelism : conf.get(CoreOptions.DEFAULT_PARALLELISM);
         Starting cluster = new Starting(clusterConfiguration(conf, slots));
         cluster.startInBackground();
         return new EarlyMiniCluster(conf, cluster);
-    }
-
-    /** What a {@code LocalStreamEnvironment} sets: the target, attached, a default parallelism. */
-    private static Configuration local(Configuration conf) {
-        if (!conf.contains(CoreOptions.DEFAULT_PARALLELISM)) {
-            conf.set(CoreOptions.DEFAULT_PARALLELISM, Runtime.getRuntime().availableProcessors());
-        }
-        conf.set(DeploymentOptions.TARGET, "local");
-        conf.set(DeploymentOptions.ATTACHED, true);
-        return conf;
     }
 
     /**
@@ -133,16 +129,6 @@ public final class EarlyMiniCluster implements AutoCloseable {
 
     /** An environment whose jobs run on this cluster (the configuration of a local one). */
     public StreamExecutionEnvironment environment() {
-        return environment(conf);
-    }
-
-    /**
-     * An environment whose jobs run on this cluster, with {@code jobConf} (the configuration the
-     * cluster was started with, or one that differs only in what a job carries, such as the restore
-     * point) and what a local environment adds to it.
-     */
-    public StreamExecutionEnvironment environment(Configuration jobConf) {
-        Configuration envConf = local(new Configuration(jobConf));
         PipelineExecutorFactory factory =
                 new PipelineExecutorFactory() {
                     @Override
@@ -178,7 +164,7 @@ public final class EarlyMiniCluster implements AutoCloseable {
                     }
                 };
         return new StreamExecutionEnvironment(
-                loader, envConf, EarlyMiniCluster.class.getClassLoader());
+                loader, new Configuration(conf), EarlyMiniCluster.class.getClassLoader());
     }
 
     private synchronized MiniCluster handOver(MiniClusterConfiguration wanted) {
