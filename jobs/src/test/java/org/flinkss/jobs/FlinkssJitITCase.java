@@ -15,19 +15,21 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code scripts/flinkss} chooses the JIT by how long the run lasts: C1 only for a run that stops
- * by itself (the available-now trigger, the default, or once; and every other command), tiered with
- * late C2 for one that keeps going ({@code --trigger processing-time=<d>} or {@code continuous}, in
- * either option spelling), and what {@code FLINKSS_JIT} says when it is set. Read from the JVM the
- * script starts ({@code -XX:+PrintFlagsFinal} through {@code JAVA_OPTS}), on commands that print
- * their help and exit.
+ * {@code scripts/flinkss} chooses the JIT and the collector by how long the run lasts: C1 only and
+ * the serial collector for a run that stops by itself (the available-now trigger, the default, or
+ * once; and every other command), unless {@code JAVA_OPTS} names a collector; tiered with late C2
+ * and the JVM's default collector for one that keeps going ({@code --trigger processing-time=<d>}
+ * or {@code continuous}, in either option spelling), and what {@code FLINKSS_JIT} says when it is
+ * set. Read from the JVM the script starts ({@code -XX:+PrintFlagsFinal} through {@code
+ * JAVA_OPTS}), on commands that print their help and exit.
  */
 class FlinkssJitITCase {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(3);
     private static final Pattern FLAG =
             Pattern.compile(
-                    "^\\s*intx (\\w+)\\s+= (\\d+)\\s+\\{[^}]*\\} \\{([^}]*)\\}", Pattern.MULTILINE);
+                    "^\\s*(?:intx|bool) (\\w+)\\s+= (\\w+)\\s+\\{[^}]*\\} \\{([^}]*)\\}",
+                    Pattern.MULTILINE);
 
     @TempDir Path work;
 
@@ -69,6 +71,19 @@ class FlinkssJitITCase {
     }
 
     @Test
+    void aCollectorInJavaOptsReplacesTheSerialOne() {
+        String flags =
+                scripts(null)
+                        .env("JAVA_OPTS", "-XX:+PrintFlagsFinal -XX:+UseParallelGC")
+                        .script(TIMEOUT, "flinkss", "run", "bronze", "--help")
+                        .assertSuccess("scripts/flinkss run bronze --help")
+                        .output();
+        assertThat(flag(flags, "UseParallelGC")).contains("true command line");
+        assertThat(flag(flags, "UseSerialGC")).contains("false default");
+        assertThat(flag(flags, "TieredStopAtLevel")).contains("1 command line");
+    }
+
+    @Test
     void flinkssJitChoosesForAnyRunAndAWrongValueIsRefused() {
         assertTiered(flags("tiered", "run", "bronze", "--help"));
         assertC1Only(flags("c1", "run", "bronze", "--trigger", "continuous", "--help"));
@@ -83,11 +98,13 @@ class FlinkssJitITCase {
     private static void assertC1Only(String flags) {
         assertThat(flag(flags, "TieredStopAtLevel")).contains("1 command line");
         assertThat(flag(flags, "Tier4InvocationThreshold")).contains("5000 default");
+        assertThat(flag(flags, "UseSerialGC")).contains("true command line");
     }
 
     private static void assertTiered(String flags) {
         assertThat(flag(flags, "TieredStopAtLevel")).contains("4 default");
         assertThat(flag(flags, "Tier4InvocationThreshold")).contains("50000 command line");
+        assertThat(flag(flags, "UseSerialGC")).contains("false default");
     }
 
     /** The value of an {@code intx} flag and where it came from, e.g. "1 command line". */
