@@ -107,7 +107,7 @@ class FlinkssJitITCase {
         assertThat(flag(flags, "UseSerialGC")).contains("false default");
     }
 
-    /** The value of an {@code intx} flag and where it came from, e.g. "1 command line". */
+    /** The value of a number or boolean flag and where it came from, e.g. "1 command line". */
     private static Optional<String> flag(String flags, String name) {
         Matcher m = FLAG.matcher(flags);
         while (m.find()) {
