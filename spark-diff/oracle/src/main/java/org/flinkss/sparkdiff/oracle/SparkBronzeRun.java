@@ -10,8 +10,9 @@ import java.util.Locale;
 /**
  * Module 11.03's bronze on Spark, as the course writes it, for {@code scripts/bench-spark}: the
  * landing folder read with the explicit schema and written to a table by one {@code
- * Trigger.AvailableNow} run, in a fresh checkpoint. Spark's defaults otherwise ({@code local[2]},
- * Delta's statistics collected), so the run is what a user of the course gets.
+ * Trigger.AvailableNow} run, in a fresh checkpoint, in the oracle's local session ({@code
+ * local[2]}, UTC) with Spark's defaults otherwise (Delta's statistics collected), so the run is
+ * what a user of the course gets.
  *
  * <p>Usage: {@code SparkBronzeRun <landing folder> <output folder> delta|parquet}. Prints one line
  * on standard output, {@code spark <version> session <s> s, query <s> s, rows <n>}: the session's
@@ -40,19 +41,7 @@ public final class SparkBronzeRun {
                             + " exists; give a folder that does not (the run makes it)");
             System.exit(2);
         }
-        SparkSession spark =
-                SparkSession.builder()
-                        .master("local[2]")
-                        .appName("bronze")
-                        .config("spark.sql.session.timeZone", "UTC")
-                        .config("spark.ui.enabled", "false")
-                        .config("spark.driver.host", "127.0.0.1")
-                        .config("spark.driver.bindAddress", "127.0.0.1")
-                        .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-                        .config(
-                                "spark.sql.catalog.spark_catalog",
-                                "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-                        .getOrCreate();
+        SparkSession spark = LocalSparkSessions.withDelta("bronze").getOrCreate();
         spark.sparkContext().setLogLevel("WARN");
         long session = System.nanoTime();
         StreamingQuery query =

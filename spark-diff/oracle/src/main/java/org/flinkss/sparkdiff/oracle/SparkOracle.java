@@ -111,14 +111,8 @@ public final class SparkOracle {
         String warehouse =
                 args.length > 0 ? args[0] : Files.createTempDirectory("spark-oracle").toString();
         SparkSession spark =
-                SparkSession.builder()
-                        .master("local[2]")
-                        .appName("spark-oracle")
-                        .config("spark.sql.session.timeZone", "UTC")
+                LocalSparkSessions.withDelta("spark-oracle")
                         .config("spark.sql.datetime.java8API.enabled", "true")
-                        .config("spark.ui.enabled", "false")
-                        .config("spark.driver.host", "127.0.0.1")
-                        .config("spark.driver.bindAddress", "127.0.0.1")
                         // Few state partitions: the results do not depend on them, the time does.
                         .config(
                                 "spark.sql.shuffle.partitions",
@@ -130,10 +124,6 @@ public final class SparkOracle {
                         .config(
                                 "spark.sql.warehouse.dir",
                                 Paths.get(warehouse, "spark-warehouse").toString())
-                        .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-                        .config(
-                                "spark.sql.catalog.spark_catalog",
-                                "org.apache.spark.sql.delta.catalog.DeltaCatalog")
                         .getOrCreate();
         spark.sparkContext().setLogLevel("WARN");
         SparkOracle oracle = new SparkOracle(spark);
