@@ -5,6 +5,9 @@ import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.Trigger;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Locale;
 
 /**
@@ -31,10 +34,10 @@ public final class SparkBronzeRun {
             System.exit(2);
         }
         long start = System.nanoTime();
-        String landing = args[0];
-        java.nio.file.Path out = java.nio.file.Paths.get(args[1]);
+        Path landing = Paths.get(args[0]);
+        Path out = Paths.get(args[1]);
         String format = args[2];
-        if (java.nio.file.Files.exists(out)) {
+        if (Files.exists(out)) {
             System.err.println(
                     "SparkBronzeRun: "
                             + out
@@ -45,11 +48,7 @@ public final class SparkBronzeRun {
         spark.sparkContext().setLogLevel("WARN");
         long session = System.nanoTime();
         StreamingQuery query =
-                spark.readStream()
-                        .schema(SparkOracle.SCHEMA)
-                        .option("recursiveFileLookup", "true")
-                        .option("pathGlobFilter", "*.json")
-                        .json(landing)
+                SparkOracle.bronze(spark, landing)
                         .writeStream()
                         .format(format)
                         .outputMode("append")
@@ -58,6 +57,7 @@ public final class SparkBronzeRun {
                         .start(out.resolve("events_bronze").toString());
         query.awaitTermination();
         long done = System.nanoTime();
+        // One batch without maxFilesPerTrigger; recentProgress keeps the last 100.
         long rows = 0;
         for (StreamingQueryProgress progress : query.recentProgress()) {
             rows += progress.numInputRows();

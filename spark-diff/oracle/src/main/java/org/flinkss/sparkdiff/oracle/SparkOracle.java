@@ -231,11 +231,16 @@ public final class SparkOracle {
 
     /** Module 11.03: the landing folder with the explicit schema. */
     Dataset<Row> bronze() {
+        return bronze(spark, base.resolve("events"));
+    }
+
+    /** Module 11.03 on any landing folder (also {@link SparkBronzeRun}'s query). */
+    static Dataset<Row> bronze(SparkSession spark, Path landing) {
         return spark.readStream()
                 .schema(SCHEMA)
                 .option("recursiveFileLookup", "true")
                 .option("pathGlobFilter", "*.json")
-                .json(base.resolve("events").toString());
+                .json(landing.toString());
     }
 
     /** Module 11.07 and 11.10: windows by {@code key} with a 10-minute watermark. */
