@@ -15,7 +15,8 @@ bench_require_time() {
 # bench_work_folder DIR NAMES: the script's own work folder. DIR must be new, empty, or one this
 # script marked (.flinkss-$BENCH) holding nothing but NAMES (an extended regex of the names it
 # writes there) and its own .last-output and .last-time; anything else is refused, naming it, and
-# left alone. Sets BENCH_BASE to the folder's absolute path.
+# left alone. Sets BENCH_BASE to the folder's absolute path and BENCH_OUTPUT to the file where
+# bench_timed keeps the last command's output.
 bench_work_folder() {
   local dir=$1 names=$2 mark=".flinkss-$BENCH" foreign
   if [[ -e "$dir" && ! -d "$dir" ]]; then
@@ -29,16 +30,22 @@ bench_work_folder() {
   mkdir -p "$dir"
   echo "A folder made by flinkss scripts/$BENCH: it deletes and rewrites what it made here, and nothing else." >"$dir/$mark"
   BENCH_BASE="$(cd "$dir" && pwd)"
+  BENCH_OUTPUT="$BENCH_BASE/.last-output"
 }
 
-# bench_timed COMMAND...: runs it under GNU time with its output in $BENCH_BASE/.last-output
-# (printed if it fails, and the script stops); sets wall and rss_kb, and cpu (user + system).
+# bench_timed COMMAND...: runs it under GNU time with its output in $BENCH_OUTPUT (printed if it
+# fails, and the script stops); sets wall and rss_kb, and cpu (user + system).
 bench_timed() {
   local stats="$BENCH_BASE/.last-time" user sys
-  if ! /usr/bin/time -f '%e %U %S %M' -o "$stats" "$@" >"$BENCH_BASE/.last-output" 2>&1; then
-    cat "$BENCH_BASE/.last-output" >&2
+  if ! /usr/bin/time -f '%e %U %S %M' -o "$stats" "$@" >"$BENCH_OUTPUT" 2>&1; then
+    cat "$BENCH_OUTPUT" >&2
     die "$BENCH: '$*' failed (its output is above)"
   fi
   read -r wall user sys rss_kb <"$stats"
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+}
+
+# bench_clean: removes bench_timed's files from the work folder (at the end of a run).
+bench_clean() {
+  rm -f "$BENCH_OUTPUT" "$BENCH_BASE/.last-time"
 }

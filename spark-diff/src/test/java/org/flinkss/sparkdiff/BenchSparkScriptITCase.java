@@ -97,8 +97,13 @@ class BenchSparkScriptITCase {
         assertThat(Files.readAllLines(base.resolve("results.tsv")))
                 .extracting(l -> l.split("\t")[0])
                 .containsExactly("spark", "spark-query", "flinkss");
-        assertThat(base.resolve("spark")).doesNotExist();
         assertThat(base.resolve("landed/events")).isDirectory();
+        try (Stream<Path> left = Files.list(base)) {
+            assertThat(left.map(p -> p.getFileName().toString()))
+                    .as("what the run leaves in its folder: no Spark table, no scratch output")
+                    .containsExactlyInAnyOrder(
+                            ".flinkss-bench-spark", "landed", "landed.stamp", "results.tsv");
+        }
     }
 
     @Test
