@@ -118,6 +118,11 @@ final class EdgeGenerator {
         List<Kind> kinds = new ArrayList<>();
         kinds.add(Kind.START);
         kinds.addAll(later.subList(0, n - 1));
+        // A round with rows always follows an empty one: the rows after a round that landed
+        // nothing meet the watermark that round left.
+        if (n >= 3 && kinds.get(n - 1) == Kind.EMPTY) {
+            Collections.swap(kinds, n - 1, n - 2);
+        }
         return kinds;
     }
 
@@ -156,9 +161,10 @@ final class EdgeGenerator {
             newMax = (newMax / (30 * MINUTE) + 1) * 30 * MINUTE;
         }
         long lo = started ? Math.max(0, w - 3 * MINUTE) : 0;
-        // Half the seeds start without buys: the join's buy side then has no watermark yet, and
-        // Spark holds the join's at its start (issue 13 point 5).
-        boolean noBuys = kind == Kind.START && random.nextBoolean();
+        // Odd seeds (the build's default seed 1 among them) start without buys: the join's buy
+        // side then has no watermark yet, and Spark holds the join's at its start (issue 13
+        // point 5).
+        boolean noBuys = kind == Kind.START && seed % 2 == 1;
         // Buys lag behind views in some rounds: the join's watermark then follows the buys.
         boolean buysLag = kind == Kind.BIG && random.nextBoolean();
         long buyMax = buysLag ? newMax - 7 * MINUTE : newMax;
@@ -372,6 +378,10 @@ final class EdgeGenerator {
                                     : e);
         }
 
+        if (kind == Kind.STILL) {
+            rows.replaceAll(this::stillAt);
+        }
+
         // 10. Views without a buy whose range ends exactly at the join's watermark after this
         // round, and 1 ms before it: Spark emits the null row only once the watermark is strictly
         // past the range's end.
@@ -427,6 +437,30 @@ final class EdgeGenerator {
             files.get(random.nextInt(fileCount)).add(e);
         }
         return new Round(number, kind, files);
+    }
+
+    /**
+     * A row of a round that moves no watermark: no later than the newest time of all rows, of its
+     * type (views, buys) and, with a valid amount, of valid amounts so far. A buy before any buy
+     * was landed becomes a click, which gives the join's buy side no watermark yet.
+     */
+    private Ev stillAt(Ev e) {
+        if (e.ts() == null) {
+            return e;
+        }
+        if ("buy".equals(e.type()) && maxBuy == Long.MIN_VALUE) {
+            e = new Ev(e.id(), e.user(), "click", e.ts(), e.amount());
+        }
+        long cap = maxAll;
+        if ("view".equals(e.type())) {
+            cap = Math.min(cap, maxView);
+        } else if ("buy".equals(e.type())) {
+            cap = Math.min(cap, maxBuy);
+        }
+        if (e.amount() != null && e.amount() >= 0) {
+            cap = Math.min(cap, maxValid);
+        }
+        return millis(e.ts()) > cap ? e.withTs(at(cap)) : e;
     }
 
     private double quarter() {

@@ -77,4 +77,70 @@ class EdgeGeneratorTest {
             assertThat(all).as("seed %s", seed).anyMatch(e -> e.ts() == null);
         }
     }
+
+    @Test
+    void aStillRoundMovesNoWatermarkAndARoundWithRowsFollowsAnEmptyOne() {
+        for (long seed = 1; seed <= 5; seed++) {
+            List<EdgeGenerator.Round> rounds = EdgeGenerator.rounds(seed, 5);
+            long[] maxima = maxima(List.of(), new long[] {-1, -1, -1, -1});
+            for (EdgeGenerator.Round r : rounds) {
+                long[] after = maxima(rows(r), maxima.clone());
+                if (r.kind() == EdgeGenerator.Kind.STILL) {
+                    assertThat(r.rows()).as("seed %s round %s", seed, r.number()).isPositive();
+                    assertThat(after)
+                            .as(
+                                    "all, views, buys, valid amounts after seed %s round %s",
+                                    seed, r.number())
+                            .containsExactly(maxima);
+                }
+                if (r.kind() == EdgeGenerator.Kind.BIG || r.kind() == EdgeGenerator.Kind.SMALL) {
+                    assertThat(after[0])
+                            .as("seed %s round %s", seed, r.number())
+                            .isGreaterThan(maxima[0]);
+                }
+                maxima = after;
+            }
+            assertThat(rounds.get(rounds.size() - 1).kind())
+                    .as("seed %s", seed)
+                    .isNotEqualTo(EdgeGenerator.Kind.EMPTY);
+        }
+    }
+
+    @Test
+    void oddSeedsTheBuildsDefaultAmongThemStartWithViewsAndNoBuys() {
+        for (long seed = 1; seed <= 5; seed++) {
+            List<EdgeGenerator.Ev> first = rows(EdgeGenerator.rounds(seed, 5).get(0));
+            assertThat(first).as("seed %s", seed).anyMatch(e -> "view".equals(e.type()));
+            if (seed % 2 == 1) {
+                assertThat(first).as("seed %s", seed).noneMatch(e -> "buy".equals(e.type()));
+            } else {
+                assertThat(first).as("seed %s", seed).anyMatch(e -> "buy".equals(e.type()));
+            }
+        }
+    }
+
+    private static List<EdgeGenerator.Ev> rows(EdgeGenerator.Round r) {
+        return r.files().stream().flatMap(List::stream).collect(Collectors.toList());
+    }
+
+    /** The newest milliseconds of all rows, views, buys and valid amounts, from {@code m} on. */
+    private static long[] maxima(List<EdgeGenerator.Ev> rows, long[] m) {
+        for (EdgeGenerator.Ev e : rows) {
+            if (e.ts() == null) {
+                continue;
+            }
+            long t = EdgeGenerator.millis(e.ts());
+            m[0] = Math.max(m[0], t);
+            if ("view".equals(e.type())) {
+                m[1] = Math.max(m[1], t);
+            }
+            if ("buy".equals(e.type())) {
+                m[2] = Math.max(m[2], t);
+            }
+            if (e.amount() != null && e.amount() >= 0) {
+                m[3] = Math.max(m[3], t);
+            }
+        }
+        return m;
+    }
 }
