@@ -29,6 +29,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -122,6 +123,51 @@ class OutputModeITCase {
         long changed = afterRun2.stream().filter(row -> !afterRun1.contains(row)).count();
         assertThat(run2.lastProgress.path("sink").path("numOutputRows").asLong())
                 .isBetween(changed, (long) afterRun2.size() / 2);
+    }
+
+    /**
+     * Spark drops a late row from each of its windows that has ended by the watermark and keeps it
+     * in its open ones, in update mode as in append mode (issue 13 point 2): a row whose first
+     * sliding window has ended counts in its second only, in both APIs.
+     */
+    @ParameterizedTest
+    @EnumSource(Api.class)
+    void updateModeAddsARowLateForItsFirstSlidingWindowToItsOpenOneOnly(Api api) throws Exception {
+        RunOptions options = options(base, OutputMode.UPDATE);
+        List<Event> first = EventGenerator.events(0, 1000);
+        EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
+        EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
+        run(QueryCatalog.SLIDING, api, options);
+
+        // Spark's watermark after run 1, and a row in a window that ended by it, [open - 5 min,
+        // open + 5 min), and in one still open, [open, open + 10 min).
+        long watermark = Expected.maxEventTime(first) - DELAY;
+        long open = Math.floorDiv(watermark, 5 * MINUTE) * 5 * MINUTE - 5 * MINUTE;
+        Event partlyLate = new Event(77777L, 3, "view", Instant.ofEpochMilli(open + 1000), 2.5);
+        assertThat(open + 5 * MINUTE).isLessThanOrEqualTo(watermark);
+        assertThat(open + 10 * MINUTE).isGreaterThan(watermark);
+        EventFiles.writeBatch(options.events(), 3, List.of(partlyLate));
+        run(QueryCatalog.SLIDING, api, options);
+
+        List<Event> all = new ArrayList<>(first);
+        all.add(partlyLate);
+        List<List<Object>> expected =
+                new ArrayList<>(
+                        Expected.windows(all, 10 * MINUTE, 5 * MINUTE, false, NO_WATERMARK));
+        List<List<Object>> before =
+                Expected.windows(first, 10 * MINUTE, 5 * MINUTE, false, NO_WATERMARK);
+        Instant endedStart = Instant.ofEpochMilli(open - 5 * MINUTE);
+        expected.removeIf(row -> row.get(0).equals(endedStart) && "view".equals(row.get(2)));
+        before.stream()
+                .filter(row -> row.get(0).equals(endedStart) && "view".equals(row.get(2)))
+                .forEach(expected::add);
+        assertThat(sortedRows(options.database().rows("events_sliding")))
+                .containsExactlyElementsOf(sortedRows(expected));
+        assertThat(new Warehouse(options.warehouse()).count("events_sliding_late")).isEqualTo(1);
+    }
+
+    private static List<List<Object>> sortedRows(List<List<Object>> rows) {
+        return rows.stream().sorted(Comparator.comparing(Object::toString)).toList();
     }
 
     @ParameterizedTest

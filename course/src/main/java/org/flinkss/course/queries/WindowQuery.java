@@ -44,6 +44,7 @@ import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.time.Watermarks;
 
 import javax.annotation.Nullable;
 
@@ -265,7 +266,7 @@ public final class WindowQuery implements Query {
             // Complete mode keeps every window: the watermark drops nothing, so no late-row table.
             DataStream<RowData> changes =
                     api == Api.TABLE
-                            ? changesWithTable(context, events)
+                            ? changesWithTable(context, events, false)
                             : withDataStream(context, events);
             context.toCompleteTable(changes, table, rowType(), keyColumns());
             return;
@@ -276,7 +277,7 @@ public final class WindowQuery implements Query {
         if (mode == OutputMode.UPDATE) {
             DataStream<RowData> changes =
                     api == Api.TABLE
-                            ? changesWithTable(context, onTime)
+                            ? changesWithTable(context, onTime, true)
                             : withDataStream(context, onTime);
             context.toUpdatedTable(changes, table, rowType(), keyColumns(), database);
         } else {
@@ -472,8 +473,14 @@ public final class WindowQuery implements Query {
      * function) and the key; its changelog (each group's new value) goes to the sink. Flink SQL has
      * no watermark-driven cleanup for a regular aggregation: this keeps every window's state, where
      * the DataStream API drops a window's state when the watermark closes it.
+     *
+     * <p>In update mode a row goes only to its windows that have not ended by the watermark (Spark
+     * drops a row from each window whose end is at or before the watermark, issue 13 point 2): the
+     * window starts are taken with {@code CURRENT_WATERMARK}, the watermark the late-row router
+     * judged the row by. Complete mode keeps every window.
      */
-    private DataStream<RowData> changesWithTable(QueryContext context, DataStream<Event> events) {
+    private DataStream<RowData> changesWithTable(
+            QueryContext context, DataStream<Event> events, boolean dropEndedWindows) {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(context.env());
         String view = eventsView(tEnv, events);
         String function = "window_starts_" + name;
@@ -489,7 +496,10 @@ public final class WindowQuery implements Query {
                                 + view
                                 + ", LATERAL TABLE("
                                 + function
-                                + "(rowtime)) AS w(ws) GROUP BY w.ws, "
+                                + (dropEndedWindows
+                                        ? "(rowtime, CURRENT_WATERMARK(rowtime))"
+                                        : "(rowtime)")
+                                + ") AS w(ws) GROUP BY w.ws, "
                                 + key);
         long sizeMillis = size.toMillis();
         return tEnv.toChangelogStream(result)
@@ -544,12 +554,29 @@ public final class WindowQuery implements Query {
         }
 
         public void eval(@DataTypeHint("TIMESTAMP_LTZ(3)") Instant timestamp) {
+            eval(timestamp, null);
+        }
+
+        /**
+         * Only the windows that have not ended by Flink's watermark {@code watermark} (null: none
+         * yet): Spark's watermark is Flink's plus one, and a window has ended when its end is at or
+         * before Spark's.
+         */
+        public void eval(
+                @DataTypeHint("TIMESTAMP_LTZ(3)") Instant timestamp,
+                @DataTypeHint("TIMESTAMP_LTZ(3)") Instant watermark) {
             if (timestamp == null) {
                 return;
             }
+            long sparkWatermark =
+                    watermark == null
+                            ? Watermarks.NONE
+                            : Watermarks.fromFlink(watermark.toEpochMilli());
             long t = timestamp.toEpochMilli();
             for (long start = Math.floorDiv(t, slide) * slide; start > t - size; start -= slide) {
-                collect(start);
+                if (sparkWatermark == Watermarks.NONE || start + size > sparkWatermark) {
+                    collect(start);
+                }
             }
         }
     }
