@@ -96,18 +96,31 @@ class WarehouseReadBackITCase {
             List.of("events_sliding", "events_sessions", "events_by_type");
 
     static CompletableFuture<SparkOracleProcess> spark;
+    static volatile String smoke;
     static KafkaClusterTestKit kafka;
 
     @BeforeAll
     static void start() throws Exception {
         SparkDiffITCase.deleteRecursively(WORK);
         Files.createDirectories(WORK);
-        // Spark starts in its own JVM while the project runs (it is needed only at the end).
+        // Spark starts in its own JVM while the project runs (it is needed only at the end), and
+        // pays its first Delta write and read there too (the smoke test: about 15 s of a first
+        // read-delta otherwise).
         spark =
                 CompletableFuture.supplyAsync(
-                        () ->
-                                SparkOracleProcess.start(
-                                        WORK.resolve("oracle"), WORK.resolve("spark-oracle.log")));
+                        () -> {
+                            SparkOracleProcess p =
+                                    SparkOracleProcess.start(
+                                            WORK.resolve("oracle"),
+                                            WORK.resolve("spark-oracle.log"));
+                            try {
+                                smoke = p.call("smoke " + WORK.resolve("smoke"));
+                            } catch (RuntimeException e) {
+                                p.close();
+                                throw e;
+                            }
+                            return p;
+                        });
         Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
         kafka =
                 new KafkaClusterTestKit.Builder(
@@ -268,20 +281,32 @@ class WarehouseReadBackITCase {
         say(
                 "Spark up ("
                         + reader.version
+                        + ", "
+                        + smoke
                         + ") "
                         + SparkDiffITCase.seconds(start)
                         + " after the start");
+        assertThat(smoke).as("the reader's Delta").contains("delta=4.0.0", "spark=4.0.");
         List<String> readBack = new ArrayList<>();
         int rows = 0;
         for (String t : folders) {
+            long one = System.nanoTime();
             List<String> exported = ProjectRunner.export(base, t);
-            rows +=
+            int n =
                     DeltaReadBack.check(
                             reader,
                             warehouse.resolve(t),
                             WORK.resolve("read-back").resolve(t + ".csv"),
                             t,
                             exported);
+            say(
+                    t
+                            + ": "
+                            + n
+                            + " rows, the same in Delta Spark ("
+                            + SparkDiffITCase.seconds(one)
+                            + ")");
+            rows += n;
             readBack.add(t);
         }
         assertThat(readBack).containsExactlyElementsOf(folders);
