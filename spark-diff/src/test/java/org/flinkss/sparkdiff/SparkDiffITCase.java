@@ -315,45 +315,27 @@ class SparkDiffITCase {
 
     /**
      * The matrix cell whose tables Delta Spark reads back every round (the first one: every table
-     * of every query, and every kind of commit, append and complete-mode overwrite, is in it; one
-     * cell keeps the cost at one Spark read per table and round).
+     * of every query is in it; one cell keeps the cost at one Spark read per table and round). The
+     * queries run in append mode only, so these are append commits: complete-mode overwrites, the
+     * quarantine, skipped-files, {@code _late}, enriched, customers and Kafka tables are read back
+     * by {@link WarehouseReadBackITCase}.
      */
     static volatile Config readBackCell;
 
-    private static final java.util.regex.Pattern MICROS =
-            java.util.regex.Pattern.compile("(\\.\\d{3})\\d{3}Z");
-
     /**
-     * A second, independent Delta reader: Spark with delta-spark 4.0.0 reads the project's table
-     * (its current snapshot, from the {@code _delta_log} alone) and must see exactly the rows of
-     * the project's {@code table export}.
+     * A second, independent Delta reader ({@link DeltaReadBack}): Spark with delta-spark 4.0.0
+     * reads the project's table (its current snapshot, from the {@code _delta_log} alone) and must
+     * see exactly the rows of the project's {@code table export}. A table with no {@code
+     * _delta_log} fails: every query has run by then, and a run makes its tables at its start.
      */
     static void readBack(Path base, String table, int round, List<String> exported)
             throws IOException {
-        Path dir = base.resolve("warehouse").resolve(table);
-        if (!Files.isDirectory(dir.resolve("_delta_log"))) {
-            assertThat(exported)
-                    .as("table %s has no Delta log but the project exports rows", table)
-                    .containsExactly("");
-            return;
-        }
-        Path file = base.resolve("read-back").resolve("round-" + round).resolve(table + ".csv");
-        spark.call("read-delta " + dir + " " + file);
-        List<String> read = Files.readAllLines(file, StandardCharsets.UTF_8);
-        List<String> ours = new ArrayList<>(exported);
-        if (ours.stream().noneMatch(l -> MICROS.matcher(l).find())) {
-            // A table whose export has no microseconds (fixed windows, whole minutes): compare at
-            // milliseconds (a row Spark reads with microseconds would be a precision entry).
-            read.replaceAll(l -> MICROS.matcher(l).replaceAll("$1Z"));
-        }
-        assertThat(read.get(0))
-                .as("columns of %s read by Delta Spark, round %d", table, round)
-                .isEqualTo(ours.get(0));
-        assertThat(read.subList(1, read.size()))
-                .as(
-                        "rows of %s read by Delta Spark vs the project's table export, round %d",
-                        table, round)
-                .containsExactlyInAnyOrderElementsOf(ours.subList(1, ours.size()));
+        DeltaReadBack.check(
+                spark,
+                base.resolve("warehouse").resolve(table),
+                base.resolve("read-back").resolve("round-" + round).resolve(table + ".csv"),
+                table + ", round " + round,
+                exported);
     }
 
     /**

@@ -25,6 +25,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -54,6 +55,9 @@ import static org.apache.spark.sql.functions.window;
  *       <dir>/out/round-<n>/progress/<query>.jsonl};
  *   <li>{@code smoke <dir>}: writes a Delta table of 3 rows, reads it back as a batch and as a
  *       stream, and answers the counts;
+ *   <li>{@code read-delta <table dir> <csv file>}: reads any Delta table as a batch ({@code
+ *       spark.read.format("delta")}, its current snapshot) into {@code <csv file>} (a header, then
+ *       the rows sorted as text, values as the project's {@code table export --csv} writes them);
  *   <li>{@code quit}.
  * </ul>
  *
@@ -475,11 +479,14 @@ public final class SparkOracle {
 
     /**
      * A value as the project's {@code table export --csv} writes it, timestamps at Spark's
-     * precision.
+     * precision, binary values (Kafka's {@code key} and {@code value}) in lower-case hex.
      */
     static String csv(Object v) {
         if (v == null) {
             return "";
+        }
+        if (v instanceof byte[]) {
+            return HexFormat.of().formatHex((byte[]) v);
         }
         if (v instanceof Instant) {
             Instant t = (Instant) v;
