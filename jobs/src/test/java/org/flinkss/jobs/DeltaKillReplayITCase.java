@@ -135,6 +135,10 @@ class DeltaKillReplayITCase {
             deleted.add(newest);
             newest = restorePoints.newest().orElseThrow();
         }
+        System.out.printf(
+                "DeltaKillReplayITCase: tables held batches %s; restore points %s; deleted %s;"
+                        + " the rerun restores %s%n",
+                held, before, deleted, newest);
         assertThat(newest.startsWith(checkpoint.savepoints()))
                 .as("restore points %s, deleted %s", before, deleted)
                 .isTrue();
