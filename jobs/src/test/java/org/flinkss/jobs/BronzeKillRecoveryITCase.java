@@ -248,7 +248,7 @@ class BronzeKillRecoveryITCase {
         }
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
+    static void copyTree(Path from, Path to) throws IOException {
         try (Stream<Path> paths = Files.walk(from)) {
             paths.forEach(
                     source -> {

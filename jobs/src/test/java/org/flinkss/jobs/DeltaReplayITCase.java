@@ -220,7 +220,7 @@ class DeltaReplayITCase {
         return QueryIdentity.idIn(layout.metadata());
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

@@ -1,5 +1,6 @@
 package org.flinkss.jobs;
 
+import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -17,8 +18,12 @@ import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.delta.CommitResult;
 import org.flinkss.runtime.table.delta.DataFile;
 import org.flinkss.runtime.table.delta.DataFiles;
+import org.flinkss.runtime.table.delta.DeltaStorage;
 import org.flinkss.runtime.table.delta.DeltaTable;
+import org.flinkss.runtime.table.delta.PutIfAbsent;
 
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -29,13 +34,15 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A Delta table on S3 (S3Proxy through {@code scripts/s3}): its log entries are written with a
  * conditional put ({@code If-None-Match: *}), so two writers racing for one version never both win:
- * the loser sees the entry exists, and Delta Kernel retries it at the next version.
+ * the loser sees the entry exists, and Delta Kernel retries it at the next version. The writers'
+ * conditional puts are counted ({@link CountingPut}), so the test cannot pass without a race.
  */
 @Tag("ports")
 class DeltaS3ITCase {
@@ -59,9 +66,13 @@ class DeltaS3ITCase {
 
         // Step 2: two writers (two DeltaTable objects, as two processes would have) with their
         // data files ready, then committing back to back so they meet at nearly every version.
+        // Their log entries go through S3's conditional put, counted.
+        CountingPut put = new CountingPut();
+        DeltaStorage storage =
+                DeltaStorage.flink().withPutIfAbsent("s3", put).withPutIfAbsent("s3a", put);
         List<Callable<List<CommitResult>>> writers = new ArrayList<>();
         for (String query : List.of("query-a", "query-b")) {
-            DeltaTable table = DeltaTable.forPath(path);
+            DeltaTable table = DeltaTable.forPath(path, storage);
             List<DataFile> files = new ArrayList<>();
             for (int b = 0; b < rounds; b++) {
                 files.add(DataFiles.write(new Path(table.path()), ROWS, rows(query, b)));
@@ -95,6 +106,36 @@ class DeltaS3ITCase {
                         .filter(s -> s.getPath().getName().endsWith(".json"))
                         .count();
         assertThat(entries).as("log entries on S3").isEqualTo(2L * rounds + 1);
+
+        // Step 4: the race happened: some commits found their version taken (S3 answered 412)
+        // and were written again at a later one; each commit's entry was written once.
+        assertThat(put.lost.get())
+                .as("log entries refused because the other writer had written that version")
+                .isPositive();
+        assertThat(put.written.get()).as("log entries written").isEqualTo(2 * rounds);
+    }
+
+    /** S3's conditional put for log entries, counting what it wrote and what it was refused. */
+    private static final class CountingPut implements PutIfAbsent {
+        final AtomicInteger written = new AtomicInteger();
+        final AtomicInteger lost = new AtomicInteger();
+        private final PutIfAbsent s3 = PutIfAbsent.objectStore();
+
+        @Override
+        public void create(FileSystem fs, Path target, byte[] content) throws IOException {
+            boolean commit = target.getName().matches("\\d{20}\\.json");
+            try {
+                s3.create(fs, target, content);
+            } catch (FileAlreadyExistsException e) {
+                if (commit) {
+                    lost.incrementAndGet();
+                }
+                throw e;
+            }
+            if (commit) {
+                written.incrementAndGet();
+            }
+        }
     }
 
     private static List<RowData> rows(String writer, int batch) {

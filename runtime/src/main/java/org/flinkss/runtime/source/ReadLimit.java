@@ -15,8 +15,10 @@ import java.util.OptionalLong;
  *
  * <ul>
  *   <li>{@code maxFilesPerTrigger}: at most this many files (a Kafka source: partitions) per batch;
- *   <li>{@code maxBytesPerTrigger}: file sources take files while the batch stays within this many
- *       bytes, one file at least (a soft limit, as Delta's);
+ *   <li>{@code maxBytesPerTrigger}: the landing file source takes files while the batch stays
+ *       within this many bytes, one file at least (Spark's file source); a table source takes files
+ *       until the batch has this many bytes, the file that reaches it included (Delta's soft
+ *       limit);
  *   <li>{@code maxOffsetsPerTrigger}: a Kafka source reads at most this many offsets per batch,
  *       split over partitions pro rata.
  * </ul>

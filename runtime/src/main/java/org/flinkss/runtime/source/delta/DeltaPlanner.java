@@ -26,11 +26,15 @@ import java.util.Map;
  * name only: neither the table's folder nor its log is listed, so a run starts as fast on a table
  * of 10,000 versions as on one of 10.
  *
- * <p>{@code maxFilesPerTrigger} and {@code maxBytesPerTrigger} apply to those files; with neither,
- * a batch takes at most {@value #DEFAULT_MAX_FILES} files (Delta's default for a stream source). An
- * availableNow run fixes the newest version it reads when it starts. A version that removes data
- * files (an overwrite, a {@code reset} of the table's writer) cannot be read as a stream, as in
- * Spark without {@code skipChangeCommits}: the run fails, naming the table and the version.
+ * <p>{@code maxFilesPerTrigger} and {@code maxBytesPerTrigger} apply to those files, as Delta's
+ * {@code AdmissionLimits}: a batch takes the next file while it holds fewer files and fewer bytes
+ * than the limits, so {@code maxBytesPerTrigger} is a soft limit (the file that reaches it is in
+ * the batch; a file larger than it is a batch alone), unlike Spark's file source, which stays
+ * within it. With neither, a batch takes at most {@value #DEFAULT_MAX_FILES} files (Delta's default
+ * for a stream source). An availableNow run fixes the newest version it reads when it starts. A
+ * version that removes data files (an overwrite, a {@code reset} of the table's writer) cannot be
+ * read as a stream, as in Spark without {@code skipChangeCommits}: the run fails, naming the table
+ * and the version.
  */
 public final class DeltaPlanner implements SplitPlanner<DeltaSplit> {
 
@@ -132,7 +136,7 @@ public final class DeltaPlanner implements SplitPlanner<DeltaSplit> {
             List<DataFile> files = snapshot(p.version());
             for (long i = p.index(); i < files.size(); i++) {
                 DataFile f = files.get((int) i);
-                if (batch.size() >= maxFiles || (!batch.isEmpty() && bytes + f.size() > maxBytes)) {
+                if (batch.size() >= maxFiles || bytes >= maxBytes) {
                     plannedEnds.put(batchId, new Position(p.version(), i, true));
                     return batch;
                 }
@@ -145,7 +149,7 @@ public final class DeltaPlanner implements SplitPlanner<DeltaSplit> {
             List<AddedFile> added = added(v);
             for (long i = v == p.version() ? p.index() : 0; i < added.size(); i++) {
                 DataFile f = added.get((int) i).file();
-                if (batch.size() >= maxFiles || (!batch.isEmpty() && bytes + f.size() > maxBytes)) {
+                if (batch.size() >= maxFiles || bytes >= maxBytes) {
                     plannedEnds.put(batchId, new Position(v, i, false));
                     return batch;
                 }

@@ -803,10 +803,10 @@ public final class DeltaTable {
 
     /**
      * The next micro-batch of a stream reading this table: the files added from {@code start} on,
-     * up to the table's current version, at most {@code maxFiles} files and, past the first file,
-     * at most {@code maxBytes} bytes (Spark's {@code maxFilesPerTrigger} and {@code
-     * maxBytesPerTrigger}; a batch always takes at least one file). Use {@code Long.MAX_VALUE} for
-     * no limit.
+     * up to the table's current version: files while the batch holds fewer than {@code maxFiles}
+     * files and fewer than {@code maxBytes} bytes (Delta's {@code maxFilesPerTrigger} and {@code
+     * maxBytesPerTrigger}: the file that reaches the byte limit is taken, and a batch always takes
+     * at least one file). Use {@code Long.MAX_VALUE} for no limit.
      */
     public SourceBatch nextBatch(DeltaOffset start, long maxFiles, long maxBytes) {
         return nextBatch(start, latestVersionFrom(start.version() - 1), maxFiles, maxBytes);
@@ -851,8 +851,7 @@ public final class DeltaTable {
             List<AddedFile> added = appendedBy(v);
             for (int i = v == start.version() ? (int) start.index() : 0; i < added.size(); i++) {
                 AddedFile f = added.get(i);
-                if (files.size() >= maxFiles
-                        || (!files.isEmpty() && bytes + f.file().size() > maxBytes)) {
+                if (files.size() >= maxFiles || bytes >= maxBytes) {
                     return new SourceBatch(start, new DeltaOffset(v, i), files);
                 }
                 files.add(f);
