@@ -272,6 +272,7 @@ class RescuedDataITCase {
         RecomputeCommand.Result recomputed =
                 RecomputeCommand.recompute(
                         rescuedTables,
+                        null,
                         rescued.base(),
                         "events_5min",
                         Values.timestamp("2025-03-01T00:00:00Z").toEpochMilli(),

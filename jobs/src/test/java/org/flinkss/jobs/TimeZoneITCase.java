@@ -65,6 +65,7 @@ class TimeZoneITCase {
         RecomputeCommand.Result result =
                 RecomputeCommand.recompute(
                         warehouse,
+                        null,
                         options.base(),
                         "events_5min",
                         Values.timestamp("2025-03-01T00:00:00Z").toEpochMilli(),
