@@ -273,7 +273,7 @@ class RescuedDataITCase {
                 RecomputeCommand.recompute(
                         rescuedTables,
                         null,
-                        rescued.base(),
+                        rescued.baseLocation(),
                         "events_5min",
                         Values.timestamp("2025-03-01T00:00:00Z").toEpochMilli(),
                         Values.timestamp("2025-03-01T01:00:00Z").toEpochMilli());

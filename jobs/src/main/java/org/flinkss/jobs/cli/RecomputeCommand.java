@@ -1,6 +1,7 @@
 package org.flinkss.jobs.cli;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -40,7 +41,6 @@ import org.flinkss.runtime.time.Watermarks;
 
 import javax.annotation.Nullable;
 
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -91,12 +91,12 @@ public final class RecomputeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        BaseFolder.refuseFile(data.base);
+        BaseFolder.refuseFile(data);
         Result result =
                 recompute(
                         data.openWarehouse(),
                         data.existingDatabase(),
-                        data.base,
+                        data.baseLocation(),
                         table,
                         from.toEpochMilli(),
                         to.toEpochMilli());
@@ -136,6 +136,8 @@ public final class RecomputeCommand implements Callable<Integer> {
      * mode (its batches are recorded there), the warehouse otherwise.
      *
      * @param database the SQL database of the base, or null when there is none
+     * @param base the base anywhere Flink's file systems reach: a local folder or {@code
+     *     s3://bucket/prefix} (the writer's checkpoint, held by its lock or lease meanwhile)
      */
     public static Result recompute(
             Warehouse warehouse,
