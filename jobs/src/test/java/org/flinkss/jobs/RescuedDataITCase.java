@@ -272,7 +272,8 @@ class RescuedDataITCase {
         RecomputeCommand.Result recomputed =
                 RecomputeCommand.recompute(
                         rescuedTables,
-                        rescued.base(),
+                        null,
+                        rescued.baseLocation(),
                         "events_5min",
                         Values.timestamp("2025-03-01T00:00:00Z").toEpochMilli(),
                         Values.timestamp("2025-03-01T01:00:00Z").toEpochMilli());

@@ -28,10 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code run} with {@code --base s3://flinkss/<prefix>} (S3Proxy): landing prefix, checkpoints,
  * savepoints and tables ({@code <base>/warehouse}) all on S3. The course scenario (500 events,
- * bronze, win5, 500 more, bronze again, then the pipeline) gives the tables of the same commands on
- * a local base, row for row; each bronze run restores the previous one's savepoint from S3 (500
- * then 1000 rows, none twice); a second run while another holds the checkpoint's lease is refused
- * naming the holder.
+ * bronze, win5, a recompute of win5's closed windows, 500 more, bronze again, then the pipeline)
+ * gives the tables of the same commands on a local base, row for row; each bronze run restores the
+ * previous one's savepoint from S3 (500 then 1000 rows, none twice); a second run while another
+ * holds the checkpoint's lease is refused naming the holder.
  */
 @Tag("ports")
 class RunS3ITCase {
@@ -60,13 +60,32 @@ class RunS3ITCase {
         Warehouse onS3 = new Warehouse(Storage.location(remote + "/warehouse"));
         Warehouse onDisk = new Warehouse(java.nio.file.Path.of(local, "warehouse"));
 
-        // Step 1: the same commands on both bases.
+        // Step 1: the same commands on both bases, a recompute of win5's closed windows among
+        // them (under the checkpoint's lease on S3, one Delta commit on the S3 table).
+        List<String> recomputed = new ArrayList<>();
         for (String base : List.of(remote, local)) {
             Warehouse tables = base.equals(remote) ? onS3 : onDisk;
             ok("land-events", "--batch", "1", "--start", "0", "--base", base);
             ok("run", "bronze", "--quiet", "--base", base);
             assertThat(tables.count("events_bronze")).as(base).isEqualTo(500);
             ok("run", "win5", "--quiet", "--base", base);
+            long version = tables.delta("events_5min").snapshot().version();
+            String out =
+                    ok(
+                                    "recompute",
+                                    "events_5min",
+                                    "--from",
+                                    "2025-03-01T00:00:00Z",
+                                    "--to",
+                                    "2025-03-01T01:00:00Z",
+                                    "--base",
+                                    base)
+                            .out();
+            assertThat(out).as(base).endsWith(" in warehouse " + tables.where() + "\n");
+            recomputed.add(out.substring(0, out.indexOf(" in warehouse ")));
+            assertThat(tables.delta("events_5min").snapshot().version())
+                    .as("the recompute's commit")
+                    .isEqualTo(version + 1);
             ok("land-events", "--batch", "2", "--start", "500", "--base", base);
             ok("run", "bronze", "--quiet", "--base", base);
             assertThat(tables.count("events_bronze")).as(base).isEqualTo(1000);
@@ -75,6 +94,12 @@ class RunS3ITCase {
                     .as(base)
                     .isEqualTo("1000");
         }
+        assertThat(recomputed.get(0))
+                .as("the closed windows replaced by as many, the same on both bases")
+                .matches(
+                        "events_5min: replaced ([1-9]\\d*) rows with \\1 recomputed rows for"
+                                + " windows in \\[.*\\)")
+                .isEqualTo(recomputed.get(1));
         assertThat(ok("table", "export", "events_5min", "--csv", "--base", remote).out())
                 .isEqualTo(ok("table", "export", "events_5min", "--csv", "--base", local).out());
 

@@ -65,7 +65,8 @@ class TimeZoneITCase {
         RecomputeCommand.Result result =
                 RecomputeCommand.recompute(
                         warehouse,
-                        options.base(),
+                        null,
+                        options.baseLocation(),
                         "events_5min",
                         Values.timestamp("2025-03-01T00:00:00Z").toEpochMilli(),
                         Values.timestamp("2025-03-01T01:00:00Z").toEpochMilli());

@@ -121,7 +121,8 @@ class WindowITCase {
         RecomputeCommand.Result result =
                 RecomputeCommand.recompute(
                         warehouse,
-                        options.base(),
+                        null,
+                        options.baseLocation(),
                         "events_5min",
                         Values.timestamp("2025-03-01T00:00:00Z").toEpochMilli(),
                         Values.timestamp("2025-03-01 00:30:00").toEpochMilli());

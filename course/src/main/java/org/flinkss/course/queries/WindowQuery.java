@@ -218,7 +218,8 @@ public final class WindowQuery implements Query {
         return name;
     }
 
-    RowType rowType() {
+    /** The columns of the table the query writes. */
+    public RowType rowType() {
         return EventTables.windowRow(
                 keyColumn,
                 keyColumn.equals("user_id") ? new IntType() : VarCharType.STRING_TYPE,
@@ -249,7 +250,7 @@ public final class WindowQuery implements Query {
     }
 
     /** The result's key: a window and its group. */
-    List<String> keyColumns() {
+    public List<String> keyColumns() {
         return List.of("window_start", "window_end", keyColumn);
     }
 

@@ -1,6 +1,7 @@
 package org.flinkss.jobs.cli;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -28,6 +29,9 @@ import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointDir;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.QueryIdentity;
+import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.jdbc.JdbcUpsert;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.TableRewriter;
@@ -35,10 +39,13 @@ import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DeltaSnapshot;
 import org.flinkss.runtime.time.Watermarks;
 
-import java.nio.file.Path;
+import javax.annotation.Nullable;
+
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -47,8 +54,10 @@ import java.util.concurrent.Callable;
  * windows of a windowed table that lie within {@code [from, to)} and that the stream has already
  * closed, as a Flink SQL batch job over the table the query reads ({@code events_bronze}, or {@code
  * events_silver} for gold; late rows included; sessions by {@link WindowQuery#sessionRows}, in
- * microseconds as the stream), and replaces exactly those rows. The stream's checkpoint is left
- * untouched; the query's lock is held so that no run writes the table meanwhile.
+ * microseconds as the stream), and replaces exactly those rows where the stream keeps them: the
+ * warehouse table, or, for a checkpoint of update mode, the SQL database it upserts into. The
+ * stream's checkpoint is left untouched; the query's lock is held so that no run writes the table
+ * meanwhile.
  */
 @Command(
         name = "recompute",
@@ -82,21 +91,23 @@ public final class RecomputeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        BaseFolder.refuseFile(data.base);
+        BaseFolder.refuseFile(data);
         Result result =
                 recompute(
                         data.openWarehouse(),
-                        data.base,
+                        data.existingDatabase(),
+                        data.baseLocation(),
                         table,
                         from.toEpochMilli(),
                         to.toEpochMilli());
         System.out.printf(
-                "%s: replaced %d rows with %d recomputed rows for windows in [%s, %s)%n",
+                "%s: replaced %d rows with %d recomputed rows for windows in [%s, %s) in %s%n",
                 table,
                 result.removed,
                 result.written,
                 Watermarks.formatInstant(result.from),
-                Watermarks.formatInstant(result.to));
+                Watermarks.formatInstant(result.to),
+                result.where);
         return 0;
     }
 
@@ -107,25 +118,35 @@ public final class RecomputeCommand implements Callable<Integer> {
         public final long from;
         public final long to;
 
-        Result(long removed, long written, long from, long to) {
+        /** The table's home: {@code warehouse <folder>} or {@code the SQL database <url>}. */
+        public final String where;
+
+        Result(long removed, long written, long from, long to, String where) {
             this.removed = removed;
             this.written = written;
             this.from = from;
             this.to = to;
+            this.where = where;
         }
     }
 
+    /**
+     * Rebuilds the closed windows of {@code table} in {@code [from, to)} where the writing query's
+     * current checkpoint keeps them: the SQL database {@code database} for a checkpoint of update
+     * mode (its batches are recorded there), the warehouse otherwise.
+     *
+     * @param database the SQL database of the base, or null when there is none
+     * @param base the base anywhere Flink's file systems reach: a local folder or {@code
+     *     s3://bucket/prefix} (the writer's checkpoint, held by its lock or lease meanwhile)
+     */
     public static Result recompute(
-            Warehouse warehouse, Path base, String table, long from, long to) {
-        String writer = warehouse.writer(table);
-        if (warehouse.writtenBy(table).equals(Warehouse.REPLACED)) {
-            throw new QueryException(
-                    "table '"
-                            + table
-                            + "' is written in complete mode: it holds every window, late rows"
-                            + " included, and is replaced at each commit; there is nothing to"
-                            + " recompute");
-        }
+            Warehouse warehouse,
+            @Nullable Database database,
+            Path base,
+            String table,
+            long from,
+            long to) {
+        String writer = writerOf(warehouse, table);
         // The writer's window, in the Table API: the batch job runs the stream's SQL.
         WindowQuery query =
                 QueryCatalog.find(writer)
@@ -158,6 +179,40 @@ public final class RecomputeCommand implements Callable<Integer> {
                                 + "): the query's watermark is "
                                 + Watermarks.format(watermark));
             }
+            // An update-mode checkpoint upserts its windows into the SQL database; a warehouse
+            // table of the same name is an earlier append run's, emptied by its reset.
+            String queryId = QueryIdentity.idIn(checkpoint.layout());
+            if (database != null && writesToDatabase(database, table, queryId)) {
+                List<RowData> rows = windowsFromBronze(warehouse, query, from, end);
+                JdbcUpsert sql =
+                        new JdbcUpsert(
+                                database,
+                                table,
+                                query.rowType(),
+                                query.keyColumns(),
+                                () -> queryId);
+                long removed;
+                try {
+                    removed =
+                            sql.replace(
+                                    key ->
+                                            ((Instant) key.get(0)).toEpochMilli() >= from
+                                                    && ((Instant) key.get(1)).toEpochMilli() <= end,
+                                    rows);
+                } catch (SQLException e) {
+                    throw new QueryException(e.getMessage(), e);
+                }
+                return new Result(
+                        removed, rows.size(), from, end, "the SQL database " + database.describe());
+            }
+            if (warehouse.writtenBy(table).equals(Warehouse.REPLACED)) {
+                throw new QueryException(
+                        "table '"
+                                + table
+                                + "' is written in complete mode: it holds every window, late rows"
+                                + " included, and is replaced at each commit; there is nothing to"
+                                + " recompute");
+            }
             List<RowData> rows = windowsFromBronze(warehouse, query, from, end);
             TableRewriter.Replaced replaced =
                     new TableRewriter(warehouse, table)
@@ -167,7 +222,36 @@ public final class RecomputeCommand implements Callable<Integer> {
                                                     && row.getTimestamp(1, 3).getMillisecond()
                                                             <= end,
                                     rows);
-            return new Result(replaced.removed, replaced.written, from, end);
+            return new Result(
+                    replaced.removed,
+                    replaced.written,
+                    from,
+                    end,
+                    "warehouse " + warehouse.where());
+        }
+    }
+
+    /**
+     * The query that writes {@code table}: the warehouse table's owner, or, for a table that only
+     * an update-mode run wrote (into the SQL database), the catalog's query of that table.
+     */
+    private static String writerOf(Warehouse warehouse, String table) {
+        if (warehouse.exists(table)) {
+            return warehouse.writer(table);
+        }
+        return Arrays.stream(QueryCatalog.values())
+                .filter(q -> !q.isComposite() && !q.tables().isEmpty() && q.table().equals(table))
+                .map(QueryCatalog::queryName)
+                .findFirst()
+                .orElseGet(() -> warehouse.writer(table)); // refused: no such table
+    }
+
+    private static boolean writesToDatabase(Database database, String table, String queryId) {
+        try {
+            return JdbcUpsert.writtenBy(database, table, queryId);
+        } catch (SQLException e) {
+            throw new QueryException(
+                    "cannot read " + database.describe() + ": " + e.getMessage(), e);
         }
     }
 

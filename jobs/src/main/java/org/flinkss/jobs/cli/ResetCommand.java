@@ -13,6 +13,7 @@ import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.IdentityStore;
 import org.flinkss.runtime.checkpoint.JsonFiles;
 import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.jdbc.JdbcUpsert;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
@@ -181,7 +182,9 @@ public final class ResetCommand implements Callable<Integer> {
                             Statement s = c.createStatement();
                             PreparedStatement batches =
                                     c.prepareStatement(
-                                            "DELETE FROM _flinkss_batches WHERE query_id = ?")) {
+                                            "DELETE FROM "
+                                                    + JdbcUpsert.BATCHES
+                                                    + " WHERE query_id = ?")) {
                         s.executeUpdate("DELETE FROM " + table);
                         batches.setString(1, queryId);
                         batches.executeUpdate();

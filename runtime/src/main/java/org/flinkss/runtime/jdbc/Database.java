@@ -219,7 +219,8 @@ public final class Database implements Serializable {
         return rows;
     }
 
-    private Object value(ResultSet r, int i, ResultSetMetaData meta) throws SQLException {
+    /** A column's value as {@link #rows} gives it (timestamps as {@link Instant}). */
+    Object value(ResultSet r, int i, ResultSetMetaData meta) throws SQLException {
         Object v = r.getObject(i);
         if (v == null) {
             return null;

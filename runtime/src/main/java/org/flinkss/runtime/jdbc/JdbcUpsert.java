@@ -17,8 +17,10 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
+import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 /**
@@ -45,6 +47,9 @@ import java.util.stream.IntStream;
 public final class JdbcUpsert implements BatchFunction<RowData> {
 
     private static final long serialVersionUID = 1L;
+
+    /** The record of the batches each query committed: {@code (query_id, batch_id, writer)}. */
+    public static final String BATCHES = "_flinkss_batches";
 
     private final Database database;
     private final String table;
@@ -123,7 +128,9 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
                                 + ")");
             }
             s.executeUpdate(
-                    "CREATE TABLE IF NOT EXISTS _flinkss_batches (query_id VARCHAR(64) NOT NULL,"
+                    "CREATE TABLE IF NOT EXISTS "
+                            + BATCHES
+                            + " (query_id VARCHAR(64) NOT NULL,"
                             + " batch_id BIGINT NOT NULL, writer INTEGER NOT NULL, table_name"
                             + " VARCHAR(255) NOT NULL, num_rows BIGINT NOT NULL, committed_at"
                             + " VARCHAR(40) NOT NULL, PRIMARY KEY (query_id, batch_id, writer))");
@@ -181,9 +188,10 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
                 }
                 try (PreparedStatement record =
                         c.prepareStatement(
-                                "INSERT INTO _flinkss_batches (query_id, batch_id, writer,"
-                                    + " table_name, num_rows, committed_at) VALUES (?, ?, ?, ?, ?,"
-                                    + " ?)")) {
+                                "INSERT INTO "
+                                        + BATCHES
+                                        + " (query_id, batch_id, writer, table_name, num_rows,"
+                                        + " committed_at) VALUES (?, ?, ?, ?, ?, ?)")) {
                     record.setString(1, query);
                     record.setLong(2, batchId);
                     record.setInt(3, writer);
@@ -209,11 +217,94 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
         }
     }
 
+    /**
+     * Whether the query of {@code queryId} has committed a batch into {@code table} of {@code
+     * database}: its rows live there (an update-mode run, or {@code latest}), not in the warehouse.
+     */
+    public static boolean writtenBy(Database database, String table, String queryId)
+            throws SQLException {
+        if (!database.hasTable(BATCHES)) {
+            return false;
+        }
+        try (Connection c = database.connect();
+                PreparedStatement s =
+                        c.prepareStatement(
+                                "SELECT 1 FROM "
+                                        + BATCHES
+                                        + " WHERE query_id = ? AND table_name = ?")) {
+            s.setString(1, queryId);
+            s.setString(2, table);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next();
+            }
+        }
+    }
+
+    /**
+     * Replaces, in one transaction, the rows whose key {@code toReplace} accepts (the values of the
+     * key columns in order, timestamps as {@link Instant}) by {@code rows}, outside any stream: a
+     * recompute of closed windows. A reader sees the table before or after. The caller holds the
+     * writing query's lock. Returns how many rows were removed.
+     */
+    public long replace(Predicate<List<Object>> toReplace, List<RowData> rows) throws SQLException {
+        try (Connection c = database.connect()) {
+            c.setAutoCommit(false);
+            try {
+                List<List<Object>> keys = new ArrayList<>();
+                try (Statement s = c.createStatement();
+                        ResultSet r =
+                                s.executeQuery(
+                                        "SELECT "
+                                                + String.join(", ", keyColumns)
+                                                + " FROM "
+                                                + table)) {
+                    while (r.next()) {
+                        List<Object> key = new ArrayList<>();
+                        for (int i = 1; i <= keyColumns.size(); i++) {
+                            key.add(database.value(r, i, r.getMetaData()));
+                        }
+                        if (toReplace.test(key)) {
+                            keys.add(key);
+                        }
+                    }
+                }
+                try (PreparedStatement delete =
+                        c.prepareStatement("DELETE FROM " + table + " WHERE " + keyCondition())) {
+                    for (List<Object> key : keys) {
+                        for (int i = 0; i < key.size(); i++) {
+                            LogicalType type =
+                                    rowType.getTypeAt(rowType.getFieldIndex(keyColumns.get(i)));
+                            bind(delete, i + 1, key.get(i), type);
+                        }
+                        delete.executeUpdate();
+                    }
+                }
+                if (!rows.isEmpty()) {
+                    upsert(c, rows);
+                }
+                c.commit();
+                return keys.size();
+            } catch (SQLException e) {
+                c.rollback();
+                throw new SQLException(
+                        "replacing rows of "
+                                + table
+                                + " at "
+                                + database.describe()
+                                + " failed: "
+                                + e.getMessage(),
+                        e);
+            }
+        }
+    }
+
     private static boolean alreadyApplied(Connection c, String query, long batchId, int writer)
             throws SQLException {
         try (PreparedStatement s =
                 c.prepareStatement(
-                        "SELECT 1 FROM _flinkss_batches WHERE query_id = ? AND batch_id = ? AND"
+                        "SELECT 1 FROM "
+                                + BATCHES
+                                + " WHERE query_id = ? AND batch_id = ? AND"
                                 + " writer = ?")) {
             s.setString(1, query);
             s.setLong(2, batchId);
@@ -235,14 +326,7 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
     /** Any number of key columns, nulls in keys, deletes: one statement or two per row. */
     private void updateOrInsert(Connection c, List<RowData> rows) throws SQLException {
         List<String> names = rowType.getFieldNames();
-        // One key: MERGE's ON t.k = s.k, so a null key matches nothing (inserted, never updated
-        // or deleted). Several: nulls are equal, as Spark groups them.
-        String equal =
-                singleKey() ? " = ?" : database.isSqlite() ? " IS ?" : " IS NOT DISTINCT FROM ?";
-        StringJoiner where = new StringJoiner(" AND ");
-        for (String k : keyColumns) {
-            where.add(k + equal);
-        }
+        String where = keyCondition();
         StringJoiner sets = new StringJoiner(", ");
         StringJoiner cols = new StringJoiner(", ");
         StringJoiner marks = new StringJoiner(", ");
@@ -280,6 +364,19 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
                 }
             }
         }
+    }
+
+    /** The row of a key: {@code k1 = ? AND k2 = ?}, as the keys match. */
+    private String keyCondition() {
+        // One key: MERGE's ON t.k = s.k, so a null key matches nothing (inserted, never updated
+        // or deleted). Several: nulls are equal, as Spark groups them.
+        String equal =
+                singleKey() ? " = ?" : database.isSqlite() ? " IS ?" : " IS NOT DISTINCT FROM ?";
+        StringJoiner where = new StringJoiner(" AND ");
+        for (String k : keyColumns) {
+            where.add(k + equal);
+        }
+        return where.toString();
     }
 
     private int bindFields(PreparedStatement s, int first, RowData row, int[] fields)

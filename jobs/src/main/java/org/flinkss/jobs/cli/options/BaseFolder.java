@@ -213,7 +213,8 @@ public final class BaseFolder {
         if (base == null) {
             throw new QueryException(
                     "this command needs --base on a local disk (a folder): land-events,"
-                            + " land-customers, run, reset, report, progress and table take"
+                            + " land-customers, run, reset, report, progress, table and recompute"
+                            + " take"
                             + " s3://bucket/prefix"
                             + " (docs/object-storage.md)");
         }

@@ -30,8 +30,7 @@ public final class DataOptions {
             converter = Converters.BaseLocation.class,
             description =
                     "landing folder <base>/events and checkpoints <base>/_cp/<query>: a folder, or"
-                            + " s3://bucket/prefix for run, reset and report (default:"
-                            + " ${DEFAULT-VALUE})")
+                            + " s3://bucket/prefix (default: ${DEFAULT-VALUE})")
     void base(org.apache.flink.core.fs.Path given) {
         if (Storage.isLocal(given)) {
             base = Storage.localFile(given, "--base");
