@@ -1,5 +1,6 @@
 package org.flinkss.jobs;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -13,6 +14,9 @@ import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.storage.ListedFile;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.io.IOException;
@@ -22,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -41,6 +46,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * on the same files on the local disk: nothing lost, nothing twice, and S3 on the cluster gives the
  * tables of a local disk in one JVM.
  *
+ * <p>Then a TaskManager dies during a stateful query: {@code scripts/cluster restart-taskmanager 1}
+ * brings the first one back, win5 runs at parallelism 4 in about ten batches ({@code
+ * --max-files-per-trigger}) over a copy of the cluster's bronze table on S3, and taskmanager-2 is
+ * killed once two batches are committed. The job restores its windows from the RocksDB state of its
+ * last checkpoint on S3 and must end with the batches (ids, rows read) and every table of an
+ * uninterrupted embedded run over another copy of the same table with the same limit: the same
+ * batches give the same watermarks, so the windows and the late rows must be equal exactly.
+ *
  * <p>Ports are picked free and the installations live under {@code jobs/target/multi-tm-it} and
  * {@code jobs/target/multi-tm-s3}, so nothing here collides with a cluster or S3Proxy of the
  * user's; {@code -DexcludedGroups=ports,docker} skips it.
@@ -57,6 +70,8 @@ class MultiTaskManagerITCase {
     private static final int FILES = 60;
     private static final int EVENTS_PER_FILE = 2_000;
     private static final String FILES_PER_BATCH = "6";
+    private static final String WIN5 = "win5";
+    private static final String WIN5_TABLE = "events_5min";
     private static final List<String> COURSE_TABLES =
             List.of(BronzeQuery.TABLE, "events_5min", "events_silver", "events_by_type");
 
@@ -216,9 +231,10 @@ class MultiTaskManagerITCase {
                 },
                 Duration.ofMinutes(4));
         long committedAtKill = actual.count(BronzeQuery.TABLE);
+        long killed;
         scripts.script(Duration.ofMinutes(1), "cluster", "kill-taskmanager", "1")
                 .assertSuccess("kill-taskmanager 1");
-        long killed = System.nanoTime();
+        killed = System.nanoTime();
         assertThat(bronze.waitFor(8, TimeUnit.MINUTES))
                 .as("the bronze client ended within 8 minutes of the kill")
                 .isTrue();
@@ -275,9 +291,138 @@ class MultiTaskManagerITCase {
         for (String table : COURSE_TABLES) {
             assertThat(actual.count(table)).as(table).isPositive();
         }
+
+        // Step 5: a TaskManager dies during a stateful query. taskmanager-1 comes back (six slots
+        // again), and win5 runs at parallelism 4 in about ten batches over a copy of the cluster's
+        // bronze table; taskmanager-2 is killed once two are committed. Its windows are in RocksDB
+        // state checkpointed on S3: the job must restore them on the slots left and end with the
+        // tables of an uninterrupted embedded run over another copy of the same table with the
+        // same per-trigger limit (the same batches, so the same watermarks and late rows).
+        long step5 = System.nanoTime();
+        scripts.script(Duration.ofMinutes(3), "cluster", "restart-taskmanager", "1")
+                .assertSuccess("restart-taskmanager 1");
+        org.apache.flink.core.fs.Path killBase = s3.freshPrefix("multi-tm-win5");
+        Path win5Reference = WORK.resolve("win5-reference-base");
+        int bronzeFiles =
+                copyTable(
+                        actual.tableLocation(BronzeQuery.TABLE),
+                        new org.apache.flink.core.fs.Path(
+                                killBase, "warehouse/" + BronzeQuery.TABLE));
+        copyTable(
+                actual.tableLocation(BronzeQuery.TABLE),
+                org.apache.flink.core.fs.Path.fromLocalFile(
+                        win5Reference.resolve("warehouse").resolve(BronzeQuery.TABLE).toFile()));
+        String win5Limit = String.valueOf(Math.max(1, bronzeFiles / 10));
+        assertThat(Main.execute(win5Args(win5Reference.toString(), win5Limit)))
+                .as("embedded reference run of win5, %s files a batch", win5Limit)
+                .isZero();
+        Warehouse win5Expected = new Warehouse(win5Reference.resolve("warehouse"));
+        List<ObjectNode> expectedBatches =
+                ProgressTracker.history(CheckpointLayout.of(win5Reference, WIN5));
+        assertThat(expectedBatches).as("the reference's win5 batches").hasSizeGreaterThan(4);
+
+        Warehouse win5Actual =
+                new Warehouse(new org.apache.flink.core.fs.Path(killBase, "warehouse"));
+        CheckpointLayout win5Checkpoint = CheckpointLayout.of(killBase, WIN5);
+        Path win5Log = WORK.resolve("win5-client.log");
+        Process win5 =
+                scripts.builder(flinkRun(win5Args(killBase.toString(), win5Limit)))
+                        .redirectOutput(win5Log.toFile())
+                        .start();
+        ProjectScripts.await(
+                "2 win5 batches committed on the cluster",
+                () -> {
+                    assertThat(win5.isAlive())
+                            .as("the win5 client ended early:\n%s", ProjectScripts.read(win5Log))
+                            .isTrue();
+                    return ProgressTracker.history(win5Checkpoint).size() >= 2;
+                },
+                Duration.ofMinutes(4));
+        int win5CommittedAtKill = ProgressTracker.history(win5Checkpoint).size();
+        scripts.script(Duration.ofMinutes(1), "cluster", "kill-taskmanager", "2")
+                .assertSuccess("kill-taskmanager 2");
+        killed = System.nanoTime();
+        assertThat(win5.waitFor(8, TimeUnit.MINUTES))
+                .as("the win5 client ended within 8 minutes of the kill")
+                .isTrue();
+        String win5Output = ProjectScripts.read(win5Log);
+        scripts.log(
+                String.format(
+                        "win5: %d of %d batches committed at the kill; finished %.1f s after it",
+                        win5CommittedAtKill,
+                        expectedBatches.size(),
+                        (System.nanoTime() - killed) / 1e9));
+        assertThat(win5.exitValue()).as(win5Output).isZero();
+        assertThat(win5CommittedAtKill)
+                .as("the kill came before the last batch")
+                .isLessThan(expectedBatches.size());
+        assertThat(win5Output)
+                .as("the restart is noted in one line, with no stack trace")
+                .contains("query 'win5': the job restarts from its last checkpoint after a")
+                .doesNotContain("\tat ");
+        assertThat(ProjectScripts.read(WORK.resolve("flink/log/flink-jobmanager.log")))
+                .as("the JobManager restored win5's job from a checkpoint of its state on S3")
+                .containsPattern(
+                        "Restoring job \\w+ from Checkpoint [1-9]\\d* @ .* located at "
+                                + Pattern.quote(win5Checkpoint.checkpointsLocation() + "/"));
+        assertThat(batches(ProgressTracker.history(win5Checkpoint)))
+                .as("win5's batches on the cluster (id, rows read), against the reference's")
+                .isEqualTo(batches(expectedBatches));
+        assertThat(win5Actual.tables())
+                .contains(BronzeQuery.TABLE, WIN5_TABLE)
+                .isEqualTo(win5Expected.tables());
+        assertThat(win5Expected.count(WIN5_TABLE)).isPositive();
+        for (String table : win5Expected.tables()) {
+            assertThat(win5Actual.sortedValues(table))
+                    .as(
+                            "%s after a TaskManager killed during win5, against an uninterrupted"
+                                    + " run",
+                            table)
+                    .isEqualTo(win5Expected.sortedValues(table));
+        }
+        scripts.log(
+                String.format(
+                        "step 5 (restart, copies, reference, win5 with a kill): %.1f s",
+                        (System.nanoTime() - step5) / 1e9));
+    }
+
+    /** Each batch's id and rows read, from a progress history. */
+    private static List<String> batches(List<ObjectNode> history) {
+        return history.stream()
+                .map(p -> p.path("batchId").asLong() + ":" + p.path("numInputRows").asLong())
+                .toList();
+    }
+
+    /**
+     * Copies a table's objects, its log with them, to another folder: a second table whose files,
+     * versions and log (so the order a stream reads its files in) are the same. Returns how many
+     * data files it holds.
+     */
+    private static int copyTable(
+            org.apache.flink.core.fs.Path from, org.apache.flink.core.fs.Path to)
+            throws IOException {
+        String prefix = from.toUri().getPath();
+        int dataFiles = 0;
+        for (ListedFile file : Storage.listFilesBelow(from)) {
+            String relative = file.path().toUri().getPath().substring(prefix.length());
+            relative = relative.startsWith("/") ? relative.substring(1) : relative;
+            org.apache.flink.core.fs.Path target = new org.apache.flink.core.fs.Path(to, relative);
+            Storage.createFolders(target.getParent());
+            Storage.replace(target, Storage.readBytes(file.path()));
+            if (!relative.startsWith("_delta_log/") && relative.endsWith(".parquet")) {
+                dataFiles++;
+            }
+        }
+        assertThat(dataFiles).as("data files copied from %s", from).isPositive();
+        return dataFiles;
     }
 
     private static String[] flinkRun(String base, String query, boolean batchesOfSixFiles) {
+        return flinkRun(runArgs(base, query, batchesOfSixFiles));
+    }
+
+    /** {@code scripts/flink run -m <the cluster> flinkss-jobs-cluster.jar <args>}. */
+    private static String[] flinkRun(String[] args) {
         List<String> command =
                 new ArrayList<>(
                         List.of(
@@ -286,8 +431,23 @@ class MultiTaskManagerITCase {
                                 "-m",
                                 master,
                                 CLUSTER_JAR.toString()));
-        command.addAll(List.of(runArgs(base, query, batchesOfSixFiles)));
+        command.addAll(List.of(args));
         return command.toArray(String[]::new);
+    }
+
+    /** win5 at parallelism 4, at most {@code filesPerBatch} of bronze's files a batch. */
+    private static String[] win5Args(String base, String filesPerBatch) {
+        return new String[] {
+            "run",
+            WIN5,
+            "--base",
+            base,
+            "--parallelism",
+            "4",
+            "--quiet",
+            "--max-files-per-trigger",
+            filesPerBatch
+        };
     }
 
     private static String[] runArgs(String base, String query, boolean batchesOfSixFiles) {
