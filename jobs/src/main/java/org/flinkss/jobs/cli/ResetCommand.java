@@ -14,6 +14,8 @@ import org.flinkss.runtime.checkpoint.IdentityStore;
 import org.flinkss.runtime.checkpoint.JsonFiles;
 import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.jdbc.SqlTableOwners;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.runner.RunTmpFolders;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
@@ -35,7 +37,8 @@ import java.util.concurrent.Callable;
  * reprocesses its sources from the start without duplicating a row; a table of the SQL database the
  * query claimed is emptied in one transaction that hands the claim to the new checkpoint. Held
  * under the query's lock; tables written by another query, or by the same query of another base,
- * are left alone.
+ * are left alone. The temporary folders killed runs of the query left ({@link RunTmpFolders}) go
+ * too.
  */
 @Command(
         name = "reset",
@@ -79,7 +82,8 @@ public final class ResetCommand implements Callable<Integer> {
             throws Exception {
         // A name of the catalog, never a path: nothing outside <base>/_cp/<query> is touched.
         String query = entry.single("reset").queryName();
-        return reset(CheckpointLayout.of(base, query), query, warehouse, database);
+        return reset(
+                CheckpointLayout.of(base, query), query, warehouse, database, base.resolve("_tmp"));
     }
 
     /**
@@ -93,11 +97,20 @@ public final class ResetCommand implements Callable<Integer> {
             QueryCatalog entry)
             throws Exception {
         String query = entry.single("reset").queryName();
-        return reset(CheckpointLayout.of(base, query), query, warehouse, database);
+        return reset(
+                CheckpointLayout.of(base, query),
+                query,
+                warehouse,
+                database,
+                RunOptions.tmpRootOf(base));
     }
 
     private static List<String> reset(
-            CheckpointLayout layout, String query, Warehouse warehouse, @Nullable Database database)
+            CheckpointLayout layout,
+            String query,
+            Warehouse warehouse,
+            @Nullable Database database,
+            Path tmpRoot)
             throws Exception {
         CheckpointDir checkpoint = new CheckpointDir(layout);
         org.apache.flink.core.fs.Path metadata = layout.metadataLocation();
@@ -196,6 +209,9 @@ public final class ResetCommand implements Callable<Integer> {
                     emptied.add(table);
                 }
             }
+            // What killed runs of the query left in <base>/_tmp/<query> (their next run would
+            // remove it too): a reset leaves nothing of the query's earlier runs.
+            RunTmpFolders.removeLeftovers(tmpRoot, query);
         }
         return emptied;
     }
