@@ -179,4 +179,37 @@ class SharedDatabaseITCase {
         assertThat(db.rows(LatestQuery.TABLE)).isEqualTo(latest);
         assertThat(db.rows("events_5min")).isEqualTo(windows);
     }
+
+    @Test
+    void aCopiedBaseSharingTheOriginalsDatabaseIsRefusedAsACopy() throws Exception {
+        Path warehouse = dir.resolve("shared-warehouse");
+        Path original = dir.resolve("original");
+        Path copy = dir.resolve("copy");
+        List<String> inOriginal =
+                List.of("--base", original.toString(), "--warehouse", warehouse.toString());
+        List<String> inCopy =
+                List.of("--base", copy.toString(), "--warehouse", warehouse.toString());
+        Database db = Database.sqliteIn(warehouse);
+
+        // Step 1: the original runs bronze and latest; then cp -a of the base (same query ids).
+        ok(in(inOriginal, "land-events", "--batch", "1", "--start", "0"));
+        ok(in(inOriginal, "run", "bronze", "--quiet"));
+        ok(in(inOriginal, "run", "latest", "--quiet"));
+        List<List<Object>> rows = db.rows(LatestQuery.TABLE);
+        Process cp =
+                new ProcessBuilder("cp", "-a", original.toString(), copy.toString())
+                        .inheritIO()
+                        .start();
+        assertThat(cp.waitFor()).isZero();
+
+        // Step 2: the copy's run and reset would write or empty the original's table: refused.
+        CliOutput run = refused(in(inCopy, "run", "latest", "--quiet"));
+        assertThat(run.err())
+                .contains("is a copy of that checkpoint", original.resolve("_cp").toString())
+                .contains(copy.resolve("_cp").toString());
+        CliOutput reset = refused(in(inCopy, "reset", "latest"));
+        assertThat(reset.err()).contains("is a copy of that checkpoint", "nothing was deleted");
+        assertThat(db.rows(LatestQuery.TABLE)).isEqualTo(rows);
+        assertThat(copy.resolve("_cp/latest/metadata.json")).exists();
+    }
 }
