@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# Helpers shared by scripts/bench-all and scripts/bench-spark. Sourced after common.sh (die), never
-# run. BENCH (the script's name, e.g. bench-all) must be set first.
+# Helpers shared by scripts/bench-all, scripts/bench-spark and scripts/bench-incremental. Sourced
+# after common.sh (die), never run. BENCH (the script's name, e.g. bench-all) must be set first;
+# BENCH_FOLDER_ARG names how the folder is given, for messages (default --base DIR).
 
 # bench_positive OPTION VALUE: a positive whole number, or a refusal naming the option.
 bench_positive() {
@@ -18,12 +19,12 @@ bench_require_time() {
 # left alone. Sets BENCH_BASE to the folder's absolute path and BENCH_OUTPUT to the file where
 # bench_timed keeps the last command's output.
 bench_work_folder() {
-  local dir=$1 names=$2 mark=".flinkss-$BENCH" foreign
+  local dir=$1 names=$2 mark=".flinkss-$BENCH" foreign arg=${BENCH_FOLDER_ARG:---base DIR}
   if [[ -e "$dir" && ! -d "$dir" ]]; then
-    die "$BENCH's folder $dir is a file: give a new folder (--base DIR)" 2
+    die "$BENCH's folder $dir is a file: give a new folder ($arg)" 2
   fi
   if [[ -d "$dir" && -n "$(ls -A "$dir")" ]]; then
-    [[ -f "$dir/$mark" ]] || die "$BENCH's folder $dir is not empty and $BENCH did not make it (it holds $(ls -A "$dir" | head -5 | tr '\n' ' ')): give a new or empty folder (--base DIR)" 2
+    [[ -f "$dir/$mark" ]] || die "$BENCH's folder $dir is not empty and $BENCH did not make it (it holds $(ls -A "$dir" | head -5 | tr '\n' ' ')): give a new or empty folder ($arg)" 2
     foreign=$(ls -A "$dir" | grep -vxE "\\$mark|\\.last-output|\\.last-time|$names" || true)
     [[ -z "$foreign" ]] || die "$BENCH's folder $dir holds $(paste -sd " " <<<"$foreign"), which $BENCH did not write: move it away or give another folder" 2
   fi

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code scripts/bench-all} on tiny sizes, through the runnable jar that {@code package} built:
  * every row of the table is measured, printed once, and its numbers parse and agree with each
- * other.
+ * other. The work folders of the bench scripts are guarded by {@code scripts/lib/bench.sh}.
  */
 class BenchAllScriptITCase {
 
@@ -151,12 +151,37 @@ class BenchAllScriptITCase {
         assertThat(foreign.resolve("notes.txt")).hasContent("keep me");
     }
 
+    @Test
+    void benchIncrementalRefusesAFolderItDidNotMakeAndKeepsIt() throws Exception {
+        // scripts/bench-incremental guards its folder with bench-all's lib/bench.sh.
+        Path foreign = Files.createDirectories(tmp.resolve("mine"));
+        Files.writeString(foreign.resolve("notes.txt"), "keep me");
+        Files.createDirectories(foreign.resolve("_cp"));
+
+        Result result = script("bench-incremental", "1", foreign.toString());
+
+        assertThat(result.exit).as(result.output).isEqualTo(2);
+        assertThat(result.output)
+                .contains("bench-incremental's folder " + foreign)
+                .contains("notes.txt")
+                .contains("did not make it");
+        assertThat(foreign.resolve("notes.txt")).hasContent("keep me");
+        assertThat(foreign.resolve("_cp")).isDirectory();
+        try (var entries = Files.list(foreign)) {
+            assertThat(entries).as("nothing added, nothing removed").hasSize(2);
+        }
+    }
+
     private Result benchAll(String... args) throws IOException, InterruptedException {
+        return script("bench-all", args);
+    }
+
+    private Result script(String name, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
-        command.add(ROOT.resolve("scripts/bench-all").toString());
+        command.add(ROOT.resolve("scripts/" + name).toString());
         command.addAll(Arrays.asList(args));
-        Path log = tmp.resolve("bench-all.out");
-        Path err = tmp.resolve("bench-all.err");
+        Path log = tmp.resolve(name + ".out");
+        Path err = tmp.resolve(name + ".err");
         Process process =
                 new ProcessBuilder(command)
                         .directory(ROOT.toFile())
@@ -165,7 +190,7 @@ class BenchAllScriptITCase {
                         .start();
         if (!process.waitFor(10, TimeUnit.MINUTES)) {
             process.destroyForcibly();
-            throw new AssertionError("scripts/bench-all did not end within 10 minutes");
+            throw new AssertionError("scripts/" + name + " did not end within 10 minutes");
         }
         String stdout = Files.readString(log, StandardCharsets.UTF_8);
         String stderr = Files.readString(err, StandardCharsets.UTF_8);

@@ -13,7 +13,9 @@ import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.IdentityStore;
 import org.flinkss.runtime.checkpoint.JsonFiles;
 import org.flinkss.runtime.jdbc.Database;
-import org.flinkss.runtime.jdbc.JdbcUpsert;
+import org.flinkss.runtime.jdbc.SqlTableOwners;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.runner.RunTmpFolders;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
@@ -22,9 +24,6 @@ import org.flinkss.runtime.table.delta.LegacyTables;
 import javax.annotation.Nullable;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,8 +34,11 @@ import java.util.concurrent.Callable;
  * Topic 11.14's "new checkpoint, reprocess": replaces a query's checkpoint with a new, empty one (a
  * new query id) and empties the tables the query owns, each with one Delta commit that removes
  * every data file and records the new checkpoint as the table's writer, so that its next run
- * reprocesses its sources from the start without duplicating a row. Held under the query's lock;
- * tables written by another query, or by the same query of another base, are left alone.
+ * reprocesses its sources from the start without duplicating a row; a table of the SQL database the
+ * query claimed is emptied in one transaction that hands the claim to the new checkpoint. Held
+ * under the query's lock; tables written by another query, or by the same query of another base,
+ * are left alone. The temporary folders killed runs of the query left ({@link RunTmpFolders}) go
+ * too.
  */
 @Command(
         name = "reset",
@@ -80,7 +82,8 @@ public final class ResetCommand implements Callable<Integer> {
             throws Exception {
         // A name of the catalog, never a path: nothing outside <base>/_cp/<query> is touched.
         String query = entry.single("reset").queryName();
-        return reset(CheckpointLayout.of(base, query), query, warehouse, database);
+        return reset(
+                CheckpointLayout.of(base, query), query, warehouse, database, base.resolve("_tmp"));
     }
 
     /**
@@ -94,11 +97,20 @@ public final class ResetCommand implements Callable<Integer> {
             QueryCatalog entry)
             throws Exception {
         String query = entry.single("reset").queryName();
-        return reset(CheckpointLayout.of(base, query), query, warehouse, database);
+        return reset(
+                CheckpointLayout.of(base, query),
+                query,
+                warehouse,
+                database,
+                RunOptions.tmpRootOf(base));
     }
 
     private static List<String> reset(
-            CheckpointLayout layout, String query, Warehouse warehouse, @Nullable Database database)
+            CheckpointLayout layout,
+            String query,
+            Warehouse warehouse,
+            @Nullable Database database,
+            Path tmpRoot)
             throws Exception {
         CheckpointDir checkpoint = new CheckpointDir(layout);
         org.apache.flink.core.fs.Path metadata = layout.metadataLocation();
@@ -159,6 +171,24 @@ public final class ResetCommand implements Callable<Integer> {
                             LegacyTables.refusal(warehouse.tablePath(table).toString()));
                 }
             }
+            // A table of the SQL database is this query's when its claim names this checkpoint
+            // (SqlTableOwners), or nobody claimed it (a database made before the claims) and no
+            // warehouse table of its name belongs to another writer. Decided before anything is
+            // deleted: a copy's reset is refused whole.
+            List<String> ownedInDatabase = new ArrayList<>();
+            SqlTableOwners owners = database == null ? null : new SqlTableOwners(database);
+            TableOwner hereInDatabase =
+                    owners == null ? null : owners.owner(query, queryId, layout);
+            for (String table : written) {
+                if (owners != null
+                        && database.hasTable(table)
+                        && owners.emptiedByResetOf(
+                                table,
+                                hereInDatabase,
+                                owned.contains(table) || !warehouse.exists(table))) {
+                    ownedInDatabase.add(table);
+                }
+            }
             for (org.apache.flink.core.fs.Path part : layout.resetParts()) {
                 Folders.deleteQuietly(part);
             }
@@ -173,27 +203,15 @@ public final class ResetCommand implements Callable<Integer> {
             }
             // The SQL database's table of the same name too (an update-mode run keeps its rows
             // there, beside the warehouse table of an earlier append run): both start empty.
-            for (String table : written) {
-                if (!owned.contains(table) && warehouse.exists(table)) {
-                    continue;
-                }
-                if (database != null && database.hasTable(table)) {
-                    try (Connection c = database.connect();
-                            Statement s = c.createStatement();
-                            PreparedStatement batches =
-                                    c.prepareStatement(
-                                            "DELETE FROM "
-                                                    + JdbcUpsert.BATCHES
-                                                    + " WHERE query_id = ?")) {
-                        s.executeUpdate("DELETE FROM " + table);
-                        batches.setString(1, queryId);
-                        batches.executeUpdate();
-                    }
-                    if (!emptied.contains(table)) {
-                        emptied.add(table);
-                    }
+            for (String table : ownedInDatabase) {
+                owners.empty(table, hereInDatabase, owners.owner(query, newId, layout));
+                if (!emptied.contains(table)) {
+                    emptied.add(table);
                 }
             }
+            // What killed runs of the query left in <base>/_tmp/<query> (their next run would
+            // remove it too): a reset leaves nothing of the query's earlier runs.
+            RunTmpFolders.removeLeftovers(tmpRoot, query);
         }
         return emptied;
     }

@@ -4,6 +4,8 @@ import org.apache.flink.table.types.logical.LogicalType;
 
 import org.flinkss.runtime.table.RowValues;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
@@ -61,6 +63,16 @@ public final class Database implements Serializable {
         return url.startsWith("jdbc:sqlite:");
     }
 
+    /** The folder of a SQLite database's file; null for a database served elsewhere. */
+    @Nullable
+    public Path sqliteFolder() {
+        return isSqlite() ? sqliteFile().toAbsolutePath().normalize().getParent() : null;
+    }
+
+    private Path sqliteFile() {
+        return Paths.get(url.substring("jdbc:sqlite:".length()));
+    }
+
     /** The URL without any user or password in it. */
     public String describe() {
         return url.replaceAll("(?i)(user|password)=[^&;]*", "$1=***");
@@ -88,7 +100,7 @@ public final class Database implements Serializable {
             props.setProperty("password", System.getenv("FLINKSS_JDBC_PASSWORD"));
         }
         if (isSqlite()) {
-            Path db = Paths.get(url.substring("jdbc:sqlite:".length()));
+            Path db = sqliteFile();
             try {
                 Files.createDirectories(db.toAbsolutePath().getParent());
             } catch (IOException e) {
@@ -175,14 +187,16 @@ public final class Database implements Serializable {
     }
 
     public boolean hasTable(String table) throws SQLException {
-        try (Connection c = connect();
-                ResultSet r =
-                        c.getMetaData()
-                                .getTables(
-                                        null,
-                                        null,
-                                        isSqlite() ? table : table.toLowerCase(),
-                                        null)) {
+        try (Connection c = connect()) {
+            return hasTable(c, table);
+        }
+    }
+
+    /** {@link #hasTable(String)} on a connection (in its transaction). */
+    boolean hasTable(Connection c, String table) throws SQLException {
+        try (ResultSet r =
+                c.getMetaData()
+                        .getTables(null, null, isSqlite() ? table : table.toLowerCase(), null)) {
             return r.next();
         }
     }

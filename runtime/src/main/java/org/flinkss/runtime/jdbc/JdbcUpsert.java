@@ -101,8 +101,14 @@ public final class JdbcUpsert implements BatchFunction<RowData> {
 
     /** Creates the table and the batch record if they do not exist. */
     public void createTables() throws SQLException {
-        try (Connection c = database.connect();
-                Statement s = c.createStatement()) {
+        try (Connection c = database.connect()) {
+            createTables(c);
+        }
+    }
+
+    /** {@link #createTables()} on a connection, in its transaction if one is open. */
+    public void createTables(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
             StringJoiner columns = new StringJoiner(", ");
             for (RowType.RowField f : rowType.getFields()) {
                 columns.add(

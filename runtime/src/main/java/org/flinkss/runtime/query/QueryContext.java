@@ -17,6 +17,7 @@ import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.jdbc.JdbcUpsert;
+import org.flinkss.runtime.jdbc.SqlTableOwners;
 import org.flinkss.runtime.progress.ProgressCounter;
 import org.flinkss.runtime.sink.ChangesPerBatch;
 import org.flinkss.runtime.sink.ForEachBatchSink;
@@ -396,8 +397,14 @@ public final class QueryContext {
                         database, table, rowType, keyColumns, () -> QueryIdentity.idIn(layout));
         beforeRun.add(
                 () -> {
+                    // Claimed before any data moves, in the transaction that creates the table:
+                    // another base's writer of the same table is refused, as for Delta tables.
+                    SqlTableOwners owners = new SqlTableOwners(database);
+                    TableOwner owner = owners.owner(queryName, QueryIdentity.idIn(layout), layout);
                     try {
-                        upsert.createTables();
+                        owners.claim(table, owner, upsert::createTables);
+                    } catch (IllegalStateException e) {
+                        throw new QueryException(e.getMessage(), e);
                     } catch (SQLException e) {
                         throw new QueryException(
                                 "cannot create table '"
@@ -497,7 +504,8 @@ public final class QueryContext {
 
     /**
      * Before the job is submitted, once the checkpoint's identity is claimed: every table is
-     * created, or checked to be this query's (its checkpoint's id) with these columns and mode.
+     * created, or checked to be this query's (its checkpoint's id) with these columns and mode; a
+     * table of the SQL database is claimed for this checkpoint ({@link SqlTableOwners}).
      */
     void prepare() {
         if (!tables.isEmpty()) {

@@ -104,9 +104,19 @@ public final class RunOptions {
     }
 
     private Path objectStoreTmpRoot() {
-        // One folder per base, so that a run's cleanup of its query's earlier temporary files
-        // (after a kill) never reaches another base's.
-        String name = Integer.toHexString(baseLocation.toString().hashCode());
+        return tmpRootOf(baseLocation);
+    }
+
+    /**
+     * Where runs of the base {@code base} keep their temporary files ({@code RunTmpFolders}):
+     * {@code <base>/_tmp} for a local base; for one on an object store, a folder of the JVM's temp
+     * folder, one per base, so that a cleanup after a kill never reaches another base's.
+     */
+    public static Path tmpRootOf(org.apache.flink.core.fs.Path base) {
+        if (Storage.isLocal(base)) {
+            return Storage.localFile(base, "a base").resolve("_tmp");
+        }
+        String name = Integer.toHexString(base.toString().hashCode());
         return Paths.get(System.getProperty("java.io.tmpdir"), "flinkss-" + name, "_tmp");
     }
 

@@ -12,7 +12,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.CheckpointLock;
-import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.IdentityStore;
 import org.flinkss.runtime.checkpoint.RestorePoints;
 import org.flinkss.runtime.checkpoint.RunFence;
@@ -137,9 +136,8 @@ public final class QueryRun {
                                             .choose());
             // The temporary files of this query's earlier runs are left only by killed drivers:
             // no other run of the query is active while this one holds the lock.
-            Path tmpOfQuery = settings.tmpRoot.resolve(name);
-            Folders.deleteQuietly(tmpOfQuery);
-            Path tmp = tmpOfQuery.resolve(runId);
+            RunTmpFolders.removeLeftovers(settings.tmpRoot, name);
+            Path tmp = RunTmpFolders.of(settings.tmpRoot, name, runId);
             EarlyMiniCluster early = null;
             try {
                 Configuration conf =
@@ -195,7 +193,7 @@ public final class QueryRun {
                 if (early != null) {
                     early.close();
                 }
-                Folders.deleteQuietly(tmpOfQuery);
+                RunTmpFolders.removeLeftovers(settings.tmpRoot, name);
             }
         }
     }

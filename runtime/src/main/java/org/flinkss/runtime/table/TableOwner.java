@@ -1,22 +1,29 @@
 package org.flinkss.runtime.table;
 
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.QueryIdentity;
+import org.flinkss.runtime.storage.Storage;
+
 import javax.annotation.Nullable;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * Who writes a table of the warehouse: one query's checkpoint (issue 14, point 4), or a command
- * such as {@code land-customers}. Recorded in the Delta table's properties, so that a second writer
- * (another query, or the same query of another base sharing the warehouse) is refused before any
- * data moves.
+ * Who writes a table: one query's checkpoint (issue 14, point 4), or a command such as {@code
+ * land-customers}. Recorded in a Delta table's properties ({@link Warehouse#own}), and for a table
+ * of the SQL database in its {@code _flinkss_tables} ({@code SqlTableOwners}), so that a second
+ * writer (another query, or the same query of another base sharing the warehouse or the database)
+ * is refused before any data moves.
  *
  * @param query the writing query's name, or the command's
  * @param queryId the id of the query's checkpoint ({@code metadata.json}), null for a command
- * @param checkpoint the query's checkpoint directory, relative to the warehouse's folder (so that a
- *     base that holds both can move), null for a command
+ * @param checkpoint the query's checkpoint directory, relative to the folder that holds the record
+ *     (the warehouse's, or the SQLite file's: so that a base that holds both can move), or a URI
+ *     ({@code file:/...}, {@code s3://...}) when no such folder holds both; null for a command
  */
 public record TableOwner(String query, @Nullable String queryId, @Nullable String checkpoint) {
 
@@ -89,14 +96,55 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
     }
 
     /** The same writer: the same checkpoint id, or the same command. */
-    boolean sameAs(TableOwner other) {
+    public boolean sameAs(TableOwner other) {
         return queryId == null
                 ? other.queryId == null && query.equals(other.query)
                 : queryId.equals(other.queryId);
     }
 
+    /**
+     * Whether {@code now}, the same query's checkpoint (same id), runs at another place than this
+     * record names: its base was moved or copied while the folder holding the record stayed (a
+     * {@code --warehouse} or a database outside the base). One inside the base moves with it and
+     * records the same relative place.
+     */
+    public boolean namesAnotherPlaceThan(TableOwner now) {
+        return checkpoint != null && now.checkpoint != null && !checkpoint.equals(now.checkpoint);
+    }
+
+    /**
+     * The checkpoint this record names, a relative one resolved against {@code root} (the folder
+     * that holds the record).
+     */
+    public CheckpointLayout checkpointLayout(@Nullable Path root) {
+        Objects.requireNonNull(checkpoint, "a command's record names no checkpoint");
+        if (checkpoint.contains(":")) {
+            return new CheckpointLayout(Storage.location(checkpoint));
+        }
+        if (root == null) {
+            throw new IllegalStateException(
+                    "the writer record '" + checkpoint + "' is relative, and no folder holds it");
+        }
+        return new CheckpointLayout(root.resolve(checkpoint).normalize());
+    }
+
+    /**
+     * Whether the checkpoint this record names is still there with the same query id, beside {@code
+     * now} (its copy, not a moved one): both would write the table.
+     */
+    public boolean stillHeldBeside(TableOwner now, @Nullable Path root) {
+        try {
+            CheckpointLayout there = checkpointLayout(root);
+            return !there.equals(now.checkpointLayout(root))
+                    && Storage.exists(there.metadataLocation())
+                    && Objects.equals(queryId, QueryIdentity.idIn(there));
+        } catch (IOException | RuntimeException e) {
+            return false; // gone or unreadable: not a writer any more
+        }
+    }
+
     /** For messages: {@code query 'bronze' of checkpoint /data/_cp/bronze (id 5f...)}. */
-    String describe(@Nullable Path warehouseRoot) {
+    public String describe(@Nullable Path warehouseRoot) {
         if (queryId == null && checkpoint == null) {
             return "'" + query + "'";
         }

@@ -6,9 +6,7 @@ import org.apache.flink.table.types.logical.RowType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.JsonFiles;
-import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.delta.DataFile;
 import org.flinkss.runtime.table.delta.DeltaSchema;
@@ -35,7 +33,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -255,7 +252,7 @@ public final class Warehouse {
         }
         Map<String, String> properties = head.get().properties();
         TableOwner current = TableOwner.of(properties);
-        if (current.sameAs(owner) && movedOrCopied(current, owner)) {
+        if (current.sameAs(owner) && current.namesAnotherPlaceThan(owner)) {
             if (writtenByACopy(name, owner)) {
                 throw new IllegalStateException(
                         "table '"
@@ -365,9 +362,9 @@ public final class Warehouse {
     public boolean writtenByACopy(String name, TableOwner now) {
         TableOwner recorded = owner(name);
         return recorded.sameAs(now)
-                && movedOrCopied(recorded, now)
+                && recorded.namesAnotherPlaceThan(now)
                 && !inBaseOf(name, now)
-                && stillHolds(recorded, now);
+                && recorded.stillHeldBeside(now, root);
     }
 
     /**
@@ -377,7 +374,7 @@ public final class Warehouse {
      */
     private boolean inBaseOf(String name, TableOwner now) {
         try {
-            org.apache.flink.core.fs.Path checkpoint = checkpointLayout(now).location();
+            org.apache.flink.core.fs.Path checkpoint = now.checkpointLayout(root).location();
             org.apache.flink.core.fs.Path cps = checkpoint.getParent();
             if (cps == null || cps.getParent() == null) {
                 return false;
@@ -396,40 +393,6 @@ public final class Warehouse {
                 + "://"
                 + (uri.getAuthority() == null ? "" : uri.getAuthority())
                 + (path.endsWith("/") ? path : path + "/");
-    }
-
-    /**
-     * Whether the same query's checkpoint (same id) is recorded at another place than where it runs
-     * now: its base was moved or copied while the warehouse stayed (a {@code --warehouse} outside
-     * the base). A warehouse inside the base moves with it and records the same relative place.
-     */
-    private static boolean movedOrCopied(TableOwner recorded, TableOwner now) {
-        return recorded.checkpoint() != null
-                && now.checkpoint() != null
-                && !recorded.checkpoint().equals(now.checkpoint());
-    }
-
-    /**
-     * Whether the checkpoint a table's owner record names is still there with the same query id: a
-     * copy of the base, beside the one that runs now, not a moved one.
-     */
-    private boolean stillHolds(TableOwner recorded, TableOwner now) {
-        try {
-            CheckpointLayout there = checkpointLayout(recorded);
-            return !there.equals(checkpointLayout(now))
-                    && Storage.exists(there.metadataLocation())
-                    && Objects.equals(recorded.queryId(), QueryIdentity.idIn(there));
-        } catch (IOException | RuntimeException e) {
-            return false; // gone or unreadable: not a writer any more
-        }
-    }
-
-    /** The checkpoint an owner record names: relative to a local warehouse, or a URI. */
-    private CheckpointLayout checkpointLayout(TableOwner owner) {
-        String checkpoint = owner.checkpoint();
-        return checkpoint.contains(":")
-                ? new CheckpointLayout(Storage.location(checkpoint))
-                : new CheckpointLayout(root().resolve(checkpoint).normalize());
     }
 
     /**

@@ -5,6 +5,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.JobException;
 import org.apache.flink.runtime.client.JobExecutionException;
 
+import org.flinkss.runtime.PermanentFailure;
 import org.flinkss.runtime.source.GlobalRestartRequest;
 
 import java.util.ArrayList;
@@ -15,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Why a job failed, for a person: first the exception to fix with its causes, then where it was
- * thrown and what Flink did about it (restarts, and why it gave up).
+ * thrown and what Flink did about it (restarts, and why it gave up). A {@link PermanentFailure} is
+ * its message alone: one line that says what happened and what to do.
  *
  * <p>Why the job's final cause is not always the exception to fix: after a task fails, the
  * micro-batch source fails the job globally with a {@link GlobalRestartRequest} so that the whole
@@ -60,6 +62,12 @@ public final class FailureExplainer {
      * history newest first.
      */
     static String explain(Throwable jobFailure, List<ExceptionHistory.Failure> failures) {
+        Optional<Throwable> permanent = Throwables.find(jobFailure, PermanentFailure.class);
+        if (permanent.isPresent() && permanent.get().getMessage() != null) {
+            // Written for a person, naming the file, topic or server and what to do; Flink did
+            // not restart (the class is annotated non-recoverable), and its causes repeat it.
+            return permanent.get().getMessage();
+        }
         List<String> flink = new ArrayList<>();
         List<String> own = new ArrayList<>();
         for (Throwable t = jobFailure;

@@ -9,6 +9,7 @@ import org.apache.flink.util.SerializedThrowable;
 
 import org.junit.jupiter.api.Test;
 
+import org.flinkss.runtime.PermanentFailure;
 import org.flinkss.runtime.source.GlobalRestartRequest;
 
 import java.util.List;
@@ -138,5 +139,23 @@ class FailureExplainerTest {
         assertThat(FailureExplainer.explain(lookalike, HISTORY))
                 .startsWith("FlinkException: Global failure triggered by OperatorCoordinator")
                 .doesNotContain("IOException");
+    }
+
+    @Test
+    void aPermanentFailureIsItsOneLineAloneAlsoWhenItArrivesSerialized() {
+        PermanentFailure denied =
+                new PermanentFailure(
+                        "source 'events': file /b/x.json cannot be read: permission denied, which"
+                                + " no restart can fix. Let the user ...",
+                        new java.nio.file.AccessDeniedException("/b/x.json"));
+        Throwable failure =
+                new JobExecutionException(
+                        new JobID(),
+                        "Job execution failed.",
+                        new JobException("The failure is not recoverable", denied));
+
+        assertThat(FailureExplainer.explain(failure, List.of())).isEqualTo(denied.getMessage());
+        assertThat(FailureExplainer.explain(gaveUpOn(new SerializedThrowable(denied)), HISTORY))
+                .isEqualTo(denied.getMessage());
     }
 }
