@@ -79,6 +79,15 @@ final class S3TestServer implements AutoCloseable {
 
     /** Starts S3Proxy, or returns null when curl (which scripts/s3 needs) is missing. */
     static S3TestServer start(String name) {
+        return start(name, "filesystem");
+    }
+
+    /**
+     * Starts S3Proxy with a backend of {@code scripts/s3 start --backend} ({@code filesystem}, or
+     * {@code transient}: the objects in the server's memory, {@link #objectFile} meaningless), or
+     * returns null when curl is missing.
+     */
+    static S3TestServer start(String name, String backend) {
         if (!ProjectScripts.onPath("curl")) {
             return null;
         }
@@ -96,6 +105,9 @@ final class S3TestServer implements AutoCloseable {
                         // caller's.
                         .env("AWS_ACCESS_KEY_ID", "")
                         .env("AWS_SECRET_ACCESS_KEY", "");
+        if ("transient".equals(backend) && System.getenv("FLINKSS_S3_HEAP") == null) {
+            scripts.env("FLINKSS_S3_HEAP", "1g"); // every object in the server's heap
+        }
         int port = ProjectScripts.freePort();
         S3TestServer server = new S3TestServer(work, scripts, port);
         server.running = true;
@@ -106,7 +118,9 @@ final class S3TestServer implements AutoCloseable {
                         "--port",
                         String.valueOf(port),
                         "--data-dir",
-                        work.resolve("s3-data").toString())
+                        work.resolve("s3-data").toString(),
+                        "--backend",
+                        backend)
                 .assertSuccess("scripts/s3 start");
         Storage.initialize(server.flinkConfiguration());
         return server;
