@@ -126,7 +126,12 @@ final class ProjectRunner {
                         "--parallelism",
                         String.valueOf(parallelism),
                         "--quiet"));
-        Output o = execute(args.toArray(String[]::new));
+        executeOrFail(args.toArray(String[]::new));
+    }
+
+    /** A command that must exit 0; fails with what it printed. */
+    static Output executeOrFail(String... args) {
+        Output o = execute(args);
         if (o.code() != 0) {
             throw new IllegalStateException(
                     "the project's `"
@@ -137,6 +142,7 @@ final class ProjectRunner {
                             + o.out()
                             + o.err());
         }
+        return o;
     }
 
     /** {@code table export <table> --csv}: the header and the rows; no table yet is no rows. */

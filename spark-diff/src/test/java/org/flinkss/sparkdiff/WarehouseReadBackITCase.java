@@ -415,17 +415,7 @@ class WarehouseReadBackITCase {
     /** One command of the project's command line; fails with what it printed. */
     private static void cli(String... args) {
         long start = System.nanoTime();
-        ProjectRunner.Output o = ProjectRunner.execute(args);
-        if (o.code() != 0) {
-            throw new IllegalStateException(
-                    "the project's `"
-                            + String.join(" ", args)
-                            + "` exited "
-                            + o.code()
-                            + ":\n"
-                            + o.out()
-                            + o.err());
-        }
+        ProjectRunner.executeOrFail(args);
         say(String.join(" ", args) + ": " + SparkDiffITCase.seconds(start));
     }
 
