@@ -108,7 +108,9 @@ class RunS3ITCase {
                 .contains("events_5min", "events_bronze")
                 .isEqualTo(onDisk.tables());
         for (String table : onDisk.tables()) {
-            assertThat(onS3.sortedValues(table)).as(table).isEqualTo(onDisk.sortedValues(table));
+            assertThat(RunFreeRows.of(onS3, table))
+                    .as(table)
+                    .isEqualTo(RunFreeRows.of(onDisk, table));
         }
 
         // Step 3: the checkpoint is on S3: the second bronze run read the 500 new events only,
@@ -146,7 +148,9 @@ class RunS3ITCase {
                 .contains("events_silver", "events_by_type")
                 .isEqualTo(onDisk.tables());
         for (String table : onDisk.tables()) {
-            assertThat(onS3.sortedValues(table)).as(table).isEqualTo(onDisk.sortedValues(table));
+            assertThat(RunFreeRows.of(onS3, table))
+                    .as(table)
+                    .isEqualTo(RunFreeRows.of(onDisk, table));
         }
         assertThat(onS3.count("events_by_type")).isPositive();
     }
