@@ -105,6 +105,32 @@ class TableCommandsITCase {
                                         "2999-01-01T00:00:00Z")
                                 .err())
                 .contains("events_bronze", "no version as of");
+        // table show reads the same snapshot as of a time: 500 rows then, 1,000 now; the two
+        // ways of naming a version are exclusive, and a time after the newest commit is refused.
+        assertThat(ok("table", "show", "events_bronze", "--timestamp", committedAt).out())
+                .contains("only showing top 20 of 500 rows");
+        assertThat(ok("table", "show", "events_bronze").out())
+                .contains("only showing top 20 of 1000 rows");
+        assertThat(
+                        refused(
+                                        "table",
+                                        "show",
+                                        "events_bronze",
+                                        "--timestamp",
+                                        "2999-01-01T00:00:00Z")
+                                .err())
+                .contains("events_bronze", "no version as of");
+        assertThat(
+                        refused(
+                                        "table",
+                                        "show",
+                                        "events_bronze",
+                                        "--version",
+                                        "1",
+                                        "--timestamp",
+                                        committedAt)
+                                .err())
+                .contains("--version", "--timestamp");
         assertThat(ok("table", "show", "events_bronze", "--version", "0").out())
                 .as("version 0: the empty table as created")
                 .doesNotContain("view", "buy");
