@@ -104,15 +104,24 @@ class DeltaKillReplayITCase {
                         .workDir(dir.resolve("child"))
                         .tmpDir(dir.resolve("child-tmp"))
                         .output(dir.resolve("child.log"));
+        String queryId = QueryIdentity.idIn(checkpoint.metadata());
         try (ChildJvm child = launcher.start(run)) {
             assertThat(child.awaitNewBatch(checkpoint, committed, Duration.ofSeconds(90)))
                     .as(
                             "the child committed a batch before it exited; its output:%n%s",
                             child.outputText())
                     .isTrue();
+            // The progress log's line and the tables' commits both follow the checkpoint's
+            // completion, in different processes' threads: the kill waits for each table itself
+            // to hold the child's first batch.
+            assertThat(awaitTableBatch(warehouse, queryId, 2, child, Duration.ofSeconds(60)))
+                    .as(
+                            "each of %s held a batch of the child before it exited; its"
+                                    + " output:%n%s",
+                            TABLES, child.outputText())
+                    .isTrue();
             assertThat(child.kill9()).isEqualTo(ChildJvm.KILLED_EXIT_CODE);
         }
-        String queryId = QueryIdentity.idIn(checkpoint.metadata());
         Map<String, Long> held = new TreeMap<>();
         for (String table : TABLES) {
             held.put(table, warehouse.delta(table).committedBatch(queryId).orElse(-1));
@@ -189,6 +198,38 @@ class DeltaKillReplayITCase {
         assertThat(badLines(warehouse)).hasSize(FILES).isEqualTo(badLines(expected));
         assertThat(warehouse.count(BronzeQuery.SKIPPED_FILES)).isZero();
         assertThat(BronzeKillRecoveryITCase.uncommittedFiles(warehouse)).isEmpty();
+    }
+
+    /**
+     * Waits until each of bronze's tables holds batch {@code batch} of the query, or a later one;
+     * false if the child exited first.
+     */
+    private static boolean awaitTableBatch(
+            Warehouse warehouse, String queryId, long batch, ChildJvm child, Duration timeout)
+            throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            boolean all = true;
+            for (String table : TABLES) {
+                all &= warehouse.delta(table).committedBatch(queryId).orElse(-1) >= batch;
+            }
+            if (all) {
+                return true;
+            }
+            if (!child.isAlive()) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError(
+                "no batch "
+                        + batch
+                        + " in each of "
+                        + TABLES
+                        + " within "
+                        + timeout
+                        + "; the child's output:\n"
+                        + child.outputText());
     }
 
     /** Each landed file: 500 events and one line that is not JSON. */
