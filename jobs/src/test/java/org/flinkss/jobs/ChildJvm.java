@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.jar.JarFile;
@@ -333,9 +334,20 @@ final class ChildJvm implements AutoCloseable {
      */
     boolean awaitNewBatch(CheckpointLayout checkpoint, int before, Duration timeout)
             throws InterruptedException {
+        return await(
+                "a batch committed",
+                () -> ProgressTracker.history(checkpoint).size() > before,
+                timeout);
+    }
+
+    /**
+     * Waits until {@code done} holds: false if this child exited first; fails the test, naming
+     * {@code what} and giving the child's output, if it does not hold within the timeout.
+     */
+    boolean await(String what, BooleanSupplier done, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            if (ProgressTracker.history(checkpoint).size() > before) {
+            if (done.getAsBoolean()) {
                 return true;
             }
             if (!isAlive()) {
@@ -344,7 +356,9 @@ final class ChildJvm implements AutoCloseable {
             Thread.sleep(20);
         }
         throw new AssertionError(
-                "no batch committed within "
+                "no "
+                        + what
+                        + " within "
                         + timeout
                         + " by "
                         + this

@@ -114,7 +114,12 @@ class DeltaKillReplayITCase {
             // The progress log's line and the tables' commits both follow the checkpoint's
             // completion, in different processes' threads: the kill waits for each table itself
             // to hold the child's first batch.
-            assertThat(awaitTableBatch(warehouse, queryId, 2, child, Duration.ofSeconds(60)))
+            long childsFirstBatch = first.batches();
+            assertThat(
+                            child.await(
+                                    "batch " + childsFirstBatch + " in each of " + TABLES,
+                                    () -> holdAll(warehouse, queryId, childsFirstBatch),
+                                    Duration.ofSeconds(60)))
                     .as(
                             "each of %s held a batch of the child before it exited; its"
                                     + " output:%n%s",
@@ -200,36 +205,10 @@ class DeltaKillReplayITCase {
         assertThat(BronzeKillRecoveryITCase.uncommittedFiles(warehouse)).isEmpty();
     }
 
-    /**
-     * Waits until each of bronze's tables holds batch {@code batch} of the query, or a later one;
-     * false if the child exited first.
-     */
-    private static boolean awaitTableBatch(
-            Warehouse warehouse, String queryId, long batch, ChildJvm child, Duration timeout)
-            throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            boolean all = true;
-            for (String table : TABLES) {
-                all &= warehouse.delta(table).committedBatch(queryId).orElse(-1) >= batch;
-            }
-            if (all) {
-                return true;
-            }
-            if (!child.isAlive()) {
-                return false;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError(
-                "no batch "
-                        + batch
-                        + " in each of "
-                        + TABLES
-                        + " within "
-                        + timeout
-                        + "; the child's output:\n"
-                        + child.outputText());
+    /** Whether each of bronze's tables holds batch {@code batch} of the query, or a later one. */
+    private static boolean holdAll(Warehouse warehouse, String queryId, long batch) {
+        return TABLES.stream()
+                .allMatch(t -> warehouse.delta(t).committedBatch(queryId).orElse(-1) >= batch);
     }
 
     /** Each landed file: 500 events and one line that is not JSON. */
