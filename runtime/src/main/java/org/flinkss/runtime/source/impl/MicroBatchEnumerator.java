@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.flinkss.runtime.PermanentFailure;
+import org.flinkss.runtime.checkpoint.CheckpointLog;
 import org.flinkss.runtime.checkpoint.JsonFiles;
 import org.flinkss.runtime.checkpoint.RunFence;
 import org.flinkss.runtime.checkpoint.SealedBatch;
@@ -73,6 +74,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     private final SplitPlanner<S> planner;
     private final EnumeratorState<S> state;
     private final BatchPlans<S> plans;
+    private final CheckpointLog<Long, SealedBatch> sealed;
     private final RunFence fence;
 
     /** The delay of each watermark node of the source, in the order the readers count them. */
@@ -124,7 +126,8 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 new BatchPlans<>(
                         spec.scope().layout().offsetsLocation(spec.name()),
                         planner.splitSerializer());
-        this.fence = new RunFence(spec.scope());
+        this.sealed = spec.scope().sealedBatches(spec.name());
+        this.fence = spec.scope().fence();
     }
 
     /**
@@ -473,7 +476,12 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         // snapshot of the same checkpoint to know which batch their staged files close.
         long lastSealed =
                 state.inFlight != null ? state.inFlight.batchId - 1 : state.nextBatchId - 1;
-        new SealedBatch(spec.name(), checkpointId, lastSealed).write(spec.scope());
+        try {
+            sealed.add(checkpointId, new SealedBatch(spec.name(), checkpointId, lastSealed));
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot write " + sealed.location(checkpointId) + ": " + e.getMessage(), e);
+        }
         EnumeratorState<S> copy = new EnumeratorState<>();
         copy.nextBatchId = state.nextBatchId;
         copy.watermark = state.watermark;
@@ -493,7 +501,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         sealedByCheckpoint.headMap(checkpointId, true).clear();
-        SealedBatch.forgetBefore(spec.scope(), spec.name(), checkpointId);
+        sealed.purgeBefore(checkpointId);
         if (waitingForCheckpoint
                 && waitingForCheckpointAfter >= 0
                 && checkpointId >= waitingForCheckpointAfter) {
