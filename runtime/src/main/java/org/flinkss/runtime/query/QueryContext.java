@@ -511,10 +511,7 @@ public final class QueryContext {
         if (!tables.isEmpty()) {
             String queryId = QueryIdentity.idIn(scope.layout());
             TableOwner owner =
-                    scope.layout().isObjectStore()
-                            ? new TableOwner(
-                                    queryName, queryId, scope.layout().location().toString())
-                            : TableOwner.query(queryName, queryId, scope.layout().dir(), warehouse);
+                    TableOwner.ofCheckpoint(queryName, queryId, scope.layout(), warehouse);
             for (String table : tables) {
                 try {
                     warehouse.own(table, tableRows.get(table), owner, tableModes.get(table));
