@@ -36,7 +36,7 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
     /** Table property: the writing query's checkpoint directory, relative to the warehouse. */
     public static final String WRITER_CHECKPOINT = "flinkss.writer.checkpoint";
 
-    /** Table property: {@code append} or {@code complete}. */
+    /** Table property: how the table is written, {@link TableMode#text()}. */
     public static final String MODE = "flinkss.mode";
 
     public TableOwner {
@@ -82,7 +82,7 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
     }
 
     /** This owner and a mode as table properties. */
-    Map<String, String> properties(String mode) {
+    Map<String, String> properties(TableMode mode) {
         Map<String, String> p = new HashMap<>();
         p.put(WRITER, query);
         if (queryId != null) {
@@ -91,7 +91,7 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
         if (checkpoint != null) {
             p.put(WRITER_CHECKPOINT, checkpoint);
         }
-        p.put(MODE, mode);
+        p.put(MODE, mode.text());
         return p;
     }
 
