@@ -81,8 +81,8 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
                 properties.get(WRITER_CHECKPOINT));
     }
 
-    /** This owner and a mode as table properties. */
-    Map<String, String> properties(TableMode mode) {
+    /** This owner as table properties (the writer's, without a mode). */
+    Map<String, String> writerProperties() {
         Map<String, String> p = new HashMap<>();
         p.put(WRITER, query);
         if (queryId != null) {
@@ -91,6 +91,12 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
         if (checkpoint != null) {
             p.put(WRITER_CHECKPOINT, checkpoint);
         }
+        return p;
+    }
+
+    /** This owner and a mode as table properties. */
+    Map<String, String> properties(TableMode mode) {
+        Map<String, String> p = writerProperties();
         p.put(MODE, mode.text());
         return p;
     }

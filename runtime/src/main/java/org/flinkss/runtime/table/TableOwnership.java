@@ -5,7 +5,6 @@ import org.apache.flink.table.types.logical.RowType;
 import org.flinkss.runtime.table.delta.DeltaSchema;
 import org.flinkss.runtime.table.delta.DeltaTable;
 
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -45,12 +44,7 @@ final class TableOwnership {
         if (current.sameAs(owner) && current.namesAnotherPlaceThan(owner)) {
             if (writtenByACopy(name, owner)) {
                 throw new IllegalStateException(
-                        "table '"
-                                + name
-                                + "' ("
-                                + folders.where(name)
-                                + ") is written by "
-                                + current.describe(folders.rootOrNull())
+                        writtenBy(name, current)
                                 + ", and "
                                 + owner.describe(folders.rootOrNull())
                                 + " is a copy of that checkpoint (a copied base): both would write"
@@ -59,25 +53,16 @@ final class TableOwnership {
                                 + " copy of the tables).");
             }
             // The base was moved (or its copy taken alone): this checkpoint writes the table now.
-            Map<String, String> moved = new HashMap<>(owner.properties(TableMode.APPENDED));
-            moved.keySet().removeIf(k -> k.equals(TableOwner.MODE));
-            table.setProperties(moved);
+            table.setProperties(owner.writerProperties());
             properties = table.properties();
         }
         if (!current.sameAs(owner)) {
             if (current.queryId() == null && current.query().equals(owner.query())) {
-                Map<String, String> claimed = new HashMap<>(owner.properties(mode));
-                claimed.keySet().removeIf(k -> k.equals(TableOwner.MODE));
-                table.setProperties(claimed);
+                table.setProperties(owner.writerProperties());
                 properties = table.properties();
             } else {
                 throw new IllegalStateException(
-                        "table '"
-                                + name
-                                + "' ("
-                                + folders.where(name)
-                                + ") is written by "
-                                + current.describe(folders.rootOrNull())
+                        writtenBy(name, current)
                                 + ", so "
                                 + owner.describe(folders.rootOrNull())
                                 + " cannot write it: a table belongs to one writing query and its"
@@ -142,6 +127,16 @@ final class TableOwnership {
                         + ". Reset the query (reset "
                         + owner.query()
                         + ") or write to another warehouse.");
+    }
+
+    /** For refusals: {@code table 'name' (<folder>) is written by <owner>}. */
+    private String writtenBy(String name, TableOwner current) {
+        return "table '"
+                + name
+                + "' ("
+                + folders.where(name)
+                + ") is written by "
+                + current.describe(folders.rootOrNull());
     }
 
     /**

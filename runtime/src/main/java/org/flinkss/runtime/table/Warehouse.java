@@ -237,8 +237,7 @@ public final class Warehouse {
         }
         Map<String, String> properties = new HashMap<>();
         if (owner != null) {
-            properties.putAll(owner.properties(TableMode.APPENDED));
-            properties.remove(TableOwner.MODE);
+            properties.putAll(owner.writerProperties());
         }
         return LegacyTables.convert(tablePath(name), DeltaStorage.flink(), properties);
     }

@@ -239,6 +239,15 @@ class KernelInternalsTest {
         return table;
     }
 
+    /**
+     * {@code e} is Kernel's error of this type and text, and the adapter takes it for a short
+     * listing.
+     */
+    private static void assertShortListing(RuntimeException e, Class<?> type, String text) {
+        assertThat(e).isExactlyInstanceOf(type).hasMessageContaining(text);
+        assertThat(KernelInternals.isShortListing(e)).as(e.toString()).isTrue();
+    }
+
     private RuntimeException latestFails(DeltaTable table) {
         return catchThrowableOfType(
                 RuntimeException.class,
@@ -255,9 +264,7 @@ class KernelInternalsTest {
 
         RuntimeException e = latestFails(table);
 
-        assertThat(e).isInstanceOf(InvalidTableException.class);
-        assertThat(e).hasMessageContaining("versions are not contiguous");
-        assertThat(KernelInternals.isShortListing(e)).isTrue();
+        assertShortListing(e, InvalidTableException.class, "versions are not contiguous");
     }
 
     @Test
@@ -267,9 +274,7 @@ class KernelInternalsTest {
 
         RuntimeException e = latestFails(table);
 
-        assertThat(e).isInstanceOf(InvalidTableException.class);
-        assertThat(e).hasMessageContaining("Missing checkpoint at version 3");
-        assertThat(KernelInternals.isShortListing(e)).isTrue();
+        assertShortListing(e, InvalidTableException.class, "Missing checkpoint at version 3");
     }
 
     @Test
@@ -279,9 +284,7 @@ class KernelInternalsTest {
 
         RuntimeException e = latestFails(table);
 
-        assertThat(e).isInstanceOf(InvalidTableException.class);
-        assertThat(e).hasMessageContaining("Missing delta file version 4");
-        assertThat(KernelInternals.isShortListing(e)).isTrue();
+        assertShortListing(e, InvalidTableException.class, "Missing delta file version 4");
     }
 
     /**
@@ -311,18 +314,14 @@ class KernelInternalsTest {
     void noWinnersInAConflictsListingIsAShortListingByItsText() throws Exception {
         RuntimeException e = commitAfterOthers(1, List.of(Set.of(1L)));
 
-        assertThat(e).isExactlyInstanceOf(IllegalStateException.class);
-        assertThat(e).hasMessageContaining("No winning commits found");
-        assertThat(KernelInternals.isShortListing(e)).isTrue();
+        assertShortListing(e, IllegalStateException.class, "No winning commits found");
     }
 
     @Test
     void aGapAmongTheWinnersIsAShortListingByItsText() throws Exception {
         RuntimeException e = commitAfterOthers(3, List.of(Set.of(2L)));
 
-        assertThat(e).isExactlyInstanceOf(IllegalStateException.class);
-        assertThat(e).hasMessageContaining("Gaps in Delta log commit files");
-        assertThat(KernelInternals.isShortListing(e)).isTrue();
+        assertShortListing(e, IllegalStateException.class, "Gaps in Delta log commit files");
     }
 
     @Test
@@ -331,10 +330,10 @@ class KernelInternalsTest {
         // listing shows winner 1 only, a version below the one just tried.
         RuntimeException e = commitAfterOthers(3, List.of(Set.of(3L), Set.of(2L, 3L)));
 
-        assertThat(e).isExactlyInstanceOf(IllegalArgumentException.class);
-        assertThat(e)
-                .hasMessageContaining("should be greater than the previous commit attempt version");
-        assertThat(KernelInternals.isShortListing(e)).isTrue();
+        assertShortListing(
+                e,
+                IllegalArgumentException.class,
+                "should be greater than the previous commit attempt version");
     }
 
     @Test
