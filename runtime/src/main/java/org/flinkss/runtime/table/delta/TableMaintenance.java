@@ -25,6 +25,7 @@ import java.util.Set;
  */
 final class TableMaintenance {
 
+    /** Logged under DeltaTable's name, the one log configurations and readers of logs know. */
     private static final Logger LOG = LoggerFactory.getLogger(DeltaTable.class);
 
     private final String path;

@@ -40,6 +40,7 @@ import java.util.concurrent.Executor;
  */
 final class TransactionWriter {
 
+    /** Logged under DeltaTable's name, the one log configurations and readers of logs know. */
     private static final Logger LOG = LoggerFactory.getLogger(DeltaTable.class);
 
     /** Attempts of a commit whose race resolution read a short log listing. */
