@@ -18,8 +18,8 @@ import java.util.Set;
 /**
  * The project's {@link FlinkFileIO} on the local disk, with listings of a table's log that miss
  * commits that exist, as an object store's listing may (see {@code FlinkFileIO.incomplete}): the
- * {@code n}-th listing after {@link #hide} leaves out the commits of the {@code n}-th set of
- * versions (the last set for every listing after). Nothing is hidden until {@link #hide}.
+ * {@code n}-th listing after {@link #hide} leaves out the files of the {@code n}-th set of versions
+ * (the last set for every listing after). Nothing is hidden until {@link #hide}.
  */
 final class ShortListingFileIO implements FileIO {
 
@@ -27,16 +27,24 @@ final class ShortListingFileIO implements FileIO {
 
     private volatile List<Set<Long>> hiddenByListing = List.of(Set.of());
     private volatile int listings;
+    private volatile int hiddenFiles;
 
     /** An engine on this file access. */
     Engine engine() {
         return DefaultEngine.create(this);
     }
 
-    /** From now on, listing {@code n} leaves out the commits of {@code hidden.get(n)}. */
+    /**
+     * From now on, listing {@code n} leaves out the files of the versions {@code hidden.get(n)}.
+     */
     void hide(List<Set<Long>> hidden) {
         hiddenByListing = List.copyOf(hidden);
         listings = 0;
+    }
+
+    /** How many log files that exist the listings left out so far. */
+    int hiddenFiles() {
+        return hiddenFiles;
     }
 
     @Override
@@ -47,18 +55,23 @@ final class ShortListingFileIO implements FileIO {
         try (CloseableIterator<FileStatus> listed = delegate.listFrom(filePath)) {
             while (listed.hasNext()) {
                 FileStatus f = listed.next();
-                if (!hidden.contains(commitVersion(f.getPath()))) {
+                if (!hidden.contains(logVersion(f.getPath()))) {
                     kept.add(f);
+                } else {
+                    hiddenFiles++;
                 }
             }
         }
         return FlinkFileIO.iterator(kept.iterator());
     }
 
-    /** The version of a commit file ({@code 00000000000000000003.json}), else -1. */
-    private static long commitVersion(String path) {
+    /**
+     * The version a log file belongs to ({@code 00000000000000000003.json}, {@code .crc}, {@code
+     * .checkpoint.parquet}), else -1: a listing that misses a version misses all of its files.
+     */
+    private static long logVersion(String path) {
         String name = path.substring(path.lastIndexOf('/') + 1);
-        if (name.length() == 25 && name.endsWith(".json")) {
+        if (name.length() > 21 && name.charAt(20) == '.') {
             try {
                 return Long.parseLong(name.substring(0, 20));
             } catch (NumberFormatException e) {
