@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.table.TableMode;
 import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DataFile;
@@ -53,7 +54,7 @@ class WarehouseS3ITCase {
         // Step 1: the same batch committed to a table of each warehouse.
         for (Warehouse w : List.of(remote, local)) {
             TableOwner owner = TableOwner.query("bronze", "q1", checkpoint, w);
-            w.own("bronze", ROWS, owner, Warehouse.APPENDED);
+            w.own("bronze", ROWS, owner, TableMode.APPENDED);
             DataFile file =
                     DataFiles.writeFile(
                             new Path(w.folder("bronze"), "q1-0.parquet"), ROWS, rows(0, 50));
@@ -81,7 +82,7 @@ class WarehouseS3ITCase {
 
         // Step 3: another checkpoint is refused, naming the table's S3 folder.
         TableOwner other = TableOwner.query("bronze", "q2", tmp.resolve("_cp2/bronze"), remote);
-        assertThatThrownBy(() -> remote.own("bronze", ROWS, other, Warehouse.APPENDED))
+        assertThatThrownBy(() -> remote.own("bronze", ROWS, other, TableMode.APPENDED))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(remote.folder("bronze"))
                 .hasMessageContaining("query id q1");

@@ -39,6 +39,7 @@ import org.flinkss.runtime.source.files.FilePlanner;
 import org.flinkss.runtime.source.files.FileSplit;
 import org.flinkss.runtime.source.impl.MicroBatchSource;
 import org.flinkss.runtime.table.TableDef;
+import org.flinkss.runtime.table.TableMode;
 import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DeltaSchema;
@@ -80,8 +81,8 @@ public final class QueryContext {
     private final List<Runnable> beforeRun = new ArrayList<>();
     private final List<String> tables = new ArrayList<>();
 
-    /** The mode of each table of the warehouse written ({@link Warehouse#APPENDED}, ...). */
-    private final Map<String, String> tableModes = new LinkedHashMap<>();
+    /** The mode of each table of the warehouse written. */
+    private final Map<String, TableMode> tableModes = new LinkedHashMap<>();
 
     private final Map<String, RowType> tableRows = new LinkedHashMap<>();
 
@@ -193,7 +194,7 @@ public final class QueryContext {
         // Timestamps at microseconds whatever precision the table recorded (an earlier version's
         // TIMESTAMP_LTZ(3)): one row type for readers, and Spark's rows keep their microseconds.
         var rowType = DeltaSchema.withMicros(warehouse.rowType(table));
-        if (warehouse.writtenBy(table).equals(Warehouse.REPLACED)) {
+        if (warehouse.writtenBy(table) == TableMode.REPLACED) {
             throw new QueryException(
                     "table '"
                             + table
@@ -286,7 +287,7 @@ public final class QueryContext {
                         .uid("sink-" + name),
                 name,
                 table.rowType(),
-                Warehouse.APPENDED,
+                TableMode.APPENDED,
                 new AppendCommit());
         sinks.put(name, "DeltaSink[" + warehouse.uri(name) + "]");
     }
@@ -300,7 +301,7 @@ public final class QueryContext {
             DataStream<byte[]> staged,
             String name,
             RowType rowType,
-            String mode,
+            TableMode mode,
             TableCommit commit) {
         if (sourceNames.size() != 1) {
             throw new QueryException(
@@ -460,7 +461,7 @@ public final class QueryContext {
                         .uid("sink-" + table),
                 table,
                 rowType,
-                Warehouse.REPLACED,
+                TableMode.REPLACED,
                 new CompleteCommit(rowType, keyColumns));
         sinks.put(table, "DeltaSink[" + warehouse.uri(table) + ", complete]");
     }

@@ -36,7 +36,7 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
     /** Table property: the writing query's checkpoint directory, relative to the warehouse. */
     public static final String WRITER_CHECKPOINT = "flinkss.writer.checkpoint";
 
-    /** Table property: {@code append} or {@code complete}. */
+    /** Table property: how the table is written, {@link TableMode#text()}. */
     public static final String MODE = "flinkss.mode";
 
     public TableOwner {
@@ -93,8 +93,8 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
                 properties.get(WRITER_CHECKPOINT));
     }
 
-    /** This owner and a mode as table properties. */
-    Map<String, String> properties(String mode) {
+    /** This owner as table properties (the writer's, without a mode). */
+    Map<String, String> writerProperties() {
         Map<String, String> p = new HashMap<>();
         p.put(WRITER, query);
         if (queryId != null) {
@@ -103,7 +103,13 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
         if (checkpoint != null) {
             p.put(WRITER_CHECKPOINT, checkpoint);
         }
-        p.put(MODE, mode);
+        return p;
+    }
+
+    /** This owner and a mode as table properties. */
+    Map<String, String> properties(TableMode mode) {
+        Map<String, String> p = writerProperties();
+        p.put(MODE, mode.text());
         return p;
     }
 
