@@ -23,9 +23,11 @@ import org.flinkss.jobs.cli.TableCommand;
 import org.flinkss.jobs.cli.VersionProvider;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.runner.EmbeddedClusters;
 import org.flinkss.runtime.storage.Storage;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -118,8 +120,38 @@ public final class Main implements Callable<Integer> {
         // Flink's embedded cluster leaves non-daemon threads behind: exit explicitly. Under
         // `flink run` the client owns the JVM and only a failure must end it with a code.
         if (code != 0 || !underFlinkRun) {
+            awaitEmbeddedClusters(code == 0);
             System.out.flush();
             System.exit(code);
+        }
+    }
+
+    /** How long an exit waits for the embedded clusters to shut down after a command succeeded. */
+    static final Duration SHUTDOWN_AFTER_SUCCESS = Duration.ofSeconds(30);
+
+    /**
+     * And after it failed, when a job may still be running (its cluster then stops at the exit).
+     */
+    static final Duration SHUTDOWN_AFTER_FAILURE = Duration.ofSeconds(5);
+
+    /**
+     * Waits until the embedded clusters, which Flink shuts down in the background when their jobs
+     * end, have shut down: an exit during that shutdown makes Pekko's JVM shutdown hook load its
+     * classes from a class loader the shutdown closes meanwhile, and print a {@code
+     * NoClassDefFoundError} after a run that succeeded ({@link EmbeddedClusters}). After a failure
+     * the wait is shorter and silent: the error has been said, in one line.
+     */
+    private static void awaitEmbeddedClusters(boolean succeeded) {
+        Duration timeout = succeeded ? SHUTDOWN_AFTER_SUCCESS : SHUTDOWN_AFTER_FAILURE;
+        try {
+            if (!EmbeddedClusters.awaitShutdown(timeout) && succeeded) {
+                System.err.println(
+                        "warning: Flink's embedded cluster did not shut down within "
+                                + timeout.toSeconds()
+                                + " s; exiting anyway");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
