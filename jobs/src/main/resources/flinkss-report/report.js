@@ -28,6 +28,8 @@
     return v.toLocaleString('en-US', { maximumFractionDigits: 2 });
   }
 
+  function margin(extent) { return Math.max((extent.max - extent.min) / 10, 5 * 60 * 1000); }
+
   function axis(spec, position) {
     var a = {
       name: spec.name,
@@ -46,6 +48,12 @@
       a.scale = true;
       a.axisLabel.formatter = { year: '{yyyy}-{MM}-{dd}', month: '{MM}-{dd}', day: '{MM}-{dd}', hour: '{HH}:{mm}',
         minute: '{HH}:{mm}', second: '{HH}:{mm}:{ss}', millisecond: '{HH}:{mm}:{ss}' };
+      if (position === 'y') {
+        // A watermark that moved little (or not at all) gets a range of minutes around it, not
+        // days: a tenth of its span on each side, five minutes at least.
+        a.min = function (v) { return v.min - margin(v); };
+        a.max = function (v) { return v.max + margin(v); };
+      }
     } else {
       a.type = 'value';
       a.minInterval = spec.integer ? 1 : 0;

@@ -4,9 +4,6 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -22,27 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CommandTreeTest {
 
-    /** Exit code, stdout and stderr of one command line run in this JVM. */
-    private record Outcome(int code, String out, String err) {}
-
-    private static Outcome cli(List<String> args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
-            code = Main.execute(args.toArray(String[]::new));
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
-        return new Outcome(
-                code,
-                stdout.toString(StandardCharsets.UTF_8),
-                stderr.toString(StandardCharsets.UTF_8));
+    private static CliOutput cli(List<String> args) {
+        return CliOutput.of(args.toArray(String[]::new));
     }
 
     /** Every command of the tree as the words that name it, {@code []} for flinkss itself. */
@@ -95,12 +73,12 @@ class CommandTreeTest {
         for (List<String> path : commandPaths()) {
             String name = String.join(" ", with(List.of("flinkss"), path.toArray(String[]::new)));
             for (String help : new String[] {"--help", "-h"}) {
-                Outcome outcome = cli(with(path, help));
-                assertThat(outcome.code)
-                        .as("'%s %s' exit code; stderr: %s", name, help, outcome.err)
+                CliOutput outcome = cli(with(path, help));
+                assertThat(outcome.code())
+                        .as("'%s %s' exit code; stderr: %s", name, help, outcome.err())
                         .isZero();
-                assertThat(outcome.err).as("'%s %s' stderr", name, help).isEmpty();
-                assertThat(outcome.out)
+                assertThat(outcome.err()).as("'%s %s' stderr", name, help).isEmpty();
+                assertThat(outcome.out())
                         .as("'%s %s' stdout", name, help)
                         .startsWith("Usage: " + name)
                         .contains("-h, --help");
@@ -114,9 +92,9 @@ class CommandTreeTest {
     @Test
     void everyCommandPrintsTheVersionsForDashV() {
         for (List<String> path : commandPaths()) {
-            Outcome outcome = cli(with(path, "-V"));
-            assertThat(outcome.code).as("%s -V; stderr: %s", path, outcome.err).isZero();
-            assertThat(outcome.out)
+            CliOutput outcome = cli(with(path, "-V"));
+            assertThat(outcome.code()).as("%s -V; stderr: %s", path, outcome.err()).isZero();
+            assertThat(outcome.out())
                     .as("%s -V", path)
                     .startsWith("flink-structured-streaming ")
                     .contains("Apache Flink 2.", "Delta Kernel 4.", "Java 17");
@@ -125,9 +103,9 @@ class CommandTreeTest {
 
     @Test
     void versionNamesTheProjectItsCommitFlinkDeltaKernelAndJava() {
-        Outcome outcome = cli(List.of("--version"));
-        assertThat(outcome.code).isZero();
-        List<String> lines = outcome.out.lines().toList();
+        CliOutput outcome = cli(List.of("--version"));
+        assertThat(outcome.code()).isZero();
+        List<String> lines = outcome.out().lines().toList();
         assertThat(lines).hasSize(4);
         // The version of the pom; the commit as git names it (12 hex digits, ", modified" when
         // the build had uncommitted changes), or "unknown" for a build outside a git clone.
@@ -142,17 +120,17 @@ class CommandTreeTest {
 
     @Test
     void noCommandIsRefusedWithTheUsageOnStderr() {
-        Outcome none = cli(List.of());
-        assertThat(none.code).isEqualTo(2);
-        assertThat(none.out).isEmpty();
-        assertThat(none.err)
+        CliOutput none = cli(List.of());
+        assertThat(none.code()).isEqualTo(2);
+        assertThat(none.out()).isEmpty();
+        assertThat(none.err())
                 .startsWith("error: 'flinkss' needs a command: land-events, land-customers, run,")
                 .contains("Usage: flinkss [-hV] [COMMAND]", "report");
 
-        Outcome table = cli(List.of("table"));
-        assertThat(table.code).isEqualTo(2);
-        assertThat(table.out).isEmpty();
-        assertThat(table.err)
+        CliOutput table = cli(List.of("table"));
+        assertThat(table.code()).isEqualTo(2);
+        assertThat(table.out()).isEmpty();
+        assertThat(table.err())
                 .startsWith(
                         "error: 'flinkss table' needs a command: count, show, export, history,"
                                 + " vacuum, convert\n")

@@ -189,6 +189,47 @@ class ReportITCase {
     }
 
     @Test
+    void lateRowsAreChartedByBatchAndListed() throws Exception {
+        // Step 1: 500 events, bronze and win5: the watermark ends the run at the newest event
+        // less 10 minutes. Step 2: five events of the first minute land again, and win5's second
+        // batch drops them (Spark's rule: the watermark in force is the one the last batch ended
+        // with) into events_5min_late.
+        RunOptions options = BronzeITCase.options(base, 2);
+        EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
+        QueryRunner.run(new BronzeQuery(options.events()), options);
+        QueryRunner.run(WindowQuery.win5(Api.DATASTREAM), options);
+        EventFiles.writeBatch(options.events(), 2, EventGenerator.events(0, 5));
+        QueryRunner.run(new BronzeQuery(options.events()), options);
+        QueryRunner.run(WindowQuery.win5(Api.DATASTREAM), options);
+        assertThat(new Warehouse(options.warehouse()).count("events_5min_late")).isEqualTo(5);
+
+        // Step 3: the summary counts them, a chart shows them in the second batch, and the late
+        // table's rows are listed with why each was dropped.
+        Path file = write(options);
+        String html = Files.readString(file, StandardCharsets.UTF_8);
+        assertThat(html)
+                .contains(
+                        "<td class=\"name\">win5</td><td>2</td><td>505</td>",
+                        "<h3>events_5min_late (5 rows)</h3>",
+                        "older than the watermark 2025-03-01T01:13:10");
+        JsonNode late =
+                chart(html, "win5", "Rows dropped by the watermark and late rows kept, per batch");
+        assertThat(late.path("series").path(0).path("name").asText())
+                .isEqualTo("dropped by the watermark");
+        assertThat(late.path("series").path(0).path("data").toString()).isEqualTo("[0.0,5.0]");
+        assertThat(late.path("series").path(1).path("data").toString()).isEqualTo("[0.0,5.0]");
+
+        if (HeadlessChromium.available()) {
+            try (HeadlessChromium browser = HeadlessChromium.start(base)) {
+                HeadlessChromium.Page page = browser.open(file);
+                page.screenshot(SCREENSHOTS.resolve("late-rows.png"));
+                assertThat(page.consoleErrors()).isEmpty();
+                drawn(page, count(html, "<div class=\"chart\""));
+            }
+        }
+    }
+
+    @Test
     void markupInTheDataIsShownAsTextAndNeverRuns() throws Exception {
         // Step 1: events whose event_type is markup, and a landed line that is markup (not JSON,
         // so quarantined with its text); 200 events 10 s apart, so win5 closes some windows.

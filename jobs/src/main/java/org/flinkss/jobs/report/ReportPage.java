@@ -140,7 +140,12 @@ public final class ReportPage {
             html.append("</tr></thead><tbody>");
             for (List<String> row : sample.rows()) {
                 html.append("<tr>");
-                row.forEach(v -> html.append("<td>").append(Html.escape(v)).append("</td>"));
+                // A long value (a quarantined line, a reason) wraps; a short one never does.
+                row.forEach(
+                        v ->
+                                html.append(v.length() > 40 ? "<td class=\"long\">" : "<td>")
+                                        .append(Html.escape(v))
+                                        .append("</td>"));
                 html.append("</tr>");
             }
             html.append("</tbody></table>");
