@@ -178,14 +178,7 @@ class ReportITCase {
                 .as("the open windows, in state")
                 .isNotEqualTo("[0.0]");
 
-        if (HeadlessChromium.available()) {
-            try (HeadlessChromium browser = HeadlessChromium.start(base)) {
-                HeadlessChromium.Page page = browser.open(file);
-                page.screenshot(SCREENSHOTS.resolve("one-batch.png"));
-                assertThat(page.consoleErrors()).isEmpty();
-                drawn(page, 7);
-            }
-        }
+        drawnInTheBrowser(file, "one-batch.png", 7);
     }
 
     @Test
@@ -219,14 +212,7 @@ class ReportITCase {
         assertThat(late.path("series").path(0).path("data").toString()).isEqualTo("[0.0,5.0]");
         assertThat(late.path("series").path(1).path("data").toString()).isEqualTo("[0.0,5.0]");
 
-        if (HeadlessChromium.available()) {
-            try (HeadlessChromium browser = HeadlessChromium.start(base)) {
-                HeadlessChromium.Page page = browser.open(file);
-                page.screenshot(SCREENSHOTS.resolve("late-rows.png"));
-                assertThat(page.consoleErrors()).isEmpty();
-                drawn(page, count(html, "<div class=\"chart\""));
-            }
-        }
+        drawnInTheBrowser(file, "late-rows.png", count(html, "<div class=\"chart\""));
     }
 
     @Test
@@ -344,6 +330,22 @@ class ReportITCase {
                                 .path("categories")
                                 .toString())
                 .isEqualTo("[\"0\",\"1\",\"2\"]");
+    }
+
+    /**
+     * Where there is a browser: the page opens with a clean console, every chart drawn, and its
+     * screenshot kept.
+     */
+    private void drawnInTheBrowser(Path file, String screenshot, int charts) throws Exception {
+        if (!HeadlessChromium.available()) {
+            return;
+        }
+        try (HeadlessChromium browser = HeadlessChromium.start(base)) {
+            HeadlessChromium.Page page = browser.open(file);
+            page.screenshot(SCREENSHOTS.resolve(screenshot));
+            assertThat(page.consoleErrors()).isEmpty();
+            drawn(page, charts);
+        }
     }
 
     private static void assumeChromium() {
