@@ -16,6 +16,7 @@ import org.apache.flink.util.Collector;
 
 import org.flinkss.course.event.Event;
 import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.operators.NullableKey;
 import org.flinkss.runtime.operators.StateMetrics;
 
 import java.util.Arrays;
@@ -26,8 +27,10 @@ import java.util.Arrays;
  * on both sides: every matching pair once; in the outer variant, each view that no buy matched
  * once, with a null {@code buy_id}, once the watermark is strictly past its range ({@code watermark
  * > view.event_ts + bound}, as Spark: the {@code BETWEEN} is inclusive), never earlier and never
- * for a view that matches. A view without a user ({@link #NO_USER} as its key) matches nothing and
- * comes out unmatched, with a null {@code user_id}, as Spark's equality on a null never holds.
+ * for a view that matches. Rows are keyed by their user as a {@link NullableKey}: a view without a
+ * user (the null key, which no buy has) matches nothing and comes out unmatched, with a null {@code
+ * user_id}, as Spark's equality on a null never holds; no user id stands in for it, so a buy of
+ * user -2147483648 is that user's (issue 37 point 5).
  *
  * <p>Times are Spark's {@code TIMESTAMP}, epoch microseconds ({@link LateEvents#micros}), and the
  * range is compared on them; the watermark is in milliseconds and compared as Spark compares it,
@@ -39,17 +42,15 @@ import java.util.Arrays;
  * can match no future buy once the watermark passes its end of range, and a buy no future view once
  * the watermark reaches the buy itself ({@code watermark * 1000 >= buy}).
  */
-public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event, Event, RowData>
+public final class ViewThenBuyJoin
+        extends KeyedCoProcessFunction<NullableKey, Event, Event, RowData>
         implements CheckpointedFunction {
 
     private static final long serialVersionUID = 1L;
 
-    /** The key of views with a null {@code user_id}: buys without a user never reach the join. */
-    public static final int NO_USER = Integer.MIN_VALUE;
-
-    /** The user of the key: null for {@link #NO_USER}. */
-    private static Integer user(Integer key) {
-        return key == NO_USER ? null : key;
+    /** The user of the key: null for the null key. */
+    private static Integer user(NullableKey key) {
+        return key.asInt();
     }
 
     private static final long MICROS_PER_MILLI = 1000;
@@ -130,6 +131,10 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
 
     @Override
     public void processElement2(Event buy, Context ctx, Collector<RowData> out) throws Exception {
+        if (ctx.getCurrentKey().isNull()) {
+            // A buy without a user matches no view: nothing to keep it for.
+            return;
+        }
         long ts = micros(buy);
         for (long b = bucket(ts - boundMicros); b <= bucket(ts); b++) {
             long[] rows = views.get(b);
