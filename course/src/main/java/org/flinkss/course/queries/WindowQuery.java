@@ -409,7 +409,14 @@ public final class WindowQuery implements Query {
                 .map(row -> toRowData(row, byUser))
                 .returns(InternalTypeInfo.of(rowType()))
                 .name("window-rows")
-                .uid("window-rows-" + name);
+                .uid("window-rows-" + name)
+                // Spark's watermark is never before the epoch, so a window that ends at or before
+                // it has ended for every row: a sliding row there is kept only in its later
+                // windows. SQL's own watermark is Flink's, which an operator may not have from
+                // every input yet when a run's first rows reach it (issue 37).
+                .filter(row -> row.getTimestamp(1, 3).getMillisecond() > Watermarks.INITIAL)
+                .name("windows ending after the epoch")
+                .uid("after-epoch-" + name);
     }
 
     /**

@@ -224,6 +224,20 @@ class ViewThenBuyJoinTest {
         assertThat(drain(h)).containsExactly("null 1 null");
     }
 
+    /** Issue 37: a view and a buy without an event_id join, and come out with null ids. */
+    @Test
+    void rowsWithoutAnIdJoinAndComeOutWithANullIdNotAStandIn() throws Exception {
+        var h = harness(true, null);
+        Instant t = Instant.ofEpochMilli(at("01:00"));
+        h.processElement1(new Event(null, USER, "view", t, null), at("01:00"));
+        h.processElement2(new Event(null, USER, "buy", t.plusSeconds(60), 1.0), at("01:01"));
+        h.processElement1(new Event(null, USER, "view", t.plusSeconds(600), null), at("01:10"));
+
+        assertThat(drain(h)).containsExactly("7 null null");
+        watermark(h, "01:15:00.001");
+        assertThat(drain(h)).containsExactly("7 null null");
+    }
+
     @Test
     void theInnerJoinNeverWritesNullRows() throws Exception {
         var h = harness(false, null);
@@ -376,7 +390,7 @@ class ViewThenBuyJoinTest {
                                 r ->
                                         (r.isNullAt(0) ? "null" : r.getInt(0))
                                                 + " "
-                                                + r.getLong(1)
+                                                + (r.isNullAt(1) ? "null" : r.getLong(1))
                                                 + " "
                                                 + (r.isNullAt(2) ? "null" : r.getLong(2)))
                         .collect(Collectors.toList());
@@ -398,7 +412,7 @@ class ViewThenBuyJoinTest {
                                 + r[i]
                                 + " at "
                                 + time(r[i + 1])
-                                + (r[i + 2] == 1 ? " matched" : " unmatched"));
+                                + ((r[i + 2] & 1) == 1 ? " matched" : " unmatched"));
             }
         }
         return views;
@@ -411,7 +425,7 @@ class ViewThenBuyJoinTest {
         List<String> buys = new ArrayList<>();
         for (Map.Entry<NullableKey, long[]> rows : held(h, "buys").entrySet()) {
             long[] r = rows.getValue();
-            for (int i = 0; i < r.length; i += 2) {
+            for (int i = 0; i < r.length; i += 3) {
                 buys.add(rows.getKey() + ": buy " + r[i] + " at " + time(r[i + 1]));
             }
         }

@@ -219,7 +219,8 @@ public final class ReportCommand implements Callable<Integer> {
                             });
             long watermark =
                     p.path("sources").path(0).path("watermarkAfter").asLong(Watermarks.NONE);
-            if (watermark != Watermarks.NONE) {
+            // Before any batch moved it, Spark's watermark is the epoch: nothing to plot yet.
+            if (watermark > Watermarks.INITIAL) {
                 series.computeIfAbsent(
                                 "watermark (hours after the first event)", k -> new ArrayList<>())
                         .add(new double[] {batch, (watermark - 1740787200000L) / 3_600_000.0});
