@@ -18,7 +18,8 @@ import javax.annotation.Nullable;
 public final class NullableKey {
 
     /** The type of a stream keyed by nullable keys. */
-    public static final TypeInformation<NullableKey> TYPE = new NullableKeySerializer.Type();
+    public static final TypeInformation<NullableKey> TYPE =
+            new SerializerType<>(NullableKey.class, NullableKeySerializer.INSTANCE, true);
 
     private static final NullableKey NULL = new NullableKey(true, 0);
 

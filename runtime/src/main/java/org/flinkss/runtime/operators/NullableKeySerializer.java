@@ -1,7 +1,5 @@
 package org.flinkss.runtime.operators;
 
-import org.apache.flink.api.common.serialization.SerializerConfig;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -117,66 +115,6 @@ public final class NullableKeySerializer extends TypeSerializerSingleton<Nullabl
                             && oldSerializerSnapshot.getCurrentVersion() == VERSION
                     ? TypeSerializerSchemaCompatibility.compatibleAsIs()
                     : TypeSerializerSchemaCompatibility.incompatible();
-        }
-    }
-
-    /** {@link NullableKey#TYPE}: a key type with this serializer. */
-    static final class Type extends TypeInformation<NullableKey> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public boolean isBasicType() {
-            return false;
-        }
-
-        @Override
-        public boolean isTupleType() {
-            return false;
-        }
-
-        @Override
-        public int getArity() {
-            return 1;
-        }
-
-        @Override
-        public int getTotalFields() {
-            return 1;
-        }
-
-        @Override
-        public Class<NullableKey> getTypeClass() {
-            return NullableKey.class;
-        }
-
-        @Override
-        public boolean isKeyType() {
-            return true;
-        }
-
-        @Override
-        public TypeSerializer<NullableKey> createSerializer(SerializerConfig config) {
-            return INSTANCE;
-        }
-
-        @Override
-        public String toString() {
-            return "NullableKey";
-        }
-
-        @Override
-        public boolean equals(Object obj) {
-            return obj instanceof Type;
-        }
-
-        @Override
-        public int hashCode() {
-            return Type.class.hashCode();
-        }
-
-        @Override
-        public boolean canEqual(Object obj) {
-            return obj instanceof Type;
         }
     }
 }
