@@ -36,12 +36,13 @@ class DockerComposeTest {
     private static final Path ROOT = projectRoot();
     private static final Path COMPOSE = ROOT.resolve("docker/docker-compose.yml");
     private static final Path HUB = ROOT.resolve("docker/docker-compose.hub.yml");
+    private static final Path VERSIONS = ROOT.resolve("versions/pom.xml");
     private static final Pattern DEFAULT = Pattern.compile("\\$\\{[A-Z0-9_]+:-([^}]*)}");
 
     @Test
     void everyFlinkImageIsTheBuildsFlinkVersion() throws Exception {
-        String flinkVersion = pomProperty(ROOT.resolve("pom.xml"), "flink.version");
-        assertThat(flinkVersion).as("flink.version in pom.xml").isNotBlank();
+        String flinkVersion = pomProperty(VERSIONS, "flink.version");
+        assertThat(flinkVersion).as("flink.version in versions/pom.xml").isNotBlank();
 
         for (Path file : List.of(COMPOSE, HUB)) {
             Map<?, ?> compose = load(file);
@@ -60,7 +61,8 @@ class DockerComposeTest {
                             image ->
                                     assertThat(image.substring(image.indexOf(':') + 1))
                                             .as(
-                                                    "tag of %s (pom.xml has flink.version %s)",
+                                                    "tag of %s (versions/pom.xml has flink.version"
+                                                            + " %s)",
                                                     image, flinkVersion)
                                             .matches(Pattern.quote(flinkVersion) + "(-.*)?"));
             // Each Flink service gets its image, directly or through the x-flink anchor (<<:
@@ -78,17 +80,9 @@ class DockerComposeTest {
     void theImagesBuiltHereCarryTheVersionsTheScriptsAssemble() throws Exception {
         Map<?, ?> services = (Map<?, ?>) load(COMPOSE).get("services");
         assertThat(imageOf((Map<?, ?>) services.get("kafka")))
-                .isEqualTo(
-                        "flinkss/kafka:"
-                                + pomProperty(
-                                        ROOT.resolve("scripts/kafka-dist/pom.xml"),
-                                        "kafka.version"));
+                .isEqualTo("flinkss/kafka:" + pomProperty(VERSIONS, "kafka.broker.version"));
         assertThat(imageOf((Map<?, ?>) services.get("s3proxy")))
-                .isEqualTo(
-                        "flinkss/s3proxy:"
-                                + pomProperty(
-                                        ROOT.resolve("scripts/s3-dist/pom.xml"),
-                                        "s3proxy.version"));
+                .isEqualTo("flinkss/s3proxy:" + pomProperty(VERSIONS, "s3proxy.version"));
         String projectVersion =
                 XPathFactory.newInstance()
                         .newXPath()
@@ -100,20 +94,6 @@ class DockerComposeTest {
                         .trim();
         assertThat(imageOf((Map<?, ?>) services.get("client")))
                 .isEqualTo("flinkss/client:" + projectVersion);
-    }
-
-    @Test
-    void theClusterScriptsAndTheDockerLibPinTheSameFlinkVersion() throws Exception {
-        String flinkVersion = pomProperty(ROOT.resolve("pom.xml"), "flink.version");
-        assertThat(pomProperty(ROOT.resolve("scripts/flink-dist/pom.xml"), "flink.version"))
-                .isEqualTo(flinkVersion);
-        assertThat(
-                        pomProperty(
-                                ROOT.resolve("scripts/flink-dist/s3-plugin/pom.xml"),
-                                "flink.version"))
-                .isEqualTo(flinkVersion);
-        assertThat(pomProperty(ROOT.resolve("docker/lib/pom.xml"), "flink.version"))
-                .isEqualTo(flinkVersion);
     }
 
     @Test
