@@ -181,11 +181,7 @@ class DeltaCommitterTest {
     void aReplayedBatchTheTableHoldsIsSkippedWholeAndReported() throws Exception {
         RunScope first = new RunScope(layout, "run-1");
         try (OneInputStreamOperatorTestHarness<byte[], Void> committer = open(first)) {
-            committer.processElement(file(0, 2));
-            checkpoint(committer, first, 1, 0);
-            committer.processElement(file(2, 2));
-            checkpoint(committer, first, 2, 1);
-            committer.notifyOfCompletedCheckpoint(2);
+            batchesZeroAndOne(committer, first);
         }
         long held = table().version();
         assertThat(table().committedBatch(queryId)).isEqualTo(OptionalLong.of(1));
@@ -194,11 +190,7 @@ class DeltaCommitterTest {
         // keeps their plans); its writers stage new files for them, and batch 2 is new.
         RunScope replay = new RunScope(layout, "run-2");
         try (OneInputStreamOperatorTestHarness<byte[], Void> committer = open(replay)) {
-            committer.processElement(file(0, 2));
-            checkpoint(committer, replay, 1, 0);
-            committer.processElement(file(2, 2));
-            checkpoint(committer, replay, 2, 1);
-            committer.notifyOfCompletedCheckpoint(2);
+            batchesZeroAndOne(committer, replay);
             assertThat(table().version()).as("nothing committed for the replay").isEqualTo(held);
 
             committer.processElement(file(4, 3));
@@ -210,6 +202,20 @@ class DeltaCommitterTest {
         assertThat(ids()).as("each row once").containsExactlyElementsOf(range(0, 7));
         assertThat(SkippedCommit.readAll(layout, "run-2"))
                 .containsExactly(new SkippedCommit(TABLE, 0, 1), new SkippedCommit(TABLE, 1, 1));
+    }
+
+    /**
+     * Batch 0 (ids 0, 1) sealed at checkpoint 1, batch 1 (ids 2, 3) at checkpoint 2, which
+     * completes.
+     */
+    private void batchesZeroAndOne(
+            OneInputStreamOperatorTestHarness<byte[], Void> committer, RunScope run)
+            throws Exception {
+        committer.processElement(file(0, 2));
+        checkpoint(committer, run, 1, 0);
+        committer.processElement(file(2, 2));
+        checkpoint(committer, run, 2, 1);
+        committer.notifyOfCompletedCheckpoint(2);
     }
 
     private OneInputStreamOperatorTestHarness<byte[], Void> open(RunScope run) throws Exception {
