@@ -8,6 +8,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 
 import org.flinkss.runtime.table.TableDef;
+import org.flinkss.runtime.table.TableMode;
 import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.TableRewriter;
 import org.flinkss.runtime.table.Warehouse;
@@ -42,7 +43,7 @@ public final class Customers {
         if (countries.isEmpty()) {
             throw new IllegalArgumentException("the customers need at least one country");
         }
-        warehouse.own(TABLE, ROW, TableOwner.command(WRITER), Warehouse.APPENDED);
+        warehouse.own(TABLE, ROW, TableOwner.command(WRITER), TableMode.APPENDED);
         List<RowData> rows = new ArrayList<>();
         for (int id = 1; id <= COUNT; id++) {
             rows.add(

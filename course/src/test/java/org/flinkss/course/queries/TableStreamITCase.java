@@ -1,5 +1,8 @@
 package org.flinkss.course.queries;
 
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import org.junit.jupiter.api.Test;
@@ -10,11 +13,15 @@ import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.tables.EventTables;
+import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.sink.CollectSink;
+import org.flinkss.runtime.table.TableMode;
+import org.flinkss.runtime.table.TableOwner;
+import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Path;
@@ -22,6 +29,7 @@ import java.util.List;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class TableStreamITCase {
 
@@ -74,5 +82,23 @@ class TableStreamITCase {
                 .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 1000).boxed().toList());
         assertThat(read).containsExactlyInAnyOrderElementsOf(EventGenerator.events(0, 1000));
         assertThat(second.lastProgress.path("sink").path("numOutputRows").asLong()).isEqualTo(500);
+    }
+
+    @Test
+    void aTableReplacedWholeAtEveryBatchIsRefusedAsAStreamSourceNamingItsWriter() {
+        RunOptions options = BronzeITCase.options(base, 2);
+        // Step 1: the table is written in complete mode (TableMode.REPLACED), as win5 writes
+        // events_5min with --output-mode complete: each batch's commit replaces every file.
+        Warehouse warehouse = new Warehouse(options.warehouse());
+        RowType columns = RowType.of(new LogicalType[] {new BigIntType()}, new String[] {"id"});
+        warehouse.own(BronzeQuery.TABLE, columns, TableOwner.command("win5"), TableMode.REPLACED);
+
+        // Step 2: a stream of it has no new rows to read, and is refused before any job runs.
+        assertThatThrownBy(() -> QueryRunner.run(readBronze("replaced"), options))
+                .isInstanceOf(QueryException.class)
+                .hasMessageContaining("is replaced whole at every batch")
+                .hasMessageContaining("query 'win5'")
+                .hasMessageContaining("'table show " + BronzeQuery.TABLE + "'");
+        assertThat(warehouse.snapshot(BronzeQuery.TABLE).version()).isZero(); // nothing written
     }
 }

@@ -1,20 +1,21 @@
 package org.flinkss.jobs.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.Converters;
 import org.flinkss.jobs.cli.options.DataOptions;
+import org.flinkss.jobs.cli.options.HelpOptions;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.jobs.cli.output.TablePrinter;
-import org.flinkss.runtime.checkpoint.CheckpointLayout;
-import org.flinkss.runtime.checkpoint.QueryIdentity;
+import org.flinkss.runtime.ops.QueryCheckpoint;
 import org.flinkss.runtime.table.RowValues;
 import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
@@ -25,7 +26,6 @@ import org.flinkss.runtime.table.delta.LegacyTables;
 import org.flinkss.runtime.table.delta.VacuumResult;
 
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,10 +54,11 @@ import java.util.regex.Pattern;
         })
 public final class TableCommand implements Callable<Integer> {
 
+    @Spec CommandSpec spec;
+
     @Override
     public Integer call() {
-        new CommandLine(this).usage(System.out);
-        return 0;
+        return CommandGroup.noCommandNamed(spec);
     }
 
     /** A subcommand on one table: its name, the data options and UTF-8 standard output. */
@@ -105,11 +106,10 @@ public final class TableCommand implements Callable<Integer> {
         Instant timestamp;
     }
 
-    @Command(
-            name = "show",
-            mixinStandardHelpOptions = true,
-            description = "The first rows as a grid, like the course's display().")
+    @Command(name = "show", description = "The first rows as a grid, like the course's display().")
     static final class Show extends OnTable {
+        @Mixin HelpOptions help;
+
         @Option(
                 names = "--limit",
                 defaultValue = "20",
@@ -128,9 +128,10 @@ public final class TableCommand implements Callable<Integer> {
 
     @Command(
             name = "export",
-            mixinStandardHelpOptions = true,
             description = "All rows, sorted by every column, with one header line.")
     static final class Export extends OnTable {
+        @Mixin HelpOptions help;
+
         @Option(names = "--csv", required = true, description = "as CSV (the only format so far)")
         boolean csv;
 
@@ -278,14 +279,9 @@ public final class TableCommand implements Callable<Integer> {
             String writer = LegacyTables.writer(warehouse.tablePath(table));
             TableOwner owner = null;
             if (writer.matches("[A-Za-z0-9_-]+")) {
-                CheckpointLayout checkpoint = CheckpointLayout.of(data.base, writer);
-                if (Files.exists(checkpoint.metadata())) {
-                    owner =
-                            TableOwner.query(
-                                    writer,
-                                    QueryIdentity.idIn(checkpoint.metadata()),
-                                    checkpoint.dir(),
-                                    warehouse.root());
+                QueryCheckpoint checkpoint = QueryCheckpoint.of(data.base, writer);
+                if (checkpoint.exists()) {
+                    owner = checkpoint.owner(checkpoint.queryId(), warehouse);
                 }
             }
             DeltaTable delta = warehouse.convert(table, owner);

@@ -17,8 +17,8 @@ import org.flinkss.course.queries.BronzeITCase;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.WindowQuery;
+import org.flinkss.course.recompute.Recompute;
 import org.flinkss.course.testing.Expected;
-import org.flinkss.jobs.cli.RecomputeCommand;
 import org.flinkss.jobs.cli.options.Values;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
@@ -121,8 +121,8 @@ public class WindowITCase {
         List<List<Object>> streamed = warehouse.sortedValues("events_5min");
 
         // Step 1: rebuild 00:00 to 00:30 from bronze, as a batch job: the late buy counts now.
-        RecomputeCommand.Result result =
-                RecomputeCommand.recompute(
+        Recompute.Result result =
+                Recompute.recompute(
                         warehouse,
                         null,
                         options.baseLocation(),

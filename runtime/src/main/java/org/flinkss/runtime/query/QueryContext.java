@@ -14,11 +14,11 @@ import org.apache.flink.table.types.logical.RowType;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
-import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.jdbc.JdbcUpsert;
 import org.flinkss.runtime.jdbc.SqlTableOwners;
 import org.flinkss.runtime.progress.ProgressCounter;
+import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.sink.ChangesPerBatch;
 import org.flinkss.runtime.sink.ForEachBatchSink;
 import org.flinkss.runtime.sink.delta.AppendCommit;
@@ -39,6 +39,7 @@ import org.flinkss.runtime.source.files.FilePlanner;
 import org.flinkss.runtime.source.files.FileSplit;
 import org.flinkss.runtime.source.impl.MicroBatchSource;
 import org.flinkss.runtime.table.TableDef;
+import org.flinkss.runtime.table.TableMode;
 import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DeltaSchema;
@@ -80,8 +81,8 @@ public final class QueryContext {
     private final List<Runnable> beforeRun = new ArrayList<>();
     private final List<String> tables = new ArrayList<>();
 
-    /** The mode of each table of the warehouse written ({@link Warehouse#APPENDED}, ...). */
-    private final Map<String, String> tableModes = new LinkedHashMap<>();
+    /** The mode of each table of the warehouse written. */
+    private final Map<String, TableMode> tableModes = new LinkedHashMap<>();
 
     private final Map<String, RowType> tableRows = new LinkedHashMap<>();
 
@@ -193,7 +194,7 @@ public final class QueryContext {
         // Timestamps at microseconds whatever precision the table recorded (an earlier version's
         // TIMESTAMP_LTZ(3)): one row type for readers, and Spark's rows keep their microseconds.
         var rowType = DeltaSchema.withMicros(warehouse.rowType(table));
-        if (warehouse.writtenBy(table).equals(Warehouse.REPLACED)) {
+        if (warehouse.writtenBy(table) == TableMode.REPLACED) {
             throw new QueryException(
                     "table '"
                             + table
@@ -286,7 +287,7 @@ public final class QueryContext {
                         .uid("sink-" + name),
                 name,
                 table.rowType(),
-                Warehouse.APPENDED,
+                TableMode.APPENDED,
                 new AppendCommit());
         sinks.put(name, "DeltaSink[" + warehouse.uri(name) + "]");
     }
@@ -300,7 +301,7 @@ public final class QueryContext {
             DataStream<byte[]> staged,
             String name,
             RowType rowType,
-            String mode,
+            TableMode mode,
             TableCommit commit) {
         if (sourceNames.size() != 1) {
             throw new QueryException(
@@ -460,7 +461,7 @@ public final class QueryContext {
                         .uid("sink-" + table),
                 table,
                 rowType,
-                Warehouse.REPLACED,
+                TableMode.REPLACED,
                 new CompleteCommit(rowType, keyColumns));
         sinks.put(table, "DeltaSink[" + warehouse.uri(table) + ", complete]");
     }
@@ -511,10 +512,7 @@ public final class QueryContext {
         if (!tables.isEmpty()) {
             String queryId = QueryIdentity.idIn(scope.layout());
             TableOwner owner =
-                    scope.layout().isObjectStore()
-                            ? new TableOwner(
-                                    queryName, queryId, scope.layout().location().toString())
-                            : TableOwner.query(queryName, queryId, scope.layout().dir(), warehouse);
+                    TableOwner.ofCheckpoint(queryName, queryId, scope.layout(), warehouse);
             for (String table : tables) {
                 try {
                     warehouse.own(table, tableRows.get(table), owner, tableModes.get(table));

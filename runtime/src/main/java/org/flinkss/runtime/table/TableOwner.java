@@ -36,7 +36,7 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
     /** Table property: the writing query's checkpoint directory, relative to the warehouse. */
     public static final String WRITER_CHECKPOINT = "flinkss.writer.checkpoint";
 
-    /** Table property: {@code append} or {@code complete}. */
+    /** Table property: how the table is written, {@link TableMode#text()}. */
     public static final String MODE = "flinkss.mode";
 
     public TableOwner {
@@ -68,6 +68,18 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
                         checkpointDir.toAbsolutePath().normalize().toUri().toString());
     }
 
+    /**
+     * The query {@code query} with the checkpoint {@code layout} of id {@code queryId}, writing to
+     * {@code warehouse}: its local folder as {@link #query(String, String, Path, Warehouse)}
+     * records it, a checkpoint on an object store by its URI.
+     */
+    public static TableOwner ofCheckpoint(
+            String query, String queryId, CheckpointLayout layout, Warehouse warehouse) {
+        return layout.isObjectStore()
+                ? new TableOwner(query, queryId, layout.location().toString())
+                : query(query, queryId, layout.dir(), warehouse);
+    }
+
     /** A command that writes a table outside any stream (no checkpoint). */
     public static TableOwner command(String name) {
         return new TableOwner(name, null, null);
@@ -81,8 +93,8 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
                 properties.get(WRITER_CHECKPOINT));
     }
 
-    /** This owner and a mode as table properties. */
-    Map<String, String> properties(String mode) {
+    /** This owner as table properties (the writer's, without a mode). */
+    Map<String, String> writerProperties() {
         Map<String, String> p = new HashMap<>();
         p.put(WRITER, query);
         if (queryId != null) {
@@ -91,7 +103,13 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
         if (checkpoint != null) {
             p.put(WRITER_CHECKPOINT, checkpoint);
         }
-        p.put(MODE, mode);
+        return p;
+    }
+
+    /** This owner and a mode as table properties. */
+    Map<String, String> properties(TableMode mode) {
+        Map<String, String> p = writerProperties();
+        p.put(MODE, mode.text());
         return p;
     }
 

@@ -52,7 +52,7 @@ class WarehouseS3ITCase {
         // Step 1: the same batch committed to a table of each warehouse.
         for (Warehouse w : List.of(remote, local)) {
             TableOwner owner = TableOwner.query("bronze", "q1", checkpoint, w);
-            w.own("bronze", ROWS, owner, Warehouse.APPENDED);
+            w.own("bronze", ROWS, owner, TableMode.APPENDED);
             DataFile file =
                     DataFiles.writeFile(
                             new Path(w.folder("bronze"), "q1-0.parquet"), ROWS, rows(0, 50));
@@ -80,7 +80,7 @@ class WarehouseS3ITCase {
 
         // Step 3: another checkpoint is refused, naming the table's S3 folder.
         TableOwner other = TableOwner.query("bronze", "q2", tmp.resolve("_cp2/bronze"), remote);
-        assertThatThrownBy(() -> remote.own("bronze", ROWS, other, Warehouse.APPENDED))
+        assertThatThrownBy(() -> remote.own("bronze", ROWS, other, TableMode.APPENDED))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(remote.folder("bronze"))
                 .hasMessageContaining("query id q1");

@@ -50,6 +50,14 @@ public final class DeltaStorage {
         return new DeltaStorage(null, DefaultEngine.create(new Configuration()));
     }
 
+    /**
+     * Tables on {@code engine} as it is (its own file access and put-if-absent): for tests that
+     * give Kernel a file system of their making.
+     */
+    static DeltaStorage ofEngine(Engine engine) {
+        return new DeltaStorage(null, engine);
+    }
+
     /** This storage with {@code putIfAbsent} for paths of {@code scheme} (e.g. {@code "s3"}). */
     public DeltaStorage withPutIfAbsent(String scheme, PutIfAbsent putIfAbsent) {
         if (this.putIfAbsent == null) {

@@ -35,6 +35,9 @@ public final class LegacyTables {
     /** Table property: {@code append} or {@code complete} (from {@code _table.json}). */
     public static final String MODE = "flinkss.mode";
 
+    /** The earlier format's table metadata file (columns, writer, mode). */
+    static final String METADATA = "_table.json";
+
     /** The earlier format's pointer to a complete-mode table's current part file. */
     static final String CURRENT = "_current";
 
@@ -44,8 +47,28 @@ public final class LegacyTables {
 
     /** Whether {@code folder} holds a table of the earlier format that is not converted yet. */
     public static boolean isLegacy(java.nio.file.Path folder) {
-        return Files.exists(folder.resolve(DeltaTable.LEGACY_METADATA))
+        return Files.exists(folder.resolve(METADATA))
                 && !Files.isDirectory(folder.resolve("_delta_log"));
+    }
+
+    /**
+     * Whether the table folder {@code tableFolder} (a URI, on any of Flink's file systems) holds
+     * the earlier format's metadata file.
+     */
+    static boolean hasMetadata(String tableFolder) {
+        Path metadata = new Path(tableFolder, METADATA);
+        try {
+            return metadata.getFileSystem().exists(metadata);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Refuses, with {@link #refusal}, a table folder that holds the earlier format's metadata. */
+    static void refuseIfLegacy(String tableFolder) {
+        if (hasMetadata(tableFolder)) {
+            throw new IllegalStateException(refusal(tableFolder));
+        }
     }
 
     /** What a user reads when an unconverted table is opened as a Delta table. */
@@ -55,7 +78,7 @@ public final class LegacyTables {
         return "the table at "
                 + tableFolder
                 + " was written by an earlier version of flinkss (Parquet part files and a "
-                + DeltaTable.LEGACY_METADATA
+                + METADATA
                 + ", no _delta_log), and tables are Delta tables now. Convert it in place with"
                 + " `table convert "
                 + name
@@ -106,7 +129,7 @@ public final class LegacyTables {
     }
 
     private static JsonNode metadata(java.nio.file.Path folder) {
-        java.nio.file.Path file = folder.resolve(DeltaTable.LEGACY_METADATA);
+        java.nio.file.Path file = folder.resolve(METADATA);
         try {
             return JSON.readTree(file.toFile());
         } catch (IOException e) {

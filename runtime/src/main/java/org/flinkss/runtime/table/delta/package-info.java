@@ -20,6 +20,12 @@
  *       default) and how a log entry is written only if absent on each kind of storage.
  * </ul>
  *
+ * <p>Behind {@code DeltaTable}, package-private classes shaped like Kernel's seams do the work:
+ * snapshots ({@code SnapshotReader}), log entries of a range of versions ({@code VersionReader}),
+ * transactions ({@code TransactionWriter}), upkeep ({@code TableMaintenance}). What Kernel 4.0.0
+ * offers only in {@code io.delta.kernel.internal}, and the reading of its error texts, is in one
+ * adapter, {@code KernelInternals}: nothing else may use Kernel's internals.
+ *
  * <p>For a two-phase-commit sink: data files are written (staged) anywhere in the table's folder
  * while a batch runs; they are invisible to every Delta reader until the one commit that ends the
  * batch names them. That commit must carry all of the batch's files from all subtasks (one

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.IdentityStore;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
-import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.checkpoint.SealedBatch;
 import org.flinkss.runtime.checkpoint.SkippedCommit;
+import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DataFile;
 import org.flinkss.runtime.table.delta.DataFiles;
@@ -116,7 +116,7 @@ class DeltaCommitterTest {
                     .rootCause()
                     .hasMessageContaining("table 'events': source 'landing' left no record")
                     .hasMessageContaining("at checkpoint 7")
-                    .hasMessageContaining(layout.sealedBatchLocation("run-1", SOURCE, 7).getPath());
+                    .hasMessageContaining(run.sealedBatches(SOURCE).location(7L).getPath());
         }
     }
 
@@ -244,7 +244,7 @@ class DeltaCommitterTest {
             long id,
             long lastSealed)
             throws Exception {
-        new SealedBatch(SOURCE, id, lastSealed).write(run);
+        run.sealedBatches(SOURCE).add(id, new SealedBatch(SOURCE, id, lastSealed));
         return committer.snapshot(id, id * 1000);
     }
 

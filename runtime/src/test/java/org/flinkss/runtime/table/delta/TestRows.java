@@ -23,7 +23,6 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.InternalScanFileUtils;
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
@@ -145,7 +144,7 @@ final class TestRows {
             while (files.hasNext()) {
                 try (CloseableIterator<Row> rows = files.next().getRows()) {
                     while (rows.hasNext()) {
-                        FileStatus file = InternalScanFileUtils.getAddFileStatus(rows.next());
+                        FileStatus file = KernelInternals.fileStatus(rows.next());
                         try (CloseableIterator<ColumnarBatch> data =
                                 engine.getParquetHandler()
                                         .readParquetFiles(

@@ -1,0 +1,185 @@
+package org.flinkss.runtime.table.delta;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Table;
+import io.delta.kernel.TransactionBuilder;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.InvalidTableException;
+import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.internal.ScanImpl;
+import io.delta.kernel.internal.SnapshotImpl;
+import io.delta.kernel.internal.TableImpl;
+import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.actions.SingleAction;
+import io.delta.kernel.internal.checkpoints.Checkpointer;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.BiConsumer;
+import java.util.function.Predicate;
+
+/**
+ * The one door to what Delta Kernel 4.0.0 does not offer in its public API: every use of {@code
+ * io.delta.kernel.internal} and every reading of Kernel's error texts in this project is here, so
+ * that a Kernel upgrade touches this file, and {@code KernelInternalsTest}, which runs each method
+ * against a real table, says what changed. Nothing else may import Kernel's internals ({@code
+ * KernelInternalsOnlyHereTest}).
+ *
+ * <p>Why each is needed, as of Kernel 4.0.0:
+ *
+ * <ul>
+ *   <li>{@link #properties}, {@link #latestTransactionVersion}: {@code Snapshot} has no public
+ *       getter for the table's configuration nor for a {@code txn} action's version.
+ *   <li>{@link #replaceTableTransaction}: {@code REPLACE TABLE} is on {@code TableImpl} only.
+ *   <li>{@link #dataFiles}, {@link #removeActions}, {@link #fileStatus}: a scan file's row is
+ *       Kernel's internal {@code AddFile}; a scan with statistics (for the row counts) and remove
+ *       actions for an overwrite have no public API.
+ *   <li>{@link #writeCheckpoint}: {@code Table.checkpoint(engine, version)} is public, but it loads
+ *       the version by time travel, which in Kernel 4.0.0 lists the whole log of a table with
+ *       checksum files; the checkpointer takes the snapshot this project already holds.
+ *   <li>{@link #isShortListing}: Kernel's public exception for a log that misses entries is {@link
+ *       InvalidTableException}; three more of its checks throw plain {@code IllegalStateException}
+ *       / {@code IllegalArgumentException}, known only by their texts.
+ * </ul>
+ */
+final class KernelInternals {
+
+    /**
+     * Kernel 4.0.0's texts of the checks that fail when a conflict's listing of the winning commits
+     * came back short, thrown as plain {@code IllegalStateException} ({@code ConflictChecker}'s
+     * {@code checkState}) or {@code IllegalArgumentException} ({@code TransactionImpl}'s {@code
+     * checkArgument}): no exception type tells them apart, so their messages are matched.
+     */
+    private static final List<String> SHORT_LISTING_TEXTS =
+            List.of(
+                    "No winning commits found",
+                    "Gaps in Delta log commit files",
+                    "should be greater than the previous commit attempt version");
+
+    private KernelInternals() {}
+
+    /** The table's properties ({@code delta.*} and the project's own) as of a snapshot. */
+    static Map<String, String> properties(Snapshot snapshot) {
+        return ((SnapshotImpl) snapshot).getMetadata().getConfiguration();
+    }
+
+    /** The version of the newest {@code txn} action of {@code appId} as of a snapshot, if any. */
+    static OptionalLong latestTransactionVersion(Snapshot snapshot, Engine engine, String appId) {
+        Optional<Long> v = ((SnapshotImpl) snapshot).getLatestTransactionVersion(engine, appId);
+        return v.map(OptionalLong::of).orElse(OptionalLong.empty());
+    }
+
+    /**
+     * A builder of a transaction that replaces the table (Delta's {@code REPLACE TABLE}): the
+     * schema and properties given to it, every data file removed.
+     */
+    static TransactionBuilder replaceTableTransaction(
+            Table table, Engine engine, String engineInfo) {
+        return ((TableImpl) table).createReplaceTableTransactionBuilder(engine, engineInfo);
+    }
+
+    /**
+     * The data files of a snapshot, with their row counts from the log's statistics ({@code -1}
+     * where a file has none), in Kernel's scan order.
+     */
+    static List<DataFile> dataFiles(Snapshot snapshot, Engine engine) {
+        List<DataFile> files = new ArrayList<>();
+        forEachAddFile(
+                snapshot,
+                engine,
+                (scanRow, add) -> {
+                    FileStatus status = InternalScanFileUtils.getAddFileStatus(scanRow);
+                    files.add(
+                            DataFile.of(
+                                    status.getPath(),
+                                    status.getSize(),
+                                    status.getModificationTime(),
+                                    add.getNumRecords().orElse(-1L)));
+                });
+        return files;
+    }
+
+    /**
+     * Remove actions ({@code dataChange} true, deleted at {@code deletionTimestamp}) for the files
+     * of a snapshot whose names (the last part of the path) {@code byName} accepts.
+     */
+    static List<Row> removeActions(
+            Snapshot snapshot, Engine engine, Predicate<String> byName, long deletionTimestamp) {
+        List<Row> removes = new ArrayList<>();
+        forEachAddFile(
+                snapshot,
+                engine,
+                (scanRow, add) -> {
+                    String p = add.getPath();
+                    if (byName.test(p.substring(p.lastIndexOf('/') + 1))) {
+                        removes.add(
+                                SingleAction.createRemoveFileSingleAction(
+                                        add.toRemoveFileRow(true, Optional.of(deletionTimestamp))));
+                    }
+                });
+        return removes;
+    }
+
+    /** The file a row of {@code Scan.getScanFiles} names, to read it with the Parquet handler. */
+    static FileStatus fileStatus(Row scanFileRow) {
+        return InternalScanFileUtils.getAddFileStatus(scanFileRow);
+    }
+
+    /**
+     * Writes the checkpoint of the log at the snapshot's version, and {@code _last_checkpoint}.
+     *
+     * @throws io.delta.kernel.exceptions.CheckpointAlreadyExistsException if there is one
+     */
+    static void writeCheckpoint(Engine engine, Table table, Snapshot snapshot) throws IOException {
+        Checkpointer.checkpoint(engine, ((TableImpl) table).getClock(), (SnapshotImpl) snapshot);
+    }
+
+    /**
+     * Whether a failed snapshot read or commit is Kernel's report of a log listing that came back
+     * short (a listing that misses entries that exist, see {@code FlinkFileIO.incomplete}): a new
+     * attempt, which lists the log anew, may succeed. {@link InvalidTableException} is Kernel's
+     * type for a log with a gap or a missing checkpoint ("versions are not contiguous", "Missing
+     * delta file version", "Missing checkpoint at version", ...); the checks of a conflict's
+     * winning commits have no type of their own and are known by their texts ({@link
+     * #SHORT_LISTING_TEXTS}).
+     */
+    static boolean isShortListing(RuntimeException e) {
+        if (e instanceof InvalidTableException) {
+            return true;
+        }
+        if (!(e instanceof IllegalStateException || e instanceof IllegalArgumentException)) {
+            return false;
+        }
+        String message = String.valueOf(e.getMessage());
+        return SHORT_LISTING_TEXTS.stream().anyMatch(message::contains);
+    }
+
+    private static void forEachAddFile(
+            Snapshot snapshot, Engine engine, BiConsumer<Row, AddFile> visitor) {
+        ScanImpl scan = (ScanImpl) snapshot.getScanBuilder().build();
+        try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine, true)) {
+            while (batches.hasNext()) {
+                try (CloseableIterator<Row> rows = batches.next().getRows()) {
+                    while (rows.hasNext()) {
+                        Row scanRow = rows.next();
+                        visitor.accept(
+                                scanRow,
+                                new AddFile(
+                                        scanRow.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL)));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
