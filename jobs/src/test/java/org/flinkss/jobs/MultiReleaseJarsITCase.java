@@ -7,6 +7,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.runtime.testing.ChildJvm;
+import org.flinkss.testutils.ProjectScripts;
 
 import java.io.IOException;
 import java.io.InputStream;
