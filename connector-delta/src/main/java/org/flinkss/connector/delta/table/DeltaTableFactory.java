@@ -85,7 +85,7 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
                             + " it has no new rows to read as a stream");
         }
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
-        RowType declared = (RowType) schema.toPhysicalRowDataType().getLogicalType();
+        RowType declared = (RowType) schema.toPhysicalRowDataType().getLogicalType().copy(true);
         RowType tableRows = DeltaSchema.withMicros(location.warehouse().rowType(table));
         int[] columns = DeltaColumns.match(sqlTable, declared, tableRows, location.uri());
         SqlWatermark watermark = SqlWatermark.of(sqlTable, schema).orElse(null);
@@ -124,7 +124,7 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
                             + "', or run with --warehouse at its folder)");
         }
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
-        RowType declared = (RowType) schema.toPhysicalRowDataType().getLogicalType();
+        RowType declared = (RowType) schema.toPhysicalRowDataType().getLogicalType().copy(true);
         String table = location.table();
         if (warehouse.exists(table)) {
             RowType existing = warehouse.rowType(table);

@@ -1,0 +1,162 @@
+package org.flinkss.jobs;
+
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventFiles;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.table.Warehouse;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code sql --file}: the course's win5 written as a SQL file gives the table {@code run win5}
+ * gives, run after run, late and timeless rows included; a rerun with nothing new reads nothing; a
+ * changed filter runs on its checkpoint and a changed window is refused, naming the change.
+ */
+class SqlFileITCase {
+
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+
+    static final Path WIN5_SQL = project().resolve("examples/sql/win5.sql");
+
+    @TempDir Path tmp;
+
+    /** The project's folder (the tests run in the jobs module's). */
+    static Path project() {
+        Path here = Paths.get("").toAbsolutePath();
+        return Files.exists(here.resolve("examples")) ? here : here.getParent();
+    }
+
+    static CliOutput ok(String... args) {
+        CliOutput out = CliOutput.of(args);
+        assertThat(out.code()).as(String.join(" ", args) + "\n" + out.out() + out.err()).isZero();
+        return out;
+    }
+
+    /** The same events landed in both bases, each then run through bronze. */
+    private static void land(Path a, Path b, int batch, List<Event> events) {
+        for (Path base : List.of(a, b)) {
+            EventFiles.writeBatch(base.resolve("events"), batch, events);
+            ok("run", "bronze", "--base", base.toString(), "--quiet");
+        }
+    }
+
+    private static long dropped(Path base, String query) {
+        long sum = 0;
+        for (ObjectNode p : ProgressTracker.history(CheckpointLayout.of(base, query))) {
+            for (var op : p.path("stateOperators")) {
+                sum += op.path("numRowsDroppedByWatermark").asLong();
+            }
+        }
+        return sum;
+    }
+
+    @Test
+    void win5SqlFileGivesTheTableOfRunWin5RunAfterRun() {
+        Path course = tmp.resolve("course");
+        Path sql = tmp.resolve("sql");
+        Warehouse courseTables = new Warehouse(course.resolve("warehouse"));
+        Warehouse sqlTables = new Warehouse(sql.resolve("warehouse"));
+        // An event without event time: run win5 drops it, and so must the SQL file's windows.
+        Event timeless = new Event(88888L, 3, "view", null, 1.0);
+
+        // Step 1: 1,000 events and a timeless one; both runs close the same windows.
+        List<Event> first = new ArrayList<>(EventGenerator.events(0, 1000));
+        first.add(timeless);
+        land(course, sql, 1, first);
+        ok("run", "win5", "--base", course.toString(), "--quiet");
+        CliOutput run1 = ok("sql", "--file", WIN5_SQL.toString(), "--base", sql.toString());
+        assertThat(run1.out()).contains("\"numInputRows\" : 1001", "win5: 1 batch");
+        assertThat(sqlTables.sortedValues("events_5min"))
+                .isNotEmpty()
+                .containsExactlyElementsOf(courseTables.sortedValues("events_5min"));
+
+        // Step 2: the course's late event alone in a batch, then 500 more: dropped and counted.
+        land(course, sql, 2, List.of(WindowITCase.LATE));
+        land(course, sql, 3, EventGenerator.events(1000, 500));
+        ok("run", "win5", "--base", course.toString(), "--quiet");
+        ok("sql", "--file", WIN5_SQL.toString(), "--base", sql.toString(), "--quiet");
+        assertThat(sqlTables.sortedValues("events_5min"))
+                .containsExactlyElementsOf(courseTables.sortedValues("events_5min"));
+        assertThat(dropped(sql, "win5"))
+                .as("rows dropped by the watermark, counted in progress")
+                .isEqualTo(dropped(course, "win5"))
+                .isEqualTo(2); // the timeless event and the late one
+
+        // Step 3: a rerun with nothing new reads nothing and changes no table.
+        long version = sqlTables.snapshot("events_5min").version();
+        CliOutput rerun = ok("sql", "--file", WIN5_SQL.toString(), "--base", sql.toString());
+        assertThat(rerun.out()).contains("win5: nothing new (0 rows read");
+        assertThat(sqlTables.snapshot("events_5min").version()).isEqualTo(version);
+    }
+
+    private static String query(String where, String size) {
+        return "CREATE TEMPORARY TABLE bronze (event_id BIGINT, event_type STRING,"
+                + " event_ts TIMESTAMP_LTZ(3), amount DOUBLE,\n"
+                + "  WATERMARK FOR event_ts AS event_ts - INTERVAL '10' MINUTE)\n"
+                + "  WITH ('connector' = 'delta', 'table' = 'events_bronze');\n"
+                + "CREATE TEMPORARY TABLE counts (window_start TIMESTAMP_LTZ(3), event_type STRING,"
+                + " events BIGINT)\n"
+                + "  WITH ('connector' = 'delta', 'table' = 'type_counts');\n"
+                + "INSERT INTO counts\n"
+                + "SELECT window_start, event_type, COUNT(*) AS events\n"
+                + "FROM TABLE(TUMBLE(TABLE bronze, DESCRIPTOR(event_ts), INTERVAL '"
+                + size
+                + "' MINUTE))\n"
+                + "WHERE "
+                + where
+                + "\nGROUP BY window_start, window_end, event_type;\n";
+    }
+
+    @Test
+    void aChangedFilterRunsOnItsCheckpointAndAChangedWindowIsRefused() throws IOException {
+        Path base = tmp.resolve("base");
+        Path file = tmp.resolve("counts.sql");
+        Warehouse tables = new Warehouse(base.resolve("warehouse"));
+        EventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 500));
+        ok("run", "bronze", "--base", base.toString(), "--quiet");
+
+        // Step 1: the query's first run.
+        Files.writeString(file, query("amount > 10", "5"), StandardCharsets.UTF_8);
+        ok("sql", "--file", file.toString(), "--base", base.toString(), "--quiet");
+        long afterFirst = tables.count("type_counts");
+        assertThat(afterFirst).isPositive();
+
+        // Step 2: another filter (Spark allows it): the same checkpoint runs on with new data.
+        EventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
+        ok("run", "bronze", "--base", base.toString(), "--quiet");
+        Files.writeString(file, query("amount > 20 AND event_type <> 'view'", "5"));
+        CliOutput filtered = ok("sql", "--file", file.toString(), "--base", base.toString());
+        assertThat(filtered.out()).contains("\"numInputRows\" : 500");
+        assertThat(tables.count("type_counts")).isGreaterThan(afterFirst);
+
+        // Step 3: another window size is another state: refused in one line, nothing written.
+        long version = tables.snapshot("type_counts").version();
+        Files.writeString(file, query("amount > 20 AND event_type <> 'view'", "10"));
+        CliOutput refused =
+                CliOutput.of("sql", "--file", file.toString(), "--base", base.toString());
+        assertThat(refused.code()).isEqualTo(1);
+        assertThat(refused.err().strip().lines()).hasSize(1);
+        assertThat(refused.err())
+                .contains(file.toString(), "query 'counts' changed its state")
+                .contains("size=[5 min]", "size=[10 min]")
+                .contains("'reset counts'");
+        assertThat(tables.snapshot("type_counts").version()).isEqualTo(version);
+    }
+}
