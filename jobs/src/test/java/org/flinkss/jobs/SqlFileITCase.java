@@ -158,5 +158,18 @@ class SqlFileITCase {
                 .contains("size=[5 min]", "size=[10 min]")
                 .contains("'reset counts'");
         assertThat(tables.snapshot("type_counts").version()).isEqualTo(version);
+
+        // Step 4: progress and reset take the SQL query's name; after a reset the new window runs
+        // over everything again.
+        CliOutput progress = ok("progress", "counts", "--base", base.toString());
+        assertThat(progress.out()).contains("\"name\" : \"counts\"", "\"batchId\" : 1");
+        CliOutput reset = ok("reset", "counts", "--base", base.toString());
+        assertThat(reset.out()).contains("counts: checkpoint deleted, tables emptied: type_counts");
+        assertThat(tables.count("type_counts")).isZero();
+        CliOutput again = ok("sql", "--file", file.toString(), "--base", base.toString());
+        assertThat(again.out()).contains("\"numInputRows\" : 1000");
+        assertThat(tables.count("type_counts")).isPositive();
+        assertThat(CliOutput.of("progress", "nothing-here", "--base", base.toString()).code())
+                .isEqualTo(2);
     }
 }

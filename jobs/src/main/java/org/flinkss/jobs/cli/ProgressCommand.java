@@ -5,8 +5,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import org.flinkss.jobs.cli.options.CheckpointedQuery;
 import org.flinkss.jobs.cli.options.DataOptions;
-import org.flinkss.jobs.cli.options.QueryArgument;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
 public final class ProgressCommand implements Callable<Integer> {
 
     @Mixin DataOptions data;
-    @Mixin QueryArgument query;
+    @Mixin CheckpointedQuery query;
 
     @Option(
             names = "--all",
@@ -31,10 +31,10 @@ public final class ProgressCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String name = query.query().single("progress").queryName();
         if (data.objectStoreBase()) {
             data.initializeStorage();
         }
+        String name = query.checkpointName(data.baseLocation(), "progress");
         CheckpointLayout checkpoint = CheckpointLayout.of(data.baseLocation(), name);
         PrintStream out = Stdout.utf8();
         if (all) {

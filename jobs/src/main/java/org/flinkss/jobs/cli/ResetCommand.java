@@ -5,8 +5,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 import org.flinkss.course.queries.QueryCatalog;
+import org.flinkss.jobs.cli.options.CheckpointedQuery;
 import org.flinkss.jobs.cli.options.DataOptions;
-import org.flinkss.jobs.cli.options.QueryArgument;
 import org.flinkss.runtime.checkpoint.CheckpointDir;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.Folders;
@@ -49,19 +49,28 @@ import java.util.concurrent.Callable;
 public final class ResetCommand implements Callable<Integer> {
 
     @Mixin DataOptions data;
-    @Mixin QueryArgument query;
+    @Mixin CheckpointedQuery query;
 
     @Override
     public Integer call() throws Exception {
-        QueryCatalog q = query.query().single("reset");
+        if (data.objectStoreBase()) {
+            data.initializeStorage();
+        }
+        String q = query.checkpointName(data.baseLocation(), "reset");
         List<String> emptied =
                 data.objectStoreBase()
                         ? reset(
-                                data.baseLocation(),
+                                CheckpointLayout.of(data.baseLocation(), q),
+                                q,
                                 data.openWarehouse(),
                                 data.existingDatabase(),
-                                q)
-                        : reset(data.base, data.openWarehouse(), data.database(), q);
+                                RunOptions.tmpRootOf(data.baseLocation()))
+                        : reset(
+                                CheckpointLayout.of(data.base, q),
+                                q,
+                                data.openWarehouse(),
+                                data.database(),
+                                data.base.resolve("_tmp"));
         System.out.println(
                 q
                         + ": checkpoint deleted"

@@ -141,7 +141,10 @@ final class SqlErrors {
         if (!first.contains(": ")
                 && best.getCause() != null
                 && best.getCause().getMessage() != null) {
-            first = first + ": " + best.getCause().getMessage().strip().split("\n", 2)[0];
+            String cause = best.getCause().getMessage().strip().split("\n", 2)[0];
+            if (!first.contains(cause)) {
+                first = first + ": " + cause;
+            }
         }
         return first;
     }

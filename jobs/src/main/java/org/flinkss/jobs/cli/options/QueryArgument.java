@@ -35,7 +35,7 @@ public final class QueryArgument {
     }
 
     /** The catalog's names, for picocli's help. */
-    static final class Names implements Iterable<String> {
+    public static final class Names implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
             return QueryCatalog.names().iterator();
