@@ -9,15 +9,19 @@ import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The architecture's rules, checked on the compiled main classes of every module: the engine does
@@ -25,6 +29,36 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * machinery of {@code impl} packages stays out of public signatures.
  */
 class ArchitectureTest {
+
+    /**
+     * The command line is thin: it parses options, calls the engine's public facades (running a
+     * query, {@code org.flinkss.runtime.ops} for the operations beside runs) and prints. It never
+     * opens a checkpoint's files ({@code runtime.checkpoint}) or reaches machinery ({@code impl}).
+     */
+    static final ArchRule CLI_CALLS_ONLY_PUBLIC_FACADES =
+            noClasses()
+                    .that()
+                    .resideInAPackage("org.flinkss.jobs..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage("org.flinkss.runtime.checkpoint..", "org.flinkss..impl..")
+                    .because(
+                            "operations on checkpoints are the engine's (org.flinkss.runtime.ops),"
+                                    + " not the command line's");
+
+    /**
+     * The course defines queries and runs them through the engine's facades: a checkpoint's files
+     * ({@code runtime.checkpoint}) and how a run goes ({@code runtime.runner}) are the engine's.
+     */
+    static final ArchRule COURSE_KEEPS_OFF_CHECKPOINTS_AND_THE_RUNNER =
+            noClasses()
+                    .that()
+                    .resideInAPackage("org.flinkss.course..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(
+                            "org.flinkss.runtime.checkpoint..", "org.flinkss.runtime.runner..")
+                    .because("the course runs queries through org.flinkss.runtime.query and .ops");
 
     private static JavaClasses main;
 
@@ -56,6 +90,41 @@ class ArchitectureTest {
                 .dependOnClassesThat()
                 .resideInAPackage("org.flinkss.jobs..")
                 .check(main);
+    }
+
+    @Test
+    void theCommandLineCallsOnlyTheEnginesPublicFacades() {
+        CLI_CALLS_ONLY_PUBLIC_FACADES.check(main);
+    }
+
+    @Test
+    void theCourseKeepsOffCheckpointFilesAndTheRunner() {
+        COURSE_KEEPS_OFF_CHECKPOINTS_AND_THE_RUNNER.check(main);
+    }
+
+    /** A rule that cannot fail proves nothing: each of the two above catches a violation. */
+    @Test
+    void theLayerRulesCatchAViolation() throws ClassNotFoundException {
+        JavaClasses violations =
+                new ClassFileImporter()
+                        .importClasses(
+                                CliReachingIntoACheckpoint.class,
+                                Class.forName("org.flinkss.course.CourseReachingIntoTheRunner"));
+        assertThatThrownBy(() -> CLI_CALLS_ONLY_PUBLIC_FACADES.check(violations))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("CliReachingIntoACheckpoint")
+                .hasMessageContaining("CheckpointLayout");
+        assertThatThrownBy(() -> COURSE_KEEPS_OFF_CHECKPOINTS_AND_THE_RUNNER.check(violations))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("CourseReachingIntoTheRunner")
+                .hasMessageContaining("RunTmpFolders");
+    }
+
+    /** The command line opening a checkpoint's files itself, as reset did. */
+    private static final class CliReachingIntoACheckpoint {
+        static String metadataOf(java.nio.file.Path base) {
+            return CheckpointLayout.of(base, "bronze").metadata().toString();
+        }
     }
 
     @Test

@@ -12,9 +12,9 @@ import org.flinkss.course.event.EventSources;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.tables.EventTables;
-import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.checkpoint.CheckpointDir;
+import org.flinkss.runtime.ops.QueryCheckpoint;
+import org.flinkss.runtime.ops.QueryReset;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.query.QueryRunner;
@@ -86,8 +86,11 @@ class CheckpointMisuseITCase {
 
         // The impostor could not run on bronze's checkpoint; after a reset, bronze reprocesses all.
         List<String> emptied =
-                ResetCommand.reset(
-                        options.base(), warehouse, options.database(), QueryCatalog.BRONZE);
+                QueryReset.reset(
+                        options.base(),
+                        warehouse,
+                        options.database(),
+                        QueryCatalog.BRONZE.queryName());
         assertThat(emptied).contains(BronzeQuery.TABLE);
         // An empty table, not no table (issue 14 point 15): one commit removed every file.
         assertThat(warehouse.exists(BronzeQuery.TABLE)).isTrue();
@@ -105,8 +108,7 @@ class CheckpointMisuseITCase {
         RunOptions options = BronzeITCase.options(base, 2);
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
         // Another process holds the checkpoint: its lock is an OS file lock on <cp>/.lock.
-        try (CheckpointDir.Lock running =
-                new CheckpointDir(options.checkpointOf(BronzeQuery.NAME)).lock(BronzeQuery.NAME)) {
+        try (QueryCheckpoint.Lock running = QueryCheckpoint.of(base, BronzeQuery.NAME).lock()) {
             assertThatThrownBy(() -> QueryRunner.run(new BronzeQuery(options.events()), options))
                     .isInstanceOf(QueryException.class)
                     .hasMessageContaining("query 'bronze' is already running")

@@ -12,14 +12,15 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.CheckpointLock;
+import org.flinkss.runtime.checkpoint.CheckpointLog;
 import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.IdentityStore;
 import org.flinkss.runtime.checkpoint.JsonFiles;
 import org.flinkss.runtime.checkpoint.RunFence;
 import org.flinkss.runtime.checkpoint.RunRecords;
-import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.checkpoint.SealedBatch;
 import org.flinkss.runtime.checkpoint.SkippedCommit;
+import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.runner.impl.ClientHeartbeat;
 import org.flinkss.runtime.storage.Lease;
@@ -147,9 +148,9 @@ class CheckpointS3ITCase {
         assertThat(RunFence.owner(layout)).isEmpty();
         RunFence.claim(layout, "run-1");
         assertThat(RunFence.owner(layout)).contains("run-1");
-        assertThat(new RunFence(scope).reasonToStop()).isEmpty();
+        assertThat(scope.fence().reasonToStop()).isEmpty();
         RunFence.claim(layout, "run-2");
-        assertThat(new RunFence(scope).reasonToStop().orElseThrow())
+        assertThat(scope.fence().reasonToStop().orElseThrow())
                 .contains("run run-1 of checkpoint " + layout.location(), "is fenced");
 
         // The records of runs: the job, the caught-up markers, the checkpoint wanted.
@@ -166,17 +167,24 @@ class CheckpointS3ITCase {
         assertThat(runs.checkpointWanted("run-1", List.of("events"))).isEqualTo(7);
 
         // Sealed batches: written per checkpoint, the older ones forgotten.
+        CheckpointLog<Long, SealedBatch> sealed = scope.sealedBatches("events");
         for (long chk = 1; chk <= 3; chk++) {
-            new SealedBatch("events", chk, chk * 10).write(scope);
+            sealed.add(chk, new SealedBatch("events", chk, chk * 10));
         }
-        SealedBatch.forgetBefore(scope, "events", 3);
-        assertThat(SealedBatch.read(scope, "events", 1)).isEmpty();
-        assertThat(SealedBatch.read(scope, "events", 3).orElseThrow().lastSealed()).isEqualTo(30);
+        sealed.purgeBefore(3L);
+        assertThat(sealed.get(1L)).isEmpty();
+        assertThat(sealed.keys()).containsExactly(3L);
+        assertThat(sealed.latest().orElseThrow().lastSealed()).isEqualTo(30);
 
         // Commit reports, by batch then table; cleared.
-        new SkippedCommit("events_5min_late", 4, 4).write(scope);
-        new SkippedCommit("events_5min", 4, 4).write(scope);
-        new SkippedCommit("events_5min", 2, 4).write(scope);
+        CheckpointLog<String, SkippedCommit> skipped = scope.skippedCommits();
+        for (SkippedCommit s :
+                List.of(
+                        new SkippedCommit("events_5min_late", 4, 4),
+                        new SkippedCommit("events_5min", 4, 4),
+                        new SkippedCommit("events_5min", 2, 4))) {
+            skipped.add(s.key(), s);
+        }
         assertThat(SkippedCommit.readAll(layout, "run-1"))
                 .extracting(c -> c.table() + "@" + c.batchId())
                 .containsExactly("events_5min@2", "events_5min@4", "events_5min_late@4");

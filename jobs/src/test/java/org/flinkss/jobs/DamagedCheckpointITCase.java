@@ -10,10 +10,10 @@ import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.QueryCatalog;
-import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.ops.QueryReset;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.Warehouse;
@@ -132,11 +132,11 @@ class DamagedCheckpointITCase {
                 .hasMessageNotContaining("belongs to query ''");
 
         List<String> emptied =
-                ResetCommand.reset(
+                QueryReset.reset(
                         base,
                         new Warehouse(options().warehouse()),
                         options().database(),
-                        QueryCatalog.BRONZE);
+                        QueryCatalog.BRONZE.queryName());
         assertThat(emptied).contains(BronzeQuery.TABLE);
         run();
         assertThat(eventIds())

@@ -15,9 +15,9 @@ import org.flinkss.course.queries.DedupQuery;
 import org.flinkss.course.queries.LatestQuery;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.WindowQuery;
-import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.ops.QueryReset;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
@@ -236,11 +236,11 @@ class MovedBaseITCase {
         // Nor may a reset in the copy empty the original's table.
         assertThatThrownBy(
                         () ->
-                                ResetCommand.reset(
+                                QueryReset.reset(
                                         copy,
                                         new Warehouse(warehouse),
                                         options(copy).database(),
-                                        QueryCatalog.BRONZE))
+                                        QueryCatalog.BRONZE.queryName()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("table 'events_bronze'")
                 .hasMessageContaining("would empty that base's table. Nothing was deleted.");

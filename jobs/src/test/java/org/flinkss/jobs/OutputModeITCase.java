@@ -14,9 +14,9 @@ import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.QueryCatalog;
-import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.ops.QueryReset;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
@@ -365,7 +365,7 @@ class OutputModeITCase {
                 .hasMessageContaining("reset");
         assertThat(warehouse.count("events_5min")).isEqualTo(appended);
 
-        ResetCommand.reset(base, warehouse, append.database(), QueryCatalog.WIN5);
+        QueryReset.reset(base, warehouse, append.database(), QueryCatalog.WIN5.queryName());
         run(QueryCatalog.WIN5, Api.DATASTREAM, complete);
         assertThat(warehouse.sortedValues("events_5min"))
                 .containsExactlyElementsOf(

@@ -12,7 +12,7 @@ import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.Pipeline;
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.checkpoint.CheckpointDir;
+import org.flinkss.runtime.ops.QueryCheckpoint;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.Warehouse;
@@ -105,8 +105,7 @@ class PipelineITCase {
     @Test
     void aSecondPipelineRunWhileOneIsActiveIsRefused() {
         RunOptions options = BronzeITCase.options(base, 2);
-        try (CheckpointDir.Lock running =
-                new CheckpointDir(options.checkpointOf("_pipeline")).lock("pipeline")) {
+        try (QueryCheckpoint.Lock running = QueryCheckpoint.of(base, "_pipeline").lock()) {
             assertThatThrownBy(() -> Pipeline.run(options, Api.DATASTREAM))
                     .isInstanceOf(QueryException.class)
                     .hasMessageContaining("query 'pipeline' is already running");

@@ -14,13 +14,13 @@ import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.LatestQuery;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.WindowQuery;
+import org.flinkss.course.recompute.Recompute;
 import org.flinkss.course.tables.EventTables;
-import org.flinkss.jobs.cli.RecomputeCommand;
-import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.jobs.cli.options.Values;
 import org.flinkss.jobs.cli.output.TablePrinter;
 import org.flinkss.jobs.cli.output.Tables;
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.ops.QueryReset;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.Warehouse;
@@ -216,7 +216,8 @@ class RescuedDataITCase {
         // with the column.
         assertThat(QueryRunner.run(new BronzeQuery(options.events()), options).numInputRows())
                 .isEqualTo(1);
-        ResetCommand.reset(options.base(), warehouse, options.database(), QueryCatalog.BRONZE);
+        QueryReset.reset(
+                options.base(), warehouse, options.database(), QueryCatalog.BRONZE.queryName());
         QueryRunner.Result rebuilt =
                 QueryRunner.run(new BronzeQuery(options.events(), true), options);
         assertThat(rebuilt.numInputRows()).isEqualTo(3);
@@ -269,8 +270,8 @@ class RescuedDataITCase {
 
         // The batch recompute from bronze (Flink SQL over its Parquet files) reads past the extra
         // column.
-        RecomputeCommand.Result recomputed =
-                RecomputeCommand.recompute(
+        Recompute.Result recomputed =
+                Recompute.recompute(
                         rescuedTables,
                         null,
                         rescued.baseLocation(),

@@ -11,7 +11,7 @@ import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.QueryCatalog;
-import org.flinkss.jobs.cli.ResetCommand;
+import org.flinkss.runtime.ops.QueryReset;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
@@ -52,11 +52,13 @@ class ResetUpdateModeITCase {
         Warehouse warehouse = new Warehouse(append.warehouse());
         assertThat(warehouse.count("events_5min")).isPositive();
 
-        ResetCommand.reset(base, warehouse, append.database(), QueryCatalog.WIN5);
+        QueryReset.reset(base, warehouse, append.database(), QueryCatalog.WIN5.queryName());
         QueryRunner.run(QueryCatalog.WIN5.create(update, Api.DATASTREAM), update);
         assertThat(update.database().rows("events_5min")).isNotEmpty();
 
-        assertThat(ResetCommand.reset(base, warehouse, update.database(), QueryCatalog.WIN5))
+        assertThat(
+                        QueryReset.reset(
+                                base, warehouse, update.database(), QueryCatalog.WIN5.queryName()))
                 .containsOnlyOnce("events_5min");
         assertThat(update.database().rows("events_5min")).isEmpty();
         assertThat(warehouse.count("events_5min")).isZero();

@@ -10,7 +10,7 @@ import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.QueryCatalog;
-import org.flinkss.jobs.cli.ResetCommand;
+import org.flinkss.runtime.ops.QueryReset;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.Warehouse;
@@ -68,8 +68,11 @@ class RunTmpFilesITCase {
         Files.writeString(otherQuery.resolve("in-use"), "x");
 
         // Step 2: reset bronze.
-        ResetCommand.reset(
-                base, new Warehouse(options.warehouse()), options.database(), QueryCatalog.BRONZE);
+        QueryReset.reset(
+                base,
+                new Warehouse(options.warehouse()),
+                options.database(),
+                QueryCatalog.BRONZE.queryName());
 
         assertThat(base.resolve("_tmp/bronze/" + KILLED)).doesNotExist();
         assertThat(notes).hasContent("mine");

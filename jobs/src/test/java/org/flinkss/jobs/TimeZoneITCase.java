@@ -13,7 +13,7 @@ import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.WindowQuery;
-import org.flinkss.jobs.cli.RecomputeCommand;
+import org.flinkss.course.recompute.Recompute;
 import org.flinkss.jobs.cli.options.Values;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
@@ -62,8 +62,8 @@ class TimeZoneITCase {
 
         // Step 2: recompute 00:00 to 01:00 UTC: nothing was late, so every closed window of the
         // hour is rebuilt as it is (12 windows of 3 event types), neither deleted nor moved.
-        RecomputeCommand.Result result =
-                RecomputeCommand.recompute(
+        Recompute.Result result =
+                Recompute.recompute(
                         warehouse,
                         null,
                         options.baseLocation(),

@@ -16,7 +16,7 @@ import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.WindowQuery;
-import org.flinkss.jobs.cli.RecomputeCommand;
+import org.flinkss.course.recompute.Recompute;
 import org.flinkss.jobs.cli.options.Values;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
@@ -118,8 +118,8 @@ class WindowITCase {
         List<List<Object>> streamed = warehouse.sortedValues("events_5min");
 
         // Step 1: rebuild 00:00 to 00:30 from bronze, as a batch job: the late buy counts now.
-        RecomputeCommand.Result result =
-                RecomputeCommand.recompute(
+        Recompute.Result result =
+                Recompute.recompute(
                         warehouse,
                         null,
                         options.baseLocation(),

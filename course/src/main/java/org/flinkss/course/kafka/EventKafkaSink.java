@@ -10,6 +10,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventJson;
 import org.flinkss.runtime.kafka.KafkaClientProperties;
+import org.flinkss.runtime.progress.RunScope;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -83,17 +84,12 @@ public final class EventKafkaSink {
     }
 
     /**
-     * {@link #transactionalIdPrefix(String, Path)} of a checkpoint directory anywhere: a local one
-     * gives the same prefix as its folder, one on an object store hashes its URI.
+     * {@link #transactionalIdPrefix(String, Path)} of the checkpoint of run {@code scope},
+     * anywhere: a local one gives the same prefix as its folder, one on an object store hashes its
+     * URI.
      */
-    public static String transactionalIdPrefix(
-            String queryName, org.flinkss.runtime.checkpoint.CheckpointLayout checkpoint) {
-        return checkpoint.isObjectStore()
-                ? "flinkss-"
-                        + queryName
-                        + "-"
-                        + String.format("%08x", checkpoint.location().toString().hashCode())
-                : transactionalIdPrefix(queryName, checkpoint.dir());
+    public static String transactionalIdPrefix(String queryName, RunScope scope) {
+        return "flinkss-" + queryName + "-" + String.format("%08x", scope.checkpoint().hashCode());
     }
 
     /** One record per event: key {@code event_id} as text, value the JSON line. */

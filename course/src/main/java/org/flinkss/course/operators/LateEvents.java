@@ -3,8 +3,8 @@ package org.flinkss.course.operators;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 import org.flinkss.course.event.Event;
-import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.operators.LateRowRouter;
+import org.flinkss.runtime.progress.RunScope;
 
 import java.time.Instant;
 

@@ -15,8 +15,8 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.Collector;
 
 import org.flinkss.course.event.Event;
-import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.operators.StateMetrics;
+import org.flinkss.runtime.progress.RunScope;
 
 import java.util.Arrays;
 

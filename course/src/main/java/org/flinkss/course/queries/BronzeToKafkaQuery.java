@@ -58,7 +58,7 @@ public final class BronzeToKafkaQuery implements Query {
                         .returns(Event.class)
                         .name("events-from-bronze")
                         .uid("events-from-bronze");
-        String prefix = EventKafkaSink.transactionalIdPrefix(NAME, context.scope().layout());
+        String prefix = EventKafkaSink.transactionalIdPrefix(NAME, context.scope());
         // The sink's name carries the topic: another topic is another query, with its own
         // checkpoint.
         context.toSink(

@@ -1,11 +1,9 @@
 package org.flinkss.course.queries;
 
-import org.flinkss.runtime.checkpoint.CheckpointDir;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -38,15 +36,6 @@ public final class Pipeline {
 
     /** Runs the layers one after the other, under the pipeline's own lock. */
     public static List<QueryRunner.Result> run(QueryRequest request) {
-        List<Query> layers = layers(request);
-        RunOptions options = request.run();
-        CheckpointDir pipeline = new CheckpointDir(options.checkpointOf("_" + NAME));
-        try (CheckpointDir.Lock lock = pipeline.lock(NAME)) {
-            List<QueryRunner.Result> results = new ArrayList<>();
-            for (Query layer : layers) {
-                results.add(QueryRunner.run(layer, options));
-            }
-            return results;
-        }
+        return QueryRunner.runInOrder(NAME, layers(request), request.run());
     }
 }

@@ -1,7 +1,8 @@
 package org.flinkss.jobs.cli;
 
+import org.apache.flink.util.FileUtils;
+
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.checkpoint.Folders;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -58,7 +59,7 @@ final class BenchFolder {
                             + " there)");
         }
         for (String written : WRITTEN) {
-            Folders.deleteRecursively(base.resolve(written));
+            FileUtils.deleteFileOrDirectory(base.resolve(written).toFile());
         }
         if (!ours) {
             Files.createDirectories(base);

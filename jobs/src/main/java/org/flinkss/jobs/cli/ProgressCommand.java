@@ -5,11 +5,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import org.flinkss.jobs.cli.options.CheckpointedQuery;
 import org.flinkss.jobs.cli.options.DataOptions;
+import org.flinkss.jobs.cli.options.CheckpointedQuery;
 import org.flinkss.jobs.cli.output.Stdout;
-import org.flinkss.runtime.checkpoint.CheckpointLayout;
-import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.ops.QueryCheckpoint;
 
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
@@ -35,24 +34,26 @@ public final class ProgressCommand implements Callable<Integer> {
             data.initializeStorage();
         }
         String name = query.checkpointName(data.baseLocation(), "progress");
-        CheckpointLayout checkpoint = CheckpointLayout.of(data.baseLocation(), name);
+        QueryCheckpoint checkpoint = QueryCheckpoint.of(data.baseLocation(), name);
         PrintStream out = Stdout.utf8();
         if (all) {
-            for (ObjectNode p : ProgressTracker.history(checkpoint)) {
+            for (ObjectNode p : checkpoint.progress()) {
                 out.println(p.toString());
             }
             out.flush();
             return 0;
         }
-        ObjectNode last = ProgressTracker.last(checkpoint);
-        if (last == null) {
-            throw new IllegalArgumentException(
-                    "query '"
-                            + name
-                            + "' has no progress under "
-                            + checkpoint
-                            + ": it has not run yet");
-        }
+        ObjectNode last =
+                checkpoint
+                        .lastProgress()
+                        .orElseThrow(
+                                () ->
+                                        new IllegalArgumentException(
+                                                "query '"
+                                                        + name
+                                                        + "' has no progress under "
+                                                        + checkpoint
+                                                        + ": it has not run yet"));
         out.println(last.toPrettyString());
         out.flush();
         return 0;

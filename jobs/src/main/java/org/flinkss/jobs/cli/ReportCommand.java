@@ -1,7 +1,5 @@
 package org.flinkss.jobs.cli;
 
-import org.apache.flink.core.fs.FileStatus;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
@@ -11,9 +9,8 @@ import picocli.CommandLine.Option;
 import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.jdbc.Database;
-import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.ops.QueryCheckpoint;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.time.Watermarks;
@@ -27,14 +24,12 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 
 /**
  * One self-contained HTML file (inline SVG, no script, no network) rendered from the progress logs
@@ -92,7 +87,8 @@ public final class ReportCommand implements Callable<Integer> {
             @Nullable Database database,
             org.apache.flink.core.fs.Path file)
             throws IOException {
-        Storage.replaceText(file, html(base.toString(), checkpoints(base), warehouse, database));
+        Storage.replaceText(
+                file, html(base.toString(), QueryCheckpoint.allUnder(base), warehouse, database));
     }
 
     /**
@@ -101,18 +97,19 @@ public final class ReportCommand implements Callable<Integer> {
      */
     public static void write(Path base, Warehouse warehouse, @Nullable Database database, Path file)
             throws IOException {
-        List<CheckpointLayout> checkpoints = new ArrayList<>();
-        for (Path cp : checkpoints(base)) {
-            checkpoints.add(new CheckpointLayout(cp));
-        }
-        String html = html(base.toAbsolutePath().toString(), checkpoints, warehouse, database);
+        String html =
+                html(
+                        base.toAbsolutePath().toString(),
+                        QueryCheckpoint.allUnder(base),
+                        warehouse,
+                        database);
         Files.createDirectories(file.toAbsolutePath().getParent());
         Files.writeString(file, html, StandardCharsets.UTF_8);
     }
 
     private static String html(
             String base,
-            List<CheckpointLayout> checkpoints,
+            List<QueryCheckpoint> checkpoints,
             Warehouse warehouse,
             @Nullable Database database)
             throws IOException {
@@ -134,10 +131,10 @@ public final class ReportCommand implements Callable<Integer> {
                 .append(escape(base))
                 .append("</p>");
         html.append("<h2>Queries</h2>");
-        for (CheckpointLayout cp : checkpoints) {
-            List<ObjectNode> history = ProgressTracker.history(cp);
+        for (QueryCheckpoint cp : checkpoints) {
+            List<ObjectNode> history = cp.progress();
             if (!history.isEmpty()) {
-                query(html, cp.location().getName(), history);
+                query(html, cp.query(), history);
             }
         }
         html.append("<h2>Windowed tables</h2>");
@@ -178,29 +175,6 @@ public final class ReportCommand implements Callable<Integer> {
                 && columns.get(0).equals("window_start")
                 && columns.get(1).equals("window_end")
                 && columns.get(3).equals("events");
-    }
-
-    /** The checkpoint directories under a base anywhere, by name. */
-    private static List<CheckpointLayout> checkpoints(org.apache.flink.core.fs.Path base)
-            throws IOException {
-        List<CheckpointLayout> out = new ArrayList<>();
-        for (FileStatus child : Storage.list(CheckpointLayout.allUnder(base))) {
-            if (child.isDir()) {
-                out.add(new CheckpointLayout(child.getPath()));
-            }
-        }
-        out.sort(Comparator.comparing(cp -> cp.location().getName()));
-        return out;
-    }
-
-    private static List<Path> checkpoints(Path base) throws IOException {
-        Path root = CheckpointLayout.allUnder(base);
-        if (!Files.isDirectory(root)) {
-            return List.of();
-        }
-        try (Stream<Path> dirs = Files.list(root)) {
-            return dirs.filter(Files::isDirectory).sorted().toList();
-        }
     }
 
     private static void query(StringBuilder html, String name, List<ObjectNode> history) {

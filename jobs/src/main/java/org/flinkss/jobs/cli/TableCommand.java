@@ -13,8 +13,7 @@ import org.flinkss.jobs.cli.options.Converters;
 import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.jobs.cli.output.TablePrinter;
-import org.flinkss.runtime.checkpoint.CheckpointLayout;
-import org.flinkss.runtime.checkpoint.QueryIdentity;
+import org.flinkss.runtime.ops.QueryCheckpoint;
 import org.flinkss.runtime.table.RowValues;
 import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
@@ -25,7 +24,6 @@ import org.flinkss.runtime.table.delta.LegacyTables;
 import org.flinkss.runtime.table.delta.VacuumResult;
 
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -278,14 +276,9 @@ public final class TableCommand implements Callable<Integer> {
             String writer = LegacyTables.writer(warehouse.tablePath(table));
             TableOwner owner = null;
             if (writer.matches("[A-Za-z0-9_-]+")) {
-                CheckpointLayout checkpoint = CheckpointLayout.of(data.base, writer);
-                if (Files.exists(checkpoint.metadata())) {
-                    owner =
-                            TableOwner.query(
-                                    writer,
-                                    QueryIdentity.idIn(checkpoint.metadata()),
-                                    checkpoint.dir(),
-                                    warehouse.root());
+                QueryCheckpoint checkpoint = QueryCheckpoint.of(data.base, writer);
+                if (checkpoint.exists()) {
+                    owner = checkpoint.owner(checkpoint.queryId(), warehouse);
                 }
             }
             DeltaTable delta = warehouse.convert(table, owner);

@@ -29,8 +29,10 @@ import java.nio.file.Paths;
  *                                   which its client asks a checkpoint at once
  *   fence.json                      the run that owns the directory: jobs of other runs stop
  *   damaged/...                     restore points set aside because their _metadata is unreadable
- *   runs/&lt;run&gt;/sealed-&lt;source&gt;/&lt;chk&gt; the last batch a source had sealed at checkpoint chk ({@link SealedBatch})
- *   commits/&lt;run&gt;/&lt;table&gt;.json   the batches a run's table committer skipped as already committed
+ *   runs/&lt;run&gt;/sealed-&lt;source&gt;/&lt;chk&gt;.json the last batch a source had sealed at checkpoint chk
+ *                                   ({@link SealedBatch})
+ *   commits/&lt;run&gt;/&lt;table&gt;-&lt;batch&gt;.json the batches a run's table committers skipped as already
+ *                                   committed ({@link SkippedCommit})
  *   cleanup/&lt;table&gt;.json          where the last clean-up of the table's uncommitted data files ended
  *   .lock, .lock.owner              held by the running driver (local disk)
  *   lease/lease-N                   held by the running driver (object store, {@link CheckpointLock})
@@ -40,8 +42,10 @@ import java.nio.file.Paths;
  * {@code s3://bucket/prefix/_cp/<query>} on an object store. The {@code java.nio} accessors below
  * serve local directories only; on an object store they refuse, naming the directory.
  *
- * <p>Nothing else spells these names. The layout is serializable so that operators can carry it
- * (inside a {@link RunScope}) to the TaskManagers, which reach the same directory.
+ * <p>The folders that hold one entry per batch, checkpoint or run are {@link CheckpointLog}s, their
+ * entries named as the {@link EntryNames} constants below say. Nothing else spells these names. The
+ * layout is serializable so that operators can carry it (inside a {@link RunScope}) to the
+ * TaskManagers, which reach the same directory.
  */
 public final class CheckpointLayout implements Serializable {
 
@@ -54,6 +58,30 @@ public final class CheckpointLayout implements Serializable {
      * (see {@link IdentityStore#checkLayout}).
      */
     public static final int VERSION = 2;
+
+    // How the entries of each CheckpointLog of the directory are named: their on-disk format,
+    // which checkpoints of every version hold, so never changed.
+
+    /** {@code offsets/<source>/<batch id>}: the plan of a batch, in 19 digits. */
+    public static final EntryNames<Long> BATCH_PLANS = EntryNames.numbered(19, "");
+
+    /** {@code runs/<run>/sealed-<source>/<checkpoint id>.json}, in 12 digits. */
+    public static final EntryNames<Long> SEALED_BATCHES = EntryNames.numbered(12, ".json");
+
+    /** {@code commits/<run>/<table>-<batch id in 19 digits>.json}. */
+    public static final EntryNames<String> SKIPPED_COMMITS = EntryNames.named(".json");
+
+    /** {@code runs/<run>/job.json}: a folder per run, its job in it. */
+    public static final EntryNames<String> RUN_JOBS = EntryNames.named("").inFolders("job.json");
+
+    /** {@code progress/pending/<run>/}: a folder per run whose fragments are not merged. */
+    public static final EntryNames<String> FRAGMENT_RUNS = EntryNames.named("");
+
+    /** {@code progress/pending/<run>/<checkpoint id>/}, in 12 digits. */
+    public static final EntryNames<Long> FRAGMENT_CHECKPOINTS = EntryNames.numbered(12, "");
+
+    /** {@code progress/pending/<run>/<checkpoint id>/<kind>-<operator>[-<subtask>].json}. */
+    public static final EntryNames<String> FRAGMENTS = EntryNames.named(".json");
 
     /** The folder under a base that holds every query's checkpoint directory. */
     public static final String CHECKPOINTS_FOLDER = "_cp";
@@ -209,7 +237,7 @@ public final class CheckpointLayout implements Serializable {
 
     public org.apache.flink.core.fs.Path fragmentsLocation(String runId, long checkpointId) {
         return new org.apache.flink.core.fs.Path(
-                pendingProgressLocation(runId), String.format("%012d", checkpointId));
+                pendingProgressLocation(runId), FRAGMENT_CHECKPOINTS.name(checkpointId));
     }
 
     public org.apache.flink.core.fs.Path runsLocation() {
@@ -218,10 +246,6 @@ public final class CheckpointLayout implements Serializable {
 
     public org.apache.flink.core.fs.Path runLocation(String runId) {
         return new org.apache.flink.core.fs.Path(runsLocation(), runId);
-    }
-
-    public org.apache.flink.core.fs.Path jobFileLocation(String runId) {
-        return new org.apache.flink.core.fs.Path(runLocation(runId), "job.json");
     }
 
     public org.apache.flink.core.fs.Path heartbeatLocation(String runId) {
@@ -242,12 +266,6 @@ public final class CheckpointLayout implements Serializable {
 
     public org.apache.flink.core.fs.Path sealedBatchesLocation(String runId, String source) {
         return new org.apache.flink.core.fs.Path(runLocation(runId), "sealed-" + source);
-    }
-
-    public org.apache.flink.core.fs.Path sealedBatchLocation(
-            String runId, String source, long checkpointId) {
-        return new org.apache.flink.core.fs.Path(
-                sealedBatchesLocation(runId, source), String.format("%012d.json", checkpointId));
     }
 
     public org.apache.flink.core.fs.Path commitReportsLocation() {
@@ -320,10 +338,6 @@ public final class CheckpointLayout implements Serializable {
         return local(runsLocation());
     }
 
-    public Path jobFile(String runId) {
-        return local(jobFileLocation(runId));
-    }
-
     /** Rewritten by the client of run {@code runId} while it lives ({@link RunFence}). */
     public Path heartbeat(String runId) {
         return local(heartbeatLocation(runId));
@@ -349,19 +363,9 @@ public final class CheckpointLayout implements Serializable {
         return local(checkpointWantedLocation(runId, source));
     }
 
-    /** The {@link SealedBatch} a source wrote at checkpoint {@code checkpointId} of a run. */
-    public Path sealedBatch(String runId, String source, long checkpointId) {
-        return local(sealedBatchLocation(runId, source, checkpointId));
-    }
-
     /** Every {@link SealedBatch} record of a source in a run. */
     public Path sealedBatches(String runId, String source) {
         return local(sealedBatchesLocation(runId, source));
-    }
-
-    /** What the table committers of run {@code runId} report to its driver (skipped batches). */
-    public Path commitReports(String runId) {
-        return local(commitReportsLocation(runId));
     }
 
     /** The commit reports of every run not yet read by its driver. */

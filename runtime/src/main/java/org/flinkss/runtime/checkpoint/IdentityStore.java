@@ -12,8 +12,8 @@ import org.flinkss.runtime.storage.Storage;
 import javax.annotation.Nullable;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,9 +29,6 @@ import java.util.regex.Pattern;
  */
 public final class IdentityStore {
 
-    /** The field of {@code metadata.json} that holds {@link CheckpointLayout#VERSION}. */
-    static final String LAYOUT_FIELD = "layout";
-
     private final CheckpointLayout layout;
 
     public IdentityStore(CheckpointLayout layout) {
@@ -43,11 +40,11 @@ public final class IdentityStore {
      * over. A directory without {@code metadata.json} (a first run) passes.
      */
     public void checkLayout(String queryName) {
-        Path meta = layout.metadataLocation();
-        if (!exists(meta)) {
+        Optional<CheckpointMetadata> stored = read(queryName);
+        if (stored.isEmpty()) {
             return;
         }
-        JsonNode version = read(meta, queryName).path(LAYOUT_FIELD);
+        JsonNode version = stored.get().layoutVersion();
         if (version.isInt() && version.asInt() == CheckpointLayout.VERSION) {
             return;
         }
@@ -80,16 +77,16 @@ public final class IdentityStore {
      * Returns the query id.
      */
     public String claim(QueryIdentity identity) {
-        Path meta = layout.metadataLocation();
-        if (!exists(meta)) {
+        Optional<CheckpointMetadata> read = read(identity.name());
+        if (read.isEmpty()) {
             String id = UUID.randomUUID().toString();
             write(portable(identity, base()), id);
             return id;
         }
         identity = portable(identity, base());
-        JsonNode stored = read(meta, identity.name());
-        String id = stored.path("id").asText();
-        if (!stored.has("sources") && !id.isEmpty()) {
+        CheckpointMetadata stored = read.get();
+        String id = stored.queryId();
+        if (!stored.hasIdentity() && !id.isEmpty()) {
             // A checkpoint that reset made: its id is the query's from now on.
             write(identity, id);
             return id;
@@ -97,12 +94,10 @@ public final class IdentityStore {
         // Paths under the base are kept relative to it: the base may have been moved or copied
         // since. An identity recorded with absolute paths (an earlier version) names the base it
         // was made in, and is read relative to that one.
-        String recordedBase = stored.path(BASE_FIELD).asText("");
+        String recordedBase = stored.recordedBase();
         QueryIdentity existing =
-                portable(
-                        QueryIdentity.fromJson(stored),
-                        recordedBase.isEmpty() ? base() : recordedBase);
-        if (stored.has(BASE_FIELD)) {
+                portable(stored.identity(), recordedBase.isEmpty() ? base() : recordedBase);
+        if (stored.hasRecordedBase()) {
             write(existing, id); // recorded relative to the base from now on
         }
         if (!existing.sameQuery(identity)) {
@@ -146,12 +141,6 @@ public final class IdentityStore {
 
     /** How the identity writes the base folder in the paths of its sources and sinks. */
     static final String BASE = "${base}";
-
-    /**
-     * The field of {@code metadata.json} in which earlier versions recorded where the base folder
-     * was (they refused a moved base); read to make their absolute paths relative, never written.
-     */
-    private static final String BASE_FIELD = "base";
 
     /**
      * {@code identity} with the paths under the base folder {@code base} ({@code
@@ -204,14 +193,6 @@ public final class IdentityStore {
         return parent.getParent().toString();
     }
 
-    private static boolean exists(Path file) {
-        try {
-            return Storage.exists(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
-        }
-    }
-
     /**
      * Starts the query over on a new checkpoint ({@code reset}): a {@code metadata.json} with a new
      * query id and no sources, sinks or stateful operators yet, which the next run claims whatever
@@ -225,33 +206,31 @@ public final class IdentityStore {
         ObjectNode node = JsonFiles.JSON.createObjectNode();
         node.put("name", queryName);
         node.put("id", id);
-        node.put(LAYOUT_FIELD, CheckpointLayout.VERSION);
+        node.put(CheckpointMetadata.LAYOUT_FIELD, CheckpointLayout.VERSION);
         JsonFiles.write(layout.metadataLocation(), node);
         return id;
     }
 
     private void write(QueryIdentity identity, String id) {
-        ObjectNode node = identity.toJson();
-        node.put("id", id);
-        node.put(LAYOUT_FIELD, CheckpointLayout.VERSION);
-        JsonFiles.write(layout.metadataLocation(), node);
+        JsonFiles.write(layout.metadataLocation(), CheckpointMetadata.json(identity, id));
     }
 
     /**
-     * The identity as stored; a file that is empty, cut short or not a JSON object (a disk that
-     * filled up, an editor) stops the run, naming it and the way out.
+     * The identity as stored, if any; a file that is empty, cut short or not a JSON object (a disk
+     * that filled up, an editor) stops the run, naming it and the way out.
      */
-    private JsonNode read(Path meta, String queryName) {
+    private Optional<CheckpointMetadata> read(String queryName) {
+        Path meta = layout.metadataLocation();
         String problem;
         try {
-            JsonNode node = JsonFiles.readTree(meta);
-            if (node != null && node.isObject() && node.path("name").isTextual()) {
-                return node;
+            Optional<CheckpointMetadata> stored = CheckpointMetadata.read(layout);
+            if (stored.isEmpty()) {
+                return stored;
             }
-            problem =
-                    node == null || node.isMissingNode()
-                            ? "it is empty"
-                            : "it holds no query identity";
+            problem = stored.get().problem();
+            if (problem == null) {
+                return stored;
+            }
         } catch (IOException e) {
             problem = "it is not valid JSON: " + e.getMessage().split("\n")[0];
         }

@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import javax.annotation.Nullable;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -154,40 +152,20 @@ public final class QueryIdentity {
         return node;
     }
 
-    /** The query id kept in a checkpoint's {@code metadata.json}, on any storage. */
+    /**
+     * The query id kept in a checkpoint's {@code metadata.json}, on any storage ({@link
+     * CheckpointMetadata}).
+     *
+     * @throws IllegalStateException if the file holds none
+     * @throws java.io.UncheckedIOException if it cannot be read
+     */
     public static String idIn(CheckpointLayout layout) {
-        if (!layout.isObjectStore()) {
-            return idIn(layout.metadata());
-        }
-        org.apache.flink.core.fs.Path metadata = layout.metadataLocation();
-        try {
-            String id =
-                    JsonFiles.JSON
-                            .readTree(org.flinkss.runtime.storage.Storage.readBytes(metadata))
-                            .path("id")
-                            .asText("");
-            if (id.isEmpty()) {
-                throw new IllegalStateException("no query id in " + metadata);
-            }
-            return id;
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot read the query id in " + metadata + ": " + e.getMessage(), e);
-        }
+        return CheckpointMetadata.queryIdIn(layout);
     }
 
-    /** The query id kept in a checkpoint's {@code metadata.json}. */
+    /** The query id kept in a local {@code metadata.json} ({@link #idIn(CheckpointLayout)}). */
     public static String idIn(Path metadata) {
-        try {
-            String id = JsonFiles.JSON.readTree(metadata.toFile()).path("id").asText("");
-            if (id.isEmpty()) {
-                throw new IllegalStateException("no query id in " + metadata);
-            }
-            return id;
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot read the query id in " + metadata + ": " + e.getMessage(), e);
-        }
+        return CheckpointMetadata.queryIdIn(metadata);
     }
 
     static QueryIdentity fromJson(JsonNode node) {

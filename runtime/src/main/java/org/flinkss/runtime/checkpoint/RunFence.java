@@ -28,8 +28,7 @@ import java.util.Optional;
  *       fenced job fails its checkpoint, so none of its sinks commits again, and stops ({@link
  *       PermanentFailure}, no restart);
  *   <li>the client rewrites {@code runs/<run>/heartbeat} every 2 seconds; a job that sees it
- *       unchanged for its run's client timeout ({@link RunScope#clientTimeout}, by the job's own
- *       clock) stops the same way;
+ *       unchanged for its run's client timeout (by the job's own clock) stops the same way;
  *   <li>the next run finds the job of an earlier run through the cluster's REST API, from the run's
  *       {@code job.json}, and cancels it before it restores anything (the runner's {@code
  *       EarlierRunJobs}).
@@ -37,12 +36,22 @@ import java.util.Optional;
  */
 public final class RunFence {
 
-    private final RunScope scope;
+    private final CheckpointLayout layout;
+    private final String runId;
+    @Nullable private final Duration clientTimeout;
     @Nullable private String lastBeat;
     private long lastBeatNanos;
 
-    public RunFence(RunScope scope) {
-        this.scope = scope;
+    /**
+     * The fence as the job of run {@code runId} checks it.
+     *
+     * @param clientTimeout how long the job goes on without a heartbeat of its client; null for
+     *     never
+     */
+    public RunFence(CheckpointLayout layout, String runId, @Nullable Duration clientTimeout) {
+        this.layout = layout;
+        this.runId = runId;
+        this.clientTimeout = clientTimeout;
         this.lastBeatNanos = System.nanoTime();
     }
 
@@ -70,13 +79,13 @@ public final class RunFence {
      * @throws PermanentFailure if another run owns the directory now
      */
     public void checkOwner() {
-        Optional<String> owner = owner(scope.layout());
-        if (owner.isPresent() && !owner.get().equals(scope.runId())) {
+        Optional<String> owner = owner(layout);
+        if (owner.isPresent() && !owner.get().equals(runId)) {
             throw new PermanentFailure(
                     "run "
-                            + scope.runId()
+                            + runId
                             + " of checkpoint "
-                            + scope.layout()
+                            + layout
                             + " is fenced: run "
                             + owner.get()
                             + " of the same query started since, so this job stops and commits"
@@ -94,11 +103,11 @@ public final class RunFence {
         } catch (PermanentFailure fenced) {
             return Optional.of(fenced.getMessage());
         }
-        Duration timeout = scope.clientTimeout();
+        Duration timeout = clientTimeout;
         if (timeout == null) {
             return Optional.empty();
         }
-        String beat = read(scope.layout().heartbeatLocation(scope.runId()));
+        String beat = read(layout.heartbeatLocation(runId));
         long now = System.nanoTime();
         if (beat != null && !beat.equals(lastBeat)) {
             lastBeat = beat;
@@ -110,13 +119,13 @@ public final class RunFence {
         }
         return Optional.of(
                 "the client of run "
-                        + scope.runId()
+                        + runId
                         + " (the process that started it, e.g. flink run) has not been heard from"
                         + " for "
                         + timeout.toSeconds()
                         + " s: it is gone, so this job stops; the next run of the query continues"
                         + " from checkpoint "
-                        + scope.layout());
+                        + layout);
     }
 
     @Nullable

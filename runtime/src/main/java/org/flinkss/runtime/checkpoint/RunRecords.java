@@ -1,7 +1,5 @@
 package org.flinkss.runtime.checkpoint;
 
-import org.apache.flink.core.fs.FileStatus;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -11,6 +9,7 @@ import javax.annotation.Nullable;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.NoSuchFileException;
 import java.time.Duration;
@@ -21,15 +20,20 @@ import java.util.Optional;
 
 /**
  * What the checkpoint directory keeps about runs in progress ({@code runs/<run>/}): the Flink job
- * of each run, so that a later run can recover the progress of a killed one, and the markers its
- * sources leave once they have read what the run is to read.
+ * of each run, so that a later run can recover the progress of a killed one ({@link #jobs}, a log
+ * keyed by run id whose entries are {@code runs/<run>/job.json}), and the markers its sources leave
+ * once they have read what the run is to read.
  */
 public final class RunRecords {
 
     private final CheckpointLayout layout;
+    private final CheckpointLog<String, Job> jobs;
 
     public RunRecords(CheckpointLayout layout) {
         this.layout = layout;
+        this.jobs =
+                new CheckpointLog<>(
+                        layout.runsLocation(), CheckpointLayout.RUN_JOBS, new JobCodec());
     }
 
     /** The Flink job of a run, as {@code job.json} records it. */
@@ -50,35 +54,26 @@ public final class RunRecords {
             String jobId,
             @Nullable URI jobManager,
             @Nullable Duration clientTimeout) {
-        ObjectNode node = JsonFiles.JSON.createObjectNode();
-        node.put("runId", runId);
-        node.put("jobId", jobId);
-        node.put("started", Instant.now().toString());
-        if (jobManager != null) {
-            node.put("jobManager", jobManager.toString());
+        Job job = new Job(runId, jobId, jobManager, clientTimeout, Instant.now().toString());
+        try {
+            jobs.add(runId, job);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot write " + jobs.location(runId) + ": " + e.getMessage(), e);
         }
-        if (clientTimeout != null) {
-            node.put("clientTimeoutMillis", clientTimeout.toMillis());
-        }
-        JsonFiles.write(layout.jobFileLocation(runId), node);
     }
 
     /** The jobs of every run recorded and not cleared yet. */
     public List<Job> jobs() {
-        List<Job> jobs = new ArrayList<>();
-        List<String> runs = new ArrayList<>();
+        List<Job> all = new ArrayList<>();
+        List<String> runs;
         try {
-            for (FileStatus run : Storage.list(layout.runsLocation())) {
-                if (run.isDir()) {
-                    runs.add(run.getPath().getName());
-                }
-            }
+            runs = jobs.keys();
         } catch (IOException e) {
-            return jobs;
+            return all;
         }
-        runs.sort(null);
-        runs.forEach(run -> job(run).ifPresent(jobs::add));
-        return jobs;
+        runs.forEach(run -> job(run).ifPresent(all::add));
+        return all;
     }
 
     /** The Flink job of a run, if it was submitted. */
@@ -88,19 +83,41 @@ public final class RunRecords {
 
     private Optional<Job> job(String runId) {
         try {
-            JsonNode node = JsonFiles.readTree(layout.jobFileLocation(runId));
+            return jobs.get(runId);
+        } catch (IOException | IllegalArgumentException e) {
+            // not readable: no job known (a run killed before it submitted has no job.json)
+            return Optional.empty();
+        }
+    }
+
+    /** {@code job.json}: the job's fields, its client timeout in milliseconds. */
+    private static final class JobCodec implements LogCodec<Job> {
+        @Override
+        public byte[] encode(Job job) throws IOException {
+            ObjectNode node = JsonFiles.JSON.createObjectNode();
+            node.put("runId", job.runId());
+            node.put("jobId", job.jobId());
+            node.put("started", job.started());
+            if (job.jobManager() != null) {
+                node.put("jobManager", job.jobManager().toString());
+            }
+            if (job.clientTimeout() != null) {
+                node.put("clientTimeoutMillis", job.clientTimeout().toMillis());
+            }
+            return JsonFiles.JSON.writeValueAsBytes(node);
+        }
+
+        @Override
+        public Job decode(byte[] bytes) throws IOException {
+            JsonNode node = JsonFiles.JSON.readTree(bytes);
             String jobManager = node.path("jobManager").asText("");
             long timeout = node.path("clientTimeoutMillis").asLong(-1);
-            return Optional.of(
-                    new Job(
-                            runId,
-                            node.path("jobId").asText(),
-                            jobManager.isEmpty() ? null : URI.create(jobManager),
-                            timeout < 0 ? null : Duration.ofMillis(timeout),
-                            node.path("started").asText("")));
-        } catch (IOException | IllegalArgumentException e) {
-            // no job.json (a run killed before it submitted), or not readable: no job known
-            return Optional.empty();
+            return new Job(
+                    node.path("runId").asText(),
+                    node.path("jobId").asText(),
+                    jobManager.isEmpty() ? null : URI.create(jobManager),
+                    timeout < 0 ? null : Duration.ofMillis(timeout),
+                    node.path("started").asText(""));
         }
     }
 
@@ -139,6 +156,6 @@ public final class RunRecords {
 
     /** Forgets every run: done once a run's savepoint holds everything they committed. */
     public void clear() {
-        Folders.deleteQuietly(layout.runsLocation());
+        jobs.purge();
     }
 }

@@ -20,7 +20,7 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
-import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.time.Watermarks;
 
 import javax.annotation.Nullable;

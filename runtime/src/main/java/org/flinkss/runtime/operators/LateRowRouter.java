@@ -9,9 +9,9 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
-import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
+import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.time.Watermarks;
 
 import java.io.Serializable;

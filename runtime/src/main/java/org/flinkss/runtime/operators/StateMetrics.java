@@ -7,9 +7,9 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 
-import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
+import org.flinkss.runtime.progress.RunScope;
 
 import java.io.Serializable;
 import java.util.HashSet;

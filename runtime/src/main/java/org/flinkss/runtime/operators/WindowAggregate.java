@@ -23,7 +23,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
 
-import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.time.Watermarks;
 
 import javax.annotation.Nullable;

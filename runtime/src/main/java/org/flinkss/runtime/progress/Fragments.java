@@ -1,27 +1,61 @@
 package org.flinkss.runtime.progress;
 
-import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
 
-import org.flinkss.runtime.checkpoint.JsonFiles;
-import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.CheckpointLog;
+import org.flinkss.runtime.checkpoint.LogCodec;
+import org.flinkss.runtime.checkpoint.LogFolder;
 import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
-/** Writes and reads the {@link Fragment}s of a run's checkpoints. */
+/**
+ * The logs of the {@link Fragment}s a run's operators leave: {@code progress/pending/<run>/} holds
+ * a folder per checkpoint ({@code 000000000007/}, {@link #checkpoints}), and each of those a log
+ * with one JSON file per operator subtask ({@code sink-events_bronze-0.json}, {@link #log}). The
+ * driver merges a checkpoint's folder once the checkpoint has completed, then removes it.
+ */
 public final class Fragments {
+
+    private static final LogCodec<Fragment> CODEC = LogCodec.json(Fragment.class);
 
     private Fragments() {}
 
+    /** The runs whose fragments are not merged yet, by run id. */
+    static LogFolder<String> runs(CheckpointLayout layout) {
+        return new LogFolder<>(layout.pendingProgressLocation(), CheckpointLayout.FRAGMENT_RUNS);
+    }
+
+    /** The checkpoints of run {@code runId} that left fragments, by checkpoint id. */
+    static LogFolder<Long> checkpoints(CheckpointLayout layout, String runId) {
+        return new LogFolder<>(
+                layout.pendingProgressLocation(runId), CheckpointLayout.FRAGMENT_CHECKPOINTS);
+    }
+
+    /** The fragments of checkpoint {@code checkpointId} of run {@code runId}, by file name. */
+    static CheckpointLog<String, Fragment> log(
+            CheckpointLayout layout, String runId, long checkpointId) {
+        return log(layout.fragmentsLocation(runId, checkpointId));
+    }
+
+    private static CheckpointLog<String, Fragment> log(Path checkpointFolder) {
+        return new CheckpointLog<>(checkpointFolder, CheckpointLayout.FRAGMENTS, CODEC);
+    }
+
     /** Leaves {@code fragment} for checkpoint {@code checkpointId} of the run (atomically). */
     public static void write(RunScope scope, long checkpointId, Fragment fragment) {
-        JsonFiles.write(
-                new Path(scope.fragmentsLocation(checkpointId), fragment.fileName()), fragment);
+        CheckpointLog<String, Fragment> log = scope.fragmentLog(checkpointId);
+        String name = fragment.fileName();
+        String key = name.substring(0, name.length() - ".json".length());
+        try {
+            log.add(key, fragment);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot write " + log.location(key) + ": " + e.getMessage(), e);
+        }
     }
 
     /** Every fragment left in one checkpoint's folder, in file-name order. */
@@ -31,21 +65,12 @@ public final class Fragments {
 
     /** Every fragment left in one checkpoint's folder anywhere, in file-name order. */
     public static List<Fragment> read(Path checkpointFolder) {
-        List<Fragment> fragments = new ArrayList<>();
         try {
-            List<FileStatus> files = Storage.list(checkpointFolder);
-            files.sort(Comparator.comparing(f -> f.getPath().getName()));
-            for (FileStatus f : files) {
-                String name = f.getPath().getName();
-                if (!name.startsWith(".") && name.endsWith(".json")) {
-                    fragments.add(JsonFiles.read(f.getPath(), Fragment.class));
-                }
-            }
+            return log(checkpointFolder).all();
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot read progress fragments in " + checkpointFolder + ": " + e.getMessage(),
                     e);
         }
-        return fragments;
     }
 }

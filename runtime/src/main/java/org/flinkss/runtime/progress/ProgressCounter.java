@@ -7,8 +7,6 @@ import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.util.function.SerializableFunction;
 
-import org.flinkss.runtime.checkpoint.RunScope;
-
 /**
  * Converts records on their way to a sink and counts them; at every checkpoint it leaves the count
  * as a progress fragment, which the driver adds into the batch's {@code sink.numOutputRows} once

@@ -1,25 +1,19 @@
 package org.flinkss.runtime.progress;
 
-import org.apache.flink.core.fs.FileStatus;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
-import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.JsonFiles;
-import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.checkpoint.LogFolder;
 import org.flinkss.runtime.time.Watermarks;
+
+import javax.annotation.Nullable;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +27,7 @@ import java.util.Map;
 public final class ProgressTracker {
 
     private final CheckpointLayout layout;
+    private final ProgressLog log;
     private final String queryId;
     private final String queryName;
     private final String runId;
@@ -64,52 +59,19 @@ public final class ProgressTracker {
         this.runId = runId;
         this.sinkDescriptions = sinkDescriptions;
         this.listeners = listeners;
-        this.lastBatchId = lastLoggedBatchId(layout);
+        this.log = new ProgressLog(layout);
+        this.lastBatchId = log.lastBatchId();
     }
 
-    /** Every committed batch's progress, oldest first. */
+    /** Every committed batch's progress, oldest first ({@link ProgressLog#all}). */
     public static List<ObjectNode> history(CheckpointLayout layout) {
-        List<ObjectNode> all = new ArrayList<>();
-        org.apache.flink.core.fs.Path log = layout.progressLogLocation();
-        try {
-            if (!Storage.exists(log)) {
-                return all;
-            }
-            for (String line : Storage.readText(log).split("\n")) {
-                if (!line.isBlank()) {
-                    try {
-                        all.add((ObjectNode) JsonFiles.JSON.readTree(line));
-                    } catch (IOException torn) {
-                        // A line cut by a kill while it was written: the batch is in the checkpoint
-                        // anyway.
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + log + ": " + e.getMessage(), e);
-        }
-        return all;
+        return new ProgressLog(layout).all();
     }
 
     /** The last progress object printed for the query, or null if it never ran. */
+    @Nullable
     public static ObjectNode last(CheckpointLayout layout) {
-        org.apache.flink.core.fs.Path last = layout.lastProgressLocation();
-        try {
-            if (!Storage.exists(last)) {
-                return null;
-            }
-            return (ObjectNode) JsonFiles.readTree(last);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + last + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static long lastLoggedBatchId(CheckpointLayout layout) {
-        long max = -1;
-        for (ObjectNode p : history(layout)) {
-            max = Math.max(max, p.path("batchId").asLong(-1));
-        }
-        return max;
+        return new ProgressLog(layout).last();
     }
 
     public int batchesThisRun() {
@@ -123,12 +85,13 @@ public final class ProgressTracker {
     /** Merges the fragments of checkpoints up to {@code completedCheckpointId} of a run. */
     public List<ObjectNode> commit(String run, long completedCheckpointId) {
         List<ObjectNode> emitted = new ArrayList<>();
-        for (org.apache.flink.core.fs.Path dir : fragmentDirs(run)) {
-            long id = Long.parseLong(dir.getName());
+        LogFolder<Long> checkpoints = Fragments.checkpoints(layout, run);
+        for (long id : keys(checkpoints)) {
             if (id > completedCheckpointId) {
                 break;
             }
-            emitted.addAll(mergeDir(dir));
+            emitted.addAll(merge(Fragments.read(layout.fragmentsLocation(run, id))));
+            checkpoints.remove(id);
         }
         return emitted;
     }
@@ -137,45 +100,28 @@ public final class ProgressTracker {
      * Deletes the fragments of a run's checkpoints that never completed (a kill rolled them back).
      */
     public void discard(String run) {
-        Folders.deleteQuietly(layout.pendingProgressLocation(run));
+        Fragments.checkpoints(layout, run).purge();
     }
 
     /** Old runs that left fragments: a killed driver could not merge them. */
     public List<String> pendingRuns() {
-        List<String> runs = new ArrayList<>();
+        return keys(Fragments.runs(layout));
+    }
+
+    private static <K extends Comparable<K>> List<K> keys(LogFolder<K> folder) {
         try {
-            for (FileStatus p : Storage.list(layout.pendingProgressLocation())) {
-                if (p.isDir()) {
-                    runs.add(p.getPath().getName());
-                }
-            }
+            return folder.keys();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return runs;
     }
 
-    private List<org.apache.flink.core.fs.Path> fragmentDirs(String run) {
-        List<org.apache.flink.core.fs.Path> dirs = new ArrayList<>();
-        try {
-            for (FileStatus p : Storage.list(layout.pendingProgressLocation(run))) {
-                if (p.getPath().getName().matches("\\d+")) {
-                    dirs.add(p.getPath());
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        dirs.sort(Comparator.comparing(org.apache.flink.core.fs.Path::getName));
-        return dirs;
-    }
-
-    private List<ObjectNode> mergeDir(org.apache.flink.core.fs.Path dir) {
+    private List<ObjectNode> merge(List<Fragment> fragments) {
         List<Fragment.SourceBatches> sources = new ArrayList<>();
         boolean operatorsSnapshotted = false;
         Map<String, Integer> sinkFragments = new LinkedHashMap<>();
         Map<String, Integer> sinkSubtasks = new LinkedHashMap<>();
-        for (Fragment fragment : Fragments.read(dir)) {
+        for (Fragment fragment : fragments) {
             if (fragment instanceof Fragment.SourceBatches batches) {
                 sources.add(batches);
             } else if (fragment instanceof Fragment.SinkRows sink) {
@@ -220,7 +166,6 @@ public final class ProgressTracker {
                                 });
             }
         }
-        Folders.deleteQuietly(dir);
         return emitted;
     }
 
@@ -380,35 +325,13 @@ public final class ProgressTracker {
 
     private void record(ObjectNode progress) {
         batchesThisRun++;
-        try {
-            if (layout.isObjectStore()) {
-                // No appends on an object store: the log is rewritten whole, one PUT.
-                org.apache.flink.core.fs.Path log = layout.progressLogLocation();
-                String before = Storage.exists(log) ? Storage.readText(log) : "";
-                Storage.replaceText(
-                        log, before + JsonFiles.JSON.writeValueAsString(progress) + "\n");
-                writeLast(progress);
-                listeners.forEach(l -> l.onProgress(progress));
-                return;
-            }
-            Path log = layout.progressLog();
-            Files.createDirectories(log.getParent());
-            Files.writeString(
-                    log,
-                    JsonFiles.JSON.writeValueAsString(progress) + "\n",
-                    StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot append to the progress log: " + e.getMessage(), e);
-        }
+        log.add(progress);
         writeLast(progress);
         listeners.forEach(l -> l.onProgress(progress));
     }
 
     private void writeLast(ObjectNode progress) {
-        JsonFiles.write(layout.lastProgressLocation(), progress);
+        log.writeLast(progress);
     }
 
     private static double round(double v) {

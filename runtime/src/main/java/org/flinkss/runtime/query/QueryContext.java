@@ -14,11 +14,11 @@ import org.apache.flink.table.types.logical.RowType;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
-import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.jdbc.JdbcUpsert;
 import org.flinkss.runtime.jdbc.SqlTableOwners;
 import org.flinkss.runtime.progress.ProgressCounter;
+import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.sink.ChangesPerBatch;
 import org.flinkss.runtime.sink.ForEachBatchSink;
 import org.flinkss.runtime.sink.delta.AppendCommit;
@@ -560,10 +560,7 @@ public final class QueryContext {
         if (!tables.isEmpty()) {
             String queryId = QueryIdentity.idIn(scope.layout());
             TableOwner owner =
-                    scope.layout().isObjectStore()
-                            ? new TableOwner(
-                                    queryName, queryId, scope.layout().location().toString())
-                            : TableOwner.query(queryName, queryId, scope.layout().dir(), warehouse);
+                    TableOwner.ofCheckpoint(queryName, queryId, scope.layout(), warehouse);
             for (String table : tables) {
                 try {
                     warehouse.own(table, tableRows.get(table), owner, tableModes.get(table));

@@ -1,6 +1,7 @@
 package org.flinkss.runtime.query;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.CheckpointLock;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.checkpoint.SkippedCommit;
 import org.flinkss.runtime.runner.BuiltJob;
@@ -56,6 +57,23 @@ public final class QueryRunner {
         SkippedCommit.clearAll(layout);
         report(name, skipped, options);
         return new Result(outcome, skipped);
+    }
+
+    /**
+     * Runs {@code queries} one after the other, each on its own checkpoint, as one group named
+     * {@code group} (the course's pipeline: bronze, silver, gold): the group holds a lock of its
+     * own ({@code <base>/_cp/_<group>}) meanwhile, so a second run of the group, in this process or
+     * another, is refused. A query that fails stops the group; those before it stay committed.
+     */
+    public static List<Result> runInOrder(String group, List<Query> queries, RunOptions options) {
+        try (CheckpointLock lock =
+                CheckpointLock.acquire(options.checkpointOf("_" + group), group)) {
+            List<Result> results = new ArrayList<>();
+            for (Query query : queries) {
+                results.add(run(query, options));
+            }
+            return results;
+        }
     }
 
     /** {@code bronze: batch 3 already committed to events_bronze, ...: skipped}, per batch. */

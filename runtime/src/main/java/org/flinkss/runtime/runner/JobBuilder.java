@@ -2,7 +2,7 @@ package org.flinkss.runtime.runner;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.progress.RunScope;
 
 /** Builds a query's job graph for one run: on the run's environment, in the run's scope. */
 @FunctionalInterface

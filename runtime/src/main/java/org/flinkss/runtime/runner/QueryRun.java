@@ -16,9 +16,10 @@ import org.flinkss.runtime.checkpoint.IdentityStore;
 import org.flinkss.runtime.checkpoint.RestorePoints;
 import org.flinkss.runtime.checkpoint.RunFence;
 import org.flinkss.runtime.checkpoint.RunRecords;
-import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.progress.ProgressListener;
+import org.flinkss.runtime.progress.ProgressLog;
 import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.runner.impl.CheckpointRequests;
 import org.flinkss.runtime.runner.impl.ClientHeartbeat;
 import org.flinkss.runtime.runner.impl.ClusterSlots;
@@ -40,7 +41,6 @@ import org.flinkss.runtime.runner.impl.RocksDbLibrary;
 import org.flinkss.runtime.runner.impl.SavepointAdopter;
 import org.flinkss.runtime.runner.impl.SkippedFilesWarning;
 import org.flinkss.runtime.runner.impl.StopRetries;
-import org.flinkss.runtime.time.Watermarks;
 
 import javax.annotation.Nullable;
 
@@ -181,7 +181,7 @@ public final class QueryRun {
                 List<ObjectNode> batches = List.copyOf(committed);
                 ObjectNode last =
                         tracker.batchesThisRun() == 0
-                                ? tracker.noDataProgress(lastWatermark())
+                                ? tracker.noDataProgress(new ProgressLog(layout).lastWatermark())
                                 : batches.get(batches.size() - 1);
                 if (savepoint != null) {
                     restorePoints.pruneExcept(savepoint);
@@ -314,14 +314,5 @@ public final class QueryRun {
             tracker.commit(runId, Long.MAX_VALUE);
             return savepoint;
         }
-    }
-
-    private long lastWatermark() {
-        List<ObjectNode> history = ProgressTracker.history(layout);
-        if (history.isEmpty()) {
-            return Watermarks.NONE;
-        }
-        ObjectNode last = history.get(history.size() - 1);
-        return last.path("sources").path(0).path("watermarkAfter").asLong(Watermarks.NONE);
     }
 }

@@ -1,6 +1,6 @@
 package org.flinkss.runtime.source;
 
-import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.trigger.Trigger;
 
 import java.io.Serializable;

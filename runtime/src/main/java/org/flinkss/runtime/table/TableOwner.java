@@ -68,6 +68,18 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
                         checkpointDir.toAbsolutePath().normalize().toUri().toString());
     }
 
+    /**
+     * The query {@code query} with the checkpoint {@code layout} of id {@code queryId}, writing to
+     * {@code warehouse}: its local folder as {@link #query(String, String, Path, Warehouse)}
+     * records it, a checkpoint on an object store by its URI.
+     */
+    public static TableOwner ofCheckpoint(
+            String query, String queryId, CheckpointLayout layout, Warehouse warehouse) {
+        return layout.isObjectStore()
+                ? new TableOwner(query, queryId, layout.location().toString())
+                : query(query, queryId, layout.dir(), warehouse);
+    }
+
     /** A command that writes a table outside any stream (no checkpoint). */
     public static TableOwner command(String name) {
         return new TableOwner(name, null, null);

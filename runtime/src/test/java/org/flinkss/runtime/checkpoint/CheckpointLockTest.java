@@ -30,14 +30,4 @@ class CheckpointLockTest {
         CheckpointLock.acquire(layout, "bronze").close();
         assertThat(layout.lockFile()).exists();
     }
-
-    @Test
-    void theOldLockTypeHoldsTheSameLock() {
-        CheckpointDir checkpoint = new CheckpointDir(CheckpointLayout.of(dir, "bronze"));
-
-        try (CheckpointDir.Lock lock = checkpoint.lock("bronze")) {
-            assertThatThrownBy(() -> CheckpointLock.acquire(checkpoint.layout(), "bronze"))
-                    .isInstanceOf(QueryException.class);
-        }
-    }
 }

@@ -20,7 +20,7 @@ class RunFenceTest {
     @Test
     void theJobOfAnEarlierRunIsFencedOnceANewRunClaimsTheCheckpoint() {
         CheckpointLayout layout = CheckpointLayout.of(dir, "bronze");
-        RunFence first = new RunFence(new RunScope(layout, "run-1"));
+        RunFence first = new RunFence(layout, "run-1", null);
         first.checkOwner(); // a directory nobody claimed: older versions' jobs go on
 
         RunFence.claim(layout, "run-1");
@@ -34,14 +34,14 @@ class RunFenceTest {
                 .hasMessageContaining("run run-1 of checkpoint " + layout.dir() + " is fenced")
                 .hasMessageContaining("run run-2");
         assertThat(first.reasonToStop()).get().asString().contains("is fenced");
-        new RunFence(new RunScope(layout, "run-2")).checkOwner();
+        new RunFence(layout, "run-2", null).checkOwner();
     }
 
     @Test
     void aJobStopsOnceItsClientHasBeenSilentForItsTimeout() throws Exception {
         CheckpointLayout layout = CheckpointLayout.of(dir, "bronze");
         RunFence.claim(layout, "run-1");
-        RunFence fence = new RunFence(new RunScope(layout, "run-1", Duration.ofMillis(300)));
+        RunFence fence = new RunFence(layout, "run-1", Duration.ofMillis(300));
         Path heartbeat = layout.heartbeat("run-1");
         Files.createDirectories(heartbeat.getParent());
 
@@ -57,7 +57,7 @@ class RunFenceTest {
                 .contains("the client of run run-1")
                 .contains("has not been heard from");
 
-        RunFence untimed = new RunFence(new RunScope(layout, "run-1"));
+        RunFence untimed = new RunFence(layout, "run-1", null);
         Thread.sleep(400);
         assertThat(untimed.reasonToStop()).as("no client timeout").isEmpty();
     }

@@ -1,9 +1,11 @@
 package org.flinkss.runtime.checkpoint;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -61,5 +63,36 @@ class RunRecordsTest {
                                 Duration.ofSeconds(60)),
                         tuple("run-2", "job-b", null, null));
         assertThat(runs.jobOf("run-3")).isEmpty();
+    }
+
+    @Test
+    void aJobFileOfAnEarlierVersionIsReadAndTheFormatIsKept() throws Exception {
+        CheckpointLayout layout = CheckpointLayout.of(dir, "bronze");
+        // Step 1: runs/<run>/job.json as earlier versions wrote it.
+        Path old = layout.runs().resolve("run-0").resolve("job.json");
+        Files.createDirectories(old.getParent());
+        Files.writeString(
+                old,
+                "{\"runId\":\"run-0\",\"jobId\":\"job-0\",\"started\":\"2025-03-01T00:00:00Z\","
+                    + "\"jobManager\":\"http://127.0.0.1:8081\",\"clientTimeoutMillis\":60000}");
+        RunRecords runs = new RunRecords(layout);
+
+        // Step 2: read as it was; a new record written with the same fields.
+        assertThat(runs.jobs())
+                .containsExactly(
+                        new RunRecords.Job(
+                                "run-0",
+                                "job-0",
+                                URI.create("http://127.0.0.1:8081"),
+                                Duration.ofSeconds(60),
+                                "2025-03-01T00:00:00Z"));
+        runs.recordJob("run-1", "job-1", null, Duration.ofSeconds(5));
+        JsonNode written =
+                JsonFiles.JSON.readTree(
+                        layout.runs().resolve("run-1").resolve("job.json").toFile());
+        assertThat(written.fieldNames())
+                .toIterable()
+                .containsExactly("runId", "jobId", "started", "clientTimeoutMillis");
+        assertThat(written.path("clientTimeoutMillis").asLong()).isEqualTo(5000);
     }
 }

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
-import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
+import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.time.Watermarks;
 
 import java.nio.file.Path;

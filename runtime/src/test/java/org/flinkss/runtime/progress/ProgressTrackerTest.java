@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
-import org.flinkss.runtime.checkpoint.RunScope;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

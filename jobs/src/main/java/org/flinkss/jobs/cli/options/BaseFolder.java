@@ -1,6 +1,7 @@
 package org.flinkss.jobs.cli.options;
 
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.ops.StorageSetup;
 import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;

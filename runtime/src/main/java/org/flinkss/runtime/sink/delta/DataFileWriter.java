@@ -8,7 +8,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
 import org.flinkss.runtime.checkpoint.QueryIdentity;
-import org.flinkss.runtime.checkpoint.RunScope;
+import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.table.delta.DataFile;
 import org.flinkss.runtime.table.delta.DataFiles;
 

@@ -14,10 +14,11 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.flinkss.runtime.checkpoint.CheckpointLog;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
-import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.checkpoint.SealedBatch;
 import org.flinkss.runtime.checkpoint.SkippedCommit;
+import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.table.delta.CommitResult;
 import org.flinkss.runtime.table.delta.DeltaTable;
 
@@ -123,8 +124,9 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
         long checkpointId = context.getCheckpointId();
+        CheckpointLog<Long, SealedBatch> log = scope.sealedBatches(source);
         SealedBatch sealed =
-                SealedBatch.read(scope, source, checkpointId)
+                log.get(checkpointId)
                         .orElseThrow(
                                 () ->
                                         new IllegalStateException(
@@ -136,11 +138,7 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
                                                         + " sealed at checkpoint "
                                                         + checkpointId
                                                         + " ("
-                                                        + scope.layout()
-                                                                .sealedBatch(
-                                                                        scope.runId(),
-                                                                        source,
-                                                                        checkpointId)
+                                                        + log.location(checkpointId)
                                                         + "): the checkpoint cannot close a"
                                                         + " batch"));
         if (sealed.lastSealed() > lastClosed) {
@@ -190,7 +188,7 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
      * reported. Its files, never committed, are deleted when the run is over ({@code
      * Warehouse#deleteUncommitted}), not here: a restored batch's files are the committed ones.
      */
-    private void skipped(long batchId, Closed batch, long held) {
+    private void skipped(long batchId, Closed batch, long held) throws IOException {
         if (batch.restored()) {
             LOG.info(
                     "Table '{}': batch {} of query {} was committed already",
@@ -206,7 +204,8 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
                 batchId,
                 queryId,
                 held);
-        new SkippedCommit(table, batchId, held).write(scope);
+        SkippedCommit skipped = new SkippedCommit(table, batchId, held);
+        scope.skippedCommits().add(skipped.key(), skipped);
     }
 
     private byte[] snapshot() throws IOException {

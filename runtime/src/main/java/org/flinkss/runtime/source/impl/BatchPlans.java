@@ -5,14 +5,15 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.CheckpointLog;
+import org.flinkss.runtime.checkpoint.LogCodec;
 import org.flinkss.runtime.source.WorkSplit;
 import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,16 +37,15 @@ import java.util.List;
  */
 final class BatchPlans<S extends WorkSplit> {
 
-    private final Path dir;
-    private final SimpleVersionedSerializer<S> serializer;
+    private final CheckpointLog<Long, List<S>> log;
 
     /**
      * @param dir the source's offset log, {@code CheckpointLayout#offsetsLocation}: a local folder
      *     or on an object store
      */
     BatchPlans(Path dir, SimpleVersionedSerializer<S> serializer) {
-        this.dir = dir;
-        this.serializer = serializer;
+        this.log =
+                new CheckpointLog<>(dir, CheckpointLayout.BATCH_PLANS, new PlanCodec<>(serializer));
     }
 
     /** The offset log in a local folder. */
@@ -56,38 +56,50 @@ final class BatchPlans<S extends WorkSplit> {
     /** The splits batch {@code batchId} was planned with, or null if it never was. */
     @Nullable
     List<S> read(long batchId) throws IOException {
-        byte[] bytes;
-        try {
-            bytes = Storage.readBytes(file(batchId));
-        } catch (FileNotFoundException | NoSuchFileException e) {
-            return null;
-        }
-        DataInputDeserializer in = new DataInputDeserializer(bytes);
-        int version = in.readInt();
-        int n = in.readInt();
-        List<S> splits = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            byte[] split = new byte[in.readInt()];
-            in.readFully(split);
-            splits.add(serializer.deserialize(version, split));
-        }
-        return splits;
+        return log.get(batchId).orElse(null);
     }
 
     /** Records batch {@code batchId}'s splits (atomically). */
     void write(long batchId, List<S> splits) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(256 * splits.size() + 8);
-        out.writeInt(serializer.getVersion());
-        out.writeInt(splits.size());
-        for (S split : splits) {
-            byte[] bytes = serializer.serialize(split);
-            out.writeInt(bytes.length);
-            out.write(bytes);
-        }
-        Storage.replace(file(batchId), out.getCopyOfBuffer());
+        log.add(batchId, splits);
     }
 
-    private Path file(long batchId) {
-        return new Path(dir, String.format("%019d", batchId));
+    /**
+     * A plan's bytes: the split serializer's version, the number of splits, then each split's
+     * length and bytes as the source's own serializer writes them.
+     */
+    private static final class PlanCodec<S> implements LogCodec<List<S>> {
+        private final SimpleVersionedSerializer<S> serializer;
+
+        PlanCodec(SimpleVersionedSerializer<S> serializer) {
+            this.serializer = serializer;
+        }
+
+        @Override
+        public byte[] encode(List<S> splits) throws IOException {
+            DataOutputSerializer out = new DataOutputSerializer(256 * splits.size() + 8);
+            out.writeInt(serializer.getVersion());
+            out.writeInt(splits.size());
+            for (S split : splits) {
+                byte[] bytes = serializer.serialize(split);
+                out.writeInt(bytes.length);
+                out.write(bytes);
+            }
+            return out.getCopyOfBuffer();
+        }
+
+        @Override
+        public List<S> decode(byte[] bytes) throws IOException {
+            DataInputDeserializer in = new DataInputDeserializer(bytes);
+            int version = in.readInt();
+            int n = in.readInt();
+            List<S> splits = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                byte[] split = new byte[in.readInt()];
+                in.readFully(split);
+                splits.add(serializer.deserialize(version, split));
+            }
+            return splits;
+        }
     }
 }

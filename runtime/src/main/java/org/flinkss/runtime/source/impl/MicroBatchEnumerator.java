@@ -9,12 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.flinkss.runtime.PermanentFailure;
-import org.flinkss.runtime.checkpoint.JsonFiles;
 import org.flinkss.runtime.checkpoint.RunFence;
-import org.flinkss.runtime.checkpoint.SealedBatch;
 import org.flinkss.runtime.progress.BatchSummary;
-import org.flinkss.runtime.progress.Fragment;
-import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.source.GlobalRestartRequest;
 import org.flinkss.runtime.source.SourceSpec;
 import org.flinkss.runtime.source.SplitPlanner;
@@ -73,6 +69,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     private final SplitPlanner<S> planner;
     private final EnumeratorState<S> state;
     private final BatchPlans<S> plans;
+    private final SourceSignals signals;
     private final RunFence fence;
 
     /** The delay of each watermark node of the source, in the order the readers count them. */
@@ -103,7 +100,6 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
 
     private boolean waitingForCheckpoint;
     private boolean targetFixed;
-    private boolean caughtUpSignalled;
     private boolean restartRequested;
 
     /**
@@ -124,7 +120,8 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 new BatchPlans<>(
                         spec.scope().layout().offsetsLocation(spec.name()),
                         planner.splitSerializer());
-        this.fence = new RunFence(spec.scope());
+        this.signals = new SourceSignals(spec.scope(), spec.name());
+        this.fence = spec.scope().fence();
     }
 
     /**
@@ -361,12 +358,12 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 summary.skippedFiles.isEmpty() ? "" : ", skipped (gone) " + summary.skippedFiles);
         if (spec.trigger().isAvailableNow()) {
             if (planner.nextBatchIsEmpty()) {
-                signalCaughtUp();
+                signals.caughtUp();
             } else {
                 // Spark runs an availableNow run's batches back to back: the next one starts
                 // after a checkpoint holding this one, which the client asks for now instead of
                 // waiting for the periodic one.
-                JsonFiles.write(spec.scope().checkpointWantedLocation(spec.name()), batchId);
+                signals.checkpointWanted(batchId);
             }
         }
     }
@@ -416,7 +413,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         }
         if (splits.isEmpty()) {
             if (spec.trigger().isAvailableNow()) {
-                signalCaughtUp();
+                signals.caughtUp();
             }
             return;
         }
@@ -441,16 +438,6 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         }
     }
 
-    private void signalCaughtUp() {
-        if (!caughtUpSignalled) {
-            caughtUpSignalled = true;
-            LOG.info(
-                    "Source '{}' has read everything available at the start of the run",
-                    spec.name());
-            JsonFiles.touch(spec.scope().caughtUpMarkerLocation(spec.name()));
-        }
-    }
-
     @Override
     public EnumeratorState<S> snapshotState(long checkpointId) {
         // A fenced job completes no checkpoint, so its sinks commit nothing more.
@@ -459,21 +446,18 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             sealedByCheckpoint.put(checkpointId, new ArrayList<>(sealedNotSnapshotted));
             sealedNotSnapshotted.clear();
         }
-        // Sealed batches of checkpoints that did not complete are reported again with this one.
-        List<BatchSummary> carried = new ArrayList<>();
-        sealedByCheckpoint.values().forEach(carried::addAll);
-        if (!carried.isEmpty()) {
-            Fragments.write(
-                    spec.scope(), checkpointId, new Fragment.SourceBatches(spec.name(), carried));
-        }
         if (waitingForCheckpoint && waitingForCheckpointAfter < 0) {
             waitingForCheckpointAfter = checkpointId;
         }
+        // Sealed batches of checkpoints that did not complete are reported again with this one.
         // Before this checkpoint's barriers leave the readers: table committers read it in their
         // snapshot of the same checkpoint to know which batch their staged files close.
-        long lastSealed =
-                state.inFlight != null ? state.inFlight.batchId - 1 : state.nextBatchId - 1;
-        new SealedBatch(spec.name(), checkpointId, lastSealed).write(spec.scope());
+        List<BatchSummary> carried = new ArrayList<>();
+        sealedByCheckpoint.values().forEach(carried::addAll);
+        signals.atCheckpoint(
+                checkpointId,
+                carried,
+                state.inFlight != null ? state.inFlight.batchId - 1 : state.nextBatchId - 1);
         EnumeratorState<S> copy = new EnumeratorState<>();
         copy.nextBatchId = state.nextBatchId;
         copy.watermark = state.watermark;
@@ -493,7 +477,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         sealedByCheckpoint.headMap(checkpointId, true).clear();
-        SealedBatch.forgetBefore(spec.scope(), spec.name(), checkpointId);
+        signals.completed(checkpointId);
         if (waitingForCheckpoint
                 && waitingForCheckpointAfter >= 0
                 && checkpointId >= waitingForCheckpointAfter) {

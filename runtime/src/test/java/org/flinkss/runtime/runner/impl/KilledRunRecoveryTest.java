@@ -7,11 +7,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.RestorePoints;
 import org.flinkss.runtime.checkpoint.RunRecords;
-import org.flinkss.runtime.checkpoint.RunScope;
 import org.flinkss.runtime.progress.BatchSummary;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.progress.RunScope;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package org.flinkss.jobs.cli.options;
+package org.flinkss.runtime.ops;
 
 import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.runner.impl.FlinkConfFile;
@@ -13,13 +13,14 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 
 /**
- * Makes Flink's file systems ready for a command that reaches an object store: the {@code s3.*}
- * keys of the Flink configuration the embedded run reads ({@code flink-conf/config.yaml}, found as
- * {@link FlinkConfFile#locate} says) and {@code AWS_ACCESS_KEY_ID}/{@code AWS_SECRET_ACCESS_KEY} of
- * the environment, once per process ({@link Storage#initializeOnce}). Under {@code flink run} the
- * Flink client has initialized them already, from the cluster's configuration and plugins.
+ * Makes Flink's file systems ready for a command (or a program) that reaches an object store: the
+ * {@code s3.*} keys of the Flink configuration the embedded run reads ({@code
+ * flink-conf/config.yaml}, found as {@link FlinkConfFile#locate} says) and {@code
+ * AWS_ACCESS_KEY_ID}/{@code AWS_SECRET_ACCESS_KEY} of the environment, once per process ({@link
+ * Storage#initializeOnce}). Under {@code flink run} the Flink client has initialized them already,
+ * from the cluster's configuration and plugins.
  */
-final class StorageSetup {
+public final class StorageSetup {
 
     private StorageSetup() {}
 
@@ -27,7 +28,7 @@ final class StorageSetup {
      * @param base the local base, whose {@code _tmp} holds the scratch folder; null for a base on
      *     an object store (the system's temporary folder then)
      */
-    static void initialize(@Nullable Path base) {
+    public static void initialize(@Nullable Path base) {
         FlinkConfFile file = FlinkConfFile.locate(null);
         Storage.initializeOnce(
                 () -> {

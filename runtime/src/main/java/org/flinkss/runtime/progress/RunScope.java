@@ -1,4 +1,10 @@
-package org.flinkss.runtime.checkpoint;
+package org.flinkss.runtime.progress;
+
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.CheckpointLog;
+import org.flinkss.runtime.checkpoint.RunFence;
+import org.flinkss.runtime.checkpoint.SealedBatch;
+import org.flinkss.runtime.checkpoint.SkippedCommit;
 
 import javax.annotation.Nullable;
 
@@ -10,7 +16,13 @@ import java.util.Objects;
 /**
  * One run of one query, as the operators of its job see it: where they report (the query's {@link
  * CheckpointLayout}) and under which run. The runner makes one per run and every operator that
- * reports progress carries it; nothing else about the run reaches the operators.
+ * reports progress carries it; nothing else about the run reaches the operators. The logs a run's
+ * operators write are reached from here: their progress {@link #fragmentLog fragments}, the batches
+ * a source {@link #sealedBatches sealed}, the commits a table {@link #skippedCommits skipped}, and
+ * the run's {@link #fence}.
+ *
+ * <p>Queries (the course's among them) only hand it on to the operators they build; what it says of
+ * the checkpoint directory is the engine's.
  */
 public final class RunScope implements Serializable {
 
@@ -47,6 +59,31 @@ public final class RunScope implements Serializable {
     @Nullable
     public Duration clientTimeout() {
         return clientTimeout;
+    }
+
+    /** Where the checkpoint is, as messages name it: a local folder, or its URI. */
+    public String checkpoint() {
+        return layout.toString();
+    }
+
+    /** The fragments this run's operators leave at checkpoint {@code checkpointId}. */
+    public CheckpointLog<String, Fragment> fragmentLog(long checkpointId) {
+        return Fragments.log(layout, runId, checkpointId);
+    }
+
+    /** The batches source {@code source} sealed at each checkpoint of this run. */
+    public CheckpointLog<Long, SealedBatch> sealedBatches(String source) {
+        return SealedBatch.log(layout, runId, source);
+    }
+
+    /** The batches this run's table committers skipped as already committed. */
+    public CheckpointLog<String, SkippedCommit> skippedCommits() {
+        return SkippedCommit.log(layout, runId);
+    }
+
+    /** What tells this run's job to stop: another run took the directory, or its client died. */
+    public RunFence fence() {
+        return new RunFence(layout, runId, clientTimeout);
     }
 
     /** Where this run's operators leave their reports of checkpoint {@code checkpointId}. */

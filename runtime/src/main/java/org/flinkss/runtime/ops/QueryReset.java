@@ -1,0 +1,207 @@
+package org.flinkss.runtime.ops;
+
+import org.apache.flink.core.fs.Path;
+
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.CheckpointMetadata;
+import org.flinkss.runtime.checkpoint.Folders;
+import org.flinkss.runtime.checkpoint.IdentityStore;
+import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.jdbc.SqlTableOwners;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.runner.RunTmpFolders;
+import org.flinkss.runtime.table.TableOwner;
+import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.table.delta.LegacyTables;
+
+import javax.annotation.Nullable;
+
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Topic 11.14's "new checkpoint, reprocess": replaces a query's checkpoint with a new, empty one (a
+ * new query id) and empties the tables the query owns, each with one Delta commit that removes
+ * every data file and records the new checkpoint as the table's writer, so that its next run
+ * reprocesses its sources from the start without duplicating a row; a table of the SQL database the
+ * query claimed is emptied in one transaction that hands the claim to the new checkpoint. Held
+ * under the query's lock; tables written by another query, or by the same query of another base,
+ * are left alone. The temporary folders killed runs of the query left ({@link RunTmpFolders}) go
+ * too.
+ *
+ * <p>Which tables are the query's is decided before anything is deleted: a reset that would empty
+ * another base's table (a copy of the checkpoint sharing its warehouse) is refused whole.
+ */
+public final class QueryReset {
+
+    private final QueryCheckpoint checkpoint;
+    private final Warehouse warehouse;
+    @Nullable private final Database database;
+    private final java.nio.file.Path tmpRoot;
+
+    private QueryReset(
+            QueryCheckpoint checkpoint,
+            Warehouse warehouse,
+            @Nullable Database database,
+            java.nio.file.Path tmpRoot) {
+        this.checkpoint = checkpoint;
+        this.warehouse = warehouse;
+        this.database = database;
+        this.tmpRoot = tmpRoot;
+    }
+
+    /**
+     * Resets query {@code query} of the local base {@code base}: deletes its checkpoint and empties
+     * the tables it wrote (its checkpoint's identity lists them), returning their names.
+     *
+     * @param query a query's name, never a path: nothing outside {@code <base>/_cp/<query>} is
+     *     touched
+     */
+    public static List<String> reset(
+            java.nio.file.Path base, Warehouse warehouse, Database database, String query)
+            throws IOException, SQLException {
+        return new QueryReset(
+                        QueryCheckpoint.of(base, query), warehouse, database, base.resolve("_tmp"))
+                .reset();
+    }
+
+    /**
+     * {@link #reset(java.nio.file.Path, Warehouse, Database, String)} of a base anywhere (a local
+     * folder or {@code s3://bucket/prefix}), with no SQL database when {@code database} is null.
+     */
+    public static List<String> reset(
+            Path base, Warehouse warehouse, @Nullable Database database, String query)
+            throws IOException, SQLException {
+        return new QueryReset(
+                        QueryCheckpoint.of(base, query),
+                        warehouse,
+                        database,
+                        RunOptions.tmpRootOf(base))
+                .reset();
+    }
+
+    private List<String> reset() throws IOException, SQLException {
+        String query = checkpoint.query();
+        CheckpointLayout layout = checkpoint.layout();
+        if (!checkpoint.exists()) {
+            throw nothingToReset();
+        }
+        List<String> emptied = new ArrayList<>();
+        try (QueryCheckpoint.Lock lock = checkpoint.lock()) {
+            // Read as it is: an identity file a disk cut short has no id, and its tables are found
+            // by the folder they record (a damaged checkpoint is what a reset is for).
+            CheckpointMetadata metadata =
+                    CheckpointMetadata.read(layout).orElseThrow(this::nothingToReset);
+            String queryId = metadata.queryId();
+            Set<String> written = metadata.tablesWritten();
+            List<String> owned = ownedInWarehouse(queryId, written);
+            // A table of the SQL database is this query's when its claim names this checkpoint
+            // (SqlTableOwners), or nobody claimed it (a database made before the claims) and no
+            // warehouse table of its name belongs to another writer. Decided before anything is
+            // deleted: a copy's reset is refused whole.
+            List<String> ownedInDatabase = new ArrayList<>();
+            SqlTableOwners owners = database == null ? null : new SqlTableOwners(database);
+            TableOwner hereInDatabase =
+                    owners == null ? null : owners.owner(query, queryId, layout);
+            for (String table : written) {
+                if (owners != null
+                        && database.hasTable(table)
+                        && owners.emptiedByResetOf(
+                                table,
+                                hereInDatabase,
+                                owned.contains(table) || !warehouse.exists(table))) {
+                    ownedInDatabase.add(table);
+                }
+            }
+            for (Path part : layout.resetParts()) {
+                Folders.deleteQuietly(part);
+            }
+            String newId = new IdentityStore(layout).renew(query);
+            TableOwner newOwner = checkpoint.owner(newId, warehouse);
+            for (String table : owned) {
+                warehouse.empty(table, newOwner);
+                emptied.add(table);
+            }
+            // The SQL database's table of the same name too (an update-mode run keeps its rows
+            // there, beside the warehouse table of an earlier append run): both start empty.
+            for (String table : ownedInDatabase) {
+                owners.empty(table, hereInDatabase, owners.owner(query, newId, layout));
+                if (!emptied.contains(table)) {
+                    emptied.add(table);
+                }
+            }
+            // What killed runs of the query left in <base>/_tmp/<query> (their next run would
+            // remove it too): a reset leaves nothing of the query's earlier runs.
+            RunTmpFolders.removeLeftovers(tmpRoot, query);
+        }
+        return emptied;
+    }
+
+    private IllegalArgumentException nothingToReset() {
+        return new IllegalArgumentException(
+                "query '"
+                        + checkpoint.query()
+                        + "' has no checkpoint under "
+                        + checkpoint
+                        + ": nothing to reset");
+    }
+
+    /**
+     * The warehouse's tables this checkpoint owns. A table is this query's when it records this
+     * checkpoint (its id, or its folder: a reset cut short) or, converted from the earlier format,
+     * the query's name and no checkpoint yet.
+     */
+    private List<String> ownedInWarehouse(String queryId, Set<String> written) {
+        String query = checkpoint.query();
+        CheckpointLayout layout = checkpoint.layout();
+        List<String> owned = new ArrayList<>();
+        TableOwner here = checkpoint.owner(queryId, warehouse);
+        for (String table : warehouse.tables()) {
+            if (!warehouse.isLegacy(table)) {
+                TableOwner owner = warehouse.owner(table);
+                if (warehouse.writtenByACopy(table, here)) {
+                    throw new IllegalStateException(
+                            "table '"
+                                    + table
+                                    + "' ("
+                                    + warehouse.where()
+                                    + ") is written by the checkpoint this one was copied"
+                                    + " from (recorded as "
+                                    + owner.checkpoint()
+                                    + ", the same query id "
+                                    + queryId
+                                    + "): resetting "
+                                    + layout
+                                    + " would empty that base's table. Nothing was deleted."
+                                    + " Two bases sharing one --warehouse? Give each its own"
+                                    + " --warehouse.");
+                }
+                if (queryId.equals(owner.queryId())
+                        || (owner.checkpoint() != null
+                                && owner.query().equals(query)
+                                && records(owner))
+                        || (owner.queryId() == null
+                                && owner.query().equals(query)
+                                && written.contains(table))) {
+                    owned.add(table);
+                }
+            } else if (written.contains(table)) {
+                throw new IllegalStateException(
+                        LegacyTables.refusal(warehouse.tablePath(table).toString()));
+            }
+        }
+        return owned;
+    }
+
+    /** Whether {@code owner} records this checkpoint. */
+    private boolean records(TableOwner owner) {
+        CheckpointLayout layout = checkpoint.layout();
+        if (layout.isObjectStore()) {
+            return layout.location().toString().equals(owner.checkpoint());
+        }
+        return layout.dir().toAbsolutePath().normalize().equals(warehouse.checkpointOf(owner));
+    }
+}
