@@ -172,4 +172,47 @@ class SqlFileITCase {
         assertThat(CliOutput.of("progress", "nothing-here", "--base", base.toString()).code())
                 .isEqualTo(2);
     }
+
+    @Test
+    void landingFilesReadsTheLandingFolderAsBronzeDoesBadLinesQuarantined() throws IOException {
+        Path base = tmp.resolve("landing");
+        Path events = base.resolve("events");
+        Warehouse tables = new Warehouse(base.resolve("warehouse"));
+        EventFiles.writeBatch(events, 1, EventGenerator.events(0, 300));
+        EventFiles.writeBatch(events, 2, EventGenerator.events(300, 200));
+        Files.createDirectories(events.resolve("batch_3"));
+        Files.writeString(
+                events.resolve("batch_3").resolve("bad.json"), "not json\n{\"event_id\": 7}\n");
+        Path file = tmp.resolve("landing.sql");
+        Files.writeString(
+                file,
+                "CREATE TEMPORARY TABLE landing (event_id BIGINT, user_id INT, event_type STRING,\n"
+                        + "  event_ts TIMESTAMP_LTZ(6), amount DOUBLE)\n"
+                        + "  WITH ('connector' = 'landing-files', 'path' = '"
+                        + events
+                        + "',\n"
+                        + "        'quarantine-table' = 'landing_quarantine',"
+                        + " 'max-files-per-trigger' = '1');\n"
+                        + "CREATE TEMPORARY TABLE landed (event_id BIGINT, user_id INT, event_type"
+                        + " STRING,\n"
+                        + "  event_ts TIMESTAMP_LTZ(6), amount DOUBLE)\n"
+                        + "  WITH ('connector' = 'delta', 'table' = 'landed');\n"
+                        + "INSERT INTO landed SELECT * FROM landing;\n",
+                StandardCharsets.UTF_8);
+
+        // Step 1: bronze and the SQL file over the same three files, one file per batch for SQL.
+        ok("run", "bronze", "--base", base.toString(), "--quiet");
+        CliOutput sql = ok("sql", "--file", file.toString(), "--base", base.toString(), "--quiet");
+        assertThat(sql.out()).contains("landing: 3 batches, 502 rows read");
+        assertThat(tables.sortedValues("landed"))
+                .hasSize(501) // 500 events and {"event_id": 7}, its other columns null
+                .containsExactlyElementsOf(tables.sortedValues("events_bronze"));
+        assertThat(tables.count("landing_quarantine"))
+                .isEqualTo(tables.count("events_bronze_quarantine"))
+                .isEqualTo(1);
+
+        // Step 2: a rerun reads nothing new.
+        CliOutput rerun = ok("sql", "--file", file.toString(), "--base", base.toString());
+        assertThat(rerun.out()).contains("landing: nothing new");
+    }
 }

@@ -5,8 +5,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.jobs.cli.options.CheckpointedQuery;
+import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.ops.QueryCheckpoint;
 

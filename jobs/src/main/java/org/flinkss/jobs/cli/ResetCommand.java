@@ -3,8 +3,8 @@ package org.flinkss.jobs.cli;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.jobs.cli.options.CheckpointedQuery;
+import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.runtime.ops.QueryReset;
 
 import java.util.List;
@@ -39,8 +39,7 @@ public final class ResetCommand implements Callable<Integer> {
                                 data.openWarehouse(),
                                 data.existingDatabase(),
                                 q)
-                        : QueryReset.reset(
-                                data.base, data.openWarehouse(), data.database(), q);
+                        : QueryReset.reset(data.base, data.openWarehouse(), data.database(), q);
         System.out.println(
                 q
                         + ": checkpoint deleted"

@@ -1,7 +1,6 @@
 package org.flinkss.connector.delta.table;
 
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.UniqueConstraint;
@@ -12,15 +11,14 @@ import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RowType;
 
-import org.flinkss.runtime.source.ReadLimit;
+import org.flinkss.runtime.sql.SqlColumns;
+import org.flinkss.runtime.sql.SqlOptions;
 import org.flinkss.runtime.sql.SqlSession;
 import org.flinkss.runtime.sql.SqlTableException;
 import org.flinkss.runtime.sql.SqlWatermark;
 import org.flinkss.runtime.table.TableMode;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DeltaSchema;
-
-import javax.annotation.Nullable;
 
 import java.util.List;
 import java.util.Locale;
@@ -59,10 +57,9 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
 
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
-        String sqlTable = context.getObjectIdentifier().getObjectName();
-        ReadableConfig options = validated(context, sqlTable);
-        Warehouse warehouse = SqlSession.current(IDENTIFIER).context().warehouse();
-        DeltaLocation location = DeltaLocation.of(sqlTable, options, warehouse);
+        Declared declared = declared(context);
+        String sqlTable = declared.sqlTable();
+        DeltaLocation location = declared.location();
         String table = location.table();
         if (!location.warehouse().exists(table)) {
             throw new SqlTableException(
@@ -85,9 +82,10 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
                             + " it has no new rows to read as a stream");
         }
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
-        RowType declared = (RowType) schema.toPhysicalRowDataType().getLogicalType().copy(true);
+        RowType columnsOf = (RowType) schema.toPhysicalRowDataType().getLogicalType().copy(true);
         RowType tableRows = DeltaSchema.withMicros(location.warehouse().rowType(table));
-        int[] columns = DeltaColumns.match(sqlTable, declared, tableRows, location.uri());
+        int[] columns =
+                SqlColumns.match(sqlTable, columnsOf, tableRows, "Delta table " + location.uri());
         SqlWatermark watermark = SqlWatermark.of(sqlTable, schema).orElse(null);
         if (watermark != null && tableRows.getFieldIndex(watermark.column()) < 0) {
             throw new SqlTableException(
@@ -100,16 +98,26 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
                             + location.uri()
                             + ": the watermark's column must be one of its TIMESTAMP columns");
         }
+        ReadableConfig options = declared.options();
         return new DeltaTableSource(
-                sqlTable, location, declared, tableRows, columns, watermark, limit(options));
+                sqlTable,
+                location,
+                columnsOf,
+                tableRows,
+                columns,
+                watermark,
+                SqlOptions.readLimit(
+                        options.getOptional(DeltaTableOptions.MAX_FILES_PER_TRIGGER).orElse(null),
+                        options.getOptional(DeltaTableOptions.MAX_BYTES_PER_TRIGGER).orElse(null)));
     }
 
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
-        String sqlTable = context.getObjectIdentifier().getObjectName();
-        ReadableConfig options = validated(context, sqlTable);
-        Warehouse warehouse = SqlSession.current(IDENTIFIER).context().warehouse();
-        DeltaLocation location = DeltaLocation.of(sqlTable, options, warehouse);
+        Declared given = declared(context);
+        String sqlTable = given.sqlTable();
+        ReadableConfig options = given.options();
+        DeltaLocation location = given.location();
+        Warehouse warehouse = location.warehouse();
         if (!location.inQueryWarehouse()) {
             throw new SqlTableException(
                     sqlTable,
@@ -117,8 +125,7 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
                             + sqlTable
                             + "' writes "
                             + location.uri()
-                            + ", outside the warehouse "
-                            + warehouse.where()
+                            + ", outside the query's warehouse (--warehouse)"
                             + ": a query writes tables of its --warehouse (give 'table' = '"
                             + location.table()
                             + "', or run with --warehouse at its folder)");
@@ -128,7 +135,7 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
         String table = location.table();
         if (warehouse.exists(table)) {
             RowType existing = warehouse.rowType(table);
-            DeltaColumns.match(sqlTable, declared, existing, location.uri());
+            SqlColumns.match(sqlTable, declared, existing, "Delta table " + location.uri());
             if (existing.getFieldCount() != declared.getFieldCount()) {
                 throw new SqlTableException(
                         sqlTable,
@@ -141,7 +148,7 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
                                 + " has "
                                 + existing.getFieldCount()
                                 + " ("
-                                + DeltaColumns.describe(existing)
+                                + SqlColumns.describe(existing)
                                 + "): a sink declares every column of its table");
             }
         }
@@ -170,36 +177,14 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
         return new DeltaTableSink(sqlTable, location, declared, complete, keys);
     }
 
-    private ReadableConfig validated(Context context, String sqlTable) {
-        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
-        try {
-            helper.validate();
-        } catch (RuntimeException e) {
-            throw new SqlTableException(
-                    sqlTable,
-                    "table '"
-                            + sqlTable
-                            + "': "
-                            + e.getMessage().strip().replaceAll("\\s*\\n\\s*", " "));
-        }
-        return helper.getOptions();
-    }
+    /** The SQL table's name, checked options, and where its Delta table is. */
+    private record Declared(String sqlTable, ReadableConfig options, DeltaLocation location) {}
 
-    @Nullable
-    private static ReadLimit limit(ReadableConfig options) {
-        Integer files = options.getOptional(DeltaTableOptions.MAX_FILES_PER_TRIGGER).orElse(null);
-        MemorySize bytes =
-                options.getOptional(DeltaTableOptions.MAX_BYTES_PER_TRIGGER).orElse(null);
-        if (files == null && bytes == null) {
-            return null;
-        }
-        ReadLimit limit = ReadLimit.none();
-        if (files != null) {
-            limit = limit.withMaxFilesPerTrigger(files);
-        }
-        if (bytes != null) {
-            limit = limit.withMaxBytesPerTrigger(bytes.getBytes());
-        }
-        return limit;
+    private Declared declared(Context context) {
+        String sqlTable = context.getObjectIdentifier().getObjectName();
+        ReadableConfig options =
+                SqlOptions.validated(FactoryUtil.createTableFactoryHelper(this, context), sqlTable);
+        Warehouse warehouse = SqlSession.current(IDENTIFIER).context().warehouse();
+        return new Declared(sqlTable, options, DeltaLocation.of(sqlTable, options, warehouse));
     }
 }

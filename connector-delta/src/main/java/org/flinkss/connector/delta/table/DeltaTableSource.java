@@ -1,15 +1,7 @@
 package org.flinkss.connector.delta.table;
 
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.connector.ChangelogMode;
-import org.apache.flink.table.connector.ProviderContext;
-import org.apache.flink.table.connector.source.DataStreamScanProvider;
 import org.apache.flink.table.connector.source.DynamicTableSource;
-import org.apache.flink.table.connector.source.ScanTableSource;
-import org.apache.flink.table.connector.source.abilities.SupportsSourceWatermark;
-import org.apache.flink.table.connector.source.abilities.SupportsWatermarkPushDown;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
@@ -18,6 +10,8 @@ import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.delta.DeltaPlanner;
 import org.flinkss.runtime.source.delta.DeltaRowFormat;
+import org.flinkss.runtime.sql.MicroBatchTableSource;
+import org.flinkss.runtime.sql.SqlColumns;
 import org.flinkss.runtime.sql.SqlSession;
 import org.flinkss.runtime.sql.SqlWatermark;
 
@@ -28,11 +22,9 @@ import javax.annotation.Nullable;
  * table's snapshot when the query first reads it, then the files each later version adds ({@link
  * DeltaPlanner}), at most {@code max-files-per-trigger} files per batch. Its {@code WATERMARK} is
  * Spark's {@code withWatermark}: the runtime's micro-batch watermark, not Flink's per-record one,
- * so the planner's watermark assigner is taken over ({@link SupportsWatermarkPushDown}) and
- * dropped.
+ * so the planner's watermark assigner is taken over ({@link MicroBatchTableSource}) and dropped.
  */
-final class DeltaTableSource
-        implements ScanTableSource, SupportsWatermarkPushDown, SupportsSourceWatermark {
+final class DeltaTableSource extends MicroBatchTableSource {
 
     private final String sqlTable;
     private final DeltaLocation location;
@@ -60,27 +52,7 @@ final class DeltaTableSource
     }
 
     @Override
-    public ChangelogMode getChangelogMode() {
-        return ChangelogMode.insertOnly();
-    }
-
-    @Override
-    public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
-        return new DataStreamScanProvider() {
-            @Override
-            public DataStream<RowData> produceDataStream(
-                    ProviderContext provider, StreamExecutionEnvironment env) {
-                return rows();
-            }
-
-            @Override
-            public boolean isBounded() {
-                return false;
-            }
-        };
-    }
-
-    private DataStream<RowData> rows() {
+    protected DataStream<RowData> rows() {
         SqlSession session = SqlSession.current(DeltaTableFactory.IDENTIFIER);
         QueryContext query = session.context();
         int rowtime = watermark == null ? -1 : tableRows.getFieldIndex(watermark.column());
@@ -95,22 +67,11 @@ final class DeltaTableSource
                         limit != null ? limit : query.readLimit(),
                         false);
         DataStream<RowData> onTime = session.onTime(sqlTable, rows, tableRows, rowtime);
-        DeltaColumns.Projection projection =
-                new DeltaColumns.Projection(declared, tableRows, columns);
+        SqlColumns.Projection projection = new SqlColumns.Projection(declared, tableRows, columns);
         return onTime.map(projection::apply)
                 .returns(InternalTypeInfo.of(declared))
                 .name("columns of " + sqlTable)
                 .uid("sql-columns-" + sqlTable);
-    }
-
-    @Override
-    public void applyWatermark(WatermarkStrategy<RowData> watermarkStrategy) {
-        // The micro-batch watermark of the runtime stands for the table's WATERMARK clause.
-    }
-
-    @Override
-    public void applySourceWatermark() {
-        // As applyWatermark: the runtime's micro-batch watermark is the source's own.
     }
 
     @Override

@@ -33,11 +33,7 @@ public final class CheckpointedQuery {
                             + " --file'")
     String name;
 
-    @Option(
-            names = "--outer",
-            description =
-                    "view-then-buy: the left outer join, into view_then_buy_left (the query"
-                            + " view-then-buy-outer)")
+    @Option(names = "--outer", description = QueryArgument.OUTER)
     boolean outer;
 
     /** The catalog's query of that name, if it is one. */

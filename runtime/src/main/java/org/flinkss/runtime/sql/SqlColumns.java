@@ -1,5 +1,6 @@
-package org.flinkss.connector.delta.table;
+package org.flinkss.runtime.sql;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.TimestampData;
@@ -8,28 +9,27 @@ import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 
-import org.flinkss.runtime.sql.SqlTableException;
-
 import java.io.Serializable;
-import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A SQL table's columns against its Delta table's: every column of the DDL must be a column of the
- * table, of the same type (timestamps of any precision up to the table's microseconds); the table
- * may have more. A mismatch is refused in one line naming the column.
+ * A SQL table's columns against the columns its connector reads (a Delta table's, the landing
+ * folder's schema): every column of the DDL must be one of them, of the same type (timestamps of
+ * any precision up to the data's microseconds); the data may have more. A mismatch is refused in
+ * one line naming the column.
  */
-final class DeltaColumns {
+@Internal
+public final class SqlColumns {
 
-    private DeltaColumns() {}
+    private SqlColumns() {}
 
     /**
      * The index in {@code table} of each column of {@code declared}, checked.
      *
      * @param sqlTable the table's name in the SQL file
-     * @param deltaTable where the Delta table is, for the refusal
+     * @param source what the columns are read from (a Delta table's URI), for the refusal
      */
-    static int[] match(String sqlTable, RowType declared, RowType table, String deltaTable) {
+    public static int[] match(String sqlTable, RowType declared, RowType table, String source) {
         int[] indexes = new int[declared.getFieldCount()];
         for (int i = 0; i < indexes.length; i++) {
             String name = declared.getFieldNames().get(i);
@@ -42,8 +42,8 @@ final class DeltaColumns {
                                 + sqlTable
                                 + "' declares column '"
                                 + name
-                                + "', which Delta table "
-                                + deltaTable
+                                + "', which "
+                                + source
                                 + " does not have (its columns: "
                                 + describe(table)
                                 + ")");
@@ -58,8 +58,8 @@ final class DeltaColumns {
                                 + name
                                 + "' as "
                                 + type.asSummaryString()
-                                + ", and Delta table "
-                                + deltaTable
+                                + ", and "
+                                + source
                                 + " holds it as "
                                 + actual.copy(true).asSummaryString()
                                 + hint(actual));
@@ -70,7 +70,7 @@ final class DeltaColumns {
     }
 
     /** Whether a DDL type reads a table's column: same type, a timestamp at any precision. */
-    static boolean sameType(LogicalType declared, LogicalType table) {
+    public static boolean sameType(LogicalType declared, LogicalType table) {
         if (declared.is(LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE)
                 || declared.is(LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE)) {
             return declared.getTypeRoot() == table.getTypeRoot();
@@ -88,21 +88,21 @@ final class DeltaColumns {
         return ": declare it " + actual.copy(true).asSummaryString();
     }
 
-    static String describe(RowType table) {
+    public static String describe(RowType table) {
         return table.getFields().stream()
                 .map(f -> f.getName() + " " + f.getType().copy(true).asSummaryString())
                 .collect(Collectors.joining(", "));
     }
 
     /** A table's rows cut to the declared columns, timestamps at the declared precision. */
-    static final class Projection implements Serializable {
+    public static final class Projection implements Serializable {
         private static final long serialVersionUID = 1L;
 
         private final int[] indexes;
         private final RowData.FieldGetter[] getters;
         private final int[] millisOnly;
 
-        Projection(RowType declared, RowType table, int[] indexes) {
+        public Projection(RowType declared, RowType table, int[] indexes) {
             this.indexes = indexes;
             this.getters = new RowData.FieldGetter[indexes.length];
             this.millisOnly = new int[indexes.length];
@@ -116,7 +116,7 @@ final class DeltaColumns {
             }
         }
 
-        RowData apply(RowData row) {
+        public RowData apply(RowData row) {
             GenericRowData out = new GenericRowData(indexes.length);
             for (int i = 0; i < indexes.length; i++) {
                 Object value = getters[i].getFieldOrNull(row);
@@ -128,9 +128,5 @@ final class DeltaColumns {
             }
             return out;
         }
-    }
-
-    static List<String> names(RowType type) {
-        return type.getFieldNames();
     }
 }
