@@ -13,14 +13,11 @@ import org.flinkss.jobs.cli.options.ParallelismOption;
 import org.flinkss.jobs.cli.options.RateLimitOptions;
 import org.flinkss.jobs.cli.options.TriggerOptions;
 import org.flinkss.jobs.cli.output.RunSummary;
-import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.sql.SqlFileException;
 import org.flinkss.runtime.sql.SqlQuery;
-import org.flinkss.runtime.storage.Storage;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -67,7 +64,7 @@ public final class SqlCommand implements Callable<Integer> {
     boolean quiet;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         RunOptions.Builder options =
                 RunOptions.builder().parallelism(parallelism.value()).printProgress(!quiet);
         data.applyTo(options);
@@ -81,17 +78,11 @@ public final class SqlCommand implements Callable<Integer> {
         } catch (SqlFileException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        CheckpointLayout layout = run.checkpointOf(query.name());
-        boolean fresh = !Storage.exists(layout.location());
         try {
-            QueryRunner.Result result = QueryRunner.run(query, run);
+            QueryRunner.Result result = query.run(run);
             System.out.println(RunSummary.of(query.name(), result));
             return 0;
         } catch (SqlFileException e) {
-            if (fresh) {
-                // Refused before any data moved: the lock and fence of a query that never ran go.
-                Storage.deleteTree(layout.location());
-            }
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
     }

@@ -14,7 +14,12 @@ import org.apache.flink.table.operations.ddl.CreateViewOperation;
 
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.util.HashMap;
@@ -75,6 +80,36 @@ public final class SqlQuery implements Query {
         String fileName = file.getFileName().toString();
         int dot = fileName.lastIndexOf('.');
         return dot > 0 ? fileName.substring(0, dot) : fileName;
+    }
+
+    /**
+     * One run of the query, as {@link QueryRunner#run} runs any query; a file refused before any
+     * data moved ({@link SqlFileException}) leaves no checkpoint behind for a query that had none
+     * (the run's lock and fence go with its folder).
+     */
+    public QueryRunner.Result run(RunOptions options) {
+        org.apache.flink.core.fs.Path checkpoint = options.checkpointOf(name).location();
+        boolean fresh = !exists(checkpoint);
+        try {
+            return QueryRunner.run(this, options);
+        } catch (SqlFileException e) {
+            if (fresh) {
+                try {
+                    Storage.deleteTree(checkpoint);
+                } catch (IOException cleanup) {
+                    e.addSuppressed(cleanup);
+                }
+            }
+            throw e;
+        }
+    }
+
+    private static boolean exists(org.apache.flink.core.fs.Path location) {
+        try {
+            return Storage.exists(location);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + location + ": " + e.getMessage(), e);
+        }
     }
 
     @Override

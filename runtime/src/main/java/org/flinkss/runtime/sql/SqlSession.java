@@ -77,7 +77,7 @@ public final class SqlSession implements AutoCloseable {
      * The rows of source table {@code table} that its stateful operator takes: rows that Spark's
      * watermark drops for that operator go to no table but are counted in progress as its {@code
      * numRowsDroppedByWatermark} ({@link LateRowRouter}), and rows without event time do not reach
-     * a window. Rows that reach no stateful operator pass as they are.
+     * a window (uncounted, as in Spark). Rows that reach no stateful operator pass as they are.
      *
      * @param rowType the rows' type
      * @param rowtime the index of the event-time column in {@code rowType}, -1 for none
@@ -89,6 +89,16 @@ public final class SqlSession implements AutoCloseable {
             return rows;
         }
         int precision = LogicalTypeChecks.getPrecision(rowType.getTypeAt(rowtime));
+        DataStream<RowData> timed = rows;
+        if (!lateness.keepsRowsWithoutTime()) {
+            // Spark's window() filters out rows without event time before its aggregation: they
+            // are in no window, and not counted as dropped by the watermark.
+            timed =
+                    rows.filter(row -> !row.isNullAt(rowtime))
+                            .returns(InternalTypeInfo.of(rowType))
+                            .name("with event time " + table)
+                            .uid("with-event-time-" + table);
+        }
         LateRowRouter<RowData> router =
                 new LateRowRouter<>(
                         lateness.operator(),
@@ -102,7 +112,7 @@ public final class SqlSession implements AutoCloseable {
         if (lateness.keepsRowsWithoutTime()) {
             router = router.keepingRowsWithoutEventTime();
         }
-        return rows.process(router)
+        return timed.process(router)
                 .returns(InternalTypeInfo.of(rowType))
                 .name("drop-late-rows " + table)
                 .uid("late-rows-" + table);

@@ -7,11 +7,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import org.flinkss.course.queries.QueryCatalog;
-import org.flinkss.runtime.checkpoint.CheckpointLayout;
-import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.ops.QueryCheckpoint;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Optional;
 
 /**
@@ -52,12 +49,8 @@ public final class CheckpointedQuery {
             return known.get().single(command).queryName();
         }
         if (!outer && name.matches("[A-Za-z0-9][A-Za-z0-9_.-]*") && !name.contains("..")) {
-            try {
-                if (Storage.exists(CheckpointLayout.of(base, name).metadataLocation())) {
-                    return name;
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+            if (QueryCheckpoint.of(base, name).exists()) {
+                return name;
             }
         }
         throw new ParameterException(
