@@ -217,4 +217,52 @@ class SqlFileITCase {
         CliOutput rerun = ok("sql", "--file", file.toString(), "--base", base.toString());
         assertThat(rerun.out()).contains("landing: nothing new");
     }
+
+    private static List<List<Object>> countsByType(List<Event> events) {
+        return events.stream()
+                .collect(
+                        java.util.stream.Collectors.groupingBy(
+                                e -> e.eventType,
+                                java.util.TreeMap::new,
+                                java.util.stream.Collectors.counting()))
+                .entrySet()
+                .stream()
+                .map(e -> List.<Object>of(e.getKey(), e.getValue()))
+                .toList();
+    }
+
+    @Test
+    void anAggregationWithoutAWindowReplacesItsTableInCompleteModeReadingBronzeByPath()
+            throws IOException {
+        Path base = tmp.resolve("complete");
+        Warehouse tables = new Warehouse(base.resolve("warehouse"));
+        EventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 500));
+        ok("run", "bronze", "--base", base.toString(), "--quiet");
+        Path file = tmp.resolve("totals.sql");
+        Files.writeString(
+                file,
+                "CREATE TEMPORARY TABLE bronze (event_type STRING, amount DOUBLE)\n"
+                        + "  WITH ('connector' = 'delta', 'path' = '"
+                        + base.resolve("warehouse").resolve("events_bronze").toUri()
+                        + "');\n"
+                        + "CREATE TEMPORARY TABLE totals (event_type STRING, events BIGINT,\n"
+                        + "  PRIMARY KEY (event_type) NOT ENFORCED)\n"
+                        + "  WITH ('connector' = 'delta', 'table' = 'type_totals',"
+                        + " 'sink.mode' = 'complete');\n"
+                        + "INSERT INTO totals SELECT event_type, COUNT(*) FROM bronze"
+                        + " GROUP BY event_type;\n",
+                StandardCharsets.UTF_8);
+
+        // Step 1: the whole result of 500 events.
+        ok("sql", "--file", file.toString(), "--base", base.toString(), "--quiet");
+        assertThat(tables.sortedValues("type_totals"))
+                .containsExactlyElementsOf(countsByType(EventGenerator.events(0, 500)));
+
+        // Step 2: 500 more: the table is replaced by the totals of all 1,000, not appended to.
+        EventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
+        ok("run", "bronze", "--base", base.toString(), "--quiet");
+        ok("sql", "--file", file.toString(), "--base", base.toString(), "--quiet");
+        assertThat(tables.sortedValues("type_totals"))
+                .containsExactlyElementsOf(countsByType(EventGenerator.events(0, 1000)));
+    }
 }

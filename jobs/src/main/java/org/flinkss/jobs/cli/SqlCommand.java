@@ -7,6 +7,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.CheckpointIntervalOption;
 import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.jobs.cli.options.ParallelismOption;
@@ -72,6 +73,8 @@ public final class SqlCommand implements Callable<Integer> {
         limits.applyTo(options);
         checkpointInterval.applyTo(options);
         RunOptions run = options.build();
+        // As run: the base must exist (a SQL file's sources name their own folders).
+        BaseFolder.requireForRun(data, false);
         SqlQuery query;
         try {
             query = SqlQuery.of(file, name);
