@@ -39,7 +39,8 @@ record DeltaLocation(Warehouse warehouse, String table, boolean inQueryWarehouse
             }
             return new DeltaLocation(queryWarehouse, table, true);
         }
-        Path folder = Storage.location(path);
+        // A folder's URI may end in '/' (Path.toUri() gives one): the table is the folder.
+        Path folder = Storage.location(path.replaceAll("(?<=[^/:])/+$", ""));
         Path parent = folder.getParent();
         if (parent == null || folder.getName().isEmpty()) {
             throw new SqlTableException(
