@@ -19,6 +19,7 @@ import org.flinkss.jobs.cli.RecomputeCommand;
 import org.flinkss.jobs.cli.ReportCommand;
 import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.jobs.cli.RunCommand;
+import org.flinkss.jobs.cli.SqlCommand;
 import org.flinkss.jobs.cli.TableCommand;
 import org.flinkss.jobs.cli.VersionProvider;
 import org.flinkss.jobs.cli.output.Stdout;
@@ -53,6 +54,7 @@ public final class Main implements Callable<Integer> {
                     LandEventsCommand.class,
                     LandCustomersCommand.class,
                     RunCommand.class,
+                    SqlCommand.class,
                     TableCommand.class,
                     ProgressCommand.class,
                     RecomputeCommand.class,

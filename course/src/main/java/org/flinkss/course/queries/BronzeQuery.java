@@ -47,7 +47,7 @@ public final class BronzeQuery implements Query {
     public static final String SKIPPED_FILES =
             EventTables.BRONZE + EventTables.SKIPPED_FILES_SUFFIX;
 
-    static final OutputTag<ParsedEvent> BAD =
+    public static final OutputTag<ParsedEvent> BAD =
             new OutputTag<>("bad-lines", TypeInformation.of(ParsedEvent.class));
     static final OutputTag<ParsedEvent> SKIPPED =
             new OutputTag<>("skipped-files", TypeInformation.of(ParsedEvent.class));
