@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.testutils.MiniClusters;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -10,9 +10,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.jobs.queries.WindowITCase;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.testutils.MiniClusters;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
