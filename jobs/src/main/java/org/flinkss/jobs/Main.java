@@ -21,6 +21,7 @@ import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.jobs.cli.RunCommand;
 import org.flinkss.jobs.cli.TableCommand;
 import org.flinkss.jobs.cli.VersionProvider;
+import org.flinkss.jobs.cli.output.Logging;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.runner.EmbeddedClusters;
@@ -110,6 +111,12 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        try {
+            Logging.configure(System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.exit(2);
+        }
         boolean underFlinkRun = FlinkRunClient.isUnderFlinkRun();
         if (underFlinkRun) {
             FlinkRunClient.startHadoopShutdownHooksOutsideUserCode();
