@@ -19,6 +19,7 @@ import org.flinkss.jobs.cli.RecomputeCommand;
 import org.flinkss.jobs.cli.ReportCommand;
 import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.jobs.cli.RunCommand;
+import org.flinkss.jobs.cli.StatusCommand;
 import org.flinkss.jobs.cli.TableCommand;
 import org.flinkss.jobs.cli.VersionProvider;
 import org.flinkss.jobs.cli.output.Logging;
@@ -56,6 +57,7 @@ public final class Main implements Callable<Integer> {
                     RunCommand.class,
                     TableCommand.class,
                     ProgressCommand.class,
+                    StatusCommand.class,
                     RecomputeCommand.class,
                     ResetCommand.class,
                     DemoCommand.class,
