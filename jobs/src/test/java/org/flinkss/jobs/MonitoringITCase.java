@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.checkpoint.JsonFiles;
+import org.flinkss.runtime.testing.ChildJvm;
 
 import java.io.IOException;
 import java.net.ServerSocket;

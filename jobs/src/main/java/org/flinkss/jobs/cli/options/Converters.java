@@ -3,6 +3,7 @@ package org.flinkss.jobs.cli.options;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
+import org.flinkss.course.event.BadLines;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.runtime.query.OutputMode;
@@ -174,6 +175,14 @@ public final class Converters {
         @Override
         public OutputMode convert(String text) {
             return Converters.convert(OutputMode::parse, text);
+        }
+    }
+
+    /** {@link BadLines#of}: permissive or quarantine-only. */
+    public static final class BadLinesValue implements ITypeConverter<BadLines> {
+        @Override
+        public BadLines convert(String text) {
+            return Converters.convert(BadLines::of, text);
         }
     }
 
