@@ -20,8 +20,10 @@ import org.flinkss.jobs.cli.ReportCommand;
 import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.jobs.cli.RunCommand;
 import org.flinkss.jobs.cli.SqlCommand;
+import org.flinkss.jobs.cli.StatusCommand;
 import org.flinkss.jobs.cli.TableCommand;
 import org.flinkss.jobs.cli.VersionProvider;
+import org.flinkss.jobs.cli.output.Logging;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.runner.EmbeddedClusters;
@@ -57,6 +59,7 @@ public final class Main implements Callable<Integer> {
                     SqlCommand.class,
                     TableCommand.class,
                     ProgressCommand.class,
+                    StatusCommand.class,
                     RecomputeCommand.class,
                     ResetCommand.class,
                     DemoCommand.class,
@@ -112,6 +115,12 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        try {
+            Logging.configure(System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.exit(2);
+        }
         boolean underFlinkRun = FlinkRunClient.isUnderFlinkRun();
         if (underFlinkRun) {
             FlinkRunClient.startHadoopShutdownHooksOutsideUserCode();

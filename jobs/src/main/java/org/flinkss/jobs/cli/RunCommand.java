@@ -14,13 +14,16 @@ import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.CheckpointIntervalOption;
 import org.flinkss.jobs.cli.options.Converters;
 import org.flinkss.jobs.cli.options.DataOptions;
+import org.flinkss.jobs.cli.options.FlinkOptions;
 import org.flinkss.jobs.cli.options.KafkaOptions;
 import org.flinkss.jobs.cli.options.OutputModeOption;
 import org.flinkss.jobs.cli.options.ParallelismOption;
+import org.flinkss.jobs.cli.options.ProgressOptions;
 import org.flinkss.jobs.cli.options.QueryArgument;
 import org.flinkss.jobs.cli.options.RateLimitOptions;
 import org.flinkss.jobs.cli.options.TriggerOptions;
 import org.flinkss.jobs.cli.output.RunSummary;
+import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
@@ -82,8 +85,8 @@ public final class RunCommand implements Callable<Integer> {
                         + " quarantine-only: the quarantine table only")
     BadLines badLines;
 
-    @Option(names = "--quiet", description = "print only the summary, not each batch's progress")
-    boolean quiet;
+    @Mixin ProgressOptions progress;
+    @Mixin FlinkOptions flink;
 
     @Override
     public Integer call() {
@@ -92,8 +95,9 @@ public final class RunCommand implements Callable<Integer> {
                 RunOptions.builder()
                         .parallelism(parallelism.value())
                         .skipMissingFiles(skipMissingFiles)
-                        .outputMode(outputMode.mode())
-                        .printProgress(!quiet);
+                        .outputMode(outputMode.mode());
+        progress.applyTo(options, Stdout.utf8(), Stdout.utf8ErrStream());
+        flink.applyTo(options);
         data.applyTo(options);
         trigger.applyTo(options);
         limits.applyTo(options);

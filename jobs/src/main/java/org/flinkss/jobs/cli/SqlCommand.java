@@ -10,10 +10,13 @@ import picocli.CommandLine.Spec;
 import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.CheckpointIntervalOption;
 import org.flinkss.jobs.cli.options.DataOptions;
+import org.flinkss.jobs.cli.options.FlinkOptions;
 import org.flinkss.jobs.cli.options.ParallelismOption;
+import org.flinkss.jobs.cli.options.ProgressOptions;
 import org.flinkss.jobs.cli.options.RateLimitOptions;
 import org.flinkss.jobs.cli.options.TriggerOptions;
 import org.flinkss.jobs.cli.output.RunSummary;
+import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.sql.SqlFileException;
@@ -61,13 +64,14 @@ public final class SqlCommand implements Callable<Integer> {
     @Mixin ParallelismOption parallelism;
     @Mixin CheckpointIntervalOption checkpointInterval;
 
-    @Option(names = "--quiet", description = "print only the summary, not each batch's progress")
-    boolean quiet;
+    @Mixin ProgressOptions progress;
+    @Mixin FlinkOptions flink;
 
     @Override
     public Integer call() {
-        RunOptions.Builder options =
-                RunOptions.builder().parallelism(parallelism.value()).printProgress(!quiet);
+        RunOptions.Builder options = RunOptions.builder().parallelism(parallelism.value());
+        progress.applyTo(options, Stdout.utf8(), Stdout.utf8ErrStream());
+        flink.applyTo(options);
         data.applyTo(options);
         trigger.applyTo(options);
         limits.applyTo(options);

@@ -201,4 +201,22 @@ public final class Converters {
             return Converters.convert(QueryCatalog::named, text);
         }
     }
+
+    /** {@code --progress}: human or json, in any case. */
+    public static final class ProgressFormat implements ITypeConverter<ProgressOptions.Format> {
+        @Override
+        public ProgressOptions.Format convert(String text) {
+            return Converters.convert(
+                    t -> {
+                        for (ProgressOptions.Format f : ProgressOptions.Format.values()) {
+                            if (f.name().equalsIgnoreCase(t.trim())) {
+                                return f;
+                            }
+                        }
+                        throw new IllegalArgumentException(
+                                "unknown --progress '" + t + "': use human or json");
+                    },
+                    text);
+        }
+    }
 }

@@ -179,8 +179,15 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                     maybeStartBatch();
                 };
         if (spec.trigger().isAvailableNow()) {
-            // availableNow reads what exists now, and nothing that arrives during the run.
-            context.callAsync(refresh, plan);
+            // availableNow reads what exists now, and nothing that arrives during the run: its
+            // client can say at once how much that is.
+            context.callAsync(
+                    () -> {
+                        planner.refreshTarget();
+                        signals.planned(planner.backlog(spec.readLimit()), spec.readLimit());
+                        return true;
+                    },
+                    plan);
         } else {
             long interval = spec.trigger().interval().toMillis();
             context.callAsync(refresh, plan, 0, interval);
