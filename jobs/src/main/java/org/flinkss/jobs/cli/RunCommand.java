@@ -19,12 +19,14 @@ import org.flinkss.jobs.cli.options.KafkaOptions;
 import org.flinkss.jobs.cli.options.OutputModeOption;
 import org.flinkss.jobs.cli.options.ParallelismOption;
 import org.flinkss.jobs.cli.options.ProgressOptions;
-import org.flinkss.jobs.cli.options.QueryArgument;
 import org.flinkss.jobs.cli.options.RateLimitOptions;
+import org.flinkss.jobs.cli.options.RunTarget;
 import org.flinkss.jobs.cli.options.TriggerOptions;
 import org.flinkss.jobs.cli.output.RunSummary;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.query.Query;
+import org.flinkss.runtime.query.QueryJar;
+import org.flinkss.runtime.query.QueryJarException;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 
@@ -33,7 +35,8 @@ import java.util.concurrent.Callable;
 
 /**
  * One run of a query of the catalog with its trigger. The catalog checks the query's options, API
- * and output mode before anything runs.
+ * and output mode before anything runs. With {@code --jar} and {@code --class}, one run of the
+ * user's own query through the same runner ({@link QueryJar}).
  */
 @Command(
         name = "run",
@@ -44,7 +47,7 @@ import java.util.concurrent.Callable;
 public final class RunCommand implements Callable<Integer> {
 
     @Mixin DataOptions data;
-    @Mixin QueryArgument query;
+    @Mixin RunTarget query;
     @Mixin TriggerOptions trigger;
     @Mixin RateLimitOptions limits;
     @Mixin ParallelismOption parallelism;
@@ -90,6 +93,9 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (query.isJar()) {
+            return runJar();
+        }
         QueryCatalog q = query.query();
         RunOptions.Builder options =
                 RunOptions.builder()
@@ -123,5 +129,36 @@ public final class RunCommand implements Callable<Integer> {
         QueryRunner.Result result = QueryRunner.run(built, run);
         System.out.println(RunSummary.of(built.name(), result));
         return 0;
+    }
+
+    /**
+     * The user's own query: the jar and class are checked before anything is written (exit 2 on a
+     * refusal), then it runs as a catalog query does, on {@code <base>/_cp/<its name>}.
+     */
+    private int runJar() {
+        try (QueryJar jar = query.queryJar()) {
+            RunOptions.Builder options =
+                    RunOptions.builder()
+                            .parallelism(parallelism.value())
+                            .skipMissingFiles(skipMissingFiles)
+                            .outputMode(outputMode.mode());
+            progress.applyTo(options, Stdout.utf8(), Stdout.utf8ErrStream());
+            flink.applyTo(options);
+            data.applyTo(options);
+            trigger.applyTo(options);
+            limits.applyTo(options);
+            checkpointInterval.applyTo(options);
+            try {
+                jar.shipWith(options);
+            } catch (QueryJarException e) {
+                throw query.refused(e);
+            }
+            RunOptions run = options.build();
+            // As sql --file: the base must exist; a user's query names its own sources.
+            BaseFolder.requireForRun(data, false);
+            QueryRunner.Result result = jar.run(run);
+            System.out.println(RunSummary.of(jar.query().name(), result));
+            return 0;
+        }
     }
 }
