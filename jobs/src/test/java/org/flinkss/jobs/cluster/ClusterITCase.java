@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.jobs.userquery.ExampleJar;
+import org.flinkss.jobs.userquery.UserJarITCase;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.progress.ProgressTracker;
@@ -232,6 +234,61 @@ class ClusterITCase {
         assertThat(second.output).contains("bronze: 1 batch, 500 rows read, last batch id 1");
         assertThat(warehouse.count(BronzeQuery.TABLE)).isEqualTo(1000);
         assertThat(batchIds(base)).containsExactly(0L, 1L);
+    }
+
+    /**
+     * A user's own query, the example project's jar, with {@code flink run}: the jar on the job's
+     * class path ({@code -C}) and given to {@code run --jar}, as embedded ({@code UserJarITCase}).
+     * A second submission with nothing new reads nothing and leaves the table as it was.
+     */
+    @Test
+    void aUsersJarRunsOnTheClusterWithFlinkRun() {
+        Path base = WORK.resolve("user-jar");
+        Warehouse warehouse = new Warehouse(base.resolve("warehouse"));
+        Path jar = ExampleJar.build(WORK.resolve("user-jar-build"));
+        EventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 500));
+        Result bronze =
+                flink(
+                        "run",
+                        "-m",
+                        MASTER,
+                        CLUSTER_JAR.toString(),
+                        "run",
+                        "bronze",
+                        "--base",
+                        base.toString(),
+                        "--quiet");
+        assertThat(bronze.code).as(bronze.output).isZero();
+
+        String[] userJarRun = {
+            "run",
+            "-m",
+            MASTER,
+            "-C",
+            jar.toUri().toString(),
+            CLUSTER_JAR.toString(),
+            "run",
+            "--jar",
+            jar.toString(),
+            "--class",
+            ExampleJar.QUERY_CLASS,
+            "--base",
+            base.toString(),
+            "--quiet"
+        };
+        Result first = flink(userJarRun);
+        assertThat(first.code).as(first.output).isZero();
+        assertThat(first.output)
+                .contains("Job has been submitted with JobID")
+                .contains("buys-per-user: ")
+                .contains("500 rows read");
+        List<List<Object>> expected = UserJarITCase.closedBuyWindows(EventGenerator.events(0, 500));
+        assertThat(warehouse.sortedValues(UserJarITCase.TABLE)).isEqualTo(expected);
+
+        Result second = flink(userJarRun);
+        assertThat(second.code).as(second.output).isZero();
+        assertThat(second.output).contains("0 rows read");
+        assertThat(warehouse.sortedValues(UserJarITCase.TABLE)).isEqualTo(expected);
     }
 
     /**

@@ -32,11 +32,11 @@ import static org.flinkss.course.testing.Expected.MINUTE;
  * through the same runner as {@code run <query>}; and the jars and classes that cannot run, each
  * refused in one line with exit code 2, before anything is written.
  */
-class UserJarITCase {
+public class UserJarITCase {
 
     @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
-    static final String TABLE = "buys_per_user_10min";
+    public static final String TABLE = "buys_per_user_10min";
 
     @TempDir static Path work;
 
@@ -60,6 +60,7 @@ class UserJarITCase {
                     + "  public void build(org.flinkss.runtime.query.QueryContext c) {}\n"
                     + "}\n");
         badJar = ExampleJar.build(work.resolve("bad-src"), work.resolve("jars"), "bad.jar");
+        Files.writeString(work.resolve("notes.jar"), "not a zip file\n");
     }
 
     private static CliOutput ok(String... args) {
@@ -111,7 +112,7 @@ class UserJarITCase {
     }
 
     /** Buys per user per 10-minute window that end by the newest event time - 10 minutes. */
-    static List<List<Object>> closedBuyWindows(List<Event> events) {
+    public static List<List<Object>> closedBuyWindows(List<Event> events) {
         long watermark = Expected.maxEventTime(events) - 10 * MINUTE;
         List<Event> buys = events.stream().filter(e -> "buy".equals(e.eventType)).toList();
         return Expected.windows(buys, 10 * MINUTE, 10 * MINUTE, true, watermark);
@@ -124,6 +125,11 @@ class UserJarITCase {
                         "missing.jar",
                         "com.acme.BuysPerUser",
                         "missing.jar: no such file"),
+                Arguments.of(
+                        "a file that is not a jar",
+                        "notes.jar",
+                        "com.acme.BuysPerUser",
+                        "notes.jar is not a jar"),
                 Arguments.of(
                         "a class not in the jar",
                         "example",
@@ -170,7 +176,10 @@ class UserJarITCase {
         assertThat(lines.get(0))
                 .startsWith("error: ")
                 .contains(message)
-                .contains(Files.exists(jarFile) ? className : jarFile.toString());
+                .contains(jarFile.toString());
+        if (jarFile == exampleJar || jarFile == badJar) {
+            assertThat(lines.get(0)).contains(className);
+        }
         try (Stream<Path> written = Files.list(base)) {
             assertThat(written).isEmpty();
         }
