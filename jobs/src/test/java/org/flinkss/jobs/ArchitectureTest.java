@@ -2,6 +2,7 @@ package org.flinkss.jobs;
 
 import org.apache.flink.annotation.Internal;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethod;
@@ -72,6 +73,53 @@ class ArchitectureTest {
                     .resideInAnyPackage(
                             "org.flinkss.runtime.checkpoint..", "org.flinkss.runtime.runner..")
                     .because("the course runs queries through org.flinkss.runtime.query and .ops");
+
+    /**
+     * The public API a query is written against (docs/java-api.md): {@code Query} and {@code
+     * QueryContext}, the micro-batch source SPI, the tables, the stateful operators and late-row
+     * routing, the run's scope, watermarks, triggers, Kafka, JDBC and storage. Checkpoints, the
+     * runner, the operations beside runs, the SQL layer, the Delta internals and every {@code impl}
+     * package are not in it.
+     */
+    static final String[] PUBLIC_API = {
+        "org.flinkss.runtime",
+        "org.flinkss.runtime.query",
+        "org.flinkss.runtime.source",
+        "org.flinkss.runtime.source.files",
+        "org.flinkss.runtime.sink",
+        "org.flinkss.runtime.operators",
+        "org.flinkss.runtime.table",
+        "org.flinkss.runtime.progress",
+        "org.flinkss.runtime.time",
+        "org.flinkss.runtime.trigger",
+        "org.flinkss.runtime.kafka",
+        "org.flinkss.runtime.jdbc",
+        "org.flinkss.runtime.storage"
+    };
+
+    /**
+     * The course's queries are the public API's first user, as a user's own query in its own jar is
+     * (issue 31): they and their events, tables and operators use the runtime through {@link
+     * #PUBLIC_API} only. (The course's SQL connector, its recompute and its demo are tools beside
+     * the queries, and use the engine's SQL layer, Delta snapshots and operations.)
+     */
+    static final ArchRule COURSE_QUERIES_USE_ONLY_THE_PUBLIC_API =
+            noClasses()
+                    .that()
+                    .resideInAnyPackage(
+                            "org.flinkss.course.queries..",
+                            "org.flinkss.course.operators..",
+                            "org.flinkss.course.tables..",
+                            "org.flinkss.course.event..",
+                            "org.flinkss.course.kafka..")
+                    .should()
+                    .dependOnClassesThat(
+                            JavaClass.Predicates.resideInAPackage("org.flinkss.runtime..")
+                                    .and(
+                                            DescribedPredicate.not(
+                                                    JavaClass.Predicates.resideInAnyPackage(
+                                                            PUBLIC_API))))
+                    .because("a query of the course is written as a user writes one");
 
     private static JavaClasses main;
 
@@ -149,7 +197,12 @@ class ArchitectureTest {
         COURSE_KEEPS_OFF_CHECKPOINTS_AND_THE_RUNNER.check(main);
     }
 
-    /** A rule that cannot fail proves nothing: each of the two above catches a violation. */
+    @Test
+    void theCourseQueriesUseOnlyThePublicApi() {
+        COURSE_QUERIES_USE_ONLY_THE_PUBLIC_API.check(main);
+    }
+
+    /** A rule that cannot fail proves nothing: each of the rules above catches a violation. */
     @Test
     void theLayerRulesCatchAViolation() throws ClassNotFoundException {
         JavaClasses violations =
@@ -165,6 +218,15 @@ class ArchitectureTest {
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("CourseReachingIntoTheRunner")
                 .hasMessageContaining("RunTmpFolders");
+        JavaClasses behindTheApi =
+                new ClassFileImporter()
+                        .importClasses(
+                                Class.forName(
+                                        "org.flinkss.course.queries.QueryReachingBehindTheApi"));
+        assertThatThrownBy(() -> COURSE_QUERIES_USE_ONLY_THE_PUBLIC_API.check(behindTheApi))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("QueryReachingBehindTheApi")
+                .hasMessageContaining("DeltaSchema");
     }
 
     /** The command line opening a checkpoint's files itself, as reset did. */
