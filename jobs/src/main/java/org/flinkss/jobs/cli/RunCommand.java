@@ -97,18 +97,8 @@ public final class RunCommand implements Callable<Integer> {
             return runJar();
         }
         QueryCatalog q = query.query();
-        RunOptions.Builder options =
-                RunOptions.builder()
-                        .parallelism(parallelism.value())
-                        .skipMissingFiles(skipMissingFiles)
-                        .outputMode(outputMode.mode());
-        progress.applyTo(options, Stdout.utf8(), Stdout.utf8ErrStream());
-        flink.applyTo(options);
-        data.applyTo(options);
-        trigger.applyTo(options);
-        limits.applyTo(options);
+        RunOptions.Builder options = options();
         kafka.applyTo(options);
-        checkpointInterval.applyTo(options);
         RunOptions run = options.build();
         QueryRequest request =
                 new QueryRequest(run, api.api(), rescuedData, skipMissingFiles, kafka, badLines);
@@ -137,17 +127,7 @@ public final class RunCommand implements Callable<Integer> {
      */
     private int runJar() {
         try (QueryJar jar = query.queryJar()) {
-            RunOptions.Builder options =
-                    RunOptions.builder()
-                            .parallelism(parallelism.value())
-                            .skipMissingFiles(skipMissingFiles)
-                            .outputMode(outputMode.mode());
-            progress.applyTo(options, Stdout.utf8(), Stdout.utf8ErrStream());
-            flink.applyTo(options);
-            data.applyTo(options);
-            trigger.applyTo(options);
-            limits.applyTo(options);
-            checkpointInterval.applyTo(options);
+            RunOptions.Builder options = options();
             try {
                 jar.shipWith(options);
             } catch (QueryJarException e) {
@@ -160,5 +140,21 @@ public final class RunCommand implements Callable<Integer> {
             System.out.println(RunSummary.of(jar.query().name(), result));
             return 0;
         }
+    }
+
+    /** The run's options from the command line, but Kafka's (a catalog query's only). */
+    private RunOptions.Builder options() {
+        RunOptions.Builder options =
+                RunOptions.builder()
+                        .parallelism(parallelism.value())
+                        .skipMissingFiles(skipMissingFiles)
+                        .outputMode(outputMode.mode());
+        progress.applyTo(options, Stdout.utf8(), Stdout.utf8ErrStream());
+        flink.applyTo(options);
+        data.applyTo(options);
+        trigger.applyTo(options);
+        limits.applyTo(options);
+        checkpointInterval.applyTo(options);
+        return options;
     }
 }

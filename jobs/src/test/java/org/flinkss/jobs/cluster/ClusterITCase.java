@@ -198,17 +198,7 @@ class ClusterITCase {
                         "0");
         assertThat(land.code).as(land.output).isZero();
 
-        Result first =
-                flink(
-                        "run",
-                        "-m",
-                        MASTER,
-                        CLUSTER_JAR.toString(),
-                        "run",
-                        "bronze",
-                        "--base",
-                        base.toString(),
-                        "--quiet");
+        Result first = bronzeOnTheCluster(base);
         assertThat(first.code).as(first.output).isZero();
         assertThat(first.output)
                 .contains("Job has been submitted with JobID")
@@ -219,17 +209,7 @@ class ClusterITCase {
                 .hasSize(1);
 
         EventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
-        Result second =
-                flink(
-                        "run",
-                        "-m",
-                        MASTER,
-                        CLUSTER_JAR.toString(),
-                        "run",
-                        "bronze",
-                        "--base",
-                        base.toString(),
-                        "--quiet");
+        Result second = bronzeOnTheCluster(base);
         assertThat(second.code).as(second.output).isZero();
         assertThat(second.output).contains("bronze: 1 batch, 500 rows read, last batch id 1");
         assertThat(warehouse.count(BronzeQuery.TABLE)).isEqualTo(1000);
@@ -247,17 +227,7 @@ class ClusterITCase {
         Warehouse warehouse = new Warehouse(base.resolve("warehouse"));
         Path jar = ExampleJar.build(WORK.resolve("user-jar-build"));
         EventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 500));
-        Result bronze =
-                flink(
-                        "run",
-                        "-m",
-                        MASTER,
-                        CLUSTER_JAR.toString(),
-                        "run",
-                        "bronze",
-                        "--base",
-                        base.toString(),
-                        "--quiet");
+        Result bronze = bronzeOnTheCluster(base);
         assertThat(bronze.code).as(bronze.output).isZero();
 
         String[] userJarRun = {
@@ -547,6 +517,20 @@ class ClusterITCase {
         return ProgressTracker.history(CheckpointLayout.of(base, "bronze")).stream()
                 .map(p -> p.path("batchId").asLong())
                 .toList();
+    }
+
+    /** {@code flink run ... flinkss-jobs-cluster.jar run bronze --base <base> --quiet}. */
+    private static Result bronzeOnTheCluster(Path base) {
+        return flink(
+                "run",
+                "-m",
+                MASTER,
+                CLUSTER_JAR.toString(),
+                "run",
+                "bronze",
+                "--base",
+                base.toString(),
+                "--quiet");
     }
 
     private static Result flink(String... args) {
