@@ -3,8 +3,8 @@ package org.flinkss.jobs.cli;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
+import org.flinkss.jobs.cli.options.CheckpointedQuery;
 import org.flinkss.jobs.cli.options.DataOptions;
-import org.flinkss.jobs.cli.options.QueryArgument;
 import org.flinkss.jobs.cli.output.StatusReport;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.ops.QueryCheckpoint;
@@ -26,14 +26,15 @@ import java.util.concurrent.Callable;
 public final class StatusCommand implements Callable<Integer> {
 
     @Mixin DataOptions data;
-    @Mixin QueryArgument query;
+    @Mixin CheckpointedQuery query;
 
     @Override
     public Integer call() {
-        String name = query.query().single("status").queryName();
         if (data.objectStoreBase()) {
             data.initializeStorage();
         }
+        // A catalog query, or one of the user's (sql --file, run --jar) that has a checkpoint.
+        String name = query.checkpointName(data.baseLocation(), "status");
         QueryCheckpoint checkpoint = QueryCheckpoint.of(data.baseLocation(), name);
         PrintStream out = Stdout.utf8();
         StatusReport.lines(checkpoint.status(), data.tables()).forEach(out::println);

@@ -91,9 +91,19 @@ public class UserJarITCase {
         assertThat(warehouse.sortedValues(TABLE)).isEqualTo(expected);
         assertThat(warehouse.snapshot(TABLE, null, null).version()).isEqualTo(versions);
 
-        // Step 3: the query's checkpoint is a query's like any other: progress reads it.
+        // Step 3: the query's checkpoint is a query's like any other: progress and status read
+        // it by the query's name.
         CliOutput progress = ok("progress", "buys-per-user", "--base", base.toString());
         assertThat(progress.out()).contains("\"numInputRows\" : 0");
+        CliOutput status = ok("status", "buys-per-user", "--base", base.toString());
+        assertThat(status.out()).contains("query buys-per-user (checkpoint ").contains(TABLE);
+
+        // Step 4: reset, then a run from scratch: bronze is read again whole, and the table
+        // holds each window once.
+        ok("reset", "buys-per-user", "--base", base.toString());
+        CliOutput afterReset = ok(jarRun(base));
+        assertThat(afterReset.out()).contains("500 rows read");
+        assertThat(warehouse.sortedValues(TABLE)).isEqualTo(expected);
     }
 
     private static String[] jarRun(Path base) {

@@ -12,9 +12,10 @@ import org.flinkss.runtime.ops.QueryCheckpoint;
 import java.util.Optional;
 
 /**
- * The query whose checkpoint a command reads or resets ({@code progress}, {@code reset}): a name of
- * the {@link QueryCatalog} (with {@code --outer}, as {@link QueryArgument}), or the name of a query
- * run with {@code sql --file} that has a checkpoint under the base.
+ * The query whose checkpoint a command reads or resets ({@code progress}, {@code status}, {@code
+ * reset}): a name of the {@link QueryCatalog} (with {@code --outer}, as {@link QueryArgument}), or
+ * the name of a query run with {@code sql --file} or {@code run --jar} that has a checkpoint under
+ * the base.
  */
 public final class CheckpointedQuery {
 
@@ -27,7 +28,7 @@ public final class CheckpointedQuery {
             completionCandidates = QueryArgument.Names.class,
             description =
                     "the query: ${COMPLETION-CANDIDATES}, or the name of a query run with 'sql"
-                            + " --file'")
+                            + " --file' or 'run --jar'")
     String name;
 
     @Option(names = "--outer", description = QueryArgument.OUTER)
@@ -59,7 +60,8 @@ public final class CheckpointedQuery {
                         + name
                         + "': the queries are "
                         + String.join(", ", QueryCatalog.names())
-                        + ", or a query run with 'sql --file' that has a checkpoint under "
+                        + ", or a query run with 'sql --file' or 'run --jar' that has a checkpoint"
+                        + " under "
                         + base);
     }
 }
