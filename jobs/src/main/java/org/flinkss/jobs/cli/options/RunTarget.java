@@ -2,6 +2,7 @@ package org.flinkss.jobs.cli.options;
 
 import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -12,6 +13,9 @@ import org.flinkss.runtime.query.QueryJar;
 import org.flinkss.runtime.query.QueryJarException;
 
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * What {@code run} runs: a query of the {@link QueryCatalog} (with {@code --outer}, as {@link
@@ -95,8 +99,8 @@ public final class RunTarget {
                             + query.queryName()
                             + "') or your own with --jar and --class, not both");
         }
-        if (jar != null && outer) {
-            throw invalid("--outer is view-then-buy's: it does not apply to --jar");
+        if (jar != null) {
+            refuseCourseOptions();
         }
         if (jar == null && query == null) {
             throw new MissingParameterException(
@@ -106,6 +110,34 @@ public final class RunTarget {
                             + " query)");
         }
     }
+
+    /**
+     * With {@code --jar}, an option that only the course's queries take is refused rather than
+     * ignored: a user's query reads its own sources and chooses its own API and output.
+     */
+    private void refuseCourseOptions() {
+        Set<String> courseOnly = new HashSet<>(COURSE_OPTIONS);
+        CommandSpec kafka = spec.mixins().get(KAFKA_MIXIN);
+        if (kafka != null) {
+            kafka.options().forEach(o -> courseOnly.addAll(List.of(o.names())));
+        }
+        for (OptionSpec given : spec.commandLine().getParseResult().matchedOptions()) {
+            if (courseOnly.contains(given.longestName())) {
+                throw invalid(
+                        given.longestName()
+                                + " is an option of the course's queries and does not apply to"
+                                + " --jar: your query reads its own sources and writes its own"
+                                + " tables (docs/java-api.md)");
+            }
+        }
+    }
+
+    /** The options of {@code run} that only the course's queries take, beside Kafka's. */
+    private static final List<String> COURSE_OPTIONS =
+            List.of("--outer", "--api", "--output-mode", "--rescued-data", "--bad-lines");
+
+    /** The field of {@code run}'s Kafka options: a course query's topic source. */
+    private static final String KAFKA_MIXIN = "kafka";
 
     private ParameterException invalid(String message) {
         return new ParameterException(spec.commandLine(), message);

@@ -35,4 +35,23 @@ class RunTargetTest {
         refused("--jar q.jar needs --class", "run", "--jar", "q.jar");
         refused("--class com.acme.Q needs --jar", "run", "--class", "com.acme.Q");
     }
+
+    @Test
+    void anOptionOfTheCourseQueriesIsRefusedWithAJarNotIgnored() {
+        for (String[] option :
+                new String[][] {
+                    {"--api", "table"},
+                    {"--output-mode", "update"},
+                    {"--rescued-data"},
+                    {"--outer"},
+                    {"--subscribe", "events"},
+                    {"--bootstrap-servers", "localhost:9092"}
+                }) {
+            String[] args = new String[5 + option.length];
+            System.arraycopy(
+                    new String[] {"run", "--jar", "q.jar", "--class", "com.acme.Q"}, 0, args, 0, 5);
+            System.arraycopy(option, 0, args, 5, option.length);
+            refused(option[0] + " is an option of the course's queries", args);
+        }
+    }
 }
