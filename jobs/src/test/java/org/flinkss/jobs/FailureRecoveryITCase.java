@@ -17,14 +17,14 @@ import org.flinkss.course.event.EventSources;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.jdbc.Database;
-import org.flinkss.runtime.jdbc.JdbcUpsert;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.sink.BatchFunction;
 import org.flinkss.runtime.sink.ForEachBatchSink;
+import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.sink.jdbc.JdbcUpsert;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Path;

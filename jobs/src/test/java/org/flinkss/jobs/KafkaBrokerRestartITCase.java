@@ -13,10 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.EventJson;
 import org.flinkss.course.queries.KafkaBronzeQuery;
-import org.flinkss.runtime.kafka.KafkaSourceOptions;
-import org.flinkss.runtime.kafka.KafkaTables;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
+import org.flinkss.runtime.source.kafka.KafkaTables;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.trigger.Trigger;
 

@@ -15,11 +15,11 @@ import org.flinkss.course.queries.KafkaBronzeQuery;
 import org.flinkss.course.queries.KafkaEventsQuery;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.kafka.KafkaSourceOptions;
-import org.flinkss.runtime.kafka.KafkaTables;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
+import org.flinkss.runtime.source.kafka.KafkaTables;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.io.ByteArrayOutputStream;

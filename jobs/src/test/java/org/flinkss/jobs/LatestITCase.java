@@ -22,10 +22,10 @@ import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.LatestQuery;
 import org.flinkss.course.tables.EventTables;
-import org.flinkss.runtime.jdbc.Database;
-import org.flinkss.runtime.jdbc.JdbcUpsert;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.sink.jdbc.JdbcUpsert;
 
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -8,9 +8,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.queries.KafkaBronzeQuery;
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.kafka.KafkaSourceOptions;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
 
 import java.nio.file.Path;
 import java.time.Duration;

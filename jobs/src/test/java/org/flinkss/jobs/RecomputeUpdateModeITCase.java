@@ -10,7 +10,7 @@ import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.jobs.cli.options.Values;
-import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.runtime.table.RowValues;
 import org.flinkss.runtime.table.Warehouse;
 

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.queries.LatestQuery;
-import org.flinkss.runtime.jdbc.Database;
-import org.flinkss.runtime.jdbc.SqlTableOwners;
+import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.sink.jdbc.SqlTableOwners;
 
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -1,11 +1,11 @@
 package org.flinkss.course.queries;
 
 import org.flinkss.course.tables.EventTables;
-import org.flinkss.runtime.jdbc.Database;
-import org.flinkss.runtime.kafka.KafkaTables;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.source.kafka.KafkaTables;
 
 import javax.annotation.Nullable;
 

@@ -1,9 +1,9 @@
 package org.flinkss.runtime.query;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
-import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.progress.ProgressListener;
 import org.flinkss.runtime.runner.RunSettings;
+import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.trigger.Trigger;

@@ -3,9 +3,9 @@ package org.flinkss.jobs.cli.options;
 import picocli.CommandLine.Option;
 
 import org.flinkss.jobs.cli.output.Tables;
-import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.ops.StorageSetup;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 

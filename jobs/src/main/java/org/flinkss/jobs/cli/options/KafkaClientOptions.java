@@ -2,7 +2,7 @@ package org.flinkss.jobs.cli.options;
 
 import picocli.CommandLine.Option;
 
-import org.flinkss.runtime.kafka.KafkaClientProperties;
+import org.flinkss.runtime.source.kafka.KafkaClientProperties;
 
 import javax.annotation.Nullable;
 

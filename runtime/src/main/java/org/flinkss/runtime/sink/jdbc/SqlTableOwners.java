@@ -1,4 +1,4 @@
-package org.flinkss.runtime.jdbc;
+package org.flinkss.runtime.sink.jdbc;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.table.TableOwner;
