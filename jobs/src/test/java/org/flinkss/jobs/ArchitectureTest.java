@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.storage.Storage;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
@@ -123,7 +124,9 @@ class ArchitectureTest {
     /** The command line opening a checkpoint's files itself, as reset did. */
     private static final class CliReachingIntoACheckpoint {
         static String metadataOf(java.nio.file.Path base) {
-            return CheckpointLayout.of(base, "bronze").metadata().toString();
+            return CheckpointLayout.of(Storage.location(base.toFile()), "bronze")
+                    .metadata()
+                    .toString();
         }
     }
 

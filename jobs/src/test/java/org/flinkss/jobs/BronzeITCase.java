@@ -9,11 +9,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LocalEventFiles;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.jobs.cli.options.Values;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Files;
@@ -37,7 +39,7 @@ class BronzeITCase {
 
     static RunOptions options(Path base, int parallelism) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(parallelism)
                 .printProgress(false)
                 .build();
@@ -84,7 +86,7 @@ class BronzeITCase {
     void aBacklogIsSplitIntoCommittedBatchesByMaxFilesPerTrigger() {
         RunOptions options =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(2)
                         .printProgress(false)
                         .maxFilesPerTrigger(2)
@@ -114,7 +116,8 @@ class BronzeITCase {
     void maxBytesPerTriggerSplitsABacklogByFileSizeWithOneFileAtLeast() throws Exception {
         Path events = base.resolve("events");
         for (int batch = 1; batch <= 5; batch++) {
-            EventFiles.writeBatch(events, batch, EventGenerator.events((batch - 1) * 500L, 500));
+            LocalEventFiles.writeBatch(
+                    events, batch, EventGenerator.events((batch - 1) * 500L, 500));
         }
         long fileSize;
         try (var files = Files.walk(events)) {
@@ -130,7 +133,7 @@ class BronzeITCase {
         // Room for two files of about that size, not three: batches of 2, 2 and 1 files.
         RunOptions options =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(2)
                         .printProgress(false)
                         .maxBytesPerTrigger(fileSize * 2 + fileSize / 2)
@@ -141,13 +144,13 @@ class BronzeITCase {
                 .containsExactly(1000L, 1000L, 500L);
 
         // A limit below one file's size still moves: one file per batch.
-        EventFiles.writeBatch(events, 6, EventGenerator.events(2500, 500));
-        EventFiles.writeBatch(events, 7, EventGenerator.events(3000, 500));
+        LocalEventFiles.writeBatch(events, 6, EventGenerator.events(2500, 500));
+        LocalEventFiles.writeBatch(events, 7, EventGenerator.events(3000, 500));
         QueryRunner.Result small =
                 QueryRunner.run(
                         new BronzeQuery(options.events()),
                         RunOptions.builder()
-                                .base(base)
+                                .base(Storage.location(base.toFile()))
                                 .parallelism(2)
                                 .printProgress(false)
                                 .maxBytesPerTrigger(1)
@@ -180,7 +183,11 @@ class BronzeITCase {
     @Test
     void filesThatAreNotJsonAndHiddenFilesAreIgnored() throws Exception {
         RunOptions options = options();
-        Path folder = EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
+        Path folder =
+                LocalEventFiles.writeBatch(
+                        Storage.localFile(options.events(), "a test file").toPath(),
+                        1,
+                        EventGenerator.events(0, 500));
         Files.writeString(folder.resolve("notes.txt"), "{\"event_id\": 12345}\n");
         Files.writeString(folder.resolve(".part-0.json.crc"), "not data\n");
 

@@ -16,6 +16,7 @@ import org.flinkss.course.queries.WindowQuery;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Path;
@@ -47,7 +48,7 @@ class ChaosITCase {
 
     private static RunOptions options(Path base) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .maxFilesPerTrigger(2)
                 .checkpointInterval(Duration.ofMillis(300))

@@ -17,6 +17,7 @@ import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
 import org.flinkss.runtime.source.kafka.KafkaTables;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.trigger.Trigger;
 
@@ -76,7 +77,7 @@ class KafkaBrokerRestartITCase {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         RunOptions options =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .out(new PrintStream(printed, true, StandardCharsets.UTF_8))
                         .parallelism(2)
                         .printProgress(false)

@@ -20,6 +20,7 @@ import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
 import org.flinkss.runtime.source.kafka.KafkaTables;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.io.ByteArrayOutputStream;
@@ -56,7 +57,11 @@ class KafkaBronzeITCase {
     }
 
     private static RunOptions options(Path base) {
-        return RunOptions.builder().base(base).parallelism(2).printProgress(false).build();
+        return RunOptions.builder()
+                .base(Storage.location(base.toFile()))
+                .parallelism(2)
+                .printProgress(false)
+                .build();
     }
 
     private static KafkaSourceOptions.Builder source() {
@@ -126,7 +131,7 @@ class KafkaBronzeITCase {
         // The Kafka limit travels as every rate limit does: the run's options, not the source's.
         RunOptions options =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(2)
                         .printProgress(false)
                         .maxOffsetsPerTrigger(100)

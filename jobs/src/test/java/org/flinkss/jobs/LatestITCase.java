@@ -26,6 +26,7 @@ import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.runtime.sink.jdbc.JdbcUpsert;
+import org.flinkss.runtime.storage.Storage;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -78,7 +79,7 @@ class LatestITCase {
     /** The run's options: parallelism 2, the SQL sink in {@code db}. */
     private RunOptions runOptions(String kind, Database db) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .printProgress(false)
                 .jdbcUrl(kind.equals("sqlite") ? null : dbUrl(db))

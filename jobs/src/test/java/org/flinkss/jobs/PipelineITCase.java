@@ -15,6 +15,7 @@ import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.ops.QueryCheckpoint;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Path;
@@ -105,7 +106,8 @@ class PipelineITCase {
     @Test
     void aSecondPipelineRunWhileOneIsActiveIsRefused() {
         RunOptions options = BronzeITCase.options(base, 2);
-        try (QueryCheckpoint.Lock running = QueryCheckpoint.of(base, "_pipeline").lock()) {
+        try (QueryCheckpoint.Lock running =
+                QueryCheckpoint.of(Storage.location(base.toFile()), "_pipeline").lock()) {
             assertThatThrownBy(() -> Pipeline.run(options, Api.DATASTREAM))
                     .isInstanceOf(QueryException.class)
                     .hasMessageContaining("query 'pipeline' is already running");

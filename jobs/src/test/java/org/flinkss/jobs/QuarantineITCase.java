@@ -11,6 +11,7 @@ import org.flinkss.course.event.EventJson;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Files;
@@ -28,7 +29,11 @@ class QuarantineITCase {
     @Test
     void badLinesLandInTheQuarantineWithFileLineAndReasonAndGoodLinesInBronze() throws Exception {
         RunOptions options = BronzeITCase.options(base, 2);
-        Path file = options.events().resolve("batch_1").resolve("part-00000-broken-c000.json");
+        Path file =
+                Storage.localFile(options.events(), "a test file")
+                        .toPath()
+                        .resolve("batch_1")
+                        .resolve("part-00000-broken-c000.json");
         Files.createDirectories(file.getParent());
         // Step 1: a file of 3 good lines and 3 bad ones (not JSON, a wrong type, cut short).
         Files.write(

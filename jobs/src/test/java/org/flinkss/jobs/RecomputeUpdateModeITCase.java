@@ -7,10 +7,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.Event;
-import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LocalEventFiles;
 import org.flinkss.jobs.cli.options.Values;
 import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.RowValues;
 import org.flinkss.runtime.table.Warehouse;
 
@@ -48,7 +49,7 @@ class RecomputeUpdateModeITCase {
     @Test
     void recomputeOfAnUpdateModeQueryRebuildsTheClosedWindowsInTheSqlDatabase() throws Exception {
         Database database = Database.sqliteIn(base.resolve("warehouse"));
-        Warehouse warehouse = new Warehouse(base.resolve("warehouse"));
+        Warehouse warehouse = new Warehouse(Storage.location(base.resolve("warehouse").toFile()));
 
         // Step 1: 1000 events, bronze, win5 in append mode, reset, win5 in update mode; then the
         // late buy of topic 11.11, which the update-mode run drops (to events_5min_late).
@@ -58,7 +59,7 @@ class RecomputeUpdateModeITCase {
         ok("run", "win5", "--quiet");
         ok("reset", "win5");
         ok("run", "win5", "--output-mode", "update", "--quiet");
-        EventFiles.writeBatch(base.resolve("events"), 3, List.of(WindowITCase.LATE));
+        LocalEventFiles.writeBatch(base.resolve("events"), 3, List.of(WindowITCase.LATE));
         ok("run", "bronze", "--quiet");
         ok("run", "win5", "--output-mode", "update", "--quiet");
         List<Event> events = EventGenerator.events(0, 1000);

@@ -17,6 +17,7 @@ import org.flinkss.jobs.cli.ReportCommand;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.charset.StandardCharsets;
@@ -49,7 +50,11 @@ class ReportITCase {
             QueryRunner.run(WindowQuery.win5(Api.DATASTREAM), options);
         }
         Path file = base.resolve("report.html");
-        ReportCommand.write(base, new Warehouse(options.warehouse()), null, file);
+        ReportCommand.write(
+                Storage.location(base.toFile()),
+                new Warehouse(options.warehouse()),
+                null,
+                Storage.location(file.toFile()));
         return file;
     }
 
@@ -144,7 +149,7 @@ class ReportITCase {
         RunOptions options = BronzeITCase.options(base, 2);
         RunOptions update =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(2)
                         .printProgress(false)
                         .outputMode(OutputMode.UPDATE)

@@ -15,6 +15,7 @@ import org.flinkss.runtime.ops.QueryReset;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ class ResetUpdateModeITCase {
 
     private RunOptions options(OutputMode mode) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .printProgress(false)
                 .outputMode(mode)
@@ -52,13 +53,20 @@ class ResetUpdateModeITCase {
         Warehouse warehouse = new Warehouse(append.warehouse());
         assertThat(warehouse.count("events_5min")).isPositive();
 
-        QueryReset.reset(base, warehouse, append.database(), QueryCatalog.WIN5.queryName());
+        QueryReset.reset(
+                Storage.location(base.toFile()),
+                warehouse,
+                append.database(),
+                QueryCatalog.WIN5.queryName());
         QueryRunner.run(QueryCatalog.WIN5.create(update, Api.DATASTREAM), update);
         assertThat(update.database().rows("events_5min")).isNotEmpty();
 
         assertThat(
                         QueryReset.reset(
-                                base, warehouse, update.database(), QueryCatalog.WIN5.queryName()))
+                                Storage.location(base.toFile()),
+                                warehouse,
+                                update.database(),
+                                QueryCatalog.WIN5.queryName()))
                 .containsOnlyOnce("events_5min");
         assertThat(update.database().rows("events_5min")).isEmpty();
         assertThat(warehouse.count("events_5min")).isZero();

@@ -66,7 +66,7 @@ class TimeZoneITCase {
                 Recompute.recompute(
                         warehouse,
                         null,
-                        options.baseLocation(),
+                        options.base(),
                         "events_5min",
                         Values.timestamp("2025-03-01T00:00:00Z").toEpochMilli(),
                         Values.timestamp("2025-03-01T01:00:00Z").toEpochMilli());

@@ -12,6 +12,7 @@ import org.flinkss.course.queries.WindowQuery;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.time.Watermarks;
 import org.flinkss.runtime.trigger.Trigger;
 
@@ -192,7 +193,7 @@ public final class DemoScenario {
         s.header("11.05", "Streaming Triggers");
         RunOptions once =
                 RunOptions.builder()
-                        .base(s.base)
+                        .base(Storage.location(s.base.toFile()))
                         .parallelism(s.parallelism)
                         .printProgress(false)
                         .trigger(Trigger.parse("once"))

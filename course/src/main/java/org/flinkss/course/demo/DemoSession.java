@@ -7,6 +7,7 @@ import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.io.PrintStream;
@@ -46,7 +47,7 @@ final class DemoSession {
         this.out = console.out();
         this.options =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(parallelism)
                         .printProgress(false)
                         .out(out)

@@ -40,7 +40,7 @@ public enum QueryCatalog {
                     .apis(Api.DATASTREAM)
                     .refuses(Refusal.COMPLETE_WITHOUT_AGGREGATION, Refusal.UPDATE_INTO_TABLE)
                     .options(QueryOption.RESCUED_DATA, QueryOption.SKIP_MISSING_FILES)
-                    .creates(r -> new BronzeQuery(r.run().eventsLocation(), r.rescuedData()))),
+                    .creates(r -> new BronzeQuery(r.run().events(), r.rescuedData()))),
     WIN5(
             query("win5")
                     .writesWithLateRows("events_5min")
@@ -78,7 +78,7 @@ public enum QueryCatalog {
             query("enriched")
                     .writes("events_enriched")
                     .refuses(Refusal.COMPLETE_WITHOUT_AGGREGATION, Refusal.UPDATE_INTO_TABLE)
-                    .creates(r -> new EnrichedQuery(r.run().warehouseLocation(), r.api()))),
+                    .creates(r -> new EnrichedQuery(r.run().warehouse(), r.api()))),
     VIEW_THEN_BUY(
             query("view-then-buy")
                     .writesWithLateRows("view_then_buy")

@@ -25,6 +25,7 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.progress.RunScope;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.time.Watermarks;
 
 import java.nio.file.Path;
@@ -60,7 +61,8 @@ class ViewThenBuyJoinTest {
             open = new ArrayList<>();
 
     private RunScope scope() {
-        return new RunScope(CheckpointLayout.of(base, "view_then_buy"), "run-1");
+        return new RunScope(
+                CheckpointLayout.of(Storage.location(base.toFile()), "view_then_buy"), "run-1");
     }
 
     @AfterEach

@@ -21,6 +21,7 @@ import org.flinkss.jobs.cli.options.QueryArgument;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.io.BufferedWriter;
@@ -107,7 +108,10 @@ public final class BenchCommand implements Callable<Integer> {
             List<Event> landed =
                     EventGenerator.events(start, (int) Math.min(filesOf, events - start));
             if (extraField) {
-                landWithExtraField(options.events(), ++batch, landed);
+                landWithExtraField(
+                        Storage.localFile(options.events(), "the landing folder").toPath(),
+                        ++batch,
+                        landed);
             } else {
                 EventFiles.writeBatch(options.events(), ++batch, landed);
             }
@@ -184,7 +188,7 @@ public final class BenchCommand implements Callable<Integer> {
     private RunOptions.Builder builder() {
         return checkpointInterval.applyTo(
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(parallelism.orElse(2))
                         .printProgress(false));
     }

@@ -34,7 +34,7 @@ public final class ProgressCommand implements Callable<Integer> {
         if (data.objectStoreBase()) {
             data.initializeStorage();
         }
-        QueryCheckpoint checkpoint = QueryCheckpoint.of(data.baseLocation(), name);
+        QueryCheckpoint checkpoint = QueryCheckpoint.of(data.base(), name);
         PrintStream out = Stdout.utf8();
         if (all) {
             for (ObjectNode p : checkpoint.progress()) {

@@ -1,5 +1,7 @@
 package org.flinkss.jobs.cli;
 
+import org.apache.flink.core.fs.Path;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
@@ -17,10 +19,8 @@ import org.flinkss.runtime.time.Watermarks;
 
 import javax.annotation.Nullable;
 
+import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,57 +54,33 @@ public final class ReportCommand implements Callable<Integer> {
             names = "--out",
             paramLabel = "FILE",
             description = "where to write it (default: <base>/report.html)")
-    Path out;
+    File out;
 
     @Override
     public Integer call() throws IOException {
+        Path base = data.base();
         if (data.objectStoreBase()) {
-            org.apache.flink.core.fs.Path base = data.baseLocation();
             data.initializeStorage();
             BaseFolder.requireForReport(base);
-            org.apache.flink.core.fs.Path file =
-                    out != null
-                            ? Storage.location(out)
-                            : new org.apache.flink.core.fs.Path(base, "report.html");
-            write(base, data.openWarehouse(), data.existingDatabase(), file);
-            System.out.println("report: " + file);
-            return 0;
+        } else {
+            BaseFolder.requireForReport(data.localBase());
         }
-        BaseFolder.requireForReport(data.base);
-        Path file = out != null ? out : data.base.resolve("report.html");
-        write(data.base, data.openWarehouse(), data.existingDatabase(), file);
-        System.out.println("report: " + file.toAbsolutePath());
+        Path file = out != null ? Storage.location(out) : new Path(base, "report.html");
+        write(base, data.openWarehouse(), data.existingDatabase(), file);
+        System.out.println("report: " + Storage.shown(file));
         return 0;
     }
 
     /**
-     * The report of a base anywhere (a local folder or {@code s3://bucket/prefix}), written to
-     * {@code file} anywhere.
-     */
-    public static void write(
-            org.apache.flink.core.fs.Path base,
-            Warehouse warehouse,
-            @Nullable Database database,
-            org.apache.flink.core.fs.Path file)
-            throws IOException {
-        Storage.replaceText(
-                file, html(base.toString(), QueryCheckpoint.allUnder(base), warehouse, database));
-    }
-
-    /**
-     * The report of {@code base}: its queries' progress, and the windowed tables of the warehouse
-     * and, when there is one, of the SQL database (where update mode keeps them).
+     * The report of {@code base} (a local folder or {@code s3://bucket/prefix}), written to {@code
+     * file} anywhere: its queries' progress, and the windowed tables of the warehouse and, when
+     * there is one, of the SQL database (where update mode keeps them).
      */
     public static void write(Path base, Warehouse warehouse, @Nullable Database database, Path file)
             throws IOException {
-        String html =
-                html(
-                        base.toAbsolutePath().toString(),
-                        QueryCheckpoint.allUnder(base),
-                        warehouse,
-                        database);
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.writeString(file, html, StandardCharsets.UTF_8);
+        Storage.replaceText(
+                file,
+                html(Storage.shown(base), QueryCheckpoint.allUnder(base), warehouse, database));
     }
 
     private static String html(

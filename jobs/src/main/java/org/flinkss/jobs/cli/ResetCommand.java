@@ -30,14 +30,11 @@ public final class ResetCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         QueryCatalog q = query.query().single("reset");
         List<String> emptied =
-                data.objectStoreBase()
-                        ? QueryReset.reset(
-                                data.baseLocation(),
-                                data.openWarehouse(),
-                                data.existingDatabase(),
-                                q.queryName())
-                        : QueryReset.reset(
-                                data.base, data.openWarehouse(), data.database(), q.queryName());
+                QueryReset.reset(
+                        data.base(),
+                        data.openWarehouse(),
+                        data.objectStoreBase() ? data.existingDatabase() : data.database(),
+                        q.queryName());
         System.out.println(
                 q
                         + ": checkpoint deleted"

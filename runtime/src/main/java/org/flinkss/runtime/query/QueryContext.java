@@ -4,6 +4,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -130,26 +131,14 @@ public final class QueryContext {
      * Files under {@code folder} (recursively, names ending in {@code suffix}) as a stream, Spark's
      * file source: each batch reads files that earlier batches did not, at most as many as the rate
      * limits allow. A planned file that is gone when read fails the run naming it or, with {@code
-     * --skip-missing-files}, becomes the format's {@link RecordFormat#skipped} record.
+     * --skip-missing-files}, becomes the format's {@link RecordFormat#skipped} record. The folder
+     * may be on any storage Flink's file system serves: a local one, or {@code s3://bucket/prefix}.
      *
      * @param watermarkDelay the delay of the query's {@code withWatermark} on this source, or null
      */
     public <T> DataStream<T> files(
             String name,
-            java.nio.file.Path folder,
-            String suffix,
-            RecordFormat<T, FileSplit> format,
-            @Nullable Duration watermarkDelay) {
-        return files(name, new FilePlanner(folder, suffix), suffix, format, watermarkDelay);
-    }
-
-    /**
-     * As {@link #files(String, java.nio.file.Path, String, RecordFormat, Duration)}, for a folder
-     * on any storage Flink's file system serves: a local one, or {@code s3://bucket/prefix}.
-     */
-    public <T> DataStream<T> files(
-            String name,
-            org.apache.flink.core.fs.Path folder,
+            Path folder,
             String suffix,
             RecordFormat<T, FileSplit> format,
             @Nullable Duration watermarkDelay) {

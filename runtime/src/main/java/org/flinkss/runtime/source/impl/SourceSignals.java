@@ -63,7 +63,7 @@ final class SourceSignals {
      * An availableNow run sealed batch {@code batchId} and has more: its client asks a checkpoint.
      */
     void checkpointWanted(long batchId) {
-        JsonFiles.write(scope.checkpointWantedLocation(source), batchId);
+        JsonFiles.write(scope.checkpointWanted(source), batchId);
     }
 
     /** Everything the run is to read has been read: the client stops the job. Said once. */
@@ -71,7 +71,7 @@ final class SourceSignals {
         if (!caughtUp) {
             caughtUp = true;
             LOG.info("Source '{}' has read everything available at the start of the run", source);
-            JsonFiles.touch(scope.caughtUpMarkerLocation(source));
+            JsonFiles.touch(scope.caughtUpMarker(source));
         }
     }
 }
