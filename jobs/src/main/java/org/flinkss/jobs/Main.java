@@ -3,11 +3,14 @@ package org.flinkss.jobs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.MissingParameterException;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 import org.flinkss.jobs.cli.BenchCommand;
+import org.flinkss.jobs.cli.CommandGroup;
 import org.flinkss.jobs.cli.DemoCommand;
 import org.flinkss.jobs.cli.LandCustomersCommand;
 import org.flinkss.jobs.cli.LandEventsCommand;
@@ -16,12 +19,18 @@ import org.flinkss.jobs.cli.RecomputeCommand;
 import org.flinkss.jobs.cli.ReportCommand;
 import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.jobs.cli.RunCommand;
+import org.flinkss.jobs.cli.SqlCommand;
+import org.flinkss.jobs.cli.StatusCommand;
 import org.flinkss.jobs.cli.TableCommand;
+import org.flinkss.jobs.cli.VersionProvider;
+import org.flinkss.jobs.cli.output.Logging;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.runner.EmbeddedClusters;
 import org.flinkss.runtime.storage.Storage;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -29,14 +38,15 @@ import java.util.concurrent.Callable;
 
 /**
  * The command line: {@code java -jar flinkss-jobs.jar <command>}, or the same arguments after
- * {@code flink run flinkss-jobs-cluster.jar}. Every command takes {@code --help}. Exit codes: 0
- * done, 1 refused or failed (one line {@code error: ...} on stderr), 2 a value or option the
- * command line cannot read (one line, and picocli's suggestions for a misspelt option).
+ * {@code flink run flinkss-jobs-cluster.jar}. Every command takes {@code --help} and {@code -V}.
+ * Exit codes: 0 done, 1 refused or failed (one line {@code error: ...} on stderr), 2 a value or
+ * option the command line cannot read (one line, and picocli's suggestions for a misspelt option),
+ * or no command named (the usage, on stderr).
  */
 @Command(
         name = "flinkss",
         mixinStandardHelpOptions = true,
-        version = "flink-structured-streaming 0.1.0",
+        versionProvider = VersionProvider.class,
         description = "Spark Structured Streaming's course module, as Apache Flink jobs.")
 public final class Main implements Callable<Integer> {
 
@@ -46,18 +56,22 @@ public final class Main implements Callable<Integer> {
                     LandEventsCommand.class,
                     LandCustomersCommand.class,
                     RunCommand.class,
+                    SqlCommand.class,
                     TableCommand.class,
                     ProgressCommand.class,
+                    StatusCommand.class,
                     RecomputeCommand.class,
                     ResetCommand.class,
                     DemoCommand.class,
                     ReportCommand.class,
                     BenchCommand.class);
 
+    @Spec CommandSpec spec;
+
+    /** No command named: nothing to do, which is not a success. */
     @Override
     public Integer call() {
-        commandLine().usage(System.out);
-        return 0;
+        return CommandGroup.noCommandNamed(spec);
     }
 
     /**
@@ -81,7 +95,18 @@ public final class Main implements Callable<Integer> {
                 throw new IllegalStateException("cannot create the command " + command, e);
             }
         }
+        // -V on any command prints what --version prints (without a provider of their own,
+        // picocli printed an empty line for a subcommand's -V and exited 0).
+        withVersionProvider(cli);
         return cli;
+    }
+
+    private static void withVersionProvider(CommandLine command) {
+        CommandSpec spec = command.getCommandSpec();
+        if (spec.versionProvider() == null && spec.version().length == 0) {
+            spec.versionProvider(new VersionProvider());
+        }
+        command.getSubcommands().values().forEach(Main::withVersionProvider);
     }
 
     private static boolean isNamed(Class<?> command, String name) {
@@ -90,6 +115,12 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        try {
+            Logging.configure(System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.exit(2);
+        }
         boolean underFlinkRun = FlinkRunClient.isUnderFlinkRun();
         if (underFlinkRun) {
             FlinkRunClient.startHadoopShutdownHooksOutsideUserCode();
@@ -100,8 +131,38 @@ public final class Main implements Callable<Integer> {
         // Flink's embedded cluster leaves non-daemon threads behind: exit explicitly. Under
         // `flink run` the client owns the JVM and only a failure must end it with a code.
         if (code != 0 || !underFlinkRun) {
+            awaitEmbeddedClusters(code == 0);
             System.out.flush();
             System.exit(code);
+        }
+    }
+
+    /** How long an exit waits for the embedded clusters to shut down after a command succeeded. */
+    static final Duration SHUTDOWN_AFTER_SUCCESS = Duration.ofSeconds(30);
+
+    /**
+     * And after it failed, when a job may still be running (its cluster then stops at the exit).
+     */
+    static final Duration SHUTDOWN_AFTER_FAILURE = Duration.ofSeconds(5);
+
+    /**
+     * Waits until the embedded clusters, which Flink shuts down in the background when their jobs
+     * end, have shut down: an exit during that shutdown makes Pekko's JVM shutdown hook load its
+     * classes from a class loader the shutdown closes meanwhile, and print a {@code
+     * NoClassDefFoundError} after a run that succeeded ({@link EmbeddedClusters}). After a failure
+     * the wait is shorter and silent: the error has been said, in one line.
+     */
+    private static void awaitEmbeddedClusters(boolean succeeded) {
+        Duration timeout = succeeded ? SHUTDOWN_AFTER_SUCCESS : SHUTDOWN_AFTER_FAILURE;
+        try {
+            if (!EmbeddedClusters.awaitShutdown(timeout) && succeeded) {
+                System.err.println(
+                        "warning: Flink's embedded cluster did not shut down within "
+                                + timeout.toSeconds()
+                                + " s; exiting anyway");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -22,9 +22,9 @@ public final class WindowStarts extends TableFunction<Long> {
     }
 
     /**
-     * Only the windows that have not ended by Flink's watermark {@code watermark} (null: none yet):
-     * Spark's watermark is Flink's plus one, and a window has ended when its end is at or before
-     * Spark's.
+     * Only the windows that have not ended by Flink's watermark {@code watermark} (null: none yet,
+     * Spark's is then the epoch): Spark's watermark is Flink's plus one, and a window has ended
+     * when its end is at or before Spark's.
      */
     public void eval(
             @DataTypeHint("TIMESTAMP_LTZ(3)") Instant timestamp,
@@ -34,11 +34,11 @@ public final class WindowStarts extends TableFunction<Long> {
         }
         long sparkWatermark =
                 watermark == null
-                        ? Watermarks.NONE
+                        ? Watermarks.INITIAL
                         : Watermarks.fromFlink(watermark.toEpochMilli());
         long t = timestamp.toEpochMilli();
         for (long start = Math.floorDiv(t, slide) * slide; start > t - size; start -= slide) {
-            if (sparkWatermark == Watermarks.NONE || start + size > sparkWatermark) {
+            if (!Watermarks.isLate(start + size, sparkWatermark)) {
                 collect(start);
             }
         }

@@ -1,18 +1,21 @@
 package org.flinkss.jobs.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.Converters;
 import org.flinkss.jobs.cli.options.DataOptions;
+import org.flinkss.jobs.cli.options.HelpOptions;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.jobs.cli.output.TablePrinter;
+import org.flinkss.jobs.cli.output.Tables;
 import org.flinkss.runtime.ops.QueryCheckpoint;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.RowValues;
@@ -53,10 +56,11 @@ import java.util.regex.Pattern;
         })
 public final class TableCommand implements Callable<Integer> {
 
+    @Spec CommandSpec spec;
+
     @Override
     public Integer call() {
-        new CommandLine(this).usage(System.out);
-        return 0;
+        return CommandGroup.noCommandNamed(spec);
     }
 
     /** A subcommand on one table: its name, the data options and UTF-8 standard output. */
@@ -82,7 +86,9 @@ public final class TableCommand implements Callable<Integer> {
         @Override
         void run(PrintStream out) {
             BaseFolder.refuseFile(data);
-            out.println(data.tables().count(table));
+            Tables tables = data.tables();
+            out.println(tables.count(table));
+            tables.note(table).ifPresent(Stdout.utf8ErrStream()::println);
         }
     }
 
@@ -104,11 +110,10 @@ public final class TableCommand implements Callable<Integer> {
         Instant timestamp;
     }
 
-    @Command(
-            name = "show",
-            mixinStandardHelpOptions = true,
-            description = "The first rows as a grid, like the course's display().")
+    @Command(name = "show", description = "The first rows as a grid, like the course's display().")
     static final class Show extends OnTable {
+        @Mixin HelpOptions help;
+
         @Option(
                 names = "--limit",
                 defaultValue = "20",
@@ -121,15 +126,18 @@ public final class TableCommand implements Callable<Integer> {
         @Override
         void run(PrintStream out) {
             BaseFolder.refuseFile(data);
-            out.print(TablePrinter.show(data.tables(), table, limit, asOf.version, asOf.timestamp));
+            Tables tables = data.tables();
+            out.print(TablePrinter.show(tables, table, limit, asOf.version, asOf.timestamp));
+            tables.note(table).ifPresent(Stdout.utf8ErrStream()::println);
         }
     }
 
     @Command(
             name = "export",
-            mixinStandardHelpOptions = true,
             description = "All rows, sorted by every column, with one header line.")
     static final class Export extends OnTable {
+        @Mixin HelpOptions help;
+
         @Option(names = "--csv", required = true, description = "as CSV (the only format so far)")
         boolean csv;
 

@@ -232,6 +232,11 @@ public final class CheckpointLayout implements Serializable {
         return new Path(run(runId), "caught-up-" + source);
     }
 
+    /** What source {@code source} of an availableNow run is to read, written at its start. */
+    public Path plan(String runId, String source) {
+        return new Path(run(runId), "plan-" + source + ".json");
+    }
+
     /**
      * Written by a source of an availableNow run when it has sealed a batch and more are to come:
      * the run's client asks for a checkpoint at once, so the next batch need not wait for the

@@ -97,6 +97,11 @@ public final class RunScope implements Serializable {
         return layout.caughtUpMarker(runId, source);
     }
 
+    /** Written by source {@code source} of an availableNow run: what it is to read. */
+    public Path plan(String source) {
+        return layout.plan(runId, source);
+    }
+
     /**
      * Written by source {@code source} of an availableNow run with the id of the batch it sealed,
      * when more are to come: the client asks for a checkpoint at once.

@@ -37,6 +37,7 @@ import org.flinkss.runtime.runner.impl.JobStopper;
 import org.flinkss.runtime.runner.impl.JobWatcher;
 import org.flinkss.runtime.runner.impl.KilledRunRecovery;
 import org.flinkss.runtime.runner.impl.RelocatedRestorePoints;
+import org.flinkss.runtime.runner.impl.RestAddressNotice;
 import org.flinkss.runtime.runner.impl.RestorePolicy;
 import org.flinkss.runtime.runner.impl.RocksDbLibrary;
 import org.flinkss.runtime.runner.impl.SavepointAdopter;
@@ -151,7 +152,8 @@ public final class QueryRun {
                                                 : settings.flinkConfDir.toFile(),
                                         flinkRunClient,
                                         settings.out,
-                                        settings.printProgress)
+                                        settings.announce)
+                                .servingWebUi(settings.webUi)
                                 .build(restore, tmp, settings.parallelism);
                 if (flinkRunClient != null) {
                     ClusterSlots.check(flinkRunClient, settings.parallelism, name);
@@ -255,6 +257,9 @@ public final class QueryRun {
                 client.getJobID().toString(),
                 flinkRunClient == null ? null : JobManagerRest.of(flinkRunClient),
                 RunSettings.CLIENT_TIMEOUT);
+        if (flinkRunClient == null && settings.announce) {
+            RestAddressNotice.print(client, settings.webUi, settings.out);
+        }
         FailureExplainer failures =
                 new FailureExplainer(
                         client,

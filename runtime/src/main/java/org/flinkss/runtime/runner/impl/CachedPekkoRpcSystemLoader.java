@@ -25,7 +25,8 @@ import java.util.ServiceLoader;
  * start. Tried before Flink's loader (priority -1 against 0); when the copy cannot be used (the
  * reason is logged at INFO) Flink's loader takes over, as before. Only the embedded runs use it:
  * the cluster jar leaves its service entry out, so a cluster loads its RPC system as it always
- * does.
+ * does. Each RPC system it loads is tracked until its cluster closes it ({@link
+ * EmbeddedRpcSystems}), so that the process can wait for that before it exits.
  */
 @Internal
 public final class CachedPekkoRpcSystemLoader implements RpcSystemLoader {
@@ -51,7 +52,7 @@ public final class CachedPekkoRpcSystemLoader implements RpcSystemLoader {
             SubmoduleClassLoader loader =
                     new SubmoduleClassLoader(new URL[] {copy.toUri().toURL()}, flink);
             RpcSystem pekko = ServiceLoader.load(RpcSystem.class, loader).iterator().next();
-            return new CleanupOnCloseRpcSystem(pekko, loader, null);
+            return EmbeddedRpcSystems.track(new CleanupOnCloseRpcSystem(pekko, loader, null));
         } catch (Exception e) {
             LOG.info(
                     "No kept copy of {}.jar, Flink extracts it for this run: {}",

@@ -201,7 +201,11 @@ public final class EarlyMiniCluster implements AutoCloseable {
         return cluster.started.thenCompose(ok -> cluster.getRestAddress());
     }
 
-    /** Shuts the cluster down unless a job has it (then it ends with the job). */
+    /**
+     * Shuts the cluster down, in the background. One that a job has is shut down by Flink's job
+     * client when the job ends; closing it here too ends it when the run ends first (it failed
+     * while its job ran), so that the process need not wait for it ({@code EmbeddedClusters}).
+     */
     @Override
     public synchronized void close() {
         if (!handedOver) {
@@ -209,6 +213,8 @@ public final class EarlyMiniCluster implements AutoCloseable {
             closedEarly = true;
             // After its start, whether it succeeded or not: a half-started cluster closes too.
             cluster.started.handle((ok, error) -> cluster.closeAsync());
+        } else if (!closedEarly) {
+            cluster.closeAsync();
         }
     }
 
