@@ -41,7 +41,8 @@ public final class DemoScenario {
     private final Map<String, Runnable> topics;
 
     /**
-     * @param base the folder to work in (events, checkpoints, tables)
+     * @param base the folder to work in (events, checkpoints, tables): a local folder, as {@code
+     *     demo --base} takes, which the demo lists and rewrites with {@code java.nio}
      * @param console where the demo prints, and how runs and tables are shown there
      */
     public DemoScenario(Path base, int parallelism, DemoConsole console) {

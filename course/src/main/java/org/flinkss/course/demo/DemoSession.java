@@ -25,6 +25,8 @@ import java.util.function.Supplier;
  */
 final class DemoSession {
 
+    // The demo works in a local folder (demo --base takes a folder): it lists, rewrites and shows
+    // files there as a user would, so java.nio rather than a storage location.
     final Path base;
     final int parallelism;
     final RunOptions options;

@@ -90,6 +90,7 @@ final class JoinsAndWindows {
      * their own so that each keeps its checkpoint.
      */
     private void outputModes() {
+        // Below the demo's local folder (DemoSession.base).
         Path modes = s.base.resolve("output-modes");
         RunOptions append =
                 RunOptions.builder()

@@ -38,6 +38,7 @@ final class SqlChanges {
     }
 
     /** Refuses a file whose stateful operators or watermarks are not the checkpoint's. */
+    // file: the script's local file, named in the refusal (not a storage location).
     static void refuseChangedState(QueryContext context, Path file, List<String> stateful) {
         CheckpointLayout layout = context.scope().layout();
         List<String> recorded = recorded(layout);

@@ -58,7 +58,8 @@ public final class SqlQuery implements Query {
     }
 
     /**
-     * The query of a SQL file, named {@code name}, or after the file without its extension.
+     * The query of a SQL file, named {@code name}, or after the file without its extension. The
+     * file is a local script the user wrote, read once ({@code java.nio}), not a storage location.
      *
      * @throws SqlFileException if the file cannot be read, has no statement, or the name is not a
      *     plain name
