@@ -100,12 +100,13 @@ rss_mib() {
   [[ -n "$kb" ]] && echo $((kb / 1024))
 }
 
-# Copies the dependencies of pom $1 into folder $2 with Maven, once per pom content: a checksum
-# of the pom is kept beside the jars, so editing the pom re-assembles the folder.
+# Copies the dependencies of pom $1 into folder $2 with Maven, once per content of the pom and of
+# versions/pom.xml (its parent, where the versions are): a checksum of both is kept beside the
+# jars, so editing either re-assembles the folder.
 assemble_jars() {
   local pom="$1" dest="$2" stamp sum tmp
   stamp="$dest/.pom.sha256"
-  sum="$(sha256sum "$pom" | cut -d' ' -f1)"
+  sum="$(cat "$pom" "$FLINKSS_ROOT/versions/pom.xml" | sha256sum | cut -d' ' -f1)"
   if [[ -f "$stamp" && "$(cat "$stamp")" == "$sum" ]]; then
     return 0
   fi

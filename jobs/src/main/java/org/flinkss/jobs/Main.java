@@ -19,8 +19,11 @@ import org.flinkss.jobs.cli.RecomputeCommand;
 import org.flinkss.jobs.cli.ReportCommand;
 import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.jobs.cli.RunCommand;
+import org.flinkss.jobs.cli.SqlCommand;
+import org.flinkss.jobs.cli.StatusCommand;
 import org.flinkss.jobs.cli.TableCommand;
 import org.flinkss.jobs.cli.VersionProvider;
+import org.flinkss.jobs.cli.output.Logging;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.runner.EmbeddedClusters;
@@ -53,8 +56,10 @@ public final class Main implements Callable<Integer> {
                     LandEventsCommand.class,
                     LandCustomersCommand.class,
                     RunCommand.class,
+                    SqlCommand.class,
                     TableCommand.class,
                     ProgressCommand.class,
+                    StatusCommand.class,
                     RecomputeCommand.class,
                     ResetCommand.class,
                     DemoCommand.class,
@@ -110,6 +115,12 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        try {
+            Logging.configure(System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.exit(2);
+        }
         boolean underFlinkRun = FlinkRunClient.isUnderFlinkRun();
         if (underFlinkRun) {
             FlinkRunClient.startHadoopShutdownHooksOutsideUserCode();

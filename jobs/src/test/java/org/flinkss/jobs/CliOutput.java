@@ -9,9 +9,9 @@ import java.nio.charset.StandardCharsets;
  * printed: its exit code, standard output and standard error. Runs one at a time (the streams are
  * the JVM's).
  */
-record CliOutput(int code, String out, String err) {
+public record CliOutput(int code, String out, String err) {
 
-    static synchronized CliOutput of(String... args) {
+    public static synchronized CliOutput of(String... args) {
         PrintStream out = System.out;
         PrintStream err = System.err;
         ByteArrayOutputStream o = new ByteArrayOutputStream();

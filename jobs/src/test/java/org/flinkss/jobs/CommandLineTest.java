@@ -163,6 +163,7 @@ class CommandLineTest {
                         "land-events",
                         "land-customers",
                         "run",
+                        "sql",
                         "table",
                         "progress",
                         "recompute",

@@ -41,8 +41,16 @@ import java.util.UUID;
  */
 final class EdgeGenerator {
 
-    /** One row of the landing folder; any field may be null. */
-    record Ev(Long id, Integer user, String type, Instant ts, Double amount) {
+    /**
+     * One row of the landing folder; any field may be null. With {@code raw}, the line is that
+     * text, and the fields are the row Spark reads from it (issue 37: a line that is not clean, a
+     * double written otherwise).
+     */
+    record Ev(Long id, Integer user, String type, Instant ts, Double amount, String raw) {
+
+        Ev(Long id, Integer user, String type, Instant ts, Double amount) {
+            this(id, user, type, ts, amount, null);
+        }
 
         Ev withTs(Instant t) {
             return new Ev(id, user, type, t, amount);
@@ -165,6 +173,9 @@ final class EdgeGenerator {
         // side then has no watermark yet, and Spark holds the join's at its start (issue 13
         // point 5).
         boolean noBuys = kind == Kind.START && seed % 2 == 1;
+        // Seeds 3, 7, ... land no buy for three rounds (issue 37): the join's watermark stays at
+        // the epoch all that time, where rows before 1970 are still late.
+        noBuys |= seed % 4 == 3 && number <= 3;
         // Buys lag behind views in some rounds: the join's watermark then follows the buys.
         boolean buysLag = kind == Kind.BIG && random.nextBoolean();
         long buyMax = buysLag ? newMax - 7 * MINUTE : newMax;
@@ -370,6 +381,14 @@ final class EdgeGenerator {
             rows.add(new Ev(nextId++, 1 + random.nextInt(10), "click", null, quarter()));
         }
 
+        // 11. Issue 37: doubles as Spark writes them, rows at and before the epoch, lines that are
+        // not clean, and the extreme ids (OffTheEdges).
+        OffTheEdges edges = new OffTheEdges(random, number, () -> nextId++);
+        rows.addAll(edges.doubles(newMax));
+        rows.addAll(edges.atTheEpoch());
+        rows.addAll(edges.notClean(newMax, kind != Kind.STILL));
+        rows.addAll(edges.extremeKeys(Math.min(buyMax, newMax)));
+
         if (noBuys) {
             rows.replaceAll(
                     e ->
@@ -433,9 +452,17 @@ final class EdgeGenerator {
         for (int f = 0; f < fileCount; f++) {
             files.add(new ArrayList<>());
         }
+        List<Ev> nullIds = new ArrayList<>();
         for (Ev e : rows) {
-            files.get(random.nextInt(fileCount)).add(e);
+            if (e.id() == null) {
+                nullIds.add(e);
+            } else {
+                files.get(random.nextInt(fileCount)).add(e);
+            }
         }
+        // Rows without an event_id are one key for dedup, and differ: all in one file, in order,
+        // so that which one a batch keeps does not depend on the order files are read in.
+        files.get(0).addAll(nullIds);
         return new Round(number, kind, files);
     }
 
@@ -490,8 +517,11 @@ final class EdgeGenerator {
     private static final DateTimeFormatter MICROS =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
-    /** One JSON line as Spark's writer makes it: schema order, nulls left out. */
+    /** One JSON line as Spark's writer makes it: schema order, nulls left out; or its raw text. */
     static String json(Ev e) {
+        if (e.raw() != null) {
+            return e.raw();
+        }
         StringBuilder sb = new StringBuilder("{");
         if (e.id() != null) {
             field(sb, "event_id").append(e.id());

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventJson;
+import org.flinkss.course.event.EventLinesFormat;
 
 import java.util.EnumSet;
 import java.util.List;
@@ -116,6 +117,72 @@ class EdgeGeneratorTest {
             } else {
                 assertThat(first).as("seed %s", seed).anyMatch(e -> "buy".equals(e.type()));
             }
+        }
+    }
+
+    /**
+     * Issue 37: every round with rows lands amounts as Spark writes doubles, rows at and before the
+     * epoch, lines that are not clean, and the extreme keys; each raw line reads, as Spark's
+     * PERMISSIVE reader, into the row the generator says; rows without an id share one file.
+     */
+    @Test
+    void everyRoundLandsTheCasesOfIssue37AndEachRawLineReadsAsItsRow() {
+        for (long seed = 1; seed <= 5; seed++) {
+            for (EdgeGenerator.Round r : EdgeGenerator.rounds(seed, 5)) {
+                if (r.kind() == EdgeGenerator.Kind.EMPTY) {
+                    continue;
+                }
+                List<EdgeGenerator.Ev> all = rows(r);
+                String lines =
+                        all.stream().map(EdgeGenerator::json).collect(Collectors.joining("\n"));
+                for (String d : OffTheEdges.DOUBLES) {
+                    assertThat(lines).as("seed %s round %s", seed, r.number()).contains(":" + d);
+                }
+                assertThat(all)
+                        .anyMatch(e -> e.ts() != null && e.ts().equals(java.time.Instant.EPOCH))
+                        .anyMatch(e -> e.ts() != null && e.ts().isBefore(java.time.Instant.EPOCH))
+                        .anyMatch(e -> e.id() == null)
+                        .anyMatch(e -> "view".equals(e.type()) && e.user() == null);
+                assertThat(all.stream().filter(e -> e.raw() != null)).hasSizeGreaterThan(5);
+                for (EdgeGenerator.Ev e : all) {
+                    if (e.raw() == null) {
+                        continue;
+                    }
+                    assertThat(sparksRow(e.raw()))
+                            .as("the row of %s", e.raw())
+                            .isEqualTo(new Event(e.id(), e.user(), e.type(), e.ts(), e.amount()));
+                }
+                for (int f = 1; f < r.files().size(); f++) {
+                    assertThat(r.files().get(f)).noneMatch(e -> e.id() == null);
+                }
+            }
+        }
+        assertThat(rows(EdgeGenerator.rounds(1, 5).get(0)))
+                .anyMatch(e -> Long.valueOf(Long.MIN_VALUE).equals(e.id()))
+                .anyMatch(e -> "buy".equals(e.type()) == false && e.user() != null);
+    }
+
+    @Test
+    void seedThreeLandsNoBuyForThreeRounds() {
+        List<EdgeGenerator.Round> rounds = EdgeGenerator.rounds(3, 5);
+        for (int i = 0; i < 3; i++) {
+            assertThat(rows(rounds.get(i))).noneMatch(e -> "buy".equals(e.type()));
+        }
+        assertThat(rounds.subList(3, 5).stream().flatMap(r -> rows(r).stream()))
+                .anyMatch(e -> "buy".equals(e.type()));
+    }
+
+    /** The row the project's reader makes of a line, as Spark's PERMISSIVE reader does. */
+    private static Event sparksRow(String line) {
+        if (!EventLinesFormat.isArray(line)) {
+            return EventJson.parseLenient(line, null).event;
+        }
+        try {
+            List<String> objects = EventJson.arrayElements(line, new java.util.ArrayList<>());
+            assertThat(objects).hasSize(1);
+            return EventJson.parseLenient(objects.get(0), null).event;
+        } catch (org.flinkss.course.event.EventParseException e) {
+            return new Event();
         }
     }
 

@@ -110,6 +110,18 @@ final class ProjectRunner {
      * printed.
      */
     static void run(Path base, DiffQuery query, String api, int parallelism) {
+        if (query.sqlFile != null) {
+            executeOrFail(
+                    "sql",
+                    "--file",
+                    query.sqlPath().toString(),
+                    "--base",
+                    base.toString(),
+                    "--parallelism",
+                    String.valueOf(parallelism),
+                    "--quiet");
+            return;
+        }
         List<String> args = new ArrayList<>(List.of("run"));
         args.addAll(query.runArgs());
         // A query written in one API only (bronze) runs in it whatever the matrix cell's API.

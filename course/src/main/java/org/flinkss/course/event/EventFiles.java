@@ -107,7 +107,7 @@ public final class EventFiles {
         StringBuilder line = new StringBuilder(128);
         for (Event event : events) {
             line.setLength(0);
-            out.append(EventJson.appendJson(line, event).append('\n'));
+            out.append(EventJsonWriter.appendJson(line, event).append('\n'));
         }
     }
 

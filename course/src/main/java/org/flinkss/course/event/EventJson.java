@@ -4,18 +4,16 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonParser.NumberType;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -68,11 +66,6 @@ public final class EventJson {
                     .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
                     .build();
 
-    private static final DateTimeFormatter WIDE_YEAR_TIMESTAMP =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSXXX").withZone(ZoneOffset.UTC);
-
-    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
-
     /** The key under which {@link #parseRescued} names the source file, as Auto Loader does. */
     public static final String FILE_PATH = "_file_path";
 
@@ -80,34 +73,12 @@ public final class EventJson {
 
     /** The line Spark's JSON writer produces for this event, without a line separator. */
     public static String toJson(Event event) {
-        return appendJson(new StringBuilder(112), event).toString();
-    }
-
-    /** Appends {@link #toJson(Event)} to {@code out}. */
-    static StringBuilder appendJson(StringBuilder out, Event event) {
-        out.append('{');
-        int start = out.length();
-        if (event.eventId != null) {
-            name(out, start, "event_id").append(event.eventId.longValue());
-        }
-        if (event.userId != null) {
-            name(out, start, "user_id").append(event.userId.intValue());
-        }
-        if (event.eventType != null) {
-            appendString(name(out, start, "event_type"), event.eventType);
-        }
-        if (event.eventTs != null) {
-            appendTimestamp(name(out, start, "event_ts").append('"'), event.eventTs).append('"');
-        }
-        if (event.amount != null) {
-            appendDouble(name(out, start, "amount"), event.amount);
-        }
-        return out.append('}');
+        return EventJsonWriter.appendJson(new StringBuilder(112), event).toString();
     }
 
     /** A timestamp as Spark's JSON writer formats it: {@code 2025-03-01T00:00:00.000Z}. */
     public static String timestampText(Instant ts) {
-        return appendTimestamp(new StringBuilder(24), ts).toString();
+        return EventJsonWriter.appendTimestamp(new StringBuilder(24), ts).toString();
     }
 
     /**
@@ -117,7 +88,62 @@ public final class EventJson {
      *     convert to its type; the message says why
      */
     public static Event parse(String line) {
-        return parse(line, null);
+        return parse(line, null, null);
+    }
+
+    /**
+     * Parses one JSON line as Spark's JSON reader does in its default mode, PERMISSIVE (without a
+     * corrupt-record column, as the course reads): always a row, and why the line was not clean, if
+     * it was not (what Spark's {@code _corrupt_record} would flag), measured on Spark 4.0.4:
+     *
+     * <ul>
+     *   <li>a value of the wrong type is null in the row and the other columns are read (Spark's
+     *       partial results); of a repeated field, a later value that does not convert leaves the
+     *       earlier one;
+     *   <li>a line that is not one JSON object (not JSON, cut short, a number, a string, {@code
+     *       null}) is a row of nulls;
+     *   <li>text after a complete object is ignored (the row has the object's values; the problem
+     *       says the text was ignored).
+     * </ul>
+     *
+     * Blank lines and top-level arrays are the caller's: Spark skips the first and reads each
+     * object of the second as a row ({@link #arrayElements}).
+     *
+     * @param rescued with a rescued data column, the file's parser ({@link #rescuing}): values of
+     *     the wrong type go to the rescued data instead, without a problem; null without one
+     * @throws EventParseException only for a blank line ("empty line")
+     */
+    public static Lenient parseLenient(String line, @Nullable RescuingParser rescued) {
+        List<String> problems = new ArrayList<>(1);
+        try {
+            if (rescued != null) {
+                return rescued.parseLenient(line, problems);
+            }
+            Event event = parse(line, null, problems);
+            return new Lenient(event, null, problems.isEmpty() ? null : problems);
+        } catch (EventParseException e) {
+            if (e.getMessage().equals("empty line")) {
+                throw e;
+            }
+            return new Lenient(new Event(), null, List.of(e.getMessage()));
+        }
+    }
+
+    /** A line read by {@link #parseLenient}: the row, and why the line was not clean. */
+    public static final class Lenient {
+        public final Event event;
+
+        /** With a rescued data column, what it holds for the row; null if nothing or without. */
+        @Nullable public final String rescuedData;
+
+        /** Why the line was not clean ({@code "; "} between reasons), or null if it was. */
+        @Nullable public final String problem;
+
+        Lenient(Event event, @Nullable String rescuedData, @Nullable List<String> problems) {
+            this.event = event;
+            this.rescuedData = rescuedData;
+            this.problem = problems == null ? null : String.join("; ", problems);
+        }
     }
 
     /**
@@ -176,8 +202,9 @@ public final class EventJson {
             this.filePathField =
                     filePath == null
                             ? null
-                            : appendString(
-                                            appendString(new StringBuilder(), FILE_PATH)
+                            : EventJsonWriter.appendString(
+                                            EventJsonWriter.appendString(
+                                                            new StringBuilder(), FILE_PATH)
                                                     .append(':'),
                                             filePath)
                                     .toString();
@@ -186,8 +213,18 @@ public final class EventJson {
         public Rescued parse(String line) {
             names.clear();
             values.clear();
-            Event event = EventJson.parse(line, this);
+            Event event = EventJson.parse(line, this, null);
             return new Rescued(event, names.isEmpty() ? null : rescuedData());
+        }
+
+        Lenient parseLenient(String line, List<String> problems) {
+            names.clear();
+            values.clear();
+            Event event = EventJson.parse(line, this, problems);
+            return new Lenient(
+                    event,
+                    names.isEmpty() ? null : rescuedData(),
+                    problems.isEmpty() ? null : problems);
         }
 
         void put(String name, JsonParser p, JsonToken value) throws IOException {
@@ -214,7 +251,7 @@ public final class EventJson {
             buffer.setLength(0);
             char separator = '{';
             for (int i = 0; i < names.size(); i++) {
-                appendString(buffer.append(separator), names.get(i))
+                EventJsonWriter.appendString(buffer.append(separator), names.get(i))
                         .append(':')
                         .append(values.get(i));
                 separator = ',';
@@ -249,11 +286,21 @@ public final class EventJson {
      * @throws EventParseException if the line is not such an array; the message says why
      */
     public static List<String> arrayElements(String line) {
+        return arrayElements(line, null);
+    }
+
+    /**
+     * As {@link #arrayElements(String)}, but text after the array is ignored, as Spark's PERMISSIVE
+     * reader ignores it, and named in {@code problems}.
+     */
+    public static List<String> arrayElements(String line, @Nullable List<String> problems) {
         try (JsonParser p = FACTORY.createParser(line)) {
             JsonToken token = p.nextToken();
             if (token != JsonToken.START_ARRAY) {
                 throw new EventParseException(
-                        token == null ? "empty line" : "not a JSON array: " + describe(p, token));
+                        token == null
+                                ? "empty line"
+                                : "not a JSON array: " + EventColumns.describe(p, token));
             }
             List<String> elements = new ArrayList<>();
             while ((token = p.nextToken()) != JsonToken.END_ARRAY) {
@@ -262,14 +309,23 @@ public final class EventJson {
                             "array element "
                                     + (elements.size() + 1)
                                     + " is not a JSON object: "
-                                    + (token == null ? "the line ends" : describe(p, token)));
+                                    + (token == null
+                                            ? "the line ends"
+                                            : EventColumns.describe(p, token)));
                 }
                 int start = (int) p.currentTokenLocation().getCharOffset();
                 p.skipChildren();
                 int end = (int) p.currentLocation().getCharOffset();
                 elements.add(line.substring(start, end));
             }
-            requireEnd(p, "array");
+            if (problems == null) {
+                requireEnd(p, "array");
+            } else if (!line.substring((int) p.currentLocation().getCharOffset()).isBlank()) {
+                problems.add(
+                        "text after the JSON array at column "
+                                + p.currentLocation().getColumnNr()
+                                + " ignored");
+            }
             return elements;
         } catch (JsonProcessingException e) {
             throw new EventParseException("not JSON: " + jsonReason(e), e);
@@ -279,60 +335,61 @@ public final class EventJson {
         }
     }
 
-    /** Without {@code rescued}, unknown fields are skipped and bad values throw. */
-    private static Event parse(String line, RescuingParser rescued) {
+    /**
+     * Without {@code rescued}, unknown fields are skipped; a value that does not convert throws,
+     * or, with {@code problems} (Spark's PERMISSIVE mode), is left out (its column keeps what it
+     * held: null, or an earlier value of a repeated field, as Spark's partial results do) and named
+     * in {@code problems}, which then also names text after the object, ignored.
+     */
+    private static Event parse(String line, RescuingParser rescued, List<String> problems) {
         try (JsonParser p = FACTORY.createParser(line)) {
             JsonToken token = p.nextToken();
             if (token == null) {
                 throw new EventParseException("empty line");
             }
             if (token != JsonToken.START_OBJECT) {
-                throw new EventParseException("not a JSON object: " + describe(p, token));
+                throw new EventParseException(
+                        "not a JSON object: " + EventColumns.describe(p, token));
             }
             Event event = new Event();
             String name;
             while ((name = p.nextFieldName()) != null) {
                 JsonToken value = p.nextToken();
-                if (rescued == null) {
-                    if (!readColumn(event, name, p, value, line)) {
+                if (rescued != null) {
+                    readRescuing(event, name, p, value, line, rescued);
+                } else if (problems == null) {
+                    if (!EventColumns.readColumn(event, name, p, value, line)) {
                         p.skipChildren();
                     }
                 } else {
-                    readRescuing(event, name, p, value, line, rescued);
+                    try {
+                        if (!EventColumns.readColumn(event, name, p, value, line)) {
+                            p.skipChildren();
+                        }
+                    } catch (EventParseException e) {
+                        // The readers throw before they move past the value.
+                        problems.add(e.getMessage() + ": value ignored");
+                        p.skipChildren();
+                    }
                 }
             }
-            requireEnd(p);
+            if (problems == null) {
+                requireEnd(p);
+            } else {
+                int end = (int) p.currentLocation().getCharOffset();
+                if (!line.substring(end).isBlank()) {
+                    problems.add(
+                            "text after the JSON object at column "
+                                    + p.currentLocation().getColumnNr()
+                                    + " ignored");
+                }
+            }
             return event;
         } catch (JsonProcessingException e) {
             throw new EventParseException("not JSON: " + jsonReason(e), e);
         } catch (IOException e) {
             // A parser over a String does no I/O.
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Reads a column's value into the event; false, reading nothing, if the field is no column. */
-    private static boolean readColumn(
-            Event event, String name, JsonParser p, JsonToken value, String line)
-            throws IOException {
-        switch (name) {
-            case "event_id":
-                event.eventId = readLong(p, value);
-                return true;
-            case "user_id":
-                event.userId = readInt(p, value);
-                return true;
-            case "event_type":
-                event.eventType = readString(p, value, line);
-                return true;
-            case "event_ts":
-                event.eventTs = readTimestamp(p, value);
-                return true;
-            case "amount":
-                event.amount = readDouble(p, value);
-                return true;
-            default:
-                return false;
         }
     }
 
@@ -345,36 +402,16 @@ public final class EventJson {
             RescuingParser rescued)
             throws IOException {
         try {
-            if (readColumn(event, name, p, value, line)) {
+            if (EventColumns.readColumn(event, name, p, value, line)) {
                 // The last value of a repeated field wins, in its column or in the rescued data.
                 rescued.remove(name);
                 return;
             }
         } catch (EventParseException e) {
             // The readers throw before they move past the value: it can still be copied.
-            clearColumn(event, name);
+            EventColumns.clearColumn(event, name);
         }
         rescued.put(name, p, value);
-    }
-
-    private static void clearColumn(Event event, String name) {
-        switch (name) {
-            case "event_id":
-                event.eventId = null;
-                break;
-            case "user_id":
-                event.userId = null;
-                break;
-            case "event_ts":
-                event.eventTs = null;
-                break;
-            case "amount":
-                event.amount = null;
-                break;
-            default:
-                // event_type reads any value as its text
-                break;
-        }
     }
 
     /** The current value as compact JSON, numbers as written, leaving the parser at its end. */
@@ -386,7 +423,7 @@ public final class EventJson {
                     char separator = '{';
                     String name;
                     while ((name = p.nextFieldName()) != null) {
-                        appendString(out.append(separator), name).append(':');
+                        EventJsonWriter.appendString(out.append(separator), name).append(':');
                         appendValue(out, p, p.nextToken());
                         separator = ',';
                     }
@@ -405,7 +442,7 @@ public final class EventJson {
                     break;
                 }
             case VALUE_STRING:
-                appendString(out, p.getText());
+                EventJsonWriter.appendString(out, p.getText());
                 break;
             case VALUE_NUMBER_FLOAT:
                 {
@@ -415,7 +452,7 @@ public final class EventJson {
                     if (Character.isDigit(text.charAt(text.length() - 1))) {
                         out.append(text);
                     } else {
-                        appendString(out, text);
+                        EventJsonWriter.appendString(out, text);
                     }
                     break;
                 }
@@ -423,102 +460,6 @@ public final class EventJson {
                 // integers, true, false, null
                 out.append(p.getText());
         }
-    }
-
-    private static Long readLong(JsonParser p, JsonToken token) throws IOException {
-        if (token == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        // Spark's LONG and INT converters take JSON integers only: "12" and 12.0 are bad values.
-        if (token != JsonToken.VALUE_NUMBER_INT) {
-            throw mismatch(p, token, "event_id", "a whole number");
-        }
-        if (p.getNumberType() == NumberType.BIG_INTEGER) {
-            throw new EventParseException("event_id: " + p.getText() + " is out of range for LONG");
-        }
-        return p.getLongValue();
-    }
-
-    private static Integer readInt(JsonParser p, JsonToken token) throws IOException {
-        if (token == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        if (token != JsonToken.VALUE_NUMBER_INT) {
-            throw mismatch(p, token, "user_id", "a whole number");
-        }
-        if (p.getNumberType() != NumberType.INT) {
-            throw new EventParseException("user_id: " + p.getText() + " is out of range for INT");
-        }
-        return p.getIntValue();
-    }
-
-    private static String readString(JsonParser p, JsonToken token, String line)
-            throws IOException {
-        if (token == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        if (token == JsonToken.VALUE_STRING) {
-            return p.getText();
-        }
-        // Spark 4 reads any other value from a file into a STRING column as its exact source
-        // text (spark.sql.json.enableExactStringParsing, on by default).
-        int from = (int) p.currentTokenLocation().getCharOffset();
-        p.skipChildren();
-        int to = (int) p.currentLocation().getCharOffset();
-        return line.substring(from, to);
-    }
-
-    private static Instant readTimestamp(JsonParser p, JsonToken token) throws IOException {
-        if (token == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        if (token == JsonToken.VALUE_STRING) {
-            String text = p.getText();
-            Instant ts = SparkTimestamps.parse(text);
-            if (ts == null) {
-                throw new EventParseException(
-                        "event_ts: cannot parse " + quote(text) + " as a timestamp");
-            }
-            return ts;
-        }
-        // A number is seconds since the epoch, whole ones only: Spark rejects 1.5.
-        if (token == JsonToken.VALUE_NUMBER_INT) {
-            // Spark multiplies them into microseconds without an overflow check; out of that
-            // range it would store a wrapped-around time.
-            if (p.getNumberType() == NumberType.BIG_INTEGER
-                    || Math.abs(p.getLongValue()) > Long.MAX_VALUE / 1_000_000) {
-                throw new EventParseException(
-                        "event_ts: " + p.getText() + " seconds is out of range for TIMESTAMP");
-            }
-            return Instant.ofEpochSecond(p.getLongValue());
-        }
-        throw mismatch(p, token, "event_ts", "a timestamp string or whole seconds");
-    }
-
-    private static Double readDouble(JsonParser p, JsonToken token) throws IOException {
-        if (token == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        if (token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT) {
-            return p.getDoubleValue();
-        }
-        if (token == JsonToken.VALUE_STRING) {
-            // Spark reads no other numeric strings into a DOUBLE: "1.5" is not a number to it.
-            switch (p.getText()) {
-                case "NaN":
-                    return Double.NaN;
-                case "Infinity":
-                case "+Infinity":
-                case "+INF":
-                    return Double.POSITIVE_INFINITY;
-                case "-Infinity":
-                case "-INF":
-                    return Double.NEGATIVE_INFINITY;
-                default:
-                    break;
-            }
-        }
-        throw mismatch(p, token, "amount", "a number");
     }
 
     private static void requireEnd(JsonParser p) throws IOException {
@@ -548,102 +489,5 @@ public final class EventJson {
         }
         JsonLocation at = e.getLocation();
         return at == null ? message : message + " at column " + at.getColumnNr();
-    }
-
-    private static EventParseException mismatch(
-            JsonParser p, JsonToken token, String column, String expected) throws IOException {
-        return new EventParseException(
-                column + ": expected " + expected + ", got " + describe(p, token));
-    }
-
-    private static String describe(JsonParser p, JsonToken token) throws IOException {
-        switch (token) {
-            case START_OBJECT:
-                return "an object";
-            case START_ARRAY:
-                return "an array";
-            case VALUE_STRING:
-                return quote(p.getText());
-            default:
-                return p.getText();
-        }
-    }
-
-    /** The text in double quotes, cut to keep a reason short. */
-    private static String quote(String text) {
-        return '"' + (text.length() <= 40 ? text : text.substring(0, 40) + "...") + '"';
-    }
-
-    private static StringBuilder name(StringBuilder out, int start, String name) {
-        if (out.length() > start) {
-            out.append(',');
-        }
-        return out.append('"').append(name).append("\":");
-    }
-
-    /** As Jackson's generator, which Spark uses: NaN and infinities are written as strings. */
-    private static StringBuilder appendDouble(StringBuilder out, double d) {
-        if (Double.isNaN(d) || Double.isInfinite(d)) {
-            return out.append('"').append(d).append('"');
-        }
-        return out.append(d);
-    }
-
-    /** As Jackson's generator escapes: quote, backslash and control characters only. */
-    private static StringBuilder appendString(StringBuilder out, String s) {
-        out.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '"' || c == '\\') {
-                out.append('\\').append(c);
-            } else if (c >= 0x20) {
-                out.append(c);
-            } else {
-                switch (c) {
-                    case '\b':
-                        out.append("\\b");
-                        break;
-                    case '\t':
-                        out.append("\\t");
-                        break;
-                    case '\n':
-                        out.append("\\n");
-                        break;
-                    case '\f':
-                        out.append("\\f");
-                        break;
-                    case '\r':
-                        out.append("\\r");
-                        break;
-                    default:
-                        out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
-                }
-            }
-        }
-        return out.append('"');
-    }
-
-    private static StringBuilder appendTimestamp(StringBuilder out, Instant ts) {
-        LocalDateTime t =
-                LocalDateTime.ofEpochSecond(ts.getEpochSecond(), ts.getNano(), ZoneOffset.UTC);
-        if (t.getYear() < 0 || t.getYear() > 9999) {
-            return out.append(WIDE_YEAR_TIMESTAMP.format(ts));
-        }
-        pad(out, t.getYear(), 4).append('-');
-        pad(out, t.getMonthValue(), 2).append('-');
-        pad(out, t.getDayOfMonth(), 2).append('T');
-        pad(out, t.getHour(), 2).append(':');
-        pad(out, t.getMinute(), 2).append(':');
-        pad(out, t.getSecond(), 2).append('.');
-        return pad(out, t.getNano() / 1_000_000, 3).append('Z');
-    }
-
-    private static StringBuilder pad(StringBuilder out, int value, int width) {
-        for (int limit = 10; width > 1; width--, limit *= 10) {
-            if (value < limit) {
-                out.append('0');
-            }
-        }
-        return out.append(value);
     }
 }

@@ -12,13 +12,16 @@ import java.util.List;
 
 /**
  * JSON lines read with the course's explicit event schema, as Spark's {@code readStream.json}. A
- * line that is not JSON or does not fit the schema becomes a {@link ParsedEvent#bad} record naming
- * the file and line; blank lines are not records (Spark skips them too). As in Spark, a UTF-8 byte
- * order mark at the start of a line is skipped, and a line that holds an array of objects is one
- * record per object (none for {@code []}); an object of the array that does not fit the schema is a
- * bad record of its own, naming its place in the array, and an array with anything but objects in
- * it is one bad record (see {@link EventJson#arrayElements}). A file skipped because it was gone
- * ({@code --skip-missing-files}) becomes a {@link ParsedEvent#skippedFile}.
+ * line that is not JSON or does not fit the schema becomes, by default ({@link
+ * BadLines#PERMISSIVE}), the row Spark's PERMISSIVE reader makes of it together with the record of
+ * the line for the quarantine ({@link ParsedEvent#lenient}: see {@link EventJson#parseLenient});
+ * with {@link BadLines#QUARANTINE_ONLY}, only a {@link ParsedEvent#bad} record naming the file and
+ * line. Blank lines are not records (Spark skips them too). As in Spark, a UTF-8 byte order mark at
+ * the start of a line is skipped, and a line that holds an array of objects is one record per
+ * object (none for {@code []}); an object of the array that does not fit the schema is a bad record
+ * of its own, naming its place in the array, and an array with anything but objects in it is one
+ * bad record (see {@link EventJson#arrayElements}). A file skipped because it was gone ({@code
+ * --skip-missing-files}) becomes a {@link ParsedEvent#skippedFile}.
  *
  * <p>With a rescued data column (Auto Loader's {@code rescuedDataColumn}), fields that are not in
  * the schema and values of the wrong type are kept in {@link ParsedEvent#rescuedData} with the
@@ -35,8 +38,9 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
     static final int MAX_RAW = 64 * 1024;
 
     private final boolean rescuedData;
+    private final BadLines badLines;
 
-    /** Unknown fields are skipped, and values of the wrong type make a line bad. */
+    /** Unknown fields are skipped; lines that are not clean are read as Spark reads them. */
     public EventLinesFormat() {
         this(false);
     }
@@ -45,7 +49,16 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
      * @param rescuedData keep what the schema cannot hold in {@link ParsedEvent#rescuedData}
      */
     public EventLinesFormat(boolean rescuedData) {
+        this(rescuedData, BadLines.PERMISSIVE);
+    }
+
+    /**
+     * @param rescuedData keep what the schema cannot hold in {@link ParsedEvent#rescuedData}
+     * @param badLines what a line that is not clean gives
+     */
+    public EventLinesFormat(boolean rescuedData, BadLines badLines) {
         this.rescuedData = rescuedData;
+        this.badLines = badLines;
     }
 
     @Override
@@ -129,38 +142,70 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
             }
 
             private ParsedEvent record(String text, String json, long lineNo) {
+                return record(text, json, lineNo, "");
+            }
+
+            private ParsedEvent record(String text, String json, long lineNo, String where) {
+                if (badLines == BadLines.PERMISSIVE) {
+                    EventJson.Lenient read = EventJson.parseLenient(json, rescuing);
+                    return read.problem == null
+                            ? ParsedEvent.good(read.event, read.rescuedData)
+                            : lenient(
+                                    read.event,
+                                    read.rescuedData,
+                                    file,
+                                    lineNo,
+                                    text,
+                                    where + read.problem);
+                }
                 try {
                     return parse(json);
                 } catch (EventParseException e) {
-                    return bad(file, lineNo, text, e.getMessage());
+                    return bad(file, lineNo, text, where + e.getMessage());
                 }
             }
 
-            /** One record per object of the array, in order; one bad record if it is no array. */
+            /**
+             * One record per object of the array, in order; one bad record (a row of nulls, when
+             * permissive) if it is no array of objects.
+             */
             private List<ParsedEvent> arrayRecords(String text, String json, long lineNo) {
                 List<String> elements;
+                List<String> trailing = new ArrayList<>(0);
                 try {
-                    elements = EventJson.arrayElements(json);
+                    elements =
+                            EventJson.arrayElements(
+                                    json, badLines == BadLines.PERMISSIVE ? trailing : null);
                 } catch (EventParseException e) {
-                    return List.of(bad(file, lineNo, text, e.getMessage()));
+                    return List.of(
+                            badLines == BadLines.PERMISSIVE
+                                    ? lenient(new Event(), null, file, lineNo, text, e.getMessage())
+                                    : bad(file, lineNo, text, e.getMessage()));
                 }
                 List<ParsedEvent> records = new ArrayList<>(elements.size());
                 for (int i = 0; i < elements.size(); i++) {
-                    try {
-                        records.add(parse(elements.get(i)));
-                    } catch (EventParseException e) {
-                        records.add(
-                                bad(
-                                        file,
-                                        lineNo,
-                                        text,
-                                        "array element "
-                                                + (i + 1)
-                                                + " of "
-                                                + elements.size()
-                                                + ": "
-                                                + e.getMessage()));
+                    String where = "array element " + (i + 1) + " of " + elements.size() + ": ";
+                    ParsedEvent r = record(text, elements.get(i), lineNo, where);
+                    if (i == 0 && !trailing.isEmpty()) {
+                        // The line's first record carries the text ignored after the array.
+                        r =
+                                r.isQuarantined()
+                                        ? lenient(
+                                                r.event,
+                                                r.rescuedData,
+                                                file,
+                                                lineNo,
+                                                text,
+                                                r.reason + "; " + trailing.get(0))
+                                        : lenient(
+                                                r.event,
+                                                r.rescuedData,
+                                                file,
+                                                lineNo,
+                                                text,
+                                                trailing.get(0));
                     }
+                    records.add(r);
                 }
                 return records;
             }
@@ -176,8 +221,16 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
     }
 
     private static ParsedEvent bad(String file, long line, String text, String reason) {
-        String raw = text.length() > MAX_RAW ? text.substring(0, MAX_RAW) : text;
-        return ParsedEvent.bad(file, line, raw, reason);
+        return ParsedEvent.bad(file, line, raw(text), reason);
+    }
+
+    private static ParsedEvent lenient(
+            Event event, String rescuedData, String file, long line, String text, String reason) {
+        return ParsedEvent.lenient(event, rescuedData, file, line, raw(text), reason);
+    }
+
+    private static String raw(String text) {
+        return text.length() > MAX_RAW ? text.substring(0, MAX_RAW) : text;
     }
 
     /**
@@ -190,7 +243,7 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
     }
 
     /** A line whose JSON starts with '[': a top-level array. */
-    static boolean isArray(String json) {
+    public static boolean isArray(String json) {
         for (int i = 0; i < json.length(); i++) {
             char c = json.charAt(i);
             if (c != ' ' && c != '\t' && c != '\r') {
@@ -230,7 +283,7 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
 
     @Override
     public boolean isBad(ParsedEvent record) {
-        return record.isBad();
+        return record.isQuarantined();
     }
 
     @Override

@@ -1,14 +1,14 @@
 package org.flinkss.course.event;
 
-import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
+
+import org.flinkss.runtime.operators.SerializerType;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -28,7 +28,8 @@ public final class EventSerializer extends TypeSerializerSingleton<Event> {
     public static final EventSerializer INSTANCE = new EventSerializer();
 
     /** The type of a DataStream of events that uses this serializer. */
-    public static final TypeInformation<Event> TYPE = new EventType();
+    public static final TypeInformation<Event> TYPE =
+            new SerializerType<>(Event.class, INSTANCE, false);
 
     private static final int NO_EVENT_ID = 1;
     private static final int NO_USER_ID = 2;
@@ -132,66 +133,6 @@ public final class EventSerializer extends TypeSerializerSingleton<Event> {
     public static final class Snapshot extends SimpleTypeSerializerSnapshot<Event> {
         public Snapshot() {
             super(() -> INSTANCE);
-        }
-    }
-
-    /** {@link #TYPE}: an opaque type (no fields for the Table API) with this serializer. */
-    private static final class EventType extends TypeInformation<Event> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public boolean isBasicType() {
-            return false;
-        }
-
-        @Override
-        public boolean isTupleType() {
-            return false;
-        }
-
-        @Override
-        public int getArity() {
-            return 1;
-        }
-
-        @Override
-        public int getTotalFields() {
-            return 1;
-        }
-
-        @Override
-        public Class<Event> getTypeClass() {
-            return Event.class;
-        }
-
-        @Override
-        public boolean isKeyType() {
-            return false;
-        }
-
-        @Override
-        public TypeSerializer<Event> createSerializer(SerializerConfig config) {
-            return INSTANCE;
-        }
-
-        @Override
-        public String toString() {
-            return "Event(EventSerializer)";
-        }
-
-        @Override
-        public boolean equals(Object obj) {
-            return obj instanceof EventType;
-        }
-
-        @Override
-        public int hashCode() {
-            return EventType.class.hashCode();
-        }
-
-        @Override
-        public boolean canEqual(Object obj) {
-            return obj instanceof EventType;
         }
     }
 }

@@ -16,7 +16,8 @@ public final class EventSources {
 
     /**
      * JSON lines of events under {@code folder} (recursively, {@code *.json} only), read with the
-     * course's explicit schema; bad lines come out as {@link ParsedEvent#bad} records. With {@code
+     * course's explicit schema; lines that are not clean come out as Spark's PERMISSIVE reader
+     * reads them, with their quarantine record ({@link ParsedEvent#lenient}). With {@code
      * --skip-missing-files}, a planned file that is gone when read comes out as one {@link
      * ParsedEvent#skippedFile} record; without it, the run fails naming the file.
      *
@@ -44,7 +45,18 @@ public final class EventSources {
             org.apache.flink.core.fs.Path folder,
             @Nullable Duration watermarkDelay,
             boolean rescuedData) {
+        return jsonFiles(context, name, folder, watermarkDelay, rescuedData, BadLines.PERMISSIVE);
+    }
+
+    /** As above, with what a line that is not clean gives ({@code --bad-lines}). */
+    public static DataStream<ParsedEvent> jsonFiles(
+            QueryContext context,
+            String name,
+            org.apache.flink.core.fs.Path folder,
+            @Nullable Duration watermarkDelay,
+            boolean rescuedData,
+            BadLines badLines) {
         return context.files(
-                name, folder, ".json", new EventLinesFormat(rescuedData), watermarkDelay);
+                name, folder, ".json", new EventLinesFormat(rescuedData, badLines), watermarkDelay);
     }
 }

@@ -4,13 +4,14 @@ import java.util.Objects;
 
 /**
  * A line of a landing file, read with the event schema: the event, or, for a line that is not JSON
- * or does not fit the schema, where it was and why it was refused (the quarantine's row). A third
- * kind stands for a whole file that was gone when read and was skipped ({@code
- * --skip-missing-files}): the file, its batch and why (the skipped-files table's row).
+ * or does not fit the schema, where it was and why it was refused (the quarantine's row), or both:
+ * the row Spark's PERMISSIVE reader makes of such a line and the quarantine's record of it ({@link
+ * #lenient}). A further kind stands for a whole file that was gone when read and was skipped
+ * ({@code --skip-missing-files}): the file, its batch and why (the skipped-files table's row).
  */
 public final class ParsedEvent {
 
-    /** The event, or null for a bad line. */
+    /** The event, or null for a line the table does not take. */
     public Event event;
 
     /**
@@ -22,7 +23,7 @@ public final class ParsedEvent {
     public String file;
     public Long line;
 
-    /** The raw text and the reason; null for a good line. */
+    /** The raw text and the reason; null for a clean line. */
     public String raw;
 
     public String reason;
@@ -54,6 +55,18 @@ public final class ParsedEvent {
     }
 
     /**
+     * A line that was not clean, read as Spark's PERMISSIVE reader reads it: the row for the table,
+     * and the quarantine's record of the line.
+     */
+    public static ParsedEvent lenient(
+            Event event, String rescuedData, String file, long line, String raw, String reason) {
+        ParsedEvent p = bad(file, line, raw, reason);
+        p.event = event;
+        p.rescuedData = rescuedData;
+        return p;
+    }
+
+    /**
      * A file gone before it was read, skipped: {@code file}, {@code skippedInBatch} and {@code
      * reason} say which and why.
      */
@@ -67,6 +80,11 @@ public final class ParsedEvent {
 
     public boolean isBad() {
         return event == null && skippedInBatch == null;
+    }
+
+    /** A line that goes to the quarantine table (with or without a row for the table). */
+    public boolean isQuarantined() {
+        return reason != null && skippedInBatch == null;
     }
 
     public boolean isSkippedFile() {
@@ -98,8 +116,11 @@ public final class ParsedEvent {
         if (isSkippedFile()) {
             return "Skipped{" + file + ", batch " + skippedInBatch + ", " + reason + "}";
         }
-        return isBad()
-                ? "Bad{" + file + ":" + line + " " + reason + "}"
-                : rescuedData == null ? String.valueOf(event) : event + " rescued " + rescuedData;
+        String row =
+                rescuedData == null ? String.valueOf(event) : event + " rescued " + rescuedData;
+        if (isBad()) {
+            return "Bad{" + file + ":" + line + " " + reason + "}";
+        }
+        return isQuarantined() ? row + " and Bad{" + file + ":" + line + " " + reason + "}" : row;
     }
 }

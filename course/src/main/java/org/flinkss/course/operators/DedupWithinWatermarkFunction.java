@@ -8,6 +8,8 @@ import org.apache.flink.table.annotation.StateHint;
 import org.apache.flink.table.functions.ProcessTableFunction;
 import org.apache.flink.types.Row;
 
+import org.flinkss.runtime.time.Watermarks;
+
 import java.time.Instant;
 
 /**
@@ -46,8 +48,17 @@ public final class DedupWithinWatermarkFunction extends ProcessTableFunction<Row
         }
         TimeContext<Long> time = ctx.timeContext(Long.class);
         if (time.time() == NoEventTime.TIME) {
-            // No event time: Spark's expiry is null, so the key is never forgotten.
-            seen.expiresAt = Long.MAX_VALUE;
+            // No event time: Spark reads it as 0, so the key expires at the epoch plus the delay.
+            // Once the watermark has passed that, Spark forgets it at the end of the batch; here
+            // at the next watermark, which ends the batch if the batch moves it (one that does
+            // not keeps the key until the next one that does: docs/semantics.md).
+            seen.expiresAt = delayMillis;
+            Long flinkWatermark = time.currentWatermark();
+            long watermark =
+                    flinkWatermark == null
+                            ? Watermarks.INITIAL
+                            : Watermarks.fromFlink(flinkWatermark);
+            time.registerOnTime(seen.expiresAt <= watermark ? watermark : seen.expiresAt - 1);
         } else {
             // Spark: forgotten once watermark * 1000 >= event_ts (us) + delay: the event time
             // rounded up to the millisecond, plus the delay (the on-time column is in ms).

@@ -15,6 +15,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.Collector;
 
 import org.flinkss.course.event.Event;
+import org.flinkss.runtime.operators.NullableKey;
 import org.flinkss.runtime.operators.StateMetrics;
 import org.flinkss.runtime.progress.RunScope;
 
@@ -26,8 +27,10 @@ import java.util.Arrays;
  * on both sides: every matching pair once; in the outer variant, each view that no buy matched
  * once, with a null {@code buy_id}, once the watermark is strictly past its range ({@code watermark
  * > view.event_ts + bound}, as Spark: the {@code BETWEEN} is inclusive), never earlier and never
- * for a view that matches. A view without a user ({@link #NO_USER} as its key) matches nothing and
- * comes out unmatched, with a null {@code user_id}, as Spark's equality on a null never holds.
+ * for a view that matches. Rows are keyed by their user as a {@link NullableKey}: a view without a
+ * user (the null key, which no buy has) matches nothing and comes out unmatched, with a null {@code
+ * user_id}, as Spark's equality on a null never holds; no user id stands in for it, so a buy of
+ * user -2147483648 is that user's (issue 37 point 5).
  *
  * <p>Times are Spark's {@code TIMESTAMP}, epoch microseconds ({@link LateEvents#micros}), and the
  * range is compared on them; the watermark is in milliseconds and compared as Spark compares it,
@@ -39,17 +42,15 @@ import java.util.Arrays;
  * can match no future buy once the watermark passes its end of range, and a buy no future view once
  * the watermark reaches the buy itself ({@code watermark * 1000 >= buy}).
  */
-public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event, Event, RowData>
+public final class ViewThenBuyJoin
+        extends KeyedCoProcessFunction<NullableKey, Event, Event, RowData>
         implements CheckpointedFunction {
 
     private static final long serialVersionUID = 1L;
 
-    /** The key of views with a null {@code user_id}: buys without a user never reach the join. */
-    public static final int NO_USER = Integer.MIN_VALUE;
-
-    /** The user of the key: null for {@link #NO_USER}. */
-    private static Integer user(Integer key) {
-        return key == NO_USER ? null : key;
+    /** The user of the key: null for the null key. */
+    private static Integer user(NullableKey key) {
+        return key.asInt();
     }
 
     private static final long MICROS_PER_MILLI = 1000;
@@ -62,8 +63,8 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
     /**
      * Rows by time bucket (event time / bound): a row only ever meets rows of its own bucket and
      * the next (or previous) one, so a lookup reads two small buckets whatever the state size.
-     * Views are stored as (id, time, matched 0/1) triples, buys as (id, time) pairs; times and
-     * buckets in microseconds.
+     * Views and buys are stored as (id, time, flags) triples: {@link #MATCHED} (views), {@link
+     * #NO_ID} (the id is null; its slot holds 0); times and buckets in microseconds.
      */
     private transient MapState<Long, long[]> views;
 
@@ -87,8 +88,23 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
     private static final TypeInformation<long[]> LONGS =
             PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO;
 
+    /** A view that a buy matched. */
+    private static final long MATCHED = 1;
+
+    /** A row whose event_id is null: no id stands in for it (issue 37). */
+    private static final long NO_ID = 2;
+
     private static long id(Event e) {
-        return e.eventId == null ? Long.MIN_VALUE : e.eventId;
+        return e.eventId == null ? 0 : e.eventId;
+    }
+
+    private static long idFlag(Event e) {
+        return e.eventId == null ? NO_ID : 0;
+    }
+
+    /** The id of a stored row: null if it had none. */
+    private static Long id(long[] rows, int i) {
+        return (rows[i + 2] & NO_ID) != 0 ? null : rows[i];
     }
 
     /** The event time of a row that reached the join (late rows, and so rows without, did not). */
@@ -113,14 +129,22 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
         boolean matched = false;
         for (long b = bucket(ts); b <= bucket(ts + boundMicros); b++) {
             long[] rows = buys.get(b);
-            for (int i = 0; rows != null && i < rows.length; i += 2) {
+            for (int i = 0; rows != null && i < rows.length; i += 3) {
                 if (rows[i + 1] >= ts && rows[i + 1] <= ts + boundMicros) {
-                    out.collect(GenericRowData.of(user(ctx.getCurrentKey()), id(view), rows[i]));
+                    out.collect(
+                            GenericRowData.of(
+                                    user(ctx.getCurrentKey()), view.eventId, id(rows, i)));
                     matched = true;
                 }
             }
         }
-        views.put(bucket(ts), append(views.get(bucket(ts)), id(view), ts, matched ? 1 : 0));
+        views.put(
+                bucket(ts),
+                append(
+                        views.get(bucket(ts)),
+                        id(view),
+                        ts,
+                        (matched ? MATCHED : 0) | idFlag(view)));
         metrics.appended(1);
         // Spark lets the view go once its watermark * 1000 > ts + bound, that is once its
         // watermark > the view's millisecond + bound (Flink's watermark is one less).
@@ -130,15 +154,20 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
 
     @Override
     public void processElement2(Event buy, Context ctx, Collector<RowData> out) throws Exception {
+        if (ctx.getCurrentKey().isNull()) {
+            // A buy without a user matches no view: nothing to keep it for.
+            return;
+        }
         long ts = micros(buy);
         for (long b = bucket(ts - boundMicros); b <= bucket(ts); b++) {
             long[] rows = views.get(b);
             boolean changed = false;
             for (int i = 0; rows != null && i < rows.length; i += 3) {
                 if (ts >= rows[i + 1] && ts <= rows[i + 1] + boundMicros) {
-                    out.collect(GenericRowData.of(user(ctx.getCurrentKey()), rows[i], id(buy)));
-                    if (rows[i + 2] == 0) {
-                        rows[i + 2] = 1;
+                    out.collect(
+                            GenericRowData.of(user(ctx.getCurrentKey()), id(rows, i), buy.eventId));
+                    if ((rows[i + 2] & MATCHED) == 0) {
+                        rows[i + 2] |= MATCHED;
                         changed = true;
                     }
                 }
@@ -147,7 +176,7 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
                 views.put(b, rows);
             }
         }
-        buys.put(bucket(ts), append(buys.get(bucket(ts)), id(buy), ts));
+        buys.put(bucket(ts), append(buys.get(bucket(ts)), id(buy), ts, idFlag(buy)));
         metrics.appended(1);
         // No view can match once Spark's watermark * 1000 >= the buy's time, that is once the
         // watermark reaches the buy's time rounded up to a millisecond.
@@ -167,8 +196,9 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
             long[] kept = new long[0];
             for (int i = 0; i < rows.length; i += 3) {
                 if (rows[i + 1] + boundMicros < watermark) {
-                    if (leftOuter && rows[i + 2] == 0) {
-                        out.collect(GenericRowData.of(user(ctx.getCurrentKey()), rows[i], null));
+                    if (leftOuter && (rows[i + 2] & MATCHED) == 0) {
+                        out.collect(
+                                GenericRowData.of(user(ctx.getCurrentKey()), id(rows, i), null));
                     }
                     metrics.removed(1);
                 } else {
@@ -184,11 +214,11 @@ public final class ViewThenBuyJoin extends KeyedCoProcessFunction<Integer, Event
             long[] buyRows = buys.get(buyBucket);
             if (buyRows != null) {
                 long[] kept = new long[0];
-                for (int i = 0; i < buyRows.length; i += 2) {
+                for (int i = 0; i < buyRows.length; i += 3) {
                     if (buyRows[i + 1] <= watermark) {
                         metrics.removed(1);
                     } else {
-                        kept = append(kept, buyRows[i], buyRows[i + 1]);
+                        kept = append(kept, buyRows[i], buyRows[i + 1], buyRows[i + 2]);
                     }
                 }
                 put(buys, buyBucket, kept);

@@ -8,6 +8,7 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.apache.flink.util.function.SerializableFunction;
 
+import org.flinkss.course.event.BadLines;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventSources;
 import org.flinkss.course.event.ParsedEvent;
@@ -21,9 +22,12 @@ import java.nio.file.Path;
 /**
  * The course's bronze query (topics 11.03 to 11.06): the JSON files under {@code <base>/events},
  * read with the explicit event schema, appended to {@code events_bronze}. Lines that are not JSON
- * or do not fit the schema go to {@code events_bronze_quarantine} with their file, line and reason:
- * bronze keeps everything, and loses nothing silently. Files skipped because they were gone when
- * read ({@code --skip-missing-files}) are recorded in {@code events_bronze_skipped_files}.
+ * or do not fit the schema give the row Spark's PERMISSIVE reader gives (a value of the wrong type
+ * null, a line that is not a JSON object a row of nulls, text after the object ignored: {@link
+ * BadLines#PERMISSIVE}) and are recorded in {@code events_bronze_quarantine} with their file, line
+ * and reason; with {@code --bad-lines quarantine-only} they go to the quarantine only. Bronze keeps
+ * everything, and loses nothing silently. Files skipped because they were gone when read ({@code
+ * --skip-missing-files}) are recorded in {@code events_bronze_skipped_files}.
  *
  * <p>A schema change in the source (topic 11.14): fields that are not in the schema are skipped by
  * it, as Spark's explicit schema does. With a rescued data column (Databricks Auto Loader's {@code
@@ -43,13 +47,14 @@ public final class BronzeQuery implements Query {
     public static final String SKIPPED_FILES =
             EventTables.BRONZE + EventTables.SKIPPED_FILES_SUFFIX;
 
-    static final OutputTag<ParsedEvent> BAD =
+    public static final OutputTag<ParsedEvent> BAD =
             new OutputTag<>("bad-lines", TypeInformation.of(ParsedEvent.class));
     static final OutputTag<ParsedEvent> SKIPPED =
             new OutputTag<>("skipped-files", TypeInformation.of(ParsedEvent.class));
 
     private final org.apache.flink.core.fs.Path events;
     private final boolean rescuedData;
+    private final BadLines badLines;
 
     public BronzeQuery(Path events) {
         this(events, false);
@@ -68,8 +73,17 @@ public final class BronzeQuery implements Query {
      * @param rescuedData write what the schema cannot hold to {@code _rescued_data}
      */
     public BronzeQuery(org.apache.flink.core.fs.Path events, boolean rescuedData) {
+        this(events, rescuedData, BadLines.PERMISSIVE);
+    }
+
+    /**
+     * @param badLines what a line that is not clean gives ({@code --bad-lines})
+     */
+    public BronzeQuery(
+            org.apache.flink.core.fs.Path events, boolean rescuedData, BadLines badLines) {
         this.events = events;
         this.rescuedData = rescuedData;
+        this.badLines = badLines;
     }
 
     @Override
@@ -81,7 +95,7 @@ public final class BronzeQuery implements Query {
     public void build(QueryContext context) {
         write(
                 context,
-                EventSources.jsonFiles(context, "events", events, null, rescuedData),
+                EventSources.jsonFiles(context, "events", events, null, rescuedData, badLines),
                 rescuedData);
     }
 
@@ -110,8 +124,8 @@ public final class BronzeQuery implements Query {
     }
 
     /**
-     * Good lines as events; bad ones to the {@link #BAD} side output, skipped files to {@link
-     * #SKIPPED}.
+     * Lines with a row as events (a clean line's, or Spark's row of one that is not clean); lines
+     * that are not clean also to the {@link #BAD} side output; skipped files to {@link #SKIPPED}.
      */
     public static SingleOutputStreamOperator<Event> splitBad(DataStream<ParsedEvent> lines) {
         return splitBad(lines, line -> line.event, TypeInformation.of(Event.class));
@@ -128,9 +142,12 @@ public final class BronzeQuery implements Query {
                                     ParsedEvent line, Context ctx, Collector<T> out) {
                                 if (line.isSkippedFile()) {
                                     ctx.output(SKIPPED, line);
-                                } else if (line.isBad()) {
+                                    return;
+                                }
+                                if (line.isQuarantined()) {
                                     ctx.output(BAD, line);
-                                } else {
+                                }
+                                if (line.event != null) {
                                     out.collect(good.apply(line));
                                 }
                             }

@@ -2,7 +2,6 @@ package org.flinkss.course.queries;
 
 import org.apache.flink.api.common.functions.FilterFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.api.Table;
@@ -18,6 +17,7 @@ import org.flinkss.course.operators.NoEventTime;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.operators.DedupWithinWatermark;
 import org.flinkss.runtime.operators.LateRowRouter;
+import org.flinkss.runtime.operators.NullableKey;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.source.WatermarkNode;
@@ -91,7 +91,9 @@ public final class DedupQuery implements Query {
                         // with a 'reset' hint instead of failing in Flink's restore.
                         // Layout 3: keys forgotten through an expiry index (one timer per
                         // bucket and key group) instead of a timer per key.
-                        + (api == Api.TABLE ? "" : ", long keys, expiry buckets"));
+                        // Layout 4 (issue 37): nullable keys; a null event_id was the key
+                        // Long.MIN_VALUE, which a real id shared.
+                        + (api == Api.TABLE ? "" : ", long keys, expiry buckets, nullable keys"));
         // Silver filters before its withWatermark: invalid rows do not move its watermark.
         DataStream<Event> events =
                 context.tableStreamWithWatermarks(
@@ -126,11 +128,11 @@ public final class DedupQuery implements Query {
         DataStream<Event> deduplicated =
                 api == Api.TABLE
                         ? withTable(context, onTime)
-                        : onTime.keyBy(DedupQuery::eventIdKey, Types.LONG)
+                        : onTime.keyBy(e -> NullableKey.of(e.eventId), NullableKey.TYPE)
                                 .transform(
                                         "dedupe",
                                         onTime.getType(),
-                                        new DedupWithinWatermark<Long, Event>(
+                                        new DedupWithinWatermark<NullableKey, Event>(
                                                 "dedupe",
                                                 QueryCatalog.WATERMARK_DELAY.toMillis(),
                                                 EXPIRY_BUCKET.toMillis(),
@@ -144,15 +146,6 @@ public final class DedupQuery implements Query {
         context.toTable(
                 onTime.getSideOutput(late.lateRows()),
                 EventTables.late(table + EventTables.LATE_SUFFIX, context.runId()));
-    }
-
-    /**
-     * The dedup key: the event id itself, a long (keyBy serializes 8 bytes instead of a string).
-     * Flink keys cannot be null: a null event_id (one key for Spark) is {@link Long#MIN_VALUE},
-     * which an event id of exactly that value would share.
-     */
-    static Long eventIdKey(Event e) {
-        return e.eventId == null ? Long.MIN_VALUE : e.eventId;
     }
 
     private DataStream<Event> withTable(QueryContext context, DataStream<Event> onTime) {

@@ -39,8 +39,16 @@ public enum QueryCatalog {
                             EventTables.BRONZE + EventTables.SKIPPED_FILES_SUFFIX)
                     .apis(Api.DATASTREAM)
                     .refuses(Refusal.COMPLETE_WITHOUT_AGGREGATION, Refusal.UPDATE_INTO_TABLE)
-                    .options(QueryOption.RESCUED_DATA, QueryOption.SKIP_MISSING_FILES)
-                    .creates(r -> new BronzeQuery(r.run().eventsLocation(), r.rescuedData()))),
+                    .options(
+                            QueryOption.RESCUED_DATA,
+                            QueryOption.SKIP_MISSING_FILES,
+                            QueryOption.BAD_LINES)
+                    .creates(
+                            r ->
+                                    new BronzeQuery(
+                                            r.run().eventsLocation(),
+                                            r.rescuedData(),
+                                            r.badLinesOrDefault()))),
     WIN5(
             query("win5")
                     .writesWithLateRows("events_5min")
@@ -72,7 +80,10 @@ public enum QueryCatalog {
             query("pipeline")
                     .refuses(Refusal.PIPELINE_NOT_IN_APPEND)
                     .availableNowOnly()
-                    .options(QueryOption.RESCUED_DATA, QueryOption.SKIP_MISSING_FILES)
+                    .options(
+                            QueryOption.RESCUED_DATA,
+                            QueryOption.SKIP_MISSING_FILES,
+                            QueryOption.BAD_LINES)
                     .layers(BRONZE, SILVER, GOLD)),
     ENRICHED(
             query("enriched")
@@ -110,7 +121,8 @@ public enum QueryCatalog {
                     .writes(KafkaTables.EVENTS, KafkaTables.EVENTS_QUARANTINE)
                     .apis(Api.DATASTREAM)
                     .refuses(Refusal.COMPLETE_WITHOUT_AGGREGATION, Refusal.UPDATE_INTO_TABLE)
-                    .creates(r -> new KafkaEventsQuery())),
+                    .options(QueryOption.BAD_LINES)
+                    .creates(r -> new KafkaEventsQuery(r.badLinesOrDefault()))),
     /** Writes a topic, no table. */
     BRONZE_TO_KAFKA(
             query("bronze-to-kafka")
@@ -350,7 +362,9 @@ public enum QueryCatalog {
             QueryRequest forLayer =
                     layer.options.contains(QueryOption.RESCUED_DATA)
                             ? request
-                            : request.withRescuedData(false).withSkipMissingFiles(false);
+                            : request.withRescuedData(false)
+                                    .withSkipMissingFiles(false)
+                                    .withBadLines(null);
             if (!layer.apis.contains(request.api())) {
                 // --api is for the layers written in both: bronze has one version.
                 forLayer = forLayer.withApi(layer.apis.iterator().next());

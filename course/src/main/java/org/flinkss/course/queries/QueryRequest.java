@@ -1,6 +1,9 @@
 package org.flinkss.course.queries;
 
+import org.flinkss.course.event.BadLines;
 import org.flinkss.runtime.query.RunOptions;
+
+import javax.annotation.Nullable;
 
 import java.util.EnumSet;
 import java.util.Objects;
@@ -16,18 +19,40 @@ import java.util.Set;
  * @param skipMissingFiles a planned landing file that is gone is skipped ({@code
  *     --skip-missing-files}); the runner reads it from {@code run}, the catalog only checks it
  * @param kafka the Kafka options, {@link KafkaSettings#NONE} for the other queries
+ * @param badLines what a line that is not clean gives ({@code --bad-lines}); null when not given,
+ *     which is {@link BadLines#PERMISSIVE}
  */
 public record QueryRequest(
         RunOptions run,
         Api api,
         boolean rescuedData,
         boolean skipMissingFiles,
-        KafkaSettings kafka) {
+        KafkaSettings kafka,
+        @Nullable BadLines badLines) {
 
     public QueryRequest {
         Objects.requireNonNull(run, "run");
         Objects.requireNonNull(api, "api");
         Objects.requireNonNull(kafka, "kafka");
+    }
+
+    /** A request without {@code --bad-lines}. */
+    public QueryRequest(
+            RunOptions run,
+            Api api,
+            boolean rescuedData,
+            boolean skipMissingFiles,
+            KafkaSettings kafka) {
+        this(run, api, rescuedData, skipMissingFiles, kafka, null);
+    }
+
+    /** What a line that is not clean gives: as asked, else Spark's PERMISSIVE mode. */
+    public BadLines badLinesOrDefault() {
+        return badLines == null ? BadLines.PERMISSIVE : badLines;
+    }
+
+    public QueryRequest withBadLines(@Nullable BadLines mode) {
+        return new QueryRequest(run, api, rescuedData, skipMissingFiles, kafka, mode);
     }
 
     /** A request with no query-specific option. */
@@ -36,19 +61,19 @@ public record QueryRequest(
     }
 
     public QueryRequest withApi(Api other) {
-        return new QueryRequest(run, other, rescuedData, skipMissingFiles, kafka);
+        return new QueryRequest(run, other, rescuedData, skipMissingFiles, kafka, badLines);
     }
 
     public QueryRequest withRescuedData(boolean rescued) {
-        return new QueryRequest(run, api, rescued, skipMissingFiles, kafka);
+        return new QueryRequest(run, api, rescued, skipMissingFiles, kafka, badLines);
     }
 
     public QueryRequest withSkipMissingFiles(boolean skip) {
-        return new QueryRequest(run, api, rescuedData, skip, kafka);
+        return new QueryRequest(run, api, rescuedData, skip, kafka, badLines);
     }
 
     public QueryRequest withKafka(KafkaSettings settings) {
-        return new QueryRequest(run, api, rescuedData, skipMissingFiles, settings);
+        return new QueryRequest(run, api, rescuedData, skipMissingFiles, settings, badLines);
     }
 
     /** The query-specific options this request uses. */
@@ -59,6 +84,9 @@ public record QueryRequest(
         }
         if (skipMissingFiles) {
             given.add(QueryOption.SKIP_MISSING_FILES);
+        }
+        if (badLines != null) {
+            given.add(QueryOption.BAD_LINES);
         }
         if (kafka.readsKafka()) {
             given.add(QueryOption.KAFKA_SOURCE);

@@ -19,6 +19,7 @@ import org.flinkss.course.operators.ViewThenBuyFunction;
 import org.flinkss.course.operators.ViewThenBuyJoin;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.operators.LateRowRouter;
+import org.flinkss.runtime.operators.NullableKey;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.table.TableDef;
@@ -87,7 +88,9 @@ public final class ViewThenBuyQuery implements Query {
                         // State in microseconds (issue 13): the range is compared on them and
                         // the join's state holds them, so a checkpoint of the millisecond layout
                         // is refused with a 'reset' hint instead of restoring times in ms.
-                        + ", microseconds");
+                        + ", microseconds"
+                        // Issue 37: users as nullable keys (a null user was -2147483648).
+                        + (api == Api.TABLE ? "" : ", nullable keys"));
         DataStream<Event> events =
                 context.tableStreamWithWatermarks(
                                 EventTables.BRONZE,
@@ -130,8 +133,9 @@ public final class ViewThenBuyQuery implements Query {
                 onTime.filter((FilterFunction<Event>) e -> "buy".equals(e.eventType))
                         .name("buys")
                         .uid("buys-" + name());
-        return views.keyBy(e -> e.userId == null ? ViewThenBuyJoin.NO_USER : e.userId)
-                .connect(buys.keyBy(e -> e.userId))
+        // Keys say null without a stand-in value: no user id collides with a view's missing one.
+        return views.keyBy(e -> NullableKey.of(e.userId), NullableKey.TYPE)
+                .connect(buys.keyBy(e -> NullableKey.of(e.userId), NullableKey.TYPE))
                 .process(new ViewThenBuyJoin(BOUND.toMillis(), outer, context.scope()))
                 .returns(InternalTypeInfo.of(ROW))
                 .name("join")

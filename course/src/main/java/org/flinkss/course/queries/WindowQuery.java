@@ -409,7 +409,14 @@ public final class WindowQuery implements Query {
                 .map(row -> toRowData(row, byUser))
                 .returns(InternalTypeInfo.of(rowType()))
                 .name("window-rows")
-                .uid("window-rows-" + name);
+                .uid("window-rows-" + name)
+                // Spark's watermark is never before the epoch, so a window that ends at or before
+                // it has ended for every row: a sliding row there is kept only in its later
+                // windows. SQL's own watermark is Flink's, which an operator may not have from
+                // every input yet when a run's first rows reach it (issue 37).
+                .filter(row -> row.getTimestamp(1, 3).getMillisecond() > Watermarks.INITIAL)
+                .name("windows ending after the epoch")
+                .uid("after-epoch-" + name);
     }
 
     /**
@@ -560,8 +567,8 @@ public final class WindowQuery implements Query {
 
         /**
          * Only the windows that have not ended by Flink's watermark {@code watermark} (null: none
-         * yet): Spark's watermark is Flink's plus one, and a window has ended when its end is at or
-         * before Spark's.
+         * yet, Spark's is then the epoch): Spark's watermark is Flink's plus one, and a window has
+         * ended when its end is at or before Spark's.
          */
         public void eval(
                 @DataTypeHint("TIMESTAMP_LTZ(3)") Instant timestamp,
@@ -571,11 +578,11 @@ public final class WindowQuery implements Query {
             }
             long sparkWatermark =
                     watermark == null
-                            ? Watermarks.NONE
+                            ? Watermarks.INITIAL
                             : Watermarks.fromFlink(watermark.toEpochMilli());
             long t = timestamp.toEpochMilli();
             for (long start = Math.floorDiv(t, slide) * slide; start > t - size; start -= slide) {
-                if (sparkWatermark == Watermarks.NONE || start + size > sparkWatermark) {
+                if (!Watermarks.isLate(start + size, sparkWatermark)) {
                     collect(start);
                 }
             }

@@ -35,6 +35,29 @@ class EventJsonTest {
 
     // ---- writing ----
 
+    /**
+     * Issue 37 point 1: doubles as Spark's JSON writer writes them ({@code Double.toString}), and
+     * with a lower-case exponent, read by Jackson's fast double parser (the runnable jar's
+     * MultiReleaseJarsITCase runs the same through bronze): each is the double its text names.
+     */
+    @Test
+    void doublesAsSparkWritesThemAreTheDoublesTheirTextNames() {
+        for (String text :
+                List.of(
+                        "1.0E15",
+                        "1.0E-4",
+                        "1.23456789E7",
+                        "0.30000000000000004",
+                        "4.9E-324",
+                        "2.5e-1",
+                        "0.1234567890123456",
+                        "1.7976931348623157E308")) {
+            Event e = EventJson.parse("{\"event_id\":1,\"amount\":" + text + "}");
+            assertThat(e.amount).as(text).isEqualTo(Double.parseDouble(text));
+            assertThat(EventJson.toJson(e)).contains("\"amount\":" + Double.toString(e.amount));
+        }
+    }
+
     @Test
     void writesSparksLinesForTheFirstEvents() {
         for (int id = 0; id < 5; id++) {

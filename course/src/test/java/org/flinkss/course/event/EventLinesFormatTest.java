@@ -12,12 +12,14 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
 import static java.util.stream.Collectors.toList;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Lines of a landing file as Spark 4.0.4 reads them with the course's schema (each case measured
@@ -48,8 +50,9 @@ class EventLinesFormatTest {
         return records;
     }
 
+    /** With {@code --bad-lines quarantine-only}: a line that is not clean is a bad record only. */
     private static List<ParsedEvent> read(FileSplit split) throws IOException {
-        return read(new EventLinesFormat(), split);
+        return read(new EventLinesFormat(false, BadLines.QUARANTINE_ONLY), split);
     }
 
     /** Event ids of the good records, null for a bad one, in order. */
@@ -129,7 +132,8 @@ class EventLinesFormatTest {
         FileSplit split = new FileSplit(file.toString(), "part-1.json", 0, 0);
         List<ParsedEvent> all = new ArrayList<>();
         List<Long> positions = new ArrayList<>();
-        try (SplitRecordReader<ParsedEvent> reader = new EventLinesFormat().open(split)) {
+        try (SplitRecordReader<ParsedEvent> reader =
+                new EventLinesFormat(false, BadLines.QUARANTINE_ONLY).open(split)) {
             ParsedEvent record;
             while ((record = reader.next()) != null) {
                 all.add(record);
@@ -222,6 +226,88 @@ class EventLinesFormatTest {
                 .isEqualTo("array element 1 of 2: event_id: expected a whole number, got \"x\"");
         assertThat(records.get(0).raw)
                 .isEqualTo("[{\"event_id\":\"x\"},{\"event_id\":7,\"event_type\":\"buy\"}]");
+    }
+
+    /**
+     * Issue 37 point 3, each case as Spark 4.0.4's PERMISSIVE reader read it (spark-diff's oracle,
+     * {@code readStream.schema(...).json}): a value of the wrong type is null and the others are
+     * read; a line that is not one JSON object is a row of nulls; text after the object (or array)
+     * is ignored; a later value of a repeated field that does not convert leaves the earlier one.
+     * Every such line is also the quarantine's record of it; blank lines are nothing.
+     */
+    @Test
+    void permissiveLinesGiveTheRowsSparkGivesAndTheirQuarantineRecords() throws IOException {
+        String ts = "\"event_ts\":\"2025-03-01T00:00:00.000Z\"";
+        FileSplit split =
+                split(
+                        "{\"event_id\":1,\"user_id\":\"u7\",\"event_type\":\"view\"," + ts + "}",
+                        "{\"event_id\":2,\"event_ts\":\"2025-02-30T00:00:00Z\",\"amount\":1.5}",
+                        "{\"event_id\":1.5,\"user_id\":1}",
+                        "{\"event_id\":4,\"amount\":\"12.5\"}",
+                        "hello",
+                        "{\"event_id\":6,\"user_id\":1",
+                        "[1,2,3]",
+                        "{\"event_id\":438} trailing",
+                        "   ",
+                        "null",
+                        "{\"event_id\":27,\"user_id\":1,\"user_id\":\"bad\"}",
+                        "[{\"event_id\":5}] x",
+                        "[{\"event_id\":\"x\"},{\"event_id\":7,\"event_type\":\"buy\"}]",
+                        "{\"event_id\":9,\"user_id\":1}");
+        Instant t = Instant.parse("2025-03-01T00:00:00Z");
+
+        List<ParsedEvent> records = read(new EventLinesFormat(), split);
+
+        assertThat(records)
+                .extracting(r -> r.event)
+                .containsExactly(
+                        new Event(1L, null, "view", t, null),
+                        new Event(2L, null, null, null, 1.5),
+                        new Event(null, 1, null, null, null),
+                        new Event(4L, null, null, null, null),
+                        new Event(),
+                        new Event(),
+                        new Event(),
+                        new Event(438L, null, null, null, null),
+                        new Event(),
+                        new Event(27L, 1, null, null, null),
+                        new Event(5L, null, null, null, null),
+                        new Event(),
+                        new Event(7L, null, "buy", null, null),
+                        new Event(9L, 1, null, null, null));
+        assertThat(records)
+                .extracting(r -> r.line, r -> r.reason)
+                .containsExactly(
+                        tuple(1L, "user_id: expected a whole number, got \"u7\": value ignored"),
+                        tuple(
+                                2L,
+                                "event_ts: cannot parse \"2025-02-30T00:00:00Z\" as a timestamp:"
+                                        + " value ignored"),
+                        tuple(3L, "event_id: expected a whole number, got 1.5: value ignored"),
+                        tuple(4L, "amount: expected a number, got \"12.5\": value ignored"),
+                        tuple(
+                                5L,
+                                "not JSON: Unrecognized token 'hello': was expecting (JSON String,"
+                                        + " Number (or 'NaN'/'+INF'/'-INF'), Array, Object or"
+                                        + " token 'null', 'true' or 'false') at column 6"),
+                        tuple(
+                                6L,
+                                "not JSON: Unexpected end-of-input: expected close marker for"
+                                        + " Object at column 26"),
+                        tuple(7L, "array element 1 is not a JSON object: 1"),
+                        tuple(8L, "text after the JSON object at column 17 ignored"),
+                        tuple(10L, "not a JSON object: null"),
+                        tuple(11L, "user_id: expected a whole number, got \"bad\": value ignored"),
+                        tuple(12L, "text after the JSON array at column 17 ignored"),
+                        tuple(
+                                13L,
+                                "array element 1 of 2: event_id: expected a whole number, got"
+                                        + " \"x\": value ignored"),
+                        tuple(null, null),
+                        tuple(null, null));
+        assertThat(records.get(4).raw).isEqualTo("hello");
+        assertThat(records).noneMatch(ParsedEvent::isBad);
+        assertThat(records.stream().filter(ParsedEvent::isQuarantined)).hasSize(12);
     }
 
     @Test

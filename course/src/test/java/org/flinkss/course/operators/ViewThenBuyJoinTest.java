@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.Event;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.operators.NullableKey;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.progress.RunScope;
@@ -56,7 +57,7 @@ class ViewThenBuyJoinTest {
 
     @TempDir Path base;
 
-    private final List<KeyedTwoInputStreamOperatorTestHarness<Integer, Event, Event, RowData>>
+    private final List<KeyedTwoInputStreamOperatorTestHarness<NullableKey, Event, Event, RowData>>
             open = new ArrayList<>();
 
     private RunScope scope() {
@@ -201,6 +202,42 @@ class ViewThenBuyJoinTest {
         assertThat(drain(h)).containsExactly("null 1 null");
     }
 
+    /**
+     * Issue 37 point 5: the null user is no user id. A buy of user -2147483648 (the id that stood
+     * for null) joins that user's view, not the view without a user, and the result says its user.
+     */
+    @Test
+    void aViewWithoutAUserNeverJoinsABuyOfUserMinusTwoToThe31() throws Exception {
+        var h = harness(true, null);
+        Instant t = Instant.ofEpochMilli(at("01:00"));
+        h.processElement1(new Event(1L, null, "view", t, null), at("01:00"));
+        h.processElement1(new Event(2L, Integer.MIN_VALUE, "view", t, null), at("01:00"));
+        buyOf(h, Integer.MIN_VALUE, 3, "01:01");
+
+        assertThat(drain(h)).containsExactly("-2147483648 2 3");
+        assertThat(views(h))
+                .containsExactly(
+                        "-2147483648: view 2 at 01:00:00 matched",
+                        "NULL: view 1 at 01:00:00 unmatched");
+
+        watermark(h, "01:05:00.001");
+        assertThat(drain(h)).containsExactly("null 1 null");
+    }
+
+    /** Issue 37: a view and a buy without an event_id join, and come out with null ids. */
+    @Test
+    void rowsWithoutAnIdJoinAndComeOutWithANullIdNotAStandIn() throws Exception {
+        var h = harness(true, null);
+        Instant t = Instant.ofEpochMilli(at("01:00"));
+        h.processElement1(new Event(null, USER, "view", t, null), at("01:00"));
+        h.processElement2(new Event(null, USER, "buy", t.plusSeconds(60), 1.0), at("01:01"));
+        h.processElement1(new Event(null, USER, "view", t.plusSeconds(600), null), at("01:10"));
+
+        assertThat(drain(h)).containsExactly("7 null null");
+        watermark(h, "01:15:00.001");
+        assertThat(drain(h)).containsExactly("7 null null");
+    }
+
     @Test
     void theInnerJoinNeverWritesNullRows() throws Exception {
         var h = harness(false, null);
@@ -291,15 +328,15 @@ class ViewThenBuyJoinTest {
 
     // ---------------------------------------------------------------------------------------
 
-    private KeyedTwoInputStreamOperatorTestHarness<Integer, Event, Event, RowData> harness(
+    private KeyedTwoInputStreamOperatorTestHarness<NullableKey, Event, Event, RowData> harness(
             boolean leftOuter, OperatorSubtaskState restored) throws Exception {
         var h =
                 new KeyedTwoInputStreamOperatorTestHarness<>(
                         new KeyedCoProcessOperator<>(
                                 new ViewThenBuyJoin(BOUND, leftOuter, scope())),
-                        (Event e) -> e.userId == null ? ViewThenBuyJoin.NO_USER : e.userId,
-                        (Event e) -> e.userId,
-                        Types.INT);
+                        (Event e) -> NullableKey.of(e.userId),
+                        (Event e) -> NullableKey.of(e.userId),
+                        NullableKey.TYPE);
         open.add(h);
         h.setup(ROWS);
         if (restored != null) {
@@ -310,7 +347,7 @@ class ViewThenBuyJoinTest {
     }
 
     private static void view(
-            KeyedTwoInputStreamOperatorTestHarness<Integer, Event, Event, RowData> h,
+            KeyedTwoInputStreamOperatorTestHarness<NullableKey, Event, Event, RowData> h,
             long id,
             String time)
             throws Exception {
@@ -319,7 +356,7 @@ class ViewThenBuyJoinTest {
     }
 
     private static void buy(
-            KeyedTwoInputStreamOperatorTestHarness<Integer, Event, Event, RowData> h,
+            KeyedTwoInputStreamOperatorTestHarness<NullableKey, Event, Event, RowData> h,
             long id,
             String time)
             throws Exception {
@@ -327,7 +364,7 @@ class ViewThenBuyJoinTest {
     }
 
     private static void buyOf(
-            KeyedTwoInputStreamOperatorTestHarness<Integer, Event, Event, RowData> h,
+            KeyedTwoInputStreamOperatorTestHarness<NullableKey, Event, Event, RowData> h,
             int user,
             long id,
             String time)
@@ -338,21 +375,22 @@ class ViewThenBuyJoinTest {
 
     /** Spark's watermark {@code time} on both inputs (Flink's is one less). */
     private static void watermark(
-            KeyedTwoInputStreamOperatorTestHarness<Integer, Event, Event, RowData> h, String time)
+            KeyedTwoInputStreamOperatorTestHarness<NullableKey, Event, Event, RowData> h,
+            String time)
             throws Exception {
         h.processBothWatermarks(new Watermark(Watermarks.toFlink(at(time))));
     }
 
     /** What the join wrote since the last call, as {@code user view buy}. */
     private static List<String> drain(
-            KeyedTwoInputStreamOperatorTestHarness<Integer, Event, Event, RowData> h) {
+            KeyedTwoInputStreamOperatorTestHarness<NullableKey, Event, Event, RowData> h) {
         List<String> rows =
                 h.extractOutputValues().stream()
                         .map(
                                 r ->
                                         (r.isNullAt(0) ? "null" : r.getInt(0))
                                                 + " "
-                                                + r.getLong(1)
+                                                + (r.isNullAt(1) ? "null" : r.getLong(1))
                                                 + " "
                                                 + (r.isNullAt(2) ? "null" : r.getLong(2)))
                         .collect(Collectors.toList());
@@ -362,10 +400,10 @@ class ViewThenBuyJoinTest {
 
     /** The views held, as {@code user: view id at time matched|unmatched}. */
     private static List<String> views(
-            KeyedTwoInputStreamOperatorTestHarness<Integer, Event, Event, RowData> h)
+            KeyedTwoInputStreamOperatorTestHarness<NullableKey, Event, Event, RowData> h)
             throws Exception {
         List<String> views = new ArrayList<>();
-        for (Map.Entry<Integer, long[]> rows : held(h, "views").entrySet()) {
+        for (Map.Entry<NullableKey, long[]> rows : held(h, "views").entrySet()) {
             long[] r = rows.getValue();
             for (int i = 0; i < r.length; i += 3) {
                 views.add(
@@ -374,7 +412,7 @@ class ViewThenBuyJoinTest {
                                 + r[i]
                                 + " at "
                                 + time(r[i + 1])
-                                + (r[i + 2] == 1 ? " matched" : " unmatched"));
+                                + ((r[i + 2] & 1) == 1 ? " matched" : " unmatched"));
             }
         }
         return views;
@@ -382,12 +420,12 @@ class ViewThenBuyJoinTest {
 
     /** The buys held, as {@code user: buy id at time}. */
     private static List<String> buys(
-            KeyedTwoInputStreamOperatorTestHarness<Integer, Event, Event, RowData> h)
+            KeyedTwoInputStreamOperatorTestHarness<NullableKey, Event, Event, RowData> h)
             throws Exception {
         List<String> buys = new ArrayList<>();
-        for (Map.Entry<Integer, long[]> rows : held(h, "buys").entrySet()) {
+        for (Map.Entry<NullableKey, long[]> rows : held(h, "buys").entrySet()) {
             long[] r = rows.getValue();
-            for (int i = 0; i < r.length; i += 2) {
+            for (int i = 0; i < r.length; i += 3) {
                 buys.add(rows.getKey() + ": buy " + r[i] + " at " + time(r[i + 1]));
             }
         }
@@ -395,16 +433,20 @@ class ViewThenBuyJoinTest {
     }
 
     /** One of the join's keyed map states (time bucket -> rows), all buckets of a user joined. */
-    private static Map<Integer, long[]> held(
-            KeyedTwoInputStreamOperatorTestHarness<Integer, Event, Event, RowData> h, String name)
+    private static Map<NullableKey, long[]> held(
+            KeyedTwoInputStreamOperatorTestHarness<NullableKey, Event, Event, RowData> h,
+            String name)
             throws Exception {
-        KeyedStateBackend<Integer> backend = h.getOperator().getKeyedStateBackend();
-        List<Integer> users;
+        KeyedStateBackend<NullableKey> backend = h.getOperator().getKeyedStateBackend();
+        List<NullableKey> users;
         try (var stream = backend.getKeys(name, VoidNamespace.INSTANCE)) {
-            users = stream.sorted().collect(Collectors.toList());
+            users = stream.collect(Collectors.toList());
         }
-        Map<Integer, long[]> held = new TreeMap<>();
-        for (int user : users) {
+        Map<NullableKey, long[]> held =
+                new TreeMap<>(
+                        java.util.Comparator.comparing(NullableKey::isNull)
+                                .thenComparing(NullableKey::value));
+        for (NullableKey user : users) {
             backend.setCurrentKey(user);
             MapState<Long, long[]> state =
                     backend.getPartitionedState(

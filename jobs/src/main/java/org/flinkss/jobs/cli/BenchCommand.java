@@ -15,9 +15,11 @@ import org.flinkss.course.tables.Customers;
 import org.flinkss.jobs.cli.options.ApiOption;
 import org.flinkss.jobs.cli.options.CheckpointIntervalOption;
 import org.flinkss.jobs.cli.options.Converters;
+import org.flinkss.jobs.cli.options.FlinkOptions;
 import org.flinkss.jobs.cli.options.OutputModeOption;
 import org.flinkss.jobs.cli.options.ParallelismOption;
 import org.flinkss.jobs.cli.options.QueryArgument;
+import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
@@ -53,6 +55,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Mixin ParallelismOption parallelism;
     @Mixin CheckpointIntervalOption checkpointInterval;
     @Mixin OutputModeOption outputMode;
+    @Mixin FlinkOptions flink;
 
     @Option(
             names = "--rescued-data",
@@ -182,11 +185,15 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private RunOptions.Builder builder() {
-        return checkpointInterval.applyTo(
-                RunOptions.builder()
-                        .base(base)
-                        .parallelism(parallelism.orElse(2))
-                        .printProgress(false));
+        // Its results on stdout; what the runs note (the REST address among them) on stderr.
+        return flink.applyTo(
+                checkpointInterval.applyTo(
+                        RunOptions.builder()
+                                .base(base)
+                                .parallelism(parallelism.orElse(2))
+                                .printProgress(false)
+                                .announce(true)
+                                .out(Stdout.utf8ErrStream())));
     }
 
     /** A new source field that the schema does not know: skipped by it, or rescued. */

@@ -5,8 +5,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import org.flinkss.jobs.cli.options.CheckpointedQuery;
 import org.flinkss.jobs.cli.options.DataOptions;
-import org.flinkss.jobs.cli.options.QueryArgument;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.ops.QueryCheckpoint;
 
@@ -21,7 +21,7 @@ import java.util.concurrent.Callable;
 public final class ProgressCommand implements Callable<Integer> {
 
     @Mixin DataOptions data;
-    @Mixin QueryArgument query;
+    @Mixin CheckpointedQuery query;
 
     @Option(
             names = "--all",
@@ -30,10 +30,10 @@ public final class ProgressCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String name = query.query().single("progress").queryName();
         if (data.objectStoreBase()) {
             data.initializeStorage();
         }
+        String name = query.checkpointName(data.baseLocation(), "progress");
         QueryCheckpoint checkpoint = QueryCheckpoint.of(data.baseLocation(), name);
         PrintStream out = Stdout.utf8();
         if (all) {

@@ -3,9 +3,8 @@ package org.flinkss.jobs.cli;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-import org.flinkss.course.queries.QueryCatalog;
+import org.flinkss.jobs.cli.options.CheckpointedQuery;
 import org.flinkss.jobs.cli.options.DataOptions;
-import org.flinkss.jobs.cli.options.QueryArgument;
 import org.flinkss.runtime.ops.QueryReset;
 
 import java.util.List;
@@ -24,20 +23,23 @@ import java.util.concurrent.Callable;
 public final class ResetCommand implements Callable<Integer> {
 
     @Mixin DataOptions data;
-    @Mixin QueryArgument query;
+    @Mixin CheckpointedQuery query;
 
     @Override
     public Integer call() throws Exception {
-        QueryCatalog q = query.query().single("reset");
+        if (data.objectStoreBase()) {
+            data.initializeStorage();
+        }
+        // A name of the catalog, or of a SQL query's checkpoint: never a path.
+        String q = query.checkpointName(data.baseLocation(), "reset");
         List<String> emptied =
                 data.objectStoreBase()
                         ? QueryReset.reset(
                                 data.baseLocation(),
                                 data.openWarehouse(),
                                 data.existingDatabase(),
-                                q.queryName())
-                        : QueryReset.reset(
-                                data.base, data.openWarehouse(), data.database(), q.queryName());
+                                q)
+                        : QueryReset.reset(data.base, data.openWarehouse(), data.database(), q);
         System.out.println(
                 q
                         + ": checkpoint deleted"

@@ -4,6 +4,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import org.flinkss.course.event.BadLines;
 import org.flinkss.course.queries.Pipeline;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.QueryOption;
@@ -11,14 +12,18 @@ import org.flinkss.course.queries.QueryRequest;
 import org.flinkss.jobs.cli.options.ApiOption;
 import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.CheckpointIntervalOption;
+import org.flinkss.jobs.cli.options.Converters;
 import org.flinkss.jobs.cli.options.DataOptions;
+import org.flinkss.jobs.cli.options.FlinkOptions;
 import org.flinkss.jobs.cli.options.KafkaOptions;
 import org.flinkss.jobs.cli.options.OutputModeOption;
 import org.flinkss.jobs.cli.options.ParallelismOption;
+import org.flinkss.jobs.cli.options.ProgressOptions;
 import org.flinkss.jobs.cli.options.QueryArgument;
 import org.flinkss.jobs.cli.options.RateLimitOptions;
 import org.flinkss.jobs.cli.options.TriggerOptions;
 import org.flinkss.jobs.cli.output.RunSummary;
+import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
@@ -67,8 +72,21 @@ public final class RunCommand implements Callable<Integer> {
                         + " and the reverse.")
     boolean rescuedData;
 
-    @Option(names = "--quiet", description = "print only the summary, not each batch's progress")
-    boolean quiet;
+    @Option(
+            names = "--bad-lines",
+            paramLabel = "MODE",
+            converter = Converters.BadLinesValue.class,
+            description =
+                    "bronze, pipeline and kafka-events: what a JSON line (or value) that Spark's"
+                        + " reader does not read cleanly gives. permissive (default, Spark's"
+                        + " PERMISSIVE mode): the row Spark's table holds (a value of the wrong"
+                        + " type null, a line that is not a JSON object a row of nulls, text after"
+                        + " the object ignored), and the line recorded in the quarantine table;"
+                        + " quarantine-only: the quarantine table only")
+    BadLines badLines;
+
+    @Mixin ProgressOptions progress;
+    @Mixin FlinkOptions flink;
 
     @Override
     public Integer call() {
@@ -77,8 +95,9 @@ public final class RunCommand implements Callable<Integer> {
                 RunOptions.builder()
                         .parallelism(parallelism.value())
                         .skipMissingFiles(skipMissingFiles)
-                        .outputMode(outputMode.mode())
-                        .printProgress(!quiet);
+                        .outputMode(outputMode.mode());
+        progress.applyTo(options, Stdout.utf8(), Stdout.utf8ErrStream());
+        flink.applyTo(options);
         data.applyTo(options);
         trigger.applyTo(options);
         limits.applyTo(options);
@@ -86,7 +105,7 @@ public final class RunCommand implements Callable<Integer> {
         checkpointInterval.applyTo(options);
         RunOptions run = options.build();
         QueryRequest request =
-                new QueryRequest(run, api.api(), rescuedData, skipMissingFiles, kafka);
+                new QueryRequest(run, api.api(), rescuedData, skipMissingFiles, kafka, badLines);
         q.check(request);
         // The queries that read the landing folder are those that take its options.
         BaseFolder.requireForRun(

@@ -15,6 +15,7 @@ import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.jobs.cli.options.HelpOptions;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.jobs.cli.output.TablePrinter;
+import org.flinkss.jobs.cli.output.Tables;
 import org.flinkss.runtime.ops.QueryCheckpoint;
 import org.flinkss.runtime.table.RowValues;
 import org.flinkss.runtime.table.TableOwner;
@@ -84,7 +85,9 @@ public final class TableCommand implements Callable<Integer> {
         @Override
         void run(PrintStream out) {
             BaseFolder.refuseFile(data);
-            out.println(data.tables().count(table));
+            Tables tables = data.tables();
+            out.println(tables.count(table));
+            tables.note(table).ifPresent(Stdout.utf8ErrStream()::println);
         }
     }
 
@@ -122,7 +125,9 @@ public final class TableCommand implements Callable<Integer> {
         @Override
         void run(PrintStream out) {
             BaseFolder.refuseFile(data);
-            out.print(TablePrinter.show(data.tables(), table, limit, asOf.version, asOf.timestamp));
+            Tables tables = data.tables();
+            out.print(TablePrinter.show(tables, table, limit, asOf.version, asOf.timestamp));
+            tables.note(table).ifPresent(Stdout.utf8ErrStream()::println);
         }
     }
 

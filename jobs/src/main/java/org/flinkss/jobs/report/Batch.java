@@ -77,7 +77,8 @@ public record Batch(
                 p.path("inputRowsPerSecond").asDouble(),
                 p.path("processedRowsPerSecond").asDouble(),
                 p.path("durationMs").path("triggerExecution").asLong(),
-                watermark == Watermarks.NONE ? null : watermark,
+                // Before any batch moved it, Spark's watermark is the epoch: nothing to show yet.
+                watermark <= Watermarks.INITIAL ? null : watermark,
                 stateRows,
                 dropped,
                 late,

@@ -260,6 +260,11 @@ public final class CheckpointLayout implements Serializable {
         return new org.apache.flink.core.fs.Path(runLocation(runId), "caught-up-" + source);
     }
 
+    /** What source {@code source} of an availableNow run is to read, written at its start. */
+    public org.apache.flink.core.fs.Path planLocation(String runId, String source) {
+        return new org.apache.flink.core.fs.Path(runLocation(runId), "plan-" + source + ".json");
+    }
+
     public org.apache.flink.core.fs.Path checkpointWantedLocation(String runId, String source) {
         return new org.apache.flink.core.fs.Path(runLocation(runId), "checkpoint-wanted-" + source);
     }

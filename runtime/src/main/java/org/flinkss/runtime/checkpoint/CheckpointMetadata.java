@@ -126,7 +126,7 @@ public final class CheckpointMetadata {
     }
 
     /** Whether the file holds a query's identity: not one that {@code reset} made. */
-    boolean hasIdentity() {
+    public boolean hasIdentity() {
         return json.has("sources");
     }
 
@@ -141,7 +141,7 @@ public final class CheckpointMetadata {
     }
 
     /** The query's identity as recorded. */
-    QueryIdentity identity() {
+    public QueryIdentity identity() {
         return QueryIdentity.fromJson(json);
     }
 

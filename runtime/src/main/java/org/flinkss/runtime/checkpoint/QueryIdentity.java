@@ -76,6 +76,26 @@ public final class QueryIdentity {
         return name;
     }
 
+    /** Its sources, as Spark describes them ({@code FileStreamSource[${base}/events/*.json]}). */
+    public List<String> sources() {
+        return sources;
+    }
+
+    /** The tables it writes (record tables apart). */
+    public List<String> sinks() {
+        return sinks;
+    }
+
+    /** Its stateful operators, as each describes itself (API, window, watermark, output mode). */
+    public List<String> stateful() {
+        return stateful;
+    }
+
+    /** The columns of each table it writes, by table; empty if its identity recorded none. */
+    public Map<String, List<String>> tableColumns() {
+        return tables == null ? Map.of() : tables;
+    }
+
     /** The record tables, which {@link #sameQuery} does not compare. */
     public List<String> records() {
         return records;

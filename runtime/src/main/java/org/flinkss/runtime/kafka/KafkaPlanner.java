@@ -8,6 +8,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.flinkss.runtime.progress.SourcePlan;
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.SplitPlanner;
 
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -237,6 +239,58 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
             batch = new ArrayList<>(batch.subList(0, maxUnits));
         }
         return batch;
+    }
+
+    /**
+     * The offsets from the committed position to the target, and the batches the limits cut them
+     * into as {@link #nextBatch} does: each batch takes Spark's pro-rata share of {@code
+     * maxOffsetsPerTrigger} from the partitions with data, at most {@code maxFilesPerTrigger} of
+     * them. Empty if an offset is lost (the first batch says so, or fails).
+     */
+    @Override
+    public synchronized Optional<SourcePlan.Backlog> backlog(ReadLimit limit) {
+        Target t = target;
+        if (t == null) {
+            return Optional.empty();
+        }
+        Map<TopicPartition, long[]> left;
+        try {
+            left = ranges(t);
+        } catch (IOException lost) {
+            return Optional.empty();
+        }
+        long offsets = 0;
+        StringBuilder range = new StringBuilder();
+        for (Map.Entry<TopicPartition, long[]> e : left.entrySet()) {
+            offsets += e.getValue()[1] - e.getValue()[0];
+            range.append(range.length() == 0 ? "" : ", ")
+                    .append(e.getKey())
+                    .append(' ')
+                    .append(e.getValue()[0])
+                    .append("..")
+                    .append(e.getValue()[1]);
+        }
+        long batches = offsets == 0 && !initialized && !left.isEmpty() ? 1 : 0;
+        // A guard against a plan that would take too long to count: it is only told.
+        for (int guard = 0; guard < 1_000_000; guard++) {
+            Map<TopicPartition, long[]> next = new LinkedHashMap<>();
+            left.forEach((tp, r) -> next.put(tp, r.clone()));
+            limit.maxOffsetsPerTrigger().ifPresent(max -> rateLimit(next, max));
+            int units = 0;
+            for (Map.Entry<TopicPartition, long[]> e : next.entrySet()) {
+                long[] r = e.getValue();
+                if (r[1] > r[0] && units < limit.maxUnits()) {
+                    left.get(e.getKey())[0] = r[1];
+                    units++;
+                }
+            }
+            if (units == 0) {
+                break;
+            }
+            batches++;
+        }
+        String partitions = left.size() <= 8 ? range.toString() : left.size() + " partitions";
+        return Optional.of(new SourcePlan.Backlog(batches, -1, -1, offsets, partitions));
     }
 
     /**

@@ -18,6 +18,7 @@ import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.Triggerable;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 import org.flinkss.runtime.progress.RunScope;
@@ -41,8 +42,12 @@ import java.util.Set;
  * bounded state.
  *
  * <p>Rows must come with their event time as the record timestamp, and late rows must not reach it
- * (a {@link LateRowRouter} stands before it). A row without a timestamp (a null event time) is kept
- * and its key never forgotten, as in Spark. Run it with {@code keyBy(...).transform(...)}.
+ * (a {@link LateRowRouter} stands before it). A row without a timestamp (a null event time) is
+ * never late, and its key expires as Spark's does: Spark reads the null as 0 ({@code
+ * UnsafeRow.getLong}), so it expires at the epoch plus the delay, which any watermark after the
+ * first batch has passed: such a key is then forgotten at the end of its batch (at its watermark or
+ * before its checkpoint barrier, whichever comes first). Run it with {@code
+ * keyBy(...).transform(...)}.
  *
  * <p>State: per key, when it may be forgotten ({@code expires-at}). Forgetting is driven by an
  * expiry index instead of a timer per key (a million heap timers were copied into every
@@ -102,6 +107,12 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
 
     /** How many young keys may wait on the heap ({@link HeapBudget}). */
     private transient int youngLimit;
+
+    /**
+     * Keys of rows without event time whose expiry the watermark had already passed: remembered
+     * until the end of their batch only, as Spark evicts them at the end of it.
+     */
+    private transient Set<K> untilBatchEnd;
 
     /** A key group's bucket. Equality by hand: a record's generated one is slow until C2. */
     private static final class Slot {
@@ -202,6 +213,7 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
         holders = new HashMap<>();
         unwritten = new LinkedHashSet<>();
         young = new HashSet<>();
+        untilBatchEnd = new HashSet<>();
         youngLimit =
                 HeapBudget.entries(getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
         // After a restore (or a rescale) the timers say which key holds which bucket.
@@ -221,7 +233,7 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
     public void processElement(StreamRecord<T> element) throws Exception {
         @SuppressWarnings("unchecked")
         K key = (K) getCurrentKey();
-        if (young.contains(key) || expiresAt.value() != null) {
+        if (young.contains(key) || untilBatchEnd.contains(key) || expiresAt.value() != null) {
             return;
         }
         // Spark's dedup counts every put as an updated row; a key is put only when it is not
@@ -229,9 +241,14 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
         metrics.appended(1);
         if (!element.hasTimestamp() || element.getTimestamp() == Long.MIN_VALUE) {
             // A row without event time (passed by LateRowRouter#keepingRowsWithoutEventTime; a
-            // source record without one carries Long.MIN_VALUE): Spark's expiry is null, never
-            // reached, so the key is never forgotten.
-            expiresAt.update(Long.MAX_VALUE);
+            // source record without one carries Long.MIN_VALUE): Spark reads its time as 0, so it
+            // expires at the epoch plus the delay.
+            long expiry = delayMillis;
+            if (expiry <= Watermarks.fromFlink(timers.currentWatermark())) {
+                untilBatchEnd.add(key);
+            } else {
+                index(key, expiry);
+            }
             output.collect(element);
             return;
         }
@@ -320,6 +337,25 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
             holder.unwritten.forEach(entry -> keys.put(entry.f0, entry.f1));
         }
         return keys;
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        // A batch's watermark comes after all of its rows: the batch has ended.
+        forgetAtBatchEnd();
+        super.processWatermark(mark);
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        // Every batch ends with a checkpoint, after all of its rows.
+        forgetAtBatchEnd();
+        super.prepareSnapshotPreBarrier(checkpointId);
+    }
+
+    private void forgetAtBatchEnd() {
+        metrics.removed(untilBatchEnd.size());
+        untilBatchEnd.clear();
     }
 
     @Override

@@ -63,7 +63,7 @@ public final class LateRowRouter<T> extends ProcessFunction<T, T> implements Che
     /** Rows with their event time at or before the watermark (dedup, joins). */
     public static Rule rowRule() {
         return (eventTimeMicros, watermark) ->
-                watermark != Watermarks.NONE && eventTimeMicros <= watermark * 1000;
+                eventTimeMicros <= Watermarks.inForce(watermark) * 1000;
     }
 
     /**
@@ -81,21 +81,18 @@ public final class LateRowRouter<T> extends ProcessFunction<T, T> implements Che
             @Override
             public boolean isLate(long eventTimeMicros, long watermark) {
                 long eventTime = Math.floorDiv(eventTimeMicros, 1000);
-                return watermark != Watermarks.NONE
-                        && lastWindowEnd(eventTime, sizeMillis, slideMillis) <= watermark;
+                return Watermarks.isLate(
+                        lastWindowEnd(eventTime, sizeMillis, slideMillis), watermark);
             }
 
             @Override
             public int closedWindows(long eventTimeMicros, long watermark) {
-                if (watermark == Watermarks.NONE) {
-                    return 0;
-                }
                 long eventTime = Math.floorDiv(eventTimeMicros, 1000);
                 int closed = 0;
                 for (long end = firstWindowEnd(eventTime, sizeMillis, slideMillis);
                         end - sizeMillis <= eventTime;
                         end += slideMillis) {
-                    if (end <= watermark) {
+                    if (Watermarks.isLate(end, watermark)) {
                         closed++;
                     }
                 }
@@ -110,8 +107,7 @@ public final class LateRowRouter<T> extends ProcessFunction<T, T> implements Che
      */
     public static Rule sessionRule(long gapMillis) {
         return (eventTimeMicros, watermark) ->
-                watermark != Watermarks.NONE
-                        && eventTimeMicros + gapMillis * 1000 <= watermark * 1000;
+                eventTimeMicros + gapMillis * 1000 <= Watermarks.inForce(watermark) * 1000;
     }
 
     /**

@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.CheckpointLock;
+import org.flinkss.runtime.checkpoint.CheckpointMetadata;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
+import org.flinkss.runtime.checkpoint.RestorePoints;
 import org.flinkss.runtime.progress.ProgressLog;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.TableOwner;
@@ -19,6 +21,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -120,6 +123,65 @@ public final class QueryCheckpoint {
      */
     public long watermark() {
         return new ProgressLog(layout).lastWatermark();
+    }
+
+    /**
+     * What the checkpoint says of its query ({@link QueryStatus}): its identity, last batch,
+     * watermark and restore points. Reads only: a run may hold the checkpoint meanwhile.
+     *
+     * @throws IllegalArgumentException if the checkpoint does not exist, naming it
+     * @throws UncheckedIOException if its identity cannot be read
+     */
+    public QueryStatus status() {
+        Optional<CheckpointMetadata> metadata;
+        try {
+            metadata = CheckpointMetadata.read(layout);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot read " + layout + "'s metadata.json: " + e.getMessage(), e);
+        }
+        if (metadata.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "query '"
+                            + query
+                            + "' has no checkpoint at "
+                            + layout
+                            + ": it has not run yet");
+        }
+        CheckpointMetadata m = metadata.get();
+        boolean claimed = m.hasIdentity();
+        QueryIdentity identity = claimed ? m.identity() : null;
+        List<String> tables = new ArrayList<>();
+        if (identity != null) {
+            tables.addAll(identity.sinks());
+            tables.addAll(identity.records());
+        }
+        ProgressLog log = new ProgressLog(layout);
+        List<ObjectNode> batches = log.all();
+        ObjectNode last = batches.isEmpty() ? null : batches.get(batches.size() - 1);
+        long watermark = log.lastWatermark();
+        List<QueryStatus.RestorePoint> points = new ArrayList<>();
+        for (Path point : new RestorePoints(layout).allLocations()) {
+            points.add(
+                    new QueryStatus.RestorePoint(
+                            // Flink names a retained checkpoint chk-N, a savepoint savepoint-...
+                            !point.getName().startsWith("chk-"),
+                            RestorePoints.shown(point),
+                            RestorePoints.timeMillis(point)));
+        }
+        return new QueryStatus(
+                query,
+                layout.toString(),
+                claimed ? m.queryId() : null,
+                identity == null ? List.of() : identity.sources(),
+                tables,
+                identity == null ? Map.of() : identity.tableColumns(),
+                identity == null ? List.of() : identity.stateful(),
+                last == null ? -1 : last.path("batchId").asLong(),
+                last == null ? null : last.path("timestamp").asText(null),
+                last == null ? 0 : last.path("numInputRows").asLong(),
+                watermark == Watermarks.NONE ? null : Watermarks.format(watermark),
+                points);
     }
 
     /**

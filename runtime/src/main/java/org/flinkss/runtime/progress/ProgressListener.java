@@ -10,4 +10,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public interface ProgressListener {
 
     void onProgress(ObjectNode progress);
+
+    /**
+     * What a source of an availableNow run is to read, before its first batch's progress (Spark has
+     * no such event). Once per source and run; a source that cannot tell says nothing.
+     */
+    default void onPlan(SourcePlan plan) {}
 }

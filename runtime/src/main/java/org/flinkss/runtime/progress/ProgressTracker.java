@@ -82,6 +82,12 @@ public final class ProgressTracker {
         return lastBatchId;
     }
 
+    /** Tells the listeners what a source of the run is to read ({@link SourcePlan}). */
+    public void plan(SourcePlan plan) {
+        SourcePlan named = plan.forQuery(queryName);
+        listeners.forEach(l -> l.onPlan(named));
+    }
+
     /** Merges the fragments of checkpoints up to {@code completedCheckpointId} of a run. */
     public List<ObjectNode> commit(String run, long completedCheckpointId) {
         List<ObjectNode> emitted = new ArrayList<>();

@@ -114,6 +114,11 @@ public final class RunScope implements Serializable {
         return layout.caughtUpMarkerLocation(runId, source);
     }
 
+    /** Written by source {@code source} of an availableNow run: what it is to read. */
+    public org.apache.flink.core.fs.Path planLocation(String source) {
+        return layout.planLocation(runId, source);
+    }
+
     /** {@link #checkpointWanted}, as Flink's file systems name it. */
     public org.apache.flink.core.fs.Path checkpointWantedLocation(String source) {
         return layout.checkpointWantedLocation(runId, source);

@@ -237,6 +237,34 @@ public final class QueryContext {
         return source(name, description, planner, format, nodes(watermarkDelay), false);
     }
 
+    /**
+     * As {@link #source(String, String, SplitPlanner, RecordFormat, Duration)}, with this source's
+     * own rate limits instead of the run's (a SQL table's {@code max-files-per-trigger}).
+     */
+    public <T, S extends WorkSplit> DataStream<T> source(
+            String name,
+            String description,
+            SplitPlanner<S> planner,
+            RecordFormat<T, S> format,
+            @Nullable Duration watermarkDelay,
+            ReadLimit limit,
+            boolean skipMissing) {
+        return source(
+                name, description, planner, format, nodes(watermarkDelay), skipMissing, limit);
+    }
+
+    /** How much one batch of each source may read, unless a source says otherwise. */
+    public ReadLimit readLimit() {
+        return readLimit;
+    }
+
+    /**
+     * Whether the run skips planned files that are gone when read ({@code --skip-missing-files}).
+     */
+    public boolean skipMissingFiles() {
+        return skipMissingFiles;
+    }
+
     /** A {@code withWatermark} straight on the source with this delay, or none if it is null. */
     private static <T> List<WatermarkNode<T>> nodes(@Nullable Duration watermarkDelay) {
         return watermarkDelay == null ? List.of() : List.of(WatermarkNode.allRows(watermarkDelay));
@@ -249,13 +277,24 @@ public final class QueryContext {
             RecordFormat<T, S> format,
             List<WatermarkNode<T>> nodes,
             boolean skipMissing) {
+        return source(name, description, planner, format, nodes, skipMissing, readLimit);
+    }
+
+    private <T, S extends WorkSplit> DataStream<T> source(
+            String name,
+            String description,
+            SplitPlanner<S> planner,
+            RecordFormat<T, S> format,
+            List<WatermarkNode<T>> nodes,
+            boolean skipMissing,
+            ReadLimit limit) {
         if (sourceNames.contains(name)) {
             throw new IllegalArgumentException(
                     "query '" + queryName + "' has two sources named '" + name + "'");
         }
         sourceNames.add(name);
         sources.add(description);
-        SourceSpec spec = new SourceSpec(name, scope, trigger, readLimit, skipMissing);
+        SourceSpec spec = new SourceSpec(name, scope, trigger, limit, skipMissing);
         return env.fromSource(
                         new MicroBatchSource<>(spec, planner, format, nodes),
                         WatermarkStrategy.noWatermarks(),
@@ -269,27 +308,34 @@ public final class QueryContext {
      * Delta sink): parallel writers stage data files, one committer commits each batch's files once
      * the checkpoint that ends the batch has completed, with a {@code txn} action that makes a
      * replayed batch a no-op ({@link DeltaCommitter}).
+     *
+     * @return the committer's (empty) output, for an API that wants a sink at the end
      */
-    public <T> void toTable(DataStream<T> stream, TableDef<T> table) {
+    public <T> DataStream<Void> toTable(DataStream<T> stream, TableDef<T> table) {
         String name = table.name();
         SingleOutputStreamOperator<RowData> rows =
                 stream.map(new ProgressCounter<>(scope, name, table.rowFunction()))
                         .returns(InternalTypeInfo.of(table.rowType()))
                         .name("to-" + name)
                         .uid("rows-" + name);
-        toDelta(
-                rows.transform(
-                                "write " + name,
-                                PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
-                                new DataFileWriter(
-                                        name, warehouse.folder(name), table.rowType(), scope))
-                        .name(name)
-                        .uid("sink-" + name),
-                name,
-                table.rowType(),
-                TableMode.APPENDED,
-                new AppendCommit());
+        DataStream<Void> committed =
+                toDelta(
+                        rows.transform(
+                                        "write " + name,
+                                        PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
+                                        new DataFileWriter(
+                                                name,
+                                                warehouse.folder(name),
+                                                table.rowType(),
+                                                scope))
+                                .name(name)
+                                .uid("sink-" + name),
+                        name,
+                        table.rowType(),
+                        TableMode.APPENDED,
+                        new AppendCommit());
         sinks.put(name, "DeltaSink[" + warehouse.uri(name) + "]");
+        return committed;
     }
 
     /**
@@ -297,7 +343,7 @@ public final class QueryContext {
      * Flink gave the committer of the sink this replaced, so that checkpoints made before keep
      * restoring.
      */
-    private void toDelta(
+    private SingleOutputStreamOperator<Void> toDelta(
             DataStream<byte[]> staged,
             String name,
             RowType rowType,
@@ -319,7 +365,7 @@ public final class QueryContext {
         tableModes.put(name, mode);
         tableRows.put(name, rowType);
         tableColumns.put(name, QueryIdentity.columns(rowType));
-        staged.transform(
+        return staged.transform(
                         "commit " + name,
                         BasicTypeInfo.VOID_TYPE_INFO,
                         new DeltaCommitter(
@@ -444,7 +490,7 @@ public final class QueryContext {
      * changes} is the aggregation's changelog by {@code keyColumns}; the last change of each key is
      * merged into the table's result ({@link CompleteCommit}).
      */
-    public void toCompleteTable(
+    public DataStream<Void> toCompleteTable(
             DataStream<RowData> changes, String table, RowType rowType, List<String> keyColumns) {
         DataStream<RowData> counted =
                 ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table)
@@ -452,18 +498,20 @@ public final class QueryContext {
                         .returns(InternalTypeInfo.of(rowType))
                         .name("to-" + table)
                         .uid("rows-" + table);
-        toDelta(
-                counted.transform(
-                                "changes " + table,
-                                PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
-                                new ChangeSetWriter(rowType))
-                        .name(table)
-                        .uid("sink-" + table),
-                table,
-                rowType,
-                TableMode.REPLACED,
-                new CompleteCommit(rowType, keyColumns));
+        DataStream<Void> committed =
+                toDelta(
+                        counted.transform(
+                                        "changes " + table,
+                                        PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
+                                        new ChangeSetWriter(rowType))
+                                .name(table)
+                                .uid("sink-" + table),
+                        table,
+                        rowType,
+                        TableMode.REPLACED,
+                        new CompleteCommit(rowType, keyColumns));
         sinks.put(table, "DeltaSink[" + warehouse.uri(table) + ", complete]");
+        return committed;
     }
 
     /** Declares a stateful operator: it is part of the query's identity for its checkpoint. */

@@ -317,8 +317,25 @@ public final class RunOptions {
             return this;
         }
 
+        /**
+         * A Flink option for this run's job ({@code -D key=value}): set over the configuration file
+         * and over the run's own settings; the keys that belong to the query's checkpoint are
+         * refused when the run starts, naming the option that sets them.
+         */
         public Builder flinkOption(String key, String value) {
             run.flinkOption(key, value);
+            return this;
+        }
+
+        /** {@link RunSettings.Builder#announce}. */
+        public Builder announce(boolean announce) {
+            run.announce(announce);
+            return this;
+        }
+
+        /** {@link RunSettings.Builder#webUi}. */
+        public Builder webUi(boolean webUi) {
+            run.webUi(webUi);
             return this;
         }
 

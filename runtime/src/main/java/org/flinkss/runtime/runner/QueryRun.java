@@ -36,6 +36,7 @@ import org.flinkss.runtime.runner.impl.JobStopper;
 import org.flinkss.runtime.runner.impl.JobWatcher;
 import org.flinkss.runtime.runner.impl.KilledRunRecovery;
 import org.flinkss.runtime.runner.impl.RelocatedRestorePoints;
+import org.flinkss.runtime.runner.impl.RestAddressNotice;
 import org.flinkss.runtime.runner.impl.RestorePolicy;
 import org.flinkss.runtime.runner.impl.RocksDbLibrary;
 import org.flinkss.runtime.runner.impl.SavepointAdopter;
@@ -148,7 +149,8 @@ public final class QueryRun {
                                         settings.flinkConfDir,
                                         flinkRunClient,
                                         settings.out,
-                                        settings.printProgress)
+                                        settings.announce)
+                                .servingWebUi(settings.webUi)
                                 .buildRestoring(restore, tmp, settings.parallelism);
                 if (flinkRunClient != null) {
                     ClusterSlots.check(flinkRunClient, settings.parallelism, name);
@@ -253,6 +255,9 @@ public final class QueryRun {
                 client.getJobID().toString(),
                 flinkRunClient == null ? null : JobManagerRest.of(flinkRunClient),
                 RunSettings.CLIENT_TIMEOUT);
+        if (flinkRunClient == null && settings.announce) {
+            RestAddressNotice.print(client, settings.webUi, settings.out);
+        }
         FailureExplainer failures =
                 new FailureExplainer(
                         client,

@@ -1,6 +1,7 @@
 package org.flinkss.runtime.runner;
 
 import org.flinkss.runtime.progress.ProgressListener;
+import org.flinkss.runtime.runner.impl.FlinkOverrides;
 import org.flinkss.runtime.storage.Lease;
 import org.flinkss.runtime.trigger.Trigger;
 
@@ -31,6 +32,8 @@ public final class RunSettings {
     final List<ProgressListener> listeners;
     final PrintStream out;
     final boolean printProgress;
+    final boolean announce;
+    final boolean webUi;
     final Path tmpRoot;
     final Duration leaseTime;
 
@@ -41,9 +44,13 @@ public final class RunSettings {
         this.checkpointInterval = b.checkpointInterval;
         this.flinkConfDir = b.flinkConfDir;
         this.flinkOverrides = Map.copyOf(b.flinkOverrides);
+        // A key the run sets itself is refused now, before any run starts.
+        FlinkOverrides.check(flinkOverrides);
         this.listeners = List.copyOf(b.listeners);
         this.out = b.out;
         this.printProgress = b.printProgress;
+        this.announce = b.announce != null ? b.announce : b.printProgress;
+        this.webUi = b.webUi;
         this.tmpRoot = b.tmpRoot;
         this.leaseTime = b.leaseTime;
     }
@@ -104,6 +111,8 @@ public final class RunSettings {
         private final List<ProgressListener> listeners = new ArrayList<>();
         private PrintStream out = System.out;
         private boolean printProgress = true;
+        private Boolean announce;
+        private boolean webUi;
         private Duration leaseTime = Lease.DEFAULT_TIME;
 
         private Builder() {}
@@ -188,6 +197,27 @@ public final class RunSettings {
          */
         public Builder printProgress(boolean print) {
             this.printProgress = print;
+            return this;
+        }
+
+        /**
+         * Whether the run says, on {@link #out}, which Flink configuration it read (once per file)
+         * and, when it runs on an embedded cluster, the cluster's REST address. Unless set, it does
+         * when {@link #printProgress} is on.
+         */
+        public Builder announce(boolean announce) {
+            this.announce = announce;
+            return this;
+        }
+
+        /**
+         * Whether an embedded cluster serves Flink's web UI where a user can find it again: on the
+         * REST port of the Flink configuration ({@code rest.port}, {@code rest.bind-port}) instead
+         * of a random one, announced as the web UI's address. Without it, the REST endpoint of an
+         * embedded run takes any free port. No effect under {@code flink run}.
+         */
+        public Builder webUi(boolean webUi) {
+            this.webUi = webUi;
             return this;
         }
 

@@ -2,10 +2,13 @@ package org.flinkss.runtime.source;
 
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
+import org.flinkss.runtime.progress.SourcePlan;
+
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Decides what each micro-batch reads: Spark's offsets for one source. It runs in the split
@@ -39,6 +42,16 @@ public interface SplitPlanner<S extends WorkSplit> extends Serializable {
 
     /** Moves the committed position past the splits of a batch whose records are all emitted. */
     void commit(List<S> batch) throws IOException;
+
+    /**
+     * What the batches from the committed position up to the target read under {@code limit}: how
+     * many batches, files and bytes, or offsets, or table versions. Called once, after the first
+     * {@link #refreshTarget()} of an availableNow run, so that the run can say what it is about to
+     * do; empty if the planner cannot tell.
+     */
+    default Optional<SourcePlan.Backlog> backlog(ReadLimit limit) throws IOException {
+        return Optional.empty();
+    }
 
     /** Spark's {@code startOffset}/{@code endOffset} of the committed position, for progress. */
     Map<String, Object> describeOffsets();

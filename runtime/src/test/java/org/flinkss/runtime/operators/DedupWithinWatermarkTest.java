@@ -80,24 +80,31 @@ class DedupWithinWatermarkTest {
     }
 
     @Test
-    void aRowWithoutEventTimePassesAndItsKeyIsNeverForgotten() throws Exception {
-        // Spark's expiry of such a key is null: no watermark ever reaches it.
+    void aRowWithoutEventTimePassesAndItsKeyExpiresAtTheEpochPlusTheDelay() throws Exception {
+        // Issue 37: Spark reads the null event time as 0 (UnsafeRow.getLong), so the key expires
+        // at 1970-01-01T00:10:00Z: in the first batch it is remembered until the watermark passes
+        // that; later, only until the end of its batch (its watermark or checkpoint barrier).
         var h = harness(null);
         h.processElement(new StreamRecord<>(new Reading("1", null, 1)));
+        h.processElement(new StreamRecord<>(new Reading("1", null, 2)));
         assertThat(drain(h)).containsExactly("1@none=1");
-        assertThat(h.numEventTimeTimers()).isZero();
+        assertThat(h.numEventTimeTimers()).isOne();
 
+        // Step 1: the first batch's watermark forgets it; the next batch keeps its first row.
         watermark(h, "23:59");
-        push(h, "1", "23:59:30", 2);
-        h.processElement(new StreamRecord<>(new Reading("1", null, 3)));
-        assertThat(drain(h)).as("still remembered").isEmpty();
-
-        // A source record without event time carries Long.MIN_VALUE as its timestamp.
-        h.processElement(new StreamRecord<>(new Reading("2", null, 4), Long.MIN_VALUE));
-        watermark(h, "23:59:59");
-        h.processElement(new StreamRecord<>(new Reading("2", null, 5), Long.MIN_VALUE));
-        assertThat(drain(h)).containsExactly("2@none=4");
         assertThat(h.numEventTimeTimers()).isZero();
+        h.processElement(new StreamRecord<>(new Reading("1", null, 3)));
+        // A source record without event time carries Long.MIN_VALUE as its timestamp.
+        h.processElement(new StreamRecord<>(new Reading("1", null, 4), Long.MIN_VALUE));
+        assertThat(drain(h)).as("remembered within its batch").containsExactly("1@none=3");
+
+        // Step 2: a batch that moves no watermark ends with a checkpoint: forgotten there.
+        h.prepareSnapshotPreBarrier(1);
+        h.processElement(new StreamRecord<>(new Reading("1", null, 5)));
+        assertThat(drain(h)).containsExactly("1@none=5");
+        watermark(h, "23:59:30");
+        push(h, "1", "23:59:40", 6);
+        assertThat(drain(h)).as("a row with event time after it").containsExactly("1@23:59:40=6");
     }
 
     @Test

@@ -57,7 +57,7 @@ class LateRowRouterTest {
 
         push(h, "00:00");
         assertThat(onTime(h))
-                .as("no watermark yet: nothing is late")
+                .as("no watermark yet: Spark's is the epoch, long before")
                 .containsExactly("a@00:00:00=0");
 
         watermark(h, "00:10");
@@ -180,8 +180,60 @@ class LateRowRouterTest {
         assertThat(onTime(h)).isEmpty();
         assertThat(late(h, router))
                 .containsExactly(
-                        "a@none=0 missed none: no event time",
+                        "a@none=0 missed 1970-01-01T00:00:00.000Z: no event time",
                         "b@none=0 missed 2025-03-01T00:10:00.000Z: no event time");
+    }
+
+    /**
+     * Issue 37 point 2: before any watermark, Spark's is the epoch (its first batch runs with
+     * {@code batchWatermarkMs = 0}): a row at or before 1970-01-01T00:00:00Z is late for dedup and
+     * joins, one a microsecond after it is not.
+     */
+    @Test
+    void beforeAnyWatermarkARowAtOrBeforeTheEpochIsLate() throws Exception {
+        LateRowRouter<Reading> router = router("dedupe", LateRowRouter.rowRule());
+        var h = harness(router);
+
+        h.processElement(new Reading("a", -60_000L, 0), -60_000L);
+        h.processElement(new Reading("b", 0L, 0), 0L);
+        h.processElement(new Reading("c", 0L, 1), 0L);
+        h.processElement(new Reading("d", 1L, 0), 1L);
+
+        assertThat(onTime(h)).containsExactly("c@00:00:00=1", "d@00:00:00.001=0");
+        assertThat(late(h, router))
+                .containsExactly(
+                        "a@23:59:00=0 missed 1970-01-01T00:00:00.000Z: older than the watermark"
+                                + " 1970-01-01T00:00:00.000Z",
+                        "b@00:00:00=0 missed 1970-01-01T00:00:00.000Z: older than the watermark"
+                                + " 1970-01-01T00:00:00.000Z");
+    }
+
+    /**
+     * Issue 37 point 2, windows: before any watermark, a window ending at or before the epoch has
+     * ended; a row keeps its windows that end after it (a sliding window's later one).
+     */
+    @Test
+    void beforeAnyWatermarkAWindowEndingAtOrBeforeTheEpochHasEnded() throws Exception {
+        LateRowRouter<Reading> router =
+                router("window", LateRowRouter.windowRule(2 * FIVE_MINUTES, FIVE_MINUTES));
+        var h = harness(router);
+
+        // [-10 min, 0) and [-5 min, 5 min) hold -1 min; [-15 min, -5 min) and [-10 min, 0) hold
+        // -6 min: the first is kept in one window, the second in none.
+        h.processElement(new Reading("a", -60_000L, 0), -60_000L);
+        h.processElement(new Reading("b", -360_000L, 0), -360_000L);
+
+        assertThat(onTime(h)).containsExactly("a@23:59:00=0");
+        assertThat(late(h, router))
+                .containsExactly(
+                        "a@23:59:00=0 missed 1970-01-01T00:00:00.000Z: dropped from 1 of its"
+                                + " windows, those that ended by the watermark"
+                                + " 1970-01-01T00:00:00.000Z; kept in the others",
+                        "b@23:54:00=0 missed 1970-01-01T00:00:00.000Z: older than the watermark"
+                                + " 1970-01-01T00:00:00.000Z");
+        h.snapshot(1, 0);
+        assertThat(Fragments.read(scope().fragments(1)))
+                .containsExactly(new Fragment.DroppedRows("window", 0, 3));
     }
 
     @Test
@@ -265,13 +317,7 @@ class LateRowRouterTest {
         for (StreamRecord<LateRow<Reading>> r : h.getSideOutput(router.lateRows())) {
             LateRow<Reading> late = r.getValue();
             rows.add(
-                    late.row
-                            + " missed "
-                            + (late.watermark == Watermarks.NONE
-                                    ? "none"
-                                    : Watermarks.format(late.watermark))
-                            + ": "
-                            + late.reason);
+                    late.row + " missed " + Watermarks.format(late.watermark) + ": " + late.reason);
         }
         h.getSideOutput(router.lateRows()).clear();
         return rows;

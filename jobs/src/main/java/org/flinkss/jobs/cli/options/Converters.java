@@ -3,6 +3,7 @@ package org.flinkss.jobs.cli.options;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
+import org.flinkss.course.event.BadLines;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.runtime.query.OutputMode;
@@ -177,6 +178,14 @@ public final class Converters {
         }
     }
 
+    /** {@link BadLines#of}: permissive or quarantine-only. */
+    public static final class BadLinesValue implements ITypeConverter<BadLines> {
+        @Override
+        public BadLines convert(String text) {
+            return Converters.convert(BadLines::of, text);
+        }
+    }
+
     /** {@link Api#parse}: datastream or table, in any case. */
     public static final class ApiValue implements ITypeConverter<Api> {
         @Override
@@ -190,6 +199,24 @@ public final class Converters {
         @Override
         public QueryCatalog convert(String text) {
             return Converters.convert(QueryCatalog::named, text);
+        }
+    }
+
+    /** {@code --progress}: human or json, in any case. */
+    public static final class ProgressFormat implements ITypeConverter<ProgressOptions.Format> {
+        @Override
+        public ProgressOptions.Format convert(String text) {
+            return Converters.convert(
+                    t -> {
+                        for (ProgressOptions.Format f : ProgressOptions.Format.values()) {
+                            if (f.name().equalsIgnoreCase(t.trim())) {
+                                return f;
+                            }
+                        }
+                        throw new IllegalArgumentException(
+                                "unknown --progress '" + t + "': use human or json");
+                    },
+                    text);
         }
     }
 }

@@ -22,11 +22,12 @@ public final class QueryArgument {
             description = "the query: ${COMPLETION-CANDIDATES}")
     QueryCatalog query;
 
-    @Option(
-            names = "--outer",
-            description =
-                    "view-then-buy: the left outer join, into view_then_buy_left (the query"
-                            + " view-then-buy-outer)")
+    /** What {@code --outer} means, for every command that takes it. */
+    static final String OUTER =
+            "view-then-buy: the left outer join, into view_then_buy_left (the query"
+                    + " view-then-buy-outer)";
+
+    @Option(names = "--outer", description = OUTER)
     boolean outer;
 
     /** The query named, with {@code --outer} applied; refused if it has no outer join. */
@@ -35,7 +36,7 @@ public final class QueryArgument {
     }
 
     /** The catalog's names, for picocli's help. */
-    static final class Names implements Iterable<String> {
+    public static final class Names implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
             return QueryCatalog.names().iterator();

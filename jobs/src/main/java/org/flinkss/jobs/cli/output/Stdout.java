@@ -20,6 +20,11 @@ public final class Stdout {
         return new PrintStream(System.out, true, StandardCharsets.UTF_8);
     }
 
+    /** Standard error, UTF-8: a run's notes and warnings. */
+    public static PrintStream utf8ErrStream() {
+        return new PrintStream(System.err, true, StandardCharsets.UTF_8);
+    }
+
     /** Standard error as picocli's writer, UTF-8, flushed at every line. */
     public static PrintWriter utf8Err() {
         return new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);

@@ -7,7 +7,10 @@ import javax.annotation.Nullable;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 
 /** Tables by name for the command line: the warehouse's Delta tables, then the SQL database's. */
 public final class Tables {
@@ -82,6 +85,70 @@ public final class Tables {
                             + ", which keeps no versions: --version and --timestamp read Delta"
                             + " tables of the warehouse");
         }
+    }
+
+    /**
+     * Where a table's rows are, in one line: {@code Delta table <uri> (N rows)}, {@code SQL
+     * database <url>, table <name> (N rows)}, both when both hold one of that name, or {@code not
+     * written yet}.
+     */
+    public String where(String table) {
+        List<String> places = new ArrayList<>();
+        if (warehouse.exists(table)) {
+            places.add(
+                    "Delta table "
+                            + warehouse.uri(table)
+                            + " ("
+                            + rows(warehouse.count(table))
+                            + ")");
+        }
+        if (inSqlDatabase(table)) {
+            places.add(
+                    "SQL database "
+                            + database.describe()
+                            + ", table "
+                            + table
+                            + " ("
+                            + rows(call(() -> database.count(table)))
+                            + ")");
+        }
+        return places.isEmpty() ? "not written yet" : String.join("; ", places);
+    }
+
+    /**
+     * A note for a command that reads {@code table} by name, when its rows are not where a reader
+     * of the warehouse looks: the SQL database (an update-mode run, {@code latest}), or the SQL
+     * database as well as the warehouse; empty otherwise.
+     */
+    public Optional<String> note(String table) {
+        if (!inSqlDatabase(table)) {
+            return Optional.empty();
+        }
+        if (!warehouse.exists(table)) {
+            return Optional.of(
+                    "note: "
+                            + table
+                            + " is a table of the SQL database "
+                            + database.describe()
+                            + " (update mode and 'latest' upsert there), not a Delta table of the"
+                            + " warehouse");
+        }
+        return Optional.of(
+                "note: this is the warehouse's Delta table "
+                        + table
+                        + "; the SQL database "
+                        + database.describe()
+                        + " has a table of the same name too ("
+                        + rows(call(() -> database.count(table)))
+                        + "), which update-mode runs and 'latest' write: see 'status <query>'");
+    }
+
+    private boolean inSqlDatabase(String table) {
+        return database != null && call(() -> database.hasTable(table));
+    }
+
+    private static String rows(long n) {
+        return String.format(Locale.ROOT, "%,d %s", n, n == 1 ? "row" : "rows");
     }
 
     public long count(String table) {

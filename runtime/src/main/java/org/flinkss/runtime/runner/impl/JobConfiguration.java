@@ -5,6 +5,7 @@ import org.apache.flink.client.program.StreamContextEnvironment;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
@@ -40,11 +41,12 @@ public final class JobConfiguration {
 
     private final CheckpointLayout layout;
     private final Duration checkpointInterval;
-    private final Map<String, String> overrides;
+    private final FlinkOverrides overrides;
     @Nullable private final Path confDir;
     @Nullable private final ReadableConfig flinkRunClient;
     private final PrintStream out;
     private final boolean announce;
+    private boolean webUi;
 
     /**
      * @param confDir a folder with {@code config.yaml} to read instead of looking for one, or null
@@ -62,11 +64,20 @@ public final class JobConfiguration {
             boolean announce) {
         this.layout = layout;
         this.checkpointInterval = checkpointInterval;
-        this.overrides = Map.copyOf(overrides);
+        this.overrides = new FlinkOverrides(overrides);
         this.confDir = confDir;
         this.flinkRunClient = flinkRunClient;
         this.out = out;
         this.announce = announce;
+    }
+
+    /**
+     * Whether an embedded cluster keeps the REST port of the configuration file (where its web UI
+     * is found again) instead of taking any free port.
+     */
+    public JobConfiguration servingWebUi(boolean webUi) {
+        this.webUi = webUi;
+        return this;
     }
 
     /**
@@ -123,9 +134,16 @@ public final class JobConfiguration {
             FlinkConfFile file = FlinkConfFile.locate(confDir);
             conf = file.load(tmp);
             announce(file.describe());
-            // An embedded cluster must not take the web UI port of a real one running beside it.
-            conf.set(RestOptions.BIND_PORT, "0");
-            conf.removeConfig(RestOptions.PORT);
+            if (!webUi) {
+                // An embedded cluster must not take the web UI port of a real one running beside
+                // it: any free port, announced when the run starts.
+                conf.set(RestOptions.BIND_PORT, "0");
+                conf.removeConfig(RestOptions.PORT);
+            }
+            // The file is a cluster's too: its process sizes mean nothing to an embedded
+            // cluster, which lives in this JVM, and Flink warned at every run that they do not.
+            conf.removeConfig(TaskManagerOptions.TOTAL_PROCESS_MEMORY);
+            conf.removeConfig(JobManagerOptions.TOTAL_PROCESS_MEMORY);
         }
         conf.set(CoreOptions.TMP_DIRS, tmp.toString());
         // On an object store Flink writes them through its S3 file system itself.
@@ -141,7 +159,7 @@ public final class JobConfiguration {
                         : layout.savepoints().toUri().toString());
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
         restore.ifPresent(p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p));
-        overrides.forEach(conf::setString);
+        overrides.applyTo(conf, flinkRunClient == null);
         if (flinkRunClient == null) {
             int needed =
                     parallelism != null ? parallelism : conf.get(CoreOptions.DEFAULT_PARALLELISM);

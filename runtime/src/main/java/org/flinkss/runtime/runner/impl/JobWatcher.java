@@ -97,6 +97,8 @@ public final class JobWatcher {
         RunRecords runs = new RunRecords(layout);
         long committedUpTo = -1;
         long deadline = runFor == null ? Long.MAX_VALUE : System.nanoTime() + runFor.toNanos();
+        SourcePlans plans =
+                new SourcePlans(layout, runId, availableNow ? sources : List.of(), tracker);
         while (true) {
             JobStatus status = JobStatuses.of(client);
             if (status == JobStatus.RESTARTING || status == JobStatus.FAILING) {
@@ -124,6 +126,7 @@ public final class JobWatcher {
                 }
                 return Ending.STOPPED_FROM_OUTSIDE;
             }
+            plans.tellNew();
             committedUpTo = recordCompleted(restorePoints, jobId, runId, committedUpTo);
             if (availableNow && runs.caughtUp(runId, sources)) {
                 return Ending.CAUGHT_UP;

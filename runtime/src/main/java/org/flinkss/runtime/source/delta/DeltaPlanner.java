@@ -4,6 +4,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
+import org.flinkss.runtime.progress.SourcePlan;
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.SplitPlanner;
 import org.flinkss.runtime.table.delta.AddedFile;
@@ -17,6 +18,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Plans micro-batches over a Delta table, as Spark's {@code DeltaSource}: the offset is a table
@@ -120,14 +122,18 @@ public final class DeltaPlanner implements SplitPlanner<DeltaSplit> {
         return next != null ? next : new Position(target, 0, true);
     }
 
+    /** Delta's maxFilesPerTrigger: 1,000 unless a file or byte limit is given. */
+    private static int maxFiles(ReadLimit limit) {
+        return limit.maxFilesPerTrigger()
+                .orElse(
+                        limit.maxBytesPerTrigger().isPresent()
+                                ? Integer.MAX_VALUE
+                                : DEFAULT_MAX_FILES);
+    }
+
     @Override
     public List<DeltaSplit> nextBatch(long batchId, ReadLimit limit) {
-        int maxFiles =
-                limit.maxFilesPerTrigger()
-                        .orElse(
-                                limit.maxBytesPerTrigger().isPresent()
-                                        ? Integer.MAX_VALUE
-                                        : DEFAULT_MAX_FILES);
+        int maxFiles = maxFiles(limit);
         long maxBytes = limit.maxBytesPerTrigger().orElse(Long.MAX_VALUE);
         List<DeltaSplit> batch = new ArrayList<>();
         long bytes = 0;
@@ -159,6 +165,56 @@ public final class DeltaPlanner implements SplitPlanner<DeltaSplit> {
         }
         plannedEnds.put(batchId, new Position(Math.max(p.version(), target + 1), 0, false));
         return batch;
+    }
+
+    /**
+     * The table's files from the position up to the target (the snapshot a first run starts from,
+     * then each version's added files), cut into batches as {@link #nextBatch} cuts them.
+     */
+    @Override
+    public Optional<SourcePlan.Backlog> backlog(ReadLimit limit) {
+        int maxFiles = maxFiles(limit);
+        long maxBytes = limit.maxBytesPerTrigger().orElse(Long.MAX_VALUE);
+        List<Long> sizes = new ArrayList<>();
+        Position p = start();
+        String range;
+        if (p.snapshot()) {
+            List<DataFile> files = snapshot(p.version());
+            for (long i = p.index(); i < files.size(); i++) {
+                sizes.add(files.get((int) i).size());
+            }
+            range = "version " + p.version() + (p.version() < target ? ".." + target : "");
+            p = new Position(p.version() + 1, 0, false);
+        } else {
+            range = p.version() <= target ? "versions " + p.version() + ".." + target : "";
+        }
+        for (long v = p.version(); v <= target; v++) {
+            List<AddedFile> added = added(v);
+            for (long i = v == p.version() ? p.index() : 0; i < added.size(); i++) {
+                sizes.add(added.get((int) i).file().size());
+            }
+        }
+        long batches = 0;
+        long bytes = 0;
+        long inBatch = 0;
+        long batchBytes = 0;
+        for (long size : sizes) {
+            if (inBatch == 0 || inBatch >= maxFiles || batchBytes >= maxBytes) {
+                batches++;
+                inBatch = 0;
+                batchBytes = 0;
+            }
+            inBatch++;
+            batchBytes += size;
+            bytes += size;
+        }
+        return Optional.of(
+                new SourcePlan.Backlog(
+                        batches,
+                        sizes.size(),
+                        bytes,
+                        -1,
+                        range.isEmpty() ? "" : table + " " + range));
     }
 
     /** The files of the snapshot at {@code version}, in the order a stream reads them. */

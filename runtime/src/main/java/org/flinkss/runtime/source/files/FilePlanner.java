@@ -7,6 +7,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.flinkss.runtime.progress.SourcePlan;
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.SplitPlanner;
 import org.flinkss.runtime.storage.ListedFile;
@@ -29,6 +30,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -390,6 +392,38 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
             }
         }
         return batch;
+    }
+
+    /**
+     * The files not yet processed, cut into batches as {@link #nextBatch} cuts them: a batch takes
+     * files in the listing's order up to the file limit, and while it stays within the byte limit
+     * (one file at least).
+     */
+    @Override
+    public Optional<SourcePlan.Backlog> backlog(ReadLimit limit) {
+        int maxUnits = limit.maxUnits();
+        long maxBytesPerBatch = limit.maxBytesPerTrigger().orElse(Long.MAX_VALUE);
+        long batches = 0;
+        long files = 0;
+        long bytes = 0;
+        int inBatch = 0;
+        long batchBytes = 0;
+        for (Listed file : target) {
+            if (processed.contains(file.key())) {
+                continue;
+            }
+            long size = file.size() >= 0 ? file.size() : sizeOf(Paths.get(file.location()));
+            if (inBatch == 0 || inBatch >= maxUnits || batchBytes + size > maxBytesPerBatch) {
+                batches++;
+                inBatch = 0;
+                batchBytes = 0;
+            }
+            inBatch++;
+            batchBytes += size;
+            files++;
+            bytes += size;
+        }
+        return Optional.of(SourcePlan.Backlog.ofFiles(batches, files, bytes));
     }
 
     private static long sizeOf(Path file) {

@@ -129,7 +129,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
      * reached moves to {@code max(event time) - delay} if that is later than where it was, a node
      * that no row has reached in this run counts as 0 (the epoch), and the query's watermark moves
      * to the minimum across the nodes if that is later than where it is (it starts at the epoch
-     * too, so it never moves back and never below 0).
+     * too, so it never moves back and never below 0). A source without nodes has no watermark.
      */
     private long nextWatermark(BatchStats total) {
         if (nodeDelays.isEmpty()) {
@@ -145,11 +145,17 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             }
             chosen = Math.min(chosen, nodeWatermarks.get(n));
         }
-        long current = state.watermark == Watermarks.NONE ? 0 : state.watermark;
-        if (chosen > current) {
-            return chosen;
-        }
-        return state.watermark;
+        return Math.max(chosen, Watermarks.inForce(state.watermark));
+    }
+
+    /**
+     * The watermark a reader starts from, before any record: the one in force. For a source with
+     * watermark nodes that is at least Spark's initial watermark, the epoch, which the readers send
+     * before the first batch too, so that its rows at or before 1970-01-01 are late (Spark's first
+     * batch runs with {@code batchWatermarkMs = 0}); a source without nodes sends none.
+     */
+    private long startingWatermark() {
+        return nodeDelays.isEmpty() ? state.watermark : Watermarks.inForce(state.watermark);
     }
 
     @Override
@@ -173,8 +179,15 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                     maybeStartBatch();
                 };
         if (spec.trigger().isAvailableNow()) {
-            // availableNow reads what exists now, and nothing that arrives during the run.
-            context.callAsync(refresh, plan);
+            // availableNow reads what exists now, and nothing that arrives during the run: its
+            // client can say at once how much that is.
+            context.callAsync(
+                    () -> {
+                        planner.refreshTarget();
+                        signals.planned(planner.backlog(spec.readLimit()), spec.readLimit());
+                        return true;
+                    },
+                    plan);
         } else {
             long interval = spec.trigger().interval().toMillis();
             context.callAsync(refresh, plan, 0, interval);
@@ -209,10 +222,11 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                     subtaskId,
                     new SourceEvents.AdvanceWatermark(
                             batch.batchId, batch.readDone.watermarkAfter));
-        } else if (state.watermark != Long.MIN_VALUE) {
+        } else if (startingWatermark() != Watermarks.NONE) {
+            // Named after the last sealed batch: a batch in flight is not done by it.
+            long sealed = batch != null ? batch.batchId - 1 : state.nextBatchId - 1;
             context.sendEventToSourceReader(
-                    subtaskId,
-                    new SourceEvents.AdvanceWatermark(state.nextBatchId - 1, state.watermark));
+                    subtaskId, new SourceEvents.AdvanceWatermark(sealed, startingWatermark()));
         }
     }
 

@@ -10,10 +10,13 @@ import org.flinkss.runtime.progress.BatchSummary;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.progress.RunScope;
+import org.flinkss.runtime.progress.SourcePlan;
+import org.flinkss.runtime.source.ReadLimit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What a micro-batch source's enumerator tells the rest of its run, through the run's files in the
@@ -64,6 +67,24 @@ final class SourceSignals {
      */
     void checkpointWanted(long batchId) {
         JsonFiles.write(scope.checkpointWantedLocation(source), batchId);
+    }
+
+    /**
+     * What this source of an availableNow run is to read, for its client to say before the first
+     * batch ({@code runs/<run>/plan-<source>.json}). Only a message: a plan that cannot be written
+     * is logged, and the run goes on.
+     */
+    void planned(Optional<SourcePlan.Backlog> backlog, ReadLimit limit) {
+        if (backlog.isEmpty()) {
+            return;
+        }
+        try {
+            JsonFiles.write(
+                    scope.planLocation(source),
+                    SourcePlan.of(source, backlog.get(), limit.toString()));
+        } catch (RuntimeException e) {
+            LOG.warn("Source '{}' cannot write its plan: {}", source, e.toString());
+        }
     }
 
     /** Everything the run is to read has been read: the client stops the job. Said once. */

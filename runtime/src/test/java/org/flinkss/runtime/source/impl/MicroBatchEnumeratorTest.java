@@ -120,12 +120,18 @@ class MicroBatchEnumeratorTest {
         r0.readAndReportIdle();
         assertThat(run.assignments()).containsExactly("0:a@0", "1:b@0", "0:c@0");
         r0.readAndReportIdle();
-        assertThat(r0.watermarks()).as("reader 1 is still reading").isEmpty();
+        assertThat(r0.watermarks())
+                .as("reader 1 is still reading: only Spark's initial watermark, the epoch")
+                .containsExactly("batch -1: 1970-01-01T00:00:00.000Z");
 
         // Step 4: the last reader done fixes the batch's watermark for all.
         r1.readAndReportIdle();
-        assertThat(r0.watermarks()).containsExactly("batch 0: 2025-03-01T00:13:00.000Z");
-        assertThat(r1.watermarks()).containsExactly("batch 0: 2025-03-01T00:13:00.000Z");
+        assertThat(r0.watermarks())
+                .containsExactly(
+                        "batch -1: 1970-01-01T00:00:00.000Z", "batch 0: 2025-03-01T00:13:00.000Z");
+        assertThat(r1.watermarks())
+                .containsExactly(
+                        "batch -1: 1970-01-01T00:00:00.000Z", "batch 0: 2025-03-01T00:13:00.000Z");
     }
 
     @Test
@@ -166,11 +172,13 @@ class MicroBatchEnumeratorTest {
         assertThat(r0.read).containsExactly("a", "b");
 
         // Reader 1 has not registered yet: the batch is not read everywhere.
-        assertThat(r0.watermarks()).isEmpty();
+        assertThat(r0.watermarks()).containsExactly("batch -1: 1970-01-01T00:00:00.000Z");
 
         Run.Reader r1 = run.register(1);
         r1.reportIdle();
-        assertThat(r0.watermarks()).containsExactly("batch 0: 2025-03-01T00:10:00.000Z");
+        assertThat(r0.watermarks())
+                .containsExactly(
+                        "batch -1: 1970-01-01T00:00:00.000Z", "batch 0: 2025-03-01T00:10:00.000Z");
 
         // One reader emitted the watermark: the batch is read but not sealed.
         r0.emitWatermark();
@@ -209,6 +217,7 @@ class MicroBatchEnumeratorTest {
         // it.
         assertThat(run.reader(0).watermarks())
                 .containsExactly(
+                        "batch -1: 1970-01-01T00:00:00.000Z",
                         "batch 0: 2025-03-01T00:20:00.000Z",
                         "batch 1: 2025-03-01T00:20:00.000Z",
                         "batch 2: 2025-03-01T00:20:00.000Z",
@@ -247,14 +256,14 @@ class MicroBatchEnumeratorTest {
             restored = run.checkpoint(checkpoint);
             sealed.addAll(sourceBatches(checkpoint));
         }
-        // Batch 0: the buys' node has seen no row, so no watermark (issue 13 point 5); batch 1:
+        // Batch 0: the buys' node has seen no row, so the epoch (issue 13 point 5); batch 1:
         // buys at 00:20, views at 00:30, the minimum; batch 2: views move to 00:40, buys hold it;
         // batch 3: an older buy does not move the buys' node back.
         assertThat(sealed)
                 .extracting(b -> b.watermarkBefore, b -> b.watermarkAfter)
                 .containsExactly(
-                        tuple(Long.MIN_VALUE, Long.MIN_VALUE),
-                        tuple(Long.MIN_VALUE, at("00:20")),
+                        tuple(Long.MIN_VALUE, 0L),
+                        tuple(0L, at("00:20")),
                         tuple(at("00:20"), at("00:20")),
                         tuple(at("00:20"), at("00:20")));
 
@@ -347,7 +356,8 @@ class MicroBatchEnumeratorTest {
         first.trigger();
         first.readAll();
         assertThat(first.reader(0).watermarks())
-                .containsExactly("batch 0: 2025-03-01T00:30:00.000Z");
+                .containsExactly(
+                        "batch -1: 1970-01-01T00:00:00.000Z", "batch 0: 2025-03-01T00:30:00.000Z");
         // The job dies after this checkpoint, before the readers emitted the watermark.
         EnumeratorState<Unit> restored = roundTrip(first.enumerator.snapshotState(1));
         assertThat(restored.inFlight.readDone.watermarkAfter).isEqualTo(at("00:30"));

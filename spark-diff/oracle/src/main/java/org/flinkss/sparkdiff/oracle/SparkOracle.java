@@ -31,9 +31,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import static org.apache.spark.sql.functions.avg;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.expr;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.min;
 import static org.apache.spark.sql.functions.round;
 import static org.apache.spark.sql.functions.session_window;
 import static org.apache.spark.sql.functions.sum;
@@ -84,6 +87,7 @@ public final class SparkOracle {
         TABLES.put("view-then-buy-outer", "view_then_buy_left");
         TABLES.put("silver", "events_silver");
         TABLES.put("gold", "events_by_type");
+        TABLES.put("user-hop", "user_hop_amounts");
     }
 
     private static final DateTimeFormatter MILLIS =
@@ -298,6 +302,24 @@ public final class SparkOracle {
                 stream("events_silver"), window(col("event_ts"), "30 minutes"), "event_type");
     }
 
+    /**
+     * A query the course does not have, the Spark side of the project's SQL file {@code
+     * examples/sql/user-hop.sql} (issue 31): rows that are not views, 15-minute windows sliding
+     * every 5 minutes by user, with the count, the smallest, largest and mean amount; a 10-minute
+     * watermark on the source, before the filter, as the file's WATERMARK.
+     */
+    Dataset<Row> userHop() {
+        return stream("events_bronze")
+                .withWatermark("event_ts", WATERMARK)
+                .filter("event_type <> 'view'")
+                .groupBy(window(col("event_ts"), "15 minutes", "5 minutes"), col("user_id"))
+                .agg(
+                        count("*").alias("events"),
+                        min("amount").alias("min_amount"),
+                        max("amount").alias("max_amount"),
+                        round(avg("amount"), 2).alias("avg_amount"));
+    }
+
     /** The query's plan, or null when the table it reads does not exist yet (nothing to read). */
     private Dataset<Row> query(String name) {
         switch (name) {
@@ -335,6 +357,8 @@ public final class SparkOracle {
                 return viewThenBuy("leftouter");
             case "silver":
                 return silver();
+            case "user-hop":
+                return userHop();
             default:
                 throw new IllegalArgumentException("unknown query " + name);
         }
@@ -356,7 +380,8 @@ public final class SparkOracle {
                             "dedup",
                             "view-then-buy",
                             "view-then-buy-outer",
-                            "silver"),
+                            "silver",
+                            "user-hop"),
                     List.of("gold"));
 
     static final boolean CONCURRENT =
@@ -433,6 +458,15 @@ public final class SparkOracle {
                         col("user_id"),
                         col("events"),
                         col("amount"));
+            case "user_hop_amounts":
+                return rows.select(
+                        col("window.start").alias("window_start"),
+                        col("window.end").alias("window_end"),
+                        col("user_id"),
+                        col("events"),
+                        col("min_amount"),
+                        col("max_amount"),
+                        col("avg_amount"));
             case "view_then_buy":
             case "view_then_buy_left":
                 return rows.select("user_id", "view_id", "buy_id");

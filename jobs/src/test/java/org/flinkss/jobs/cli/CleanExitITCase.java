@@ -1,0 +1,86 @@
+package org.flinkss.jobs.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.testutils.ProjectScripts;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A successful command says what it did on stdout and nothing on stderr, up to its exit: ten runs
+ * of the runnable jar, as a user starts them ({@code java -jar}), five times landing a batch and
+ * running bronze over it. Each one starts an embedded cluster (the generator's job too) and exits
+ * right after its job; before the exit waited for those clusters to shut down ({@code
+ * EmbeddedClusters}), about one such run in twenty printed a {@code NoClassDefFoundError} from
+ * Pekko's shutdown hook ({@code flink-shutdown-hook-1}) after its summary, exit code 0.
+ */
+class CleanExitITCase {
+
+    private static final Path JAR = ProjectScripts.ROOT.resolve("jobs/target/flinkss-jobs.jar");
+
+    @TempDir Path dir;
+
+    private record Run(List<String> args, int code, String out, String err) {}
+
+    private Run jar(int n, String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // One temporary folder for all runs: the kept copy of Flink's RPC jar is made once.
+        command.add("-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp")));
+        command.add("-jar");
+        command.add(JAR.toString());
+        command.addAll(List.of(args));
+        Path out = dir.resolve("run-" + n + ".out");
+        Path err = dir.resolve("run-" + n + ".err");
+        Process process =
+                new ProcessBuilder(command)
+                        .directory(dir.toFile())
+                        .redirectOutput(out.toFile())
+                        .redirectError(err.toFile())
+                        .start();
+        assertThat(process.waitFor(5, TimeUnit.MINUTES)).as("%s ended", command).isTrue();
+        return new Run(
+                List.of(args),
+                process.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void tenSuccessfulRunsOfTheJarPrintNothingOnStderr() throws Exception {
+        String base = dir.resolve("base").toString();
+        List<Run> runs = new ArrayList<>();
+        for (int batch = 1; batch <= 5; batch++) {
+            runs.add(
+                    jar(
+                            runs.size(),
+                            "land-events",
+                            "--base",
+                            base,
+                            "--batch",
+                            "" + batch,
+                            "--start",
+                            "" + (batch - 1) * 500));
+            runs.add(jar(runs.size(), "run", "bronze", "--base", base, "--quiet"));
+        }
+
+        assertThat(runs).hasSize(10);
+        for (Run run : runs) {
+            assertThat(run.code).as("%s: exit code; stderr: %s", run.args, run.err).isZero();
+            assertThat(run.err).as("%s: stderr", run.args).isEmpty();
+        }
+        // And each did its work: five batches landed, each read by one run of bronze.
+        for (int i = 0; i < 10; i += 2) {
+            assertThat(runs.get(i).out).startsWith("landed 500 events");
+            assertThat(runs.get(i + 1).out).contains("bronze: 1 batch, 500 rows read");
+        }
+    }
+}
