@@ -12,6 +12,7 @@ import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -36,7 +37,11 @@ class BuysPerUserTest {
     @Test
     void writesEachUsersClosedWindowsOnceAndKeepsTheOpenOnesForALaterRun() {
         RunOptions options =
-                RunOptions.builder().base(base).parallelism(2).printProgress(false).build();
+                RunOptions.builder()
+                        .base(Storage.location(base.toFile()))
+                        .parallelism(2)
+                        .printProgress(false)
+                        .build();
         Warehouse warehouse = new Warehouse(options.warehouse());
 
         // Step 1: 500 events (83 minutes), bronze, then the query: the windows that ended by the

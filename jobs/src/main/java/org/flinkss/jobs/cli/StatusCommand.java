@@ -34,8 +34,8 @@ public final class StatusCommand implements Callable<Integer> {
             data.initializeStorage();
         }
         // A catalog query, or one of the user's (sql --file, run --jar) that has a checkpoint.
-        String name = query.checkpointName(data.baseLocation(), "status");
-        QueryCheckpoint checkpoint = QueryCheckpoint.of(data.baseLocation(), name);
+        String name = query.checkpointName(data.base(), "status");
+        QueryCheckpoint checkpoint = QueryCheckpoint.of(data.base(), name);
         PrintStream out = Stdout.utf8();
         StatusReport.lines(checkpoint.status(), data.tables()).forEach(out::println);
         out.flush();

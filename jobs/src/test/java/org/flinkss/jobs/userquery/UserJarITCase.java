@@ -11,10 +11,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import org.flinkss.course.event.Event;
-import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LocalEventFiles;
 import org.flinkss.course.testing.Expected;
 import org.flinkss.jobs.CliOutput;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -72,9 +73,9 @@ public class UserJarITCase {
     @Test
     void theExampleRunsLikeACourseQueryAndARerunWithNothingNewChangesNothing() {
         Path base = work.resolve("run");
-        EventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 500));
+        LocalEventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 500));
         ok("run", "bronze", "--base", base.toString(), "--quiet");
-        Warehouse warehouse = new Warehouse(base.resolve("warehouse"));
+        Warehouse warehouse = new Warehouse(Storage.location(base.resolve("warehouse").toFile()));
         List<List<Object>> expected = closedBuyWindows(EventGenerator.events(0, 500));
         assertThat(expected).isNotEmpty();
 
