@@ -117,7 +117,7 @@ public final class DemoScenario {
                                 "Kafka and Event Hubs Integration",
                                 "Runnable here with a real broker: scripts/kafka start; land-events"
                                         + " --to-kafka; run kafka-bronze --subscribe events; run"
-                                        + " kafka-events (README, Kafka)."));
+                                        + " kafka-events (docs/kafka.md)."));
         topics.put("11.13", this::exactlyOnce);
         topics.put(
                 "11.14",
@@ -129,8 +129,8 @@ public final class DemoScenario {
                                     + " it. Tests kill runs with SIGKILL and compare every table"
                                     + " with an uninterrupted run. New source fields are skipped by"
                                     + " the explicit schema, or kept in events_bronze._rescued_data"
-                                    + " by run bronze --rescued-data (README, Schema change in the"
-                                    + " source)."));
+                                    + " by run bronze --rescued-data (docs/bronze.md, Schema change"
+                                    + " in the source)."));
         topics.put("11.15", this::pipeline);
         return topics;
     }

@@ -53,7 +53,7 @@ class TimeZoneITCase {
 
     @Test
     void recomputeOfTheReadmesExampleReplacesClosedWindowsWithTheSameRowsInNewYork() {
-        // Step 1: the README's commands: batches 1 and 2, bronze, win5.
+        // Step 1: the commands of docs/command-line.md: batches 1 and 2, bronze, win5.
         RunOptions options = BronzeITCase.options(base, 2);
         Warehouse warehouse = new Warehouse(options.warehouse());
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));

@@ -27,11 +27,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.flinkss.course.testing.Expected.MINUTE;
 
 /**
- * {@code recompute} of a table whose query runs in update mode, as in the README's Commands block:
- * win5 in append mode, {@code reset win5}, win5 in update mode, then {@code recompute events_5min}.
- * The live windows are in the SQL database; the warehouse table of the same name is the append
- * run's, emptied by the reset. The recompute used to write the rebuilt windows into that emptied
- * warehouse table and leave the SQL rows as they were.
+ * {@code recompute} of a table whose query runs in update mode, as in the command block of
+ * docs/command-line.md: win5 in append mode, {@code reset win5}, win5 in update mode, then {@code
+ * recompute events_5min}. The live windows are in the SQL database; the warehouse table of the same
+ * name is the append run's, emptied by the reset. The recompute used to write the rebuilt windows
+ * into that emptied warehouse table and leave the SQL rows as they were.
  */
 class RecomputeUpdateModeITCase {
 

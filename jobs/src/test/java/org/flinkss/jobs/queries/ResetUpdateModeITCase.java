@@ -24,10 +24,10 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's Commands block: win5 in append mode, reset, win5 in update mode, reset. The second
- * reset said "tables emptied: events_5min" but left the update-mode rows in the SQL database's
- * events_5min (the warehouse table of the same name, from the append run, was emptied instead), so
- * the report still drew them.
+ * The command block of docs/command-line.md: win5 in append mode, reset, win5 in update mode,
+ * reset. The second reset said "tables emptied: events_5min" but left the update-mode rows in the
+ * SQL database's events_5min (the warehouse table of the same name, from the append run, was
+ * emptied instead), so the report still drew them.
  */
 class ResetUpdateModeITCase {
 
