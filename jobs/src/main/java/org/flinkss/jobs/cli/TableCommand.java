@@ -272,6 +272,15 @@ public final class TableCommand implements Callable<Integer> {
     static final class Convert extends OnTable {
         @Override
         void run(PrintStream out) {
+            if (data.objectStoreWarehouse()) {
+                // A table of the earlier format is read as the local files it was written as;
+                // refused before the object store is reached.
+                throw new IllegalStateException(
+                        "the warehouse "
+                                + data.warehouse()
+                                + " is on an object store, not a local folder: this needs a local"
+                                + " --warehouse (docs/object-storage.md)");
+            }
             Warehouse warehouse = data.openWarehouse();
             if (!warehouse.isLegacy(table)) {
                 if (warehouse.exists(table)) {

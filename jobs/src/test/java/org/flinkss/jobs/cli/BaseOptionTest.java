@@ -225,4 +225,24 @@ class BaseOptionTest {
         assertThat(new Converters.LocalFolder().convert("data/x")).isEqualTo(Paths.get("data/x"));
         assertThat(new Converters.LocalFolder().convert("C:/data")).isEqualTo(Paths.get("C:/data"));
     }
+
+    @Test
+    void tableConvertOfAWarehouseOnAnObjectStoreIsRefusedNamingItBeforeReachingIt()
+            throws IOException {
+        Path base = Files.createDirectories(dir.resolve("base"));
+
+        // Nothing serves this bucket: the refusal comes before any request.
+        String err =
+                refused(
+                        "table",
+                        "convert",
+                        "old_table",
+                        "--base",
+                        base.toString(),
+                        "--warehouse",
+                        "s3://no-such-bucket/tables");
+
+        assertThat(err)
+                .contains("s3://no-such-bucket/tables", "object store", "docs/object-storage.md");
+    }
 }
