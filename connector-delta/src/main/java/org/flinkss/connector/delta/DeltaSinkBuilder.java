@@ -3,11 +3,13 @@ package org.flinkss.connector.delta;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.types.logical.RowType;
 
+import org.flinkss.connector.delta.internal.TableFeatures;
 import org.flinkss.runtime.table.delta.DeltaSchema;
 import org.flinkss.runtime.table.delta.DeltaTable;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Builds a {@link DeltaSink}: {@code DeltaSink.forRowData(path, rowType)}, optionally {@link
@@ -47,7 +49,8 @@ public final class DeltaSinkBuilder {
      *
      * @throws IllegalArgumentException naming what is wrong: no path, a path that is no URI, no
      *     columns, a column of a type a Delta table here cannot hold, or columns other than those
-     *     of the table at {@code path} when it exists
+     *     of the table at {@code path} when it exists, or a table (or table properties) with column
+     *     mapping or deletion vectors
      */
     public DeltaSink build() {
         if (path == null || path.isBlank()) {
@@ -81,21 +84,23 @@ public final class DeltaSinkBuilder {
             throw new IllegalArgumentException(
                     "Delta sink for '" + path + "': " + e.getMessage(), e);
         }
-        DeltaTable.forPath(path)
-                .head()
-                .filter(head -> !head.rowType().equals(tableType))
-                .ifPresent(
-                        head -> {
-                            throw new IllegalArgumentException(
-                                    "Delta sink for '"
-                                            + path
-                                            + "': the table has columns "
-                                            + head.rowType()
-                                            + ", the rows "
-                                            + tableType
-                                            + "; write rows of the table's columns, or to"
-                                            + " another table");
-                        });
+        Optional<DeltaTable.Head> head = DeltaTable.forPath(path).head();
+        if (head.isPresent()) {
+            TableFeatures.refuseUnsupported(
+                    "Delta sink for '" + path + "'", head.get().properties());
+            if (!head.get().rowType().equals(tableType)) {
+                throw new IllegalArgumentException(
+                        "Delta sink for '"
+                                + path
+                                + "': the table has columns "
+                                + head.get().rowType()
+                                + ", the rows "
+                                + tableType
+                                + "; write rows of the table's columns, or to another table");
+            }
+        } else {
+            TableFeatures.refuseUnsupported("Delta sink for '" + path + "'", properties);
+        }
         return new DeltaSink(path, rowType, tableType, Map.copyOf(properties));
     }
 }

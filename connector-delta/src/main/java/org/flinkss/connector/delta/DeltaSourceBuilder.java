@@ -6,6 +6,7 @@ import org.apache.flink.table.data.RowData;
 
 import org.flinkss.connector.delta.internal.DataFileFormat;
 import org.flinkss.connector.delta.internal.SnapshotSplits;
+import org.flinkss.connector.delta.internal.TableFeatures;
 import org.flinkss.runtime.table.delta.DeltaSnapshot;
 import org.flinkss.runtime.table.delta.DeltaTable;
 
@@ -37,8 +38,9 @@ public final class DeltaSourceBuilder {
     /**
      * The source.
      *
-     * @throws IllegalArgumentException naming what is wrong: no path, no Delta table at the path,
-     *     or a version the table does not have (the message names the versions there are)
+     * @throws IllegalArgumentException naming what is wrong: no path, no Delta table at the path, a
+     *     version the table does not have (the message names the versions there are), or a table
+     *     with column mapping or deletion vectors
      */
     public DeltaSource build() {
         if (path == null || path.isBlank()) {
@@ -49,6 +51,7 @@ public final class DeltaSourceBuilder {
         DeltaTable table = DeltaTable.forPath(path);
         DeltaSnapshot snapshot =
                 version.isPresent() ? table.snapshotAt(version.getAsLong()) : table.snapshot();
+        TableFeatures.refuseUnsupported("Delta source for '" + path + "'", snapshot.properties());
         // The enumerator ignores the folder given to FileSource (which wants one): splits are
         // the version's files, not the folder's.
         FileSource<RowData> source =
