@@ -3,9 +3,6 @@ package org.flinkss.connector.delta;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -28,7 +25,6 @@ import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -70,7 +66,7 @@ class DeltaSinkExactlyOnceITCase {
         String table = dir.resolve("people").toUri().toString();
 
         // Step 2: a job that fails once, after K rows and after a checkpoint reached the table.
-        StreamExecutionEnvironment env = environment();
+        StreamExecutionEnvironment env = FailureEnvironments.rocksDbWithRestarts(200);
         env.fromSequence(1, ROWS)
                 .map(new FailOnceAfterACommit(table))
                 .map(DeltaSinkExactlyOnceITCase::row, InternalTypeInfo.of(ROW_TYPE))
@@ -123,18 +119,6 @@ class DeltaSinkExactlyOnceITCase {
                 .containsExactlyInAnyOrderElementsOf(
                         LongStream.rangeClosed(1, 500).boxed().toList());
         assertThat(delta.version()).isEqualTo(1);
-    }
-
-    private static StreamExecutionEnvironment environment() {
-        Configuration conf = new Configuration();
-        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(2);
-        env.enableCheckpointing(200);
-        return env;
     }
 
     private static RowData row(long id) {

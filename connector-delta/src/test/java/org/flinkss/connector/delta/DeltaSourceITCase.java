@@ -3,9 +3,6 @@ package org.flinkss.connector.delta;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -26,7 +23,6 @@ import org.flinkss.runtime.table.delta.DataFiles;
 import org.flinkss.runtime.table.delta.DeltaTable;
 import org.flinkss.testutils.MiniClusters;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,14 +70,7 @@ class DeltaSourceITCase {
 
         // Step 2: source to sink, on RocksDB, failing once mid-way after a checkpoint completed:
         // the source restores its splits' positions, the sink its committables.
-        Configuration conf = new Configuration();
-        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(2);
-        env.enableCheckpointing(150);
+        StreamExecutionEnvironment env = FailureEnvironments.rocksDbWithRestarts(150);
         DeltaSource source = DeltaSource.forRowData(from).build();
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "delta")
                 .map(new FailOnceMidway(), InternalTypeInfo.of(ROWS))
