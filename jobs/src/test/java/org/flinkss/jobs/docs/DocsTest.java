@@ -67,7 +67,11 @@ class DocsTest {
     void everyRelativeLinkAndAnchorResolves() {
         List<Path> pages = new ArrayList<>(DocBlocks.pages());
         for (String other :
-                List.of("CONTRIBUTING.md", "docker/README.md", "spark-diff/README.md")) {
+                List.of(
+                        "CONTRIBUTING.md",
+                        "docker/README.md",
+                        "spark-diff/README.md",
+                        "connector-delta/README.md")) {
             if (Files.isRegularFile(ROOT.resolve(other))) {
                 pages.add(ROOT.resolve(other));
             }
