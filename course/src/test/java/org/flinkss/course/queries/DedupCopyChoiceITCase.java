@@ -8,7 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
-import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.testing.EventCopies;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.Warehouse;
@@ -34,26 +34,17 @@ class DedupCopyChoiceITCase {
 
     @TempDir Path dir;
 
-    private static List<Event> copies(long from, int n, String payload) {
-        List<Event> events = new ArrayList<>();
-        for (Event e : EventGenerator.events(from, n)) {
-            e.eventType = payload;
-            events.add(e);
-        }
-        return events;
-    }
-
     /**
      * One batch of three files: the oldest is small (ids 0..99, "small"), the next large (ids
      * 0..399, "large", then id 150 again, "large-again"), the newest mid-sized (ids 50..249,
      * "middle"). Each id's event time is the same in every copy, all within the watermark.
      */
     private static void land(RunOptions options) {
-        EventFiles.writeBatch(options.events(), 1, copies(0, 100, "small"));
-        List<Event> large = new ArrayList<>(copies(0, 400, "large"));
-        large.addAll(copies(150, 1, "large-again"));
+        EventFiles.writeBatch(options.events(), 1, EventCopies.of(0, 100, "small"));
+        List<Event> large = new ArrayList<>(EventCopies.of(0, 400, "large"));
+        large.addAll(EventCopies.of(150, 1, "large-again"));
         EventFiles.writeBatch(options.events(), 2, large);
-        EventFiles.writeBatch(options.events(), 3, copies(50, 200, "middle"));
+        EventFiles.writeBatch(options.events(), 3, EventCopies.of(50, 200, "middle"));
     }
 
     /** Each id's kept payload, after bronze and dedup over the three files. */

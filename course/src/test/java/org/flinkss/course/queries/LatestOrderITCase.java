@@ -8,7 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
-import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.testing.EventCopies;
 import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
@@ -35,15 +35,6 @@ class LatestOrderITCase {
 
     @TempDir Path dir;
 
-    private static List<Event> copies(long from, int n, String payload) {
-        List<Event> events = new ArrayList<>();
-        for (Event e : EventGenerator.events(from, n)) {
-            e.eventType = payload;
-            events.add(e);
-        }
-        return events;
-    }
-
     /**
      * Bronze version 1: ids 0..999 "old" (a large file) and ids 0..99 "old-small" (a small one);
      * version 2: ids 0..999 "new", then ids 0..9 again, "newest", later in the same file; then one
@@ -53,11 +44,11 @@ class LatestOrderITCase {
         RunOptions options =
                 BronzeITCase.options(dir.resolve("p" + parallelism + "-" + run), parallelism);
         Database db = options.database();
-        EventFiles.writeBatch(options.events(), 1, copies(0, 1000, "old"));
-        EventFiles.writeBatch(options.events(), 2, copies(0, 100, "old-small"));
+        EventFiles.writeBatch(options.events(), 1, EventCopies.of(0, 1000, "old"));
+        EventFiles.writeBatch(options.events(), 2, EventCopies.of(0, 100, "old-small"));
         QueryRunner.run(new BronzeQuery(options.events()), options);
-        List<Event> second = new ArrayList<>(copies(0, 1000, "new"));
-        second.addAll(copies(0, 10, "newest"));
+        List<Event> second = new ArrayList<>(EventCopies.of(0, 1000, "new"));
+        second.addAll(EventCopies.of(0, 10, "newest"));
         EventFiles.writeBatch(options.events(), 3, second);
         QueryRunner.run(new BronzeQuery(options.events()), options);
 

@@ -10,27 +10,34 @@ import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.Pipeline;
+import org.flinkss.jobs.Main;
 import org.flinkss.jobs.queries.WindowITCase;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 38, point 3: {@code run pipeline --max-files-per-trigger 1} over the same input makes the
- * same tables, run after run. Gold reads silver one data file a batch, so its watermark, and with
- * it which rows are late and which windows close, follows the order of the files in silver's
- * commits; that order is now the writers' (subtask, then sequence), no longer the order their
- * descriptions reached the committer (which gave {@code events_by_type_late} 659 / 667 / 663 / 667
- * rows in four runs).
+ * same tables, run after run and after kills. Gold reads silver one data file a batch, so its
+ * watermark, and with it which rows are late and which windows close, follows the order of the
+ * files in silver's commits; that order is now the writers' (subtask, then sequence), no longer the
+ * order their descriptions reached the committer (which gave {@code events_by_type_late} 659 / 667
+ * / 663 / 667 rows in four runs).
  */
 class DeterministicPipelineITCase {
 
     @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+
+    private static final long SEED = Long.getLong("flinkss.chaosSeed", 3803L);
+    private static final int KILLS = 4;
 
     @TempDir Path dir;
 
@@ -78,5 +85,54 @@ class DeterministicPipelineITCase {
                 assertThat(again).as("%s run %d", api, run).isEqualTo(first);
             }
         }
+    }
+
+    @Test
+    void killedAtRandomMomentsThePipelineEndsWithTheTablesOfUninterruptedRuns() throws Exception {
+        // Step 1: two uninterrupted runs, the expectation.
+        Map<String, List<List<Object>>> reference =
+                uninterrupted(dir.resolve("reference-1"), Api.DATASTREAM);
+        assertThat(uninterrupted(dir.resolve("reference-2"), Api.DATASTREAM)).isEqualTo(reference);
+
+        // Step 2: the same input, the pipeline in a child JVM killed at seeded moments, then run
+        // until it finishes.
+        RunOptions killed = landed(dir.resolve("killed"));
+        Random random = new Random(SEED);
+        System.out.println("pipeline kill seed " + SEED + " (-Dflinkss.chaosSeed=" + SEED + ")");
+        ChildJvm.Launcher launcher =
+                ChildJvm.of(Main.class)
+                        .workDir(dir.resolve("child"))
+                        .tmpDir(dir.resolve("child-tmp"));
+        String[] args = {
+            "run",
+            "pipeline",
+            "--base",
+            killed.base().toString(),
+            "--parallelism",
+            "2",
+            "--max-files-per-trigger",
+            "1",
+            "--quiet"
+        };
+        // From JVM start-up through the three layers: a run takes 15 to 40 s here.
+        SeededKills.Result result =
+                SeededKills.run(
+                        launcher,
+                        dir.resolve("logs"),
+                        "pipeline",
+                        args,
+                        KILLS,
+                        random,
+                        2000,
+                        14000,
+                        Duration.ofSeconds(300));
+        assertThat(result.kills())
+                .as("runs killed before they ended")
+                .isGreaterThanOrEqualTo(KILLS - 1);
+
+        // Step 3: every table equals the uninterrupted runs'.
+        Map<String, List<List<Object>>> got = SameTables.of(killed.warehouse());
+        assertThat(SameTables.counts(got)).isEqualTo(SameTables.counts(reference));
+        assertThat(got).isEqualTo(reference);
     }
 }
