@@ -251,14 +251,7 @@ public final class QueryContext {
             SplitPlanner<S> planner,
             RecordFormat<T, S> format,
             @Nullable Duration watermarkDelay) {
-        return source(
-                name,
-                description,
-                planner,
-                format,
-                nodes(watermarkDelay),
-                false,
-                ReadOrder.ANY_READER);
+        return source(name, description, planner, format, watermarkDelay, readLimit, false);
     }
 
     /**
