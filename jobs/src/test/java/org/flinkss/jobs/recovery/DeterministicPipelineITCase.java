@@ -10,17 +10,14 @@ import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.Pipeline;
-import org.flinkss.jobs.Main;
 import org.flinkss.jobs.queries.WindowITCase;
 import org.flinkss.runtime.query.RunOptions;
-import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -97,12 +94,6 @@ class DeterministicPipelineITCase {
         // Step 2: the same input, the pipeline in a child JVM killed at seeded moments, then run
         // until it finishes.
         RunOptions killed = landed(dir.resolve("killed"));
-        Random random = new Random(SEED);
-        System.out.println("pipeline kill seed " + SEED + " (-Dflinkss.chaosSeed=" + SEED + ")");
-        ChildJvm.Launcher launcher =
-                ChildJvm.of(Main.class)
-                        .workDir(dir.resolve("child"))
-                        .tmpDir(dir.resolve("child-tmp"));
         String[] args = {
             "run",
             "pipeline",
@@ -117,15 +108,7 @@ class DeterministicPipelineITCase {
         // From JVM start-up through the three layers: a run takes 15 to 40 s here.
         SeededKills.Result result =
                 SeededKills.run(
-                        launcher,
-                        dir.resolve("logs"),
-                        "pipeline",
-                        args,
-                        KILLS,
-                        random,
-                        2000,
-                        14000,
-                        Duration.ofSeconds(300));
+                        dir, "pipeline", args, KILLS, SEED, 2000, 14000, Duration.ofSeconds(300));
         assertThat(result.kills())
                 .as("runs killed before they ended")
                 .isGreaterThanOrEqualTo(KILLS - 1);

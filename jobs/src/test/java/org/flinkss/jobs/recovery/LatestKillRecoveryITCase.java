@@ -10,16 +10,13 @@ import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.LatestQuery;
 import org.flinkss.course.testing.EventCopies;
-import org.flinkss.jobs.Main;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
-import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -74,12 +71,6 @@ class LatestKillRecoveryITCase {
         // Step 2: the same bronze, latest in a child JVM killed at seeded moments, then run until
         // it finishes.
         RunOptions killed = bronze(dir.resolve("killed"));
-        Random random = new Random(SEED);
-        System.out.println("latest kill seed " + SEED + " (-Dflinkss.chaosSeed=" + SEED + ")");
-        ChildJvm.Launcher launcher =
-                ChildJvm.of(Main.class)
-                        .workDir(dir.resolve("child"))
-                        .tmpDir(dir.resolve("child-tmp"));
         String[] args = {
             "run",
             "latest",
@@ -94,15 +85,7 @@ class LatestKillRecoveryITCase {
         // From JVM start-up to the savepoint: a run takes 4 to 10 s here.
         SeededKills.Result result =
                 SeededKills.run(
-                        launcher,
-                        dir.resolve("logs"),
-                        "latest",
-                        args,
-                        KILLS,
-                        random,
-                        700,
-                        4000,
-                        Duration.ofSeconds(180));
+                        dir, "latest", args, KILLS, SEED, 700, 4000, Duration.ofSeconds(180));
         assertThat(result.kills())
                 .as("runs killed before they ended")
                 .isGreaterThanOrEqualTo(KILLS - 1);

@@ -1,5 +1,6 @@
 package org.flinkss.jobs.recovery;
 
+import org.flinkss.jobs.Main;
 import org.flinkss.runtime.testing.ChildJvm;
 
 import java.nio.file.Path;
@@ -22,21 +23,31 @@ final class SeededKills {
     private SeededKills() {}
 
     /**
+     * Runs {@code Main} with {@code args} in child JVMs under {@code dir} (its {@code child},
+     * {@code child-tmp} and {@code logs} folders).
+     *
      * @param name the command's name in logs and messages
+     * @param seed the seed of the kill moments, printed so a run can be replayed
      * @param waitMs the shortest time a run lives before its kill
-     * @param spreadMs how much longer, at most, drawn from {@code random}
+     * @param spreadMs how much longer, at most, drawn from the seed
      */
     static Result run(
-            ChildJvm.Launcher launcher,
-            Path logs,
+            Path dir,
             String name,
             String[] args,
             int kills,
-            Random random,
+            long seed,
             long waitMs,
             int spreadMs,
             Duration timeout)
             throws Exception {
+        System.out.println(name + " kill seed " + seed + " (-Dflinkss.chaosSeed=" + seed + ")");
+        Random random = new Random(seed);
+        ChildJvm.Launcher launcher =
+                ChildJvm.of(Main.class)
+                        .workDir(dir.resolve("child"))
+                        .tmpDir(dir.resolve("child-tmp"));
+        Path logs = dir.resolve("logs");
         List<String> timeline = new ArrayList<>();
         int killed = 0;
         for (int attempt = 1; ; attempt++) {
