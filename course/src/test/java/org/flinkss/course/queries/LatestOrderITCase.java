@@ -9,9 +9,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.testing.EventCopies;
-import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Path;

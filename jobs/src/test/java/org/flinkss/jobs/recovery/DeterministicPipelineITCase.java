@@ -12,6 +12,7 @@ import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.Pipeline;
 import org.flinkss.jobs.queries.WindowITCase;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ class DeterministicPipelineITCase {
 
     private static RunOptions options(Path base) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .maxFilesPerTrigger(1)
                 .printProgress(false)

@@ -12,6 +12,7 @@ import org.flinkss.course.queries.LatestQuery;
 import org.flinkss.course.testing.EventCopies;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ class LatestKillRecoveryITCase {
 
     private static RunOptions options(Path base) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .checkpointInterval(Duration.ofMillis(300))
                 .printProgress(false)

@@ -1,8 +1,9 @@
 package org.flinkss.jobs.recovery;
 
+import org.apache.flink.core.fs.Path;
+
 import org.flinkss.runtime.table.Warehouse;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -5,9 +5,9 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 
 import org.junit.jupiter.api.Test;
 
-import org.flinkss.runtime.kafka.KafkaSplit;
 import org.flinkss.runtime.source.delta.DeltaSplit;
 import org.flinkss.runtime.source.files.FileSplit;
+import org.flinkss.runtime.source.kafka.KafkaSplit;
 
 import java.io.IOException;
 

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.IdentityStore;
 import org.flinkss.runtime.progress.RunScope;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.delta.AddedFile;
 import org.flinkss.runtime.table.delta.DataFile;
 import org.flinkss.runtime.table.delta.DeltaTable;
@@ -41,7 +42,8 @@ class DataFileOrderTest {
     @TempDir Path dir;
 
     private RunScope scope() {
-        CheckpointLayout layout = CheckpointLayout.of(dir.resolve("_cp"), "q");
+        CheckpointLayout layout =
+                CheckpointLayout.of(Storage.location(dir.resolve("_cp").toFile()), "q");
         new IdentityStore(layout).renew("q");
         return new RunScope(layout, "run-1");
     }
