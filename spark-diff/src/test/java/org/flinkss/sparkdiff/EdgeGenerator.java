@@ -447,7 +447,13 @@ final class EdgeGenerator {
             }
         }
         // One to three files: rows of a round are read by several readers at parallelism > 1.
+        // Of clearly different sizes (rows in the ratio 1 : 4 : 9), so that the order Spark's
+        // scan reads them in (largest first) is the same for the landed JSON and for bronze's
+        // files made of it: which copy of an id dedup keeps follows it (issue 37 point 4).
         int fileCount = 1 + random.nextInt(3);
+        // The sizes and the copies below draw from a generator of their own: the seed's other
+        // draws, and with them every later round, stay what they were before they came.
+        Random sizes = new Random(seed * 1_000_003L + number);
         List<List<Ev>> files = new ArrayList<>();
         for (int f = 0; f < fileCount; f++) {
             files.add(new ArrayList<>());
@@ -457,12 +463,14 @@ final class EdgeGenerator {
             if (e.id() == null) {
                 nullIds.add(e);
             } else {
-                files.get(random.nextInt(fileCount)).add(e);
+                random.nextInt(fileCount); // the file it went to before
+                files.get(OffTheEdges.weightedFile(sizes, fileCount)).add(e);
             }
         }
         // Rows without an event_id are one key for dedup, and differ: all in one file, in order,
         // so that which one a batch keeps does not depend on the order files are read in.
         files.get(0).addAll(nullIds);
+        edges.otherCopies(files, sizes);
         return new Round(number, kind, files);
     }
 

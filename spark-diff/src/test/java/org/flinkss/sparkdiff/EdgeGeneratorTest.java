@@ -163,6 +163,46 @@ class EdgeGeneratorTest {
     }
 
     @Test
+    void roundsLandOtherCopiesOfIdsInFilesOfDifferentSizesAndLaterInOneFile() {
+        int acrossFiles = 0;
+        for (long seed = 1; seed <= 5; seed++) {
+            for (EdgeGenerator.Round r : EdgeGenerator.rounds(seed, 5)) {
+                List<List<EdgeGenerator.Ev>> files = r.files();
+                // id -> file of each copy with another amount than the id's first copy.
+                java.util.Map<Long, EdgeGenerator.Ev> firsts = new java.util.HashMap<>();
+                java.util.Map<Long, Integer> fileOfFirst = new java.util.HashMap<>();
+                boolean inOneFile = false;
+                for (int f = 0; f < files.size(); f++) {
+                    for (EdgeGenerator.Ev e : files.get(f)) {
+                        if (e.id() == null) {
+                            continue;
+                        }
+                        EdgeGenerator.Ev first = firsts.putIfAbsent(e.id(), e);
+                        fileOfFirst.putIfAbsent(e.id(), f);
+                        if (first != null
+                                && !java.util.Objects.equals(first.amount(), e.amount())) {
+                            if (fileOfFirst.get(e.id()) == f) {
+                                inOneFile = true;
+                            } else {
+                                acrossFiles++;
+                                assertThat(files.get(f).size())
+                                        .as(
+                                                "seed %s round %s: the files differ in size",
+                                                seed, r.number())
+                                        .isNotEqualTo(files.get(fileOfFirst.get(e.id())).size());
+                            }
+                        }
+                    }
+                }
+                if (r.kind() != EdgeGenerator.Kind.EMPTY) {
+                    assertThat(inOneFile).as("seed %s round %s", seed, r.number()).isTrue();
+                }
+            }
+        }
+        assertThat(acrossFiles).as("other copies in other files, five seeds").isGreaterThan(10);
+    }
+
+    @Test
     void seedThreeLandsNoBuyForThreeRounds() {
         List<EdgeGenerator.Round> rounds = EdgeGenerator.rounds(3, 5);
         for (int i = 0; i < 3; i++) {

@@ -4,7 +4,9 @@ import org.flinkss.sparkdiff.EdgeGenerator.Ev;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.function.LongSupplier;
 
@@ -20,7 +22,9 @@ import java.util.function.LongSupplier;
  *   <li>lines that are not clean (a value of the wrong type, not JSON, cut short, an array of
  *       numbers, text after the object), with the row Spark's PERMISSIVE reader reads from each;
  *   <li>the extreme ids: event_id -2^63 beside a null one, and a buy of user -2^31 beside a view
- *       without a user.
+ *       without a user;
+ *   <li>two different copies of an id in one round: in two files of different sizes (Spark keeps
+ *       the copy of the larger file) and twice in one file (Spark keeps the first).
  * </ul>
  */
 final class OffTheEdges {
@@ -210,6 +214,86 @@ final class OffTheEdges {
         rows.add(new Ev(ids.getAsLong(), Integer.MIN_VALUE, "view", t, 4.0));
         rows.add(new Ev(ids.getAsLong(), Integer.MIN_VALUE, "buy", t.plusSeconds(60), 5.0));
         return rows;
+    }
+
+    /**
+     * The file of {@code fileCount} a row goes to: file {@code f} with weight {@code (f + 1)^2}, so
+     * that a round's files differ clearly in size (rows 1 : 4 : 9).
+     */
+    static int weightedFile(Random random, int fileCount) {
+        int total = 0;
+        for (int f = 1; f <= fileCount; f++) {
+            total += f * f;
+        }
+        int pick = random.nextInt(total);
+        for (int f = 0; ; f++) {
+            pick -= (f + 1) * (f + 1);
+            if (pick < 0) {
+                return f;
+            }
+        }
+    }
+
+    /**
+     * Issue 37 point 4: another copy (another amount, the same time) of a few ids of the round:
+     * with two files or more, up to three ids each get one in another file than theirs, at a random
+     * line (Spark keeps the copy from the larger file: its scan reads a batch's files largest
+     * first); and one id gets one later in its own file (Spark keeps the first). Only ids the round
+     * holds once, with a time and a clean line, and not the doubles' groups, whose sums hold one
+     * row each; an amount stays valid or invalid, so no watermark moves otherwise.
+     */
+    void otherCopies(List<List<Ev>> files, Random random) {
+        Map<Long, Integer> count = new HashMap<>();
+        for (List<Ev> file : files) {
+            for (Ev e : file) {
+                if (e.id() != null) {
+                    count.merge(e.id(), 1, Integer::sum);
+                }
+            }
+        }
+        List<int[]> candidates = new ArrayList<>();
+        for (int f = 0; f < files.size(); f++) {
+            for (int i = 0; i < files.get(f).size(); i++) {
+                Ev e = files.get(f).get(i);
+                if (e.id() != null
+                        && e.id() != Long.MIN_VALUE
+                        && count.get(e.id()) == 1
+                        && e.ts() != null
+                        && e.raw() == null
+                        && e.type() != null
+                        && !e.type().startsWith("double-")) {
+                    candidates.add(new int[] {f, i});
+                }
+            }
+        }
+        if (candidates.isEmpty()) {
+            return;
+        }
+        List<Ev> copies = new ArrayList<>();
+        List<Integer> targets = new ArrayList<>();
+        int across = files.size() < 2 ? 0 : Math.min(3, candidates.size() - 1);
+        for (int k = 0; k < across; k++) {
+            int[] at = candidates.remove(random.nextInt(candidates.size()));
+            int other = (at[0] + 1 + random.nextInt(files.size() - 1)) % files.size();
+            copies.add(other(files.get(at[0]).get(at[1])));
+            targets.add(other);
+        }
+        for (int k = 0; k < copies.size(); k++) {
+            List<Ev> file = files.get(targets.get(k));
+            file.add(random.nextInt(file.size() + 1), copies.get(k));
+        }
+        // Later in its own file: after the row, wherever the copies above went.
+        int[] at = candidates.get(random.nextInt(candidates.size()));
+        Ev row = files.get(at[0]).get(at[1]);
+        List<Ev> file = files.get(at[0]);
+        int index = file.indexOf(row);
+        file.add(index + 1 + random.nextInt(file.size() - index), other(row));
+    }
+
+    /** Another copy of {@code e}: another amount, as valid or invalid as its own. */
+    private static Ev other(Ev e) {
+        Double a = e.amount();
+        return e.withAmount(a == null ? -0.5 : a < 0 ? a - 0.25 : a + 0.25);
     }
 
     private Ev ev(int user, String type, Instant ts) {

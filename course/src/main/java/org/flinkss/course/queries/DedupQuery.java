@@ -20,6 +20,7 @@ import org.flinkss.runtime.operators.LateRowRouter;
 import org.flinkss.runtime.operators.NullableKey;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.source.ReadOrder;
 import org.flinkss.runtime.source.WatermarkNode;
 
 import java.time.Duration;
@@ -103,7 +104,11 @@ public final class DedupQuery implements Query {
                                         validAmountsOnly
                                                 ? EventWatermarks.afterValidAmounts()
                                                 : WatermarkNode.<RowData>allRows(
-                                                        QueryCatalog.WATERMARK_DELAY)))
+                                                        QueryCatalog.WATERMARK_DELAY)),
+                                // Rows of a key reach dedupe in the table's order, so the copy
+                                // kept is the first in it, as Spark keeps the first copy of its
+                                // scan (issue 37): the same at any parallelism, in both APIs.
+                                ReadOrder.ONE_READER)
                         .map(EventTables::fromRow)
                         // Events cross the keyBy to dedupe with a serializer without reflection;
                         // the Table API needs the POJO's fields.

@@ -8,12 +8,20 @@ import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.source.ReadOrder;
+
+import java.util.List;
 
 /**
  * Topic 11.13's {@code foreachBatch(upsert)}: {@code events_bronze} as a stream, merged into the
  * SQL table {@code events_latest} on {@code event_id} (insert when new, update when matched), one
  * transaction per batch, recorded with the batch id so that a replayed batch changes nothing. The
  * table has the event's columns, also when bronze has a rescued data column.
+ *
+ * <p>Several rows with one {@code event_id} in one batch (from several bronze versions, or files):
+ * the last in bronze's order wins (its versions, the files of each as its log adds them, their
+ * rows), as a later batch would have written it. Spark's MERGE fails on such a batch instead; the
+ * project keeps the newest row, the same run after run, at any parallelism (issue 38).
  */
 public final class LatestQuery implements Query {
 
@@ -32,7 +40,11 @@ public final class LatestQuery implements Query {
 
     @Override
     public void build(QueryContext context) {
-        DataStream<RowData> rows = context.tableStream(EventTables.BRONZE, null, null);
+        // A batch's rows reach the upsert in bronze's order, so that of several rows with one
+        // event_id the last in the table wins, as a later batch would (docs/semantics.md).
+        DataStream<RowData> rows =
+                context.tableStreamWithWatermarks(
+                        EventTables.BRONZE, null, List.of(), ReadOrder.ONE_READER);
         if (!context.warehouse().rowType(EventTables.BRONZE).equals(EventTables.EVENT_ROW)) {
             // A bronze with a rescued data column: the SQL table keeps the event's columns.
             rows =

@@ -102,6 +102,11 @@ public enum QueryCatalog {
                     .writesWithLateRows("view_then_buy_left")
                     .refuses(Refusal.UPDATE_OF_STREAM_JOIN, Refusal.COMPLETE_WITHOUT_AGGREGATION)
                     .creates(r -> new ViewThenBuyQuery(true, r.api()))),
+    /**
+     * {@code events_bronze} upserted on {@code event_id}: of several rows with one id in a batch,
+     * the last in bronze's order (version, file as its log adds it, row) wins, as a later batch
+     * would have written it (Spark's MERGE fails on such a batch; docs/semantics.md).
+     */
     LATEST(
             query("latest")
                     .writes("events_latest")

@@ -29,6 +29,7 @@ import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.runtime.sink.jdbc.JdbcUpsert;
 import org.flinkss.runtime.sink.jdbc.SqlTableOwners;
 import org.flinkss.runtime.source.ReadLimit;
+import org.flinkss.runtime.source.ReadOrder;
 import org.flinkss.runtime.source.RecordFormat;
 import org.flinkss.runtime.source.SourceSpec;
 import org.flinkss.runtime.source.SplitPlanner;
@@ -157,7 +158,8 @@ public final class QueryContext {
                 planner,
                 format,
                 nodes(watermarkDelay),
-                skipMissingFiles);
+                skipMissingFiles,
+                ReadOrder.CONTIGUOUS);
     }
 
     /**
@@ -180,6 +182,20 @@ public final class QueryContext {
      */
     public DataStream<RowData> tableStreamWithWatermarks(
             String table, @Nullable String eventTimeColumn, List<WatermarkNode<RowData>> nodes) {
+        return tableStreamWithWatermarks(table, eventTimeColumn, nodes, ReadOrder.CONTIGUOUS);
+    }
+
+    /**
+     * As {@link #tableStreamWithWatermarks(String, String, List)}, each batch read in {@code
+     * order}: {@link ReadOrder#ONE_READER} for a query whose result depends on the order of a key's
+     * rows in a batch (a dedup keeps the first, an upsert the last, in the table's order: its
+     * versions, the files of each version as its log lists them, their rows).
+     */
+    public DataStream<RowData> tableStreamWithWatermarks(
+            String table,
+            @Nullable String eventTimeColumn,
+            List<WatermarkNode<RowData>> nodes,
+            ReadOrder order) {
         // Timestamps at microseconds whatever precision the table recorded (an earlier version's
         // TIMESTAMP_LTZ(3)): one row type for readers, and Spark's rows keep their microseconds.
         var rowType = DeltaSchema.withMicros(warehouse.rowType(table));
@@ -213,7 +229,8 @@ public final class QueryContext {
                 new DeltaPlanner(table, folder),
                 new DeltaRowFormat(rowType, column),
                 nodes,
-                false);
+                false,
+                order);
     }
 
     /** Any micro-batch source: a planner says what each batch reads, a format how to read it. */
@@ -223,7 +240,7 @@ public final class QueryContext {
             SplitPlanner<S> planner,
             RecordFormat<T, S> format,
             @Nullable Duration watermarkDelay) {
-        return source(name, description, planner, format, nodes(watermarkDelay), false);
+        return source(name, description, planner, format, watermarkDelay, readLimit, false);
     }
 
     /**
@@ -239,7 +256,14 @@ public final class QueryContext {
             ReadLimit limit,
             boolean skipMissing) {
         return source(
-                name, description, planner, format, nodes(watermarkDelay), skipMissing, limit);
+                name,
+                description,
+                planner,
+                format,
+                nodes(watermarkDelay),
+                skipMissing,
+                limit,
+                ReadOrder.ANY_READER);
     }
 
     /** How much one batch of each source may read, unless a source says otherwise. */
@@ -265,8 +289,9 @@ public final class QueryContext {
             SplitPlanner<S> planner,
             RecordFormat<T, S> format,
             List<WatermarkNode<T>> nodes,
-            boolean skipMissing) {
-        return source(name, description, planner, format, nodes, skipMissing, readLimit);
+            boolean skipMissing,
+            ReadOrder order) {
+        return source(name, description, planner, format, nodes, skipMissing, readLimit, order);
     }
 
     private <T, S extends WorkSplit> DataStream<T> source(
@@ -276,14 +301,15 @@ public final class QueryContext {
             RecordFormat<T, S> format,
             List<WatermarkNode<T>> nodes,
             boolean skipMissing,
-            ReadLimit limit) {
+            ReadLimit limit,
+            ReadOrder order) {
         if (sourceNames.contains(name)) {
             throw new IllegalArgumentException(
                     "query '" + queryName + "' has two sources named '" + name + "'");
         }
         sourceNames.add(name);
         sources.add(description);
-        SourceSpec spec = new SourceSpec(name, scope, trigger, limit, skipMissing);
+        SourceSpec spec = new SourceSpec(name, scope, trigger, limit, skipMissing, order);
         return env.fromSource(
                         new MicroBatchSource<>(spec, planner, format, nodes),
                         WatermarkStrategy.noWatermarks(),

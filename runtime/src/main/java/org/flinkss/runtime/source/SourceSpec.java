@@ -19,6 +19,7 @@ public final class SourceSpec implements Serializable {
     final Trigger trigger;
     final ReadLimit readLimit;
     final boolean skipMissingFiles;
+    final ReadOrder readOrder;
 
     /**
      * @param readLimit how much one batch may read
@@ -31,11 +32,28 @@ public final class SourceSpec implements Serializable {
             Trigger trigger,
             ReadLimit readLimit,
             boolean skipMissingFiles) {
+        this(name, scope, trigger, readLimit, skipMissingFiles, ReadOrder.ANY_READER);
+    }
+
+    /**
+     * @param readLimit how much one batch may read
+     * @param skipMissingFiles a planned file that is gone when a reader opens it is skipped and
+     *     recorded ({@code --skip-missing-files}) instead of failing the run
+     * @param readOrder which reader reads which split of a batch
+     */
+    public SourceSpec(
+            String name,
+            RunScope scope,
+            Trigger trigger,
+            ReadLimit readLimit,
+            boolean skipMissingFiles,
+            ReadOrder readOrder) {
         this.name = name;
         this.scope = scope;
         this.trigger = trigger;
         this.readLimit = readLimit;
         this.skipMissingFiles = skipMissingFiles;
+        this.readOrder = readOrder;
     }
 
     /**
@@ -79,5 +97,10 @@ public final class SourceSpec implements Serializable {
 
     public boolean skipMissingFiles() {
         return skipMissingFiles;
+    }
+
+    /** Which reader reads which split of a batch. */
+    public ReadOrder readOrder() {
+        return readOrder;
     }
 }

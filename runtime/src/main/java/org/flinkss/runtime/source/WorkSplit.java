@@ -21,6 +21,15 @@ public interface WorkSplit extends SourceSplit {
     /** A short text for progress and errors (a path, topic-partition and offsets). */
     String describe();
 
+    /**
+     * The split's size in bytes, or -1 when the planner did not say: {@link ReadOrder#CONTIGUOUS}
+     * gives readers runs of about equal bytes when every split of a batch has one, of equal counts
+     * otherwise.
+     */
+    default long sizeInBytes() {
+        return -1;
+    }
+
     /** Where the split's data is (a file's path): what progress and skip records name. */
     default String location() {
         return describe();

@@ -1,6 +1,7 @@
 package org.flinkss.runtime.source;
 
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
 
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +23,23 @@ class SplitSerializerVersionsTest {
     @Test
     void fileSplits() throws Exception {
         check(new FileSplit.Serializer(), new FileSplit("file:/l/a.json", "a", 3, 7), "FileSplit");
+    }
+
+    @Test
+    void fileSplitsOfVersionOneHaveNoSize() throws Exception {
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        out.writeUTF("file:/l/a.json");
+        out.writeUTF("a");
+        out.writeLong(3);
+        out.writeLong(7);
+        FileSplit split = new FileSplit.Serializer().deserialize(1, out.getCopyOfBuffer());
+        assertThat(split.key()).isEqualTo("a");
+        assertThat(split.position()).isEqualTo(7);
+        assertThat(split.sizeInBytes()).isEqualTo(-1);
+        FileSplit sized = new FileSplit("file:/l/a.json", "a", 3, 7, 1234);
+        FileSplit.Serializer serializer = new FileSplit.Serializer();
+        assertThat(serializer.deserialize(2, serializer.serialize(sized)).sizeInBytes())
+                .isEqualTo(1234);
     }
 
     @Test

@@ -14,12 +14,24 @@ public final class AppendCommit implements TableCommit {
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Adds the batch's files in {@link DataFileWriter#COMMIT_ORDER}, whatever order the writers'
+     * descriptions arrived in, each with the commit's time as its modification time: a stream that
+     * starts from the table's snapshot lists it by modification time, then path (Spark's {@code
+     * DeltaSource}), which is then the order of the commits and, within one, of their log entries.
+     */
     @Override
     public CommitResult commit(DeltaTable table, String queryId, long batchId, List<byte[]> items) {
         List<DataFile> files = new ArrayList<>(items.size());
+        long committedAt = System.currentTimeMillis();
         for (byte[] item : items) {
-            files.add(DataFile.fromBytes(item));
+            DataFile file = DataFile.fromBytes(item);
+            files.add(file);
+            committedAt = Math.max(committedAt, file.modificationTime());
         }
+        files.sort(DataFileWriter.COMMIT_ORDER);
+        long time = committedAt;
+        files.replaceAll(f -> f.withModificationTime(time));
         return table.append(queryId, batchId, files);
     }
 

@@ -1,6 +1,7 @@
 package org.flinkss.runtime.sink.delta;
 
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -13,6 +14,7 @@ import org.flinkss.runtime.table.delta.DataFile;
 import org.flinkss.runtime.table.delta.DataFiles;
 
 import java.io.IOException;
+import java.util.Comparator;
 import java.util.UUID;
 
 /**
@@ -40,6 +42,9 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
     private transient String prefix;
     private transient DataFiles.Writer writer;
 
+    /** The last checkpoint this subtask closed a file for (or restored from): files' sequence. */
+    private transient long lastCheckpoint;
+
     /**
      * @param folder the table's folder, a URI Flink has a file system for
      */
@@ -55,6 +60,24 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
         return queryId + "-";
     }
 
+    /**
+     * The order a batch's data files are committed in: by name, which is {@code <query id>-<writer
+     * subtask, 5 digits>-<sequence, 19 digits>-<random>}, so subtask after subtask and, within one,
+     * in the order it wrote them (the sequence is the checkpoint that closed the file before it).
+     * With readers that keep the planner's order ({@code ReadOrder.CONTIGUOUS}) and writers chained
+     * to them, the table's log then lists the batch's rows in the planner's order, at any
+     * parallelism, and a reader of the table sees the same batches run after run.
+     */
+    public static final Comparator<DataFile> COMMIT_ORDER = Comparator.comparing(DataFile::name);
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        // Checkpoint ids only grow, across restores too: a file started after this one is named
+        // with a later sequence.
+        lastCheckpoint = context.getRestoredCheckpointId().orElse(0);
+    }
+
     @Override
     public void open() throws Exception {
         super.open();
@@ -67,10 +90,12 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
         if (writer == null) {
-            writer =
-                    DataFiles.create(
-                            new Path(folder, prefix + UUID.randomUUID() + DataFiles.SUFFIX),
-                            rowType);
+            String name =
+                    prefix
+                            + String.format("%019d-", lastCheckpoint + 1)
+                            + UUID.randomUUID()
+                            + DataFiles.SUFFIX;
+            writer = DataFiles.create(new Path(folder, name), rowType);
         }
         writer.write(element.getValue());
     }
@@ -78,6 +103,7 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
+        lastCheckpoint = Math.max(lastCheckpoint, checkpointId);
         if (writer == null) {
             return;
         }

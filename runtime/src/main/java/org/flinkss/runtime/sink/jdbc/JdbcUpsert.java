@@ -31,8 +31,12 @@ import java.util.stream.IntStream;
  * {@code ForEachBatchSink}'s at-least-once delivery, the table is exactly-once. The record is keyed
  * by writer too, for a sink that runs with more than one writer.
  *
- * <p>Rows of one batch with the same key: the last one wins, as MERGE with a deduplicated source. A
- * row of kind {@code DELETE} deletes its key ({@code WHEN MATCHED AND deleted THEN DELETE}).
+ * <p>Rows of one batch with the same key: the last one wins, as MERGE with a deduplicated source
+ * (Spark's MERGE fails on such a batch instead). "Last" is the order the stream hands the rows in:
+ * a query that reads a table with {@code ReadOrder.ONE_READER}, as {@code latest} reads bronze,
+ * hands them in the table's order (its versions, the files of each as its log lists them, their
+ * rows), so the row a later batch would have written wins, run after run. A row of kind {@code
+ * DELETE} deletes its key ({@code WHEN MATCHED AND deleted THEN DELETE}).
  *
  * <p>One key column is the table's unique key, as the course's {@code MERGE ... ON t.event_id =
  * s.event_id}: a row whose key is null equals no row, so Delta's MERGE never matches it and inserts

@@ -54,6 +54,11 @@ public final class DeltaSplit implements WorkSplit {
         return size;
     }
 
+    @Override
+    public long sizeInBytes() {
+        return size;
+    }
+
     public long version() {
         return version;
     }

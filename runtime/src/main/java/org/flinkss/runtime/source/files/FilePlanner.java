@@ -39,7 +39,9 @@ import java.util.Set;
  *
  * <p>A batch takes at most {@code maxFilesPerTrigger} files and, with {@code maxBytesPerTrigger},
  * files while it stays within that many bytes (a soft limit: a batch always takes at least one
- * file); see {@link ReadLimit}.
+ * file); see {@link ReadLimit}. Its files are then listed as Spark's file scan reads a batch
+ * ({@code FileSourceScanExec}: largest first, files of one size oldest first), the order its {@code
+ * dropDuplicates} and an upsert of its rows follow (docs/semantics.md).
  *
  * <p>The folder is on a local disk or on an object store ({@code s3://bucket/prefix}). A local
  * folder is walked with {@code java.nio} ({@link #walk}), which follows links as Spark does; an
@@ -255,19 +257,22 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
                 break;
             }
             if (!processed.contains(file.key())) {
+                long size =
+                        file.size() >= 0 ? file.size() : LocalFolderWalk.sizeOf(file.location());
                 if (maxBytesPerBatch != Long.MAX_VALUE) {
-                    long size =
-                            file.size() >= 0
-                                    ? file.size()
-                                    : LocalFolderWalk.sizeOf(file.location());
                     if (!batch.isEmpty() && bytes + size > maxBytesPerBatch) {
                         break;
                     }
                     bytes += size;
                 }
-                batch.add(new FileSplit(file.location(), file.key(), batchId, 0));
+                batch.add(new FileSplit(file.location(), file.key(), batchId, 0, size));
             }
         }
+        // Which files a batch takes goes by age, as in Spark's file stream source; the batch is
+        // then read as Spark's file scan reads it: largest file first (a stable sort, so files of
+        // one size stay oldest first). Readers that keep this order (ReadOrder.CONTIGUOUS) write
+        // a table whose rows are in the order Spark's bronze reads them.
+        batch.sort(Comparator.comparingLong(FileSplit::sizeInBytes).reversed());
         return batch;
     }
 

@@ -30,12 +30,21 @@ public final class FileSplit implements WorkSplit {
     private final String key;
     private final long batchId;
     private final long position;
+    private final long size;
 
     public FileSplit(String path, String key, long batchId, long position) {
+        this(path, key, batchId, position, -1);
+    }
+
+    /**
+     * @param size the file's size when it was planned, -1 if unknown
+     */
+    public FileSplit(String path, String key, long batchId, long position, long size) {
         this.path = path;
         this.key = key;
         this.batchId = batchId;
         this.position = position;
+        this.size = size;
     }
 
     /** The file on any storage Flink's file system serves: a local path or an object's URI. */
@@ -93,7 +102,13 @@ public final class FileSplit implements WorkSplit {
 
     @Override
     public FileSplit withPosition(long newPosition) {
-        return new FileSplit(path, key, batchId, newPosition);
+        return new FileSplit(path, key, batchId, newPosition, size);
+    }
+
+    /** The file's size when it was planned, -1 if unknown (a split planned by an older version). */
+    @Override
+    public long sizeInBytes() {
+        return size;
     }
 
     @Override
@@ -135,9 +150,10 @@ public final class FileSplit implements WorkSplit {
             this.root = root;
         }
 
+        /** Version 2 adds the file's size; version 1 (without it) is still read. */
         @Override
         public int getVersion() {
-            return 1;
+            return 2;
         }
 
         @Override
@@ -147,16 +163,22 @@ public final class FileSplit implements WorkSplit {
             out.writeUTF(split.key);
             out.writeLong(split.batchId);
             out.writeLong(split.position);
+            out.writeLong(split.size);
             return out.getCopyOfBuffer();
         }
 
         @Override
         public FileSplit deserialize(int version, byte[] serialized) throws IOException {
-            SerializerVersions.require("FileSplit", getVersion(), version);
+            if (version != 1) {
+                SerializerVersions.require("FileSplit", getVersion(), version);
+            }
             DataInputDeserializer in = new DataInputDeserializer(serialized);
             String path = in.readUTF();
             String key = in.readUTF();
-            return new FileSplit(rebased(path, key), key, in.readLong(), in.readLong());
+            long batchId = in.readLong();
+            long position = in.readLong();
+            long size = version >= 2 ? in.readLong() : -1;
+            return new FileSplit(rebased(path, key), key, batchId, position, size);
         }
 
         /**

@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
@@ -71,6 +72,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     private final BatchPlans<S> plans;
     private final SourceSignals signals;
     private final RunFence fence;
+    private final SplitAssigner<S> assigner;
 
     /** The delay of each watermark node of the source, in the order the readers count them. */
     private final List<Long> nodeDelays;
@@ -121,6 +123,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                         spec.scope().layout().offsets(spec.name()), planner.splitSerializer());
         this.signals = new SourceSignals(spec.scope(), spec.name());
         this.fence = spec.scope().fence();
+        this.assigner = new SplitAssigner<>(spec.readOrder());
     }
 
     /**
@@ -277,8 +280,9 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         if (stats.batchId == batch.batchId) {
             statsByReader.put(subtaskId, stats);
         }
-        if (!batch.unassigned.isEmpty()) {
-            context.assignSplit(MicroBatchSplit.of(batch.unassigned.remove(0)), subtaskId);
+        S next = assigner.take(batch, subtaskId, context.currentParallelism());
+        if (next != null) {
+            context.assignSplit(MicroBatchSplit.of(next), subtaskId);
             idle.remove(subtaskId);
             return;
         }
@@ -347,12 +351,9 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             state.plannerCommitted = planner.committed();
         } catch (IOException e) {
             throw new UncheckedIOException(
-                    "source '"
-                            + spec.name()
-                            + "': cannot commit batch "
-                            + batchId
-                            + ": "
-                            + e.getMessage(),
+                    String.format(
+                            "source '%s': cannot commit batch %d: %s",
+                            spec.name(), batchId, e.getMessage()),
                     e);
         }
         BatchSummary summary = batch.readDone;
@@ -442,12 +443,12 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 spec.name(),
                 batch.batchId,
                 splits.size());
-        for (int reader : new ArrayList<>(idle)) {
-            if (batch.unassigned.isEmpty()) {
-                break;
+        for (int reader : new TreeSet<>(idle)) {
+            S next = assigner.take(batch, reader, context.currentParallelism());
+            if (next != null) {
+                context.assignSplit(MicroBatchSplit.of(next), reader);
+                idle.remove(reader);
             }
-            context.assignSplit(MicroBatchSplit.of(batch.unassigned.remove(0)), reader);
-            idle.remove(reader);
         }
     }
 

@@ -45,6 +45,11 @@ public record DataFile(
                 newPath, size, modificationTime, numRecords, minValues, maxValues, nullCounts);
     }
 
+    /** The same file with another modification time (the time its commit made it visible). */
+    public DataFile withModificationTime(long time) {
+        return new DataFile(path, size, time, numRecords, minValues, maxValues, nullCounts);
+    }
+
     /** The file's name, the last part of its path. */
     public String name() {
         return path.substring(path.lastIndexOf('/') + 1);

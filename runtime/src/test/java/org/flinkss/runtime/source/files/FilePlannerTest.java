@@ -71,6 +71,31 @@ class FilePlannerTest {
     }
 
     @Test
+    void aBatchIsReadAsSparksFileScanReadsItLargestFirstThenOldestFirst() throws IOException {
+        Path root = dir.resolve("events");
+        file(root.resolve("batch_1/small.json"), 1);
+        Files.writeString(file(root.resolve("batch_2/large.json"), 2), LINE.repeat(3));
+        Files.setLastModifiedTime(root.resolve("batch_2/large.json"), FileTime.fromMillis(120_000));
+        file(root.resolve("batch_3/small.json"), 3);
+        Files.writeString(file(root.resolve("batch_4/large.json"), 4), LINE.repeat(3));
+        Files.setLastModifiedTime(root.resolve("batch_4/large.json"), FileTime.fromMillis(240_000));
+        FilePlanner planner = new FilePlanner(Storage.location(root.toFile()), ".json");
+        planner.restore(null);
+        planner.refreshTarget();
+
+        // Which files: the three oldest (Spark's file stream source); their order: as its scan
+        // (FileSourceScanExec sorts a batch's files by size, largest first, a stable sort).
+        List<FileSplit> batch = planner.nextBatch(0, ReadLimit.none().withMaxFilesPerTrigger(3));
+
+        assertThat(batch)
+                .extracting(FileSplit::key)
+                .containsExactly("batch_2/large.json", "batch_1/small.json", "batch_3/small.json");
+        assertThat(batch)
+                .extracting(FileSplit::sizeInBytes)
+                .containsExactly(3L * LINE.length(), (long) LINE.length(), (long) LINE.length());
+    }
+
+    @Test
     void anObjectKeyIsHiddenWhenAnyOfItsPartsIs() {
         assertThat(FilePlanner.hiddenKey("batch_1/part-0.json")).isFalse();
         assertThat(FilePlanner.hiddenKey("_staging-1/part-0.json")).isTrue();

@@ -17,6 +17,8 @@ import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.source.GlobalRestartRequest;
+import org.flinkss.runtime.source.ReadLimit;
+import org.flinkss.runtime.source.ReadOrder;
 import org.flinkss.runtime.source.SourceSpec;
 import org.flinkss.runtime.source.impl.ListPlanner.Unit;
 import org.flinkss.runtime.storage.Storage;
@@ -69,6 +71,11 @@ class MicroBatchEnumeratorTest {
 
     private RunScope scope() {
         return new RunScope(layout(), "run-1");
+    }
+
+    private SourceSpec ordered(ReadOrder order) {
+        return new SourceSpec(
+                "events", scope(), Trigger.availableNow(), ReadLimit.none(), false, order);
     }
 
     private SourceSpec availableNow(int maxUnitsPerTrigger) {
@@ -133,6 +140,75 @@ class MicroBatchEnumeratorTest {
         assertThat(r1.watermarks())
                 .containsExactly(
                         "batch -1: 1970-01-01T00:00:00.000Z", "batch 0: 2025-03-01T00:13:00.000Z");
+    }
+
+    @Test
+    void contiguousReadersEachReadTheirOwnRunOfTheBatchInOrderWhoeverAsksFirst() throws Throwable {
+        for (String unit : List.of("a", "b", "c", "d", "e")) {
+            land(unit, "00:01");
+        }
+        Run run = new Run(ordered(ReadOrder.CONTIGUOUS), 2, null);
+        run.trigger();
+        Run.Reader r0 = run.register(0);
+        Run.Reader r1 = run.register(1);
+
+        // Reader 1 asks first, and twice before reader 0 asks at all: it still reads only the
+        // second run of the batch (c, d, e by the middles of equal weights), in order.
+        r1.reportIdle();
+        r1.readAndReportIdle();
+        r0.reportIdle();
+        r1.readAndReportIdle();
+        r1.readAndReportIdle();
+        r0.readAndReportIdle();
+        r0.readAndReportIdle();
+
+        assertThat(run.assignments()).containsExactly("1:c@0", "1:d@0", "0:a@0", "1:e@0", "0:b@0");
+    }
+
+    @Test
+    void oneReaderReadsTheWholeBatchInOrderWhileTheOthersWait() throws Throwable {
+        for (String unit : List.of("a", "b", "c")) {
+            land(unit, "00:01", "00:02");
+        }
+        Run run = new Run(ordered(ReadOrder.ONE_READER), 2, null);
+        run.trigger();
+        Run.Reader r0 = run.register(0);
+        Run.Reader r1 = run.register(1);
+        r1.reportIdle();
+        assertThat(run.assignments()).as("reader 1 is idle, but not the reader").isEmpty();
+        r0.reportIdle();
+        r0.readAndReportIdle();
+        r0.readAndReportIdle();
+        r0.readAndReportIdle();
+
+        assertThat(run.assignments()).containsExactly("0:a@0", "0:b@0", "0:c@0");
+        assertThat(r1.watermarks())
+                .as("the batch is read: every reader has its watermark")
+                .containsExactly(
+                        "batch -1: 1970-01-01T00:00:00.000Z", "batch 0: 2025-02-28T23:52:00.000Z");
+    }
+
+    @Test
+    void aRestoredEnumeratorGivesTheRestOfAContiguousRunToTheReaderThatHadIt() throws Throwable {
+        for (String unit : List.of("a", "b", "c", "d")) {
+            land(unit, "00:01");
+        }
+        Run first = new Run(ordered(ReadOrder.CONTIGUOUS), 2, null);
+        first.trigger();
+        first.register(0).reportIdle();
+        EnumeratorState<Unit> state = roundTrip(first.enumerator.snapshotState(1));
+
+        // The job restarts from that checkpoint: reader 0 has a (in its own state), the rest
+        // waits in the enumerator's; reader 1 asks first.
+        Run restored = new Run(ordered(ReadOrder.CONTIGUOUS), 2, state);
+        restored.trigger();
+        Run.Reader r0 = restored.register(0);
+        Run.Reader r1 = restored.register(1);
+        r1.reportIdle();
+        r1.readAndReportIdle();
+        r0.reportIdle();
+
+        assertThat(restored.assignments()).containsExactly("1:c@0", "1:d@0", "0:b@0");
     }
 
     @Test
