@@ -3,24 +3,31 @@ package org.flinkss.jobs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.testutils.ProjectScripts;
+
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import java.util.zip.ZipInputStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 32 point 7: the jars stay small (docs/distribution.md). Each native library in them is for
- * a platform the project supports, Linux x86_64 and aarch64 (glibc) and macOS x86_64 and arm64, and
- * every one of those four has its RocksDB and SQLite library; the cluster jar holds neither ICU nor
- * Hadoop nor Flink's S3 plugin, which a Flink installation has; both jars stay under a size
- * ceiling. The native libraries that remain load on this machine from the runnable jar.
+ * Issue 32 point 7: the jars stay small (docs/distribution.md). One Hadoop version in everything
+ * shipped, the S3 plugin's. Each native library in the jars is for a platform the project supports,
+ * Linux x86_64 and aarch64 (glibc) and macOS x86_64 and arm64, and every one of those four has its
+ * RocksDB and SQLite library; the cluster jar holds neither ICU nor Hadoop nor Flink's S3 plugin,
+ * which a Flink installation has; both jars stay under a size ceiling. The native libraries that
+ * remain load on this machine from the runnable jar.
  *
  * <p>When a dependency's new version brings a platform, or a new dependency brings native
  * libraries, a test here names the entries: leave them out with a shade filter in {@code
@@ -29,13 +36,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DistributionJarsITCase {
 
     /**
-     * Ceilings with about 10% headroom over the sizes of December 2026 (runnable 317 MB and cluster
-     * 34.7 MB before, docs/distribution.md has the figures): a dependency that adds its natives or
+     * About 10% above the sizes of issue 32 point 7 (runnable 261.1 MB, cluster 22.6 MB; 316.8 MB
+     * and 34.7 MB before, docs/distribution.md): a dependency that brings its native libraries or
      * its transitive jars back fails here, an ordinary upgrade does not.
      */
     private static final long RUNNABLE_CEILING = 285_000_000L;
 
     private static final long CLUSTER_CEILING = 25_000_000L;
+
+    /** Where Hadoop's build writes its version, in hadoop-client-api and hadoop-common alike. */
+    private static final String HADOOP_VERSION_INFO = "common-version-info.properties";
+
+    private static final String S3_PLUGIN = "flinkss-plugins/s3-fs-hadoop/flink-s3-fs-hadoop.jar";
+
+    private static final Pattern HADOOP_PROPERTY =
+            Pattern.compile("<hadoop\\.version>([^<]+)</hadoop\\.version>");
 
     private static final Pattern NATIVE = Pattern.compile(".*\\.(so|dylib|jnilib|dll|a)$");
 
@@ -137,6 +152,35 @@ class DistributionJarsITCase {
                         "org/postgresql/Driver.class");
     }
 
+    /**
+     * One Hadoop: the runnable jar's (Parquet's and Delta Kernel's), the one inside Flink's S3
+     * plugin that it carries, and the one {@code versions/pom.xml} names for the clusters' lib/
+     * (scripts/flink-dist, docker/lib) are one version.
+     */
+    @Test
+    void everyHadoopShippedIsTheS3PluginsVersion() throws IOException {
+        Path jar = BuiltJars.require(BuiltJars.RUNNABLE);
+        String classPath;
+        String plugin;
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            classPath = hadoopVersion(zip.getInputStream(zip.getEntry(HADOOP_VERSION_INFO)));
+            ZipEntry nested = zip.getEntry(S3_PLUGIN);
+            assertThat(nested).as("%s in %s", S3_PLUGIN, jar).isNotNull();
+            plugin = hadoopVersionInNested(zip.getInputStream(nested));
+        }
+        String versions =
+                Files.readString(
+                        ProjectScripts.ROOT.resolve("versions/pom.xml"), StandardCharsets.UTF_8);
+        Matcher declared = HADOOP_PROPERTY.matcher(versions);
+        assertThat(declared.find()).as("hadoop.version in versions/pom.xml").isTrue();
+        assertThat(List.of(classPath, declared.group(1)))
+                .as(
+                        "the runnable jar's Hadoop and versions/pom.xml's hadoop.version against"
+                                + " the S3 plugin's %s",
+                        plugin)
+                .containsOnly(plugin);
+    }
+
     @Test
     void theJarsStayUnderTheirCeilings() throws IOException {
         long runnable = Files.size(BuiltJars.require(BuiltJars.RUNNABLE));
@@ -185,6 +229,28 @@ class DistributionJarsITCase {
         assertThat(output)
                 .contains("rocksdb 8.10.0", "sqlite true", "zstd true", "snappy 1.", "lz4 ")
                 .doesNotContain("UnsatisfiedLinkError", "Exception");
+    }
+
+    /** The version line of Hadoop's {@code common-version-info.properties}. */
+    private static String hadoopVersion(InputStream in) throws IOException {
+        Properties info = new Properties();
+        try (in) {
+            info.load(in);
+        }
+        return info.getProperty("version");
+    }
+
+    private static String hadoopVersionInNested(InputStream jar) throws IOException {
+        try (ZipInputStream nested = new ZipInputStream(jar)) {
+            for (ZipEntry e = nested.getNextEntry(); e != null; e = nested.getNextEntry()) {
+                if (e.getName().equals(HADOOP_VERSION_INFO)) {
+                    Properties info = new Properties();
+                    info.load(nested);
+                    return info.getProperty("version");
+                }
+            }
+        }
+        throw new AssertionError("no " + HADOOP_VERSION_INFO + " in " + S3_PLUGIN);
     }
 
     private static List<String> natives(Path jar) throws IOException {
