@@ -166,6 +166,7 @@ class CommandLineTest {
                         "sql",
                         "table",
                         "progress",
+                        "status",
                         "recompute",
                         "reset",
                         "demo",

@@ -84,7 +84,7 @@ class SqlFileITCase {
         land(course, sql, 1, first);
         ok("run", "win5", "--base", course.toString(), "--quiet");
         CliOutput run1 = ok("sql", "--file", WIN5_SQL.toString(), "--base", sql.toString());
-        assertThat(run1.out()).contains("\"numInputRows\" : 1001", "win5: 1 batch");
+        assertThat(run1.out()).contains("batch 1/1  1,001 rows", "win5: 1 batch");
         assertThat(sqlTables.sortedValues("events_5min"))
                 .isNotEmpty()
                 .containsExactlyElementsOf(courseTables.sortedValues("events_5min"));
@@ -146,7 +146,15 @@ class SqlFileITCase {
         EventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
         ok("run", "bronze", "--base", base.toString(), "--quiet");
         Files.writeString(file, query("amount > 20 AND event_type <> 'view'", "5"));
-        CliOutput filtered = ok("sql", "--file", file.toString(), "--base", base.toString());
+        CliOutput filtered =
+                ok(
+                        "sql",
+                        "--file",
+                        file.toString(),
+                        "--base",
+                        base.toString(),
+                        "--progress",
+                        "json");
         assertThat(filtered.out()).contains("\"numInputRows\" : 500");
         assertThat(tables.count("type_counts")).isGreaterThan(afterFirst);
 
@@ -171,7 +179,7 @@ class SqlFileITCase {
         assertThat(reset.out()).contains("counts: checkpoint deleted, tables emptied: type_counts");
         assertThat(tables.count("type_counts")).isZero();
         CliOutput again = ok("sql", "--file", file.toString(), "--base", base.toString());
-        assertThat(again.out()).contains("\"numInputRows\" : 1000");
+        assertThat(again.out()).contains("1,000 rows");
         assertThat(tables.count("type_counts")).isPositive();
         assertThat(CliOutput.of("progress", "nothing-here", "--base", base.toString()).code())
                 .isEqualTo(2);
