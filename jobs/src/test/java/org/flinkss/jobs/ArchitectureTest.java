@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.query.QueryRunner;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -170,7 +171,9 @@ class ArchitectureTest {
     /** The command line opening a checkpoint's files itself, as reset did. */
     private static final class CliReachingIntoACheckpoint {
         static String metadataOf(java.nio.file.Path base) {
-            return CheckpointLayout.of(base, "bronze").metadata().toString();
+            return CheckpointLayout.of(Storage.location(base.toFile()), "bronze")
+                    .metadata()
+                    .toString();
         }
     }
 

@@ -5,8 +5,8 @@ import org.apache.flink.shaded.asm9.org.objectweb.asm.ClassReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LocalEventFiles;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -91,7 +91,7 @@ class MultiReleaseJarsITCase {
         // Step 1: the course's first batch and one line per double, each of them read by
         // jackson-core's fast double parser (the general path: the plain one takes no exponent).
         Path base = dir.resolve("base");
-        EventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 20));
+        LocalEventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 20));
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < SPARK_DOUBLES.size(); i++) {
             lines.add(

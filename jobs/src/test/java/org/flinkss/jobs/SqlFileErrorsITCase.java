@@ -9,8 +9,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LocalEventFiles;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -36,7 +37,7 @@ class SqlFileErrorsITCase {
 
     @BeforeAll
     static void bronze() {
-        EventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 100));
+        LocalEventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 100));
         SqlFileITCase.ok("run", "bronze", "--base", base.toString(), "--quiet");
     }
 
@@ -107,6 +108,9 @@ class SqlFileErrorsITCase {
                 .startsWith("error: " + file + ":" + line + ": statement " + statement + " (")
                 .contains(what);
         assertThat(base.resolve("_cp").resolve(name)).doesNotExist();
-        assertThat(new Warehouse(base.resolve("warehouse")).exists("bad_out")).isFalse();
+        assertThat(
+                        new Warehouse(Storage.location(base.resolve("warehouse").toFile()))
+                                .exists("bad_out"))
+                .isFalse();
     }
 }

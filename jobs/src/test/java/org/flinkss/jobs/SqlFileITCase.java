@@ -8,11 +8,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.Event;
-import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LocalEventFiles;
 import org.flinkss.jobs.queries.WindowITCase;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -54,14 +55,16 @@ class SqlFileITCase {
     /** The same events landed in both bases, each then run through bronze. */
     private static void land(Path a, Path b, int batch, List<Event> events) {
         for (Path base : List.of(a, b)) {
-            EventFiles.writeBatch(base.resolve("events"), batch, events);
+            LocalEventFiles.writeBatch(base.resolve("events"), batch, events);
             ok("run", "bronze", "--base", base.toString(), "--quiet");
         }
     }
 
     private static long dropped(Path base, String query) {
         long sum = 0;
-        for (ObjectNode p : ProgressTracker.history(CheckpointLayout.of(base, query))) {
+        for (ObjectNode p :
+                ProgressTracker.history(
+                        CheckpointLayout.of(Storage.location(base.toFile()), query))) {
             for (var op : p.path("stateOperators")) {
                 sum += op.path("numRowsDroppedByWatermark").asLong();
             }
@@ -73,8 +76,9 @@ class SqlFileITCase {
     void win5SqlFileGivesTheTableOfRunWin5RunAfterRun() {
         Path course = tmp.resolve("course");
         Path sql = tmp.resolve("sql");
-        Warehouse courseTables = new Warehouse(course.resolve("warehouse"));
-        Warehouse sqlTables = new Warehouse(sql.resolve("warehouse"));
+        Warehouse courseTables =
+                new Warehouse(Storage.location(course.resolve("warehouse").toFile()));
+        Warehouse sqlTables = new Warehouse(Storage.location(sql.resolve("warehouse").toFile()));
         // An event without event time: run win5 drops it, and so must the SQL file's windows.
         Event timeless = new Event(88888L, 3, "view", null, 1.0);
 
@@ -132,8 +136,8 @@ class SqlFileITCase {
     void aChangedFilterRunsOnItsCheckpointAndAChangedWindowIsRefused() throws IOException {
         Path base = tmp.resolve("base");
         Path file = tmp.resolve("counts.sql");
-        Warehouse tables = new Warehouse(base.resolve("warehouse"));
-        EventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 500));
+        Warehouse tables = new Warehouse(Storage.location(base.resolve("warehouse").toFile()));
+        LocalEventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 500));
         ok("run", "bronze", "--base", base.toString(), "--quiet");
 
         // Step 1: the query's first run.
@@ -143,7 +147,7 @@ class SqlFileITCase {
         assertThat(afterFirst).isPositive();
 
         // Step 2: another filter (Spark allows it): the same checkpoint runs on with new data.
-        EventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
+        LocalEventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
         ok("run", "bronze", "--base", base.toString(), "--quiet");
         Files.writeString(file, query("amount > 20 AND event_type <> 'view'", "5"));
         CliOutput filtered =
@@ -189,9 +193,9 @@ class SqlFileITCase {
     void landingFilesReadsTheLandingFolderAsBronzeDoesBadLinesQuarantined() throws IOException {
         Path base = tmp.resolve("landing");
         Path events = base.resolve("events");
-        Warehouse tables = new Warehouse(base.resolve("warehouse"));
-        EventFiles.writeBatch(events, 1, EventGenerator.events(0, 300));
-        EventFiles.writeBatch(events, 2, EventGenerator.events(300, 200));
+        Warehouse tables = new Warehouse(Storage.location(base.resolve("warehouse").toFile()));
+        LocalEventFiles.writeBatch(events, 1, EventGenerator.events(0, 300));
+        LocalEventFiles.writeBatch(events, 2, EventGenerator.events(300, 200));
         Files.createDirectories(events.resolve("batch_3"));
         Files.writeString(
                 events.resolve("batch_3").resolve("bad.json"), "not json\n{\"event_id\": 7}\n");
@@ -247,8 +251,8 @@ class SqlFileITCase {
     void anAggregationWithoutAWindowReplacesItsTableInCompleteModeReadingBronzeByPath()
             throws IOException {
         Path base = tmp.resolve("complete");
-        Warehouse tables = new Warehouse(base.resolve("warehouse"));
-        EventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 500));
+        Warehouse tables = new Warehouse(Storage.location(base.resolve("warehouse").toFile()));
+        LocalEventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 500));
         ok("run", "bronze", "--base", base.toString(), "--quiet");
         Path file = tmp.resolve("totals.sql");
         Files.writeString(
@@ -271,7 +275,7 @@ class SqlFileITCase {
                 .containsExactlyElementsOf(countsByType(EventGenerator.events(0, 500)));
 
         // Step 2: 500 more: the table is replaced by the totals of all 1,000, not appended to.
-        EventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
+        LocalEventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
         ok("run", "bronze", "--base", base.toString(), "--quiet");
         ok("sql", "--file", file.toString(), "--base", base.toString(), "--quiet");
         assertThat(tables.sortedValues("type_totals"))

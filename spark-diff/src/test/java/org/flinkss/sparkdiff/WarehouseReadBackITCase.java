@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.event.EventJson;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.io.IOException;
@@ -273,7 +274,7 @@ class WarehouseReadBackITCase {
                         "everything in the warehouse %s (a new kind of table must be added here)",
                         warehouse)
                 .containsExactlyElementsOf(new TreeSet<>(TABLES));
-        assertThat(new Warehouse(warehouse).tables())
+        assertThat(new Warehouse(Storage.location(warehouse.toFile())).tables())
                 .as("the project's own list of the warehouse's tables")
                 .containsExactlyElementsOf(folders);
         long reading = System.nanoTime();

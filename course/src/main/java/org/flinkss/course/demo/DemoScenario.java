@@ -12,6 +12,7 @@ import org.flinkss.course.queries.WindowQuery;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.time.Watermarks;
 import org.flinkss.runtime.trigger.Trigger;
 
@@ -40,7 +41,8 @@ public final class DemoScenario {
     private final Map<String, Runnable> topics;
 
     /**
-     * @param base the folder to work in (events, checkpoints, tables)
+     * @param base the folder to work in (events, checkpoints, tables): a local folder, as {@code
+     *     demo --base} takes, which the demo lists and rewrites with {@code java.nio}
      * @param console where the demo prints, and how runs and tables are shown there
      */
     public DemoScenario(Path base, int parallelism, DemoConsole console) {
@@ -115,7 +117,7 @@ public final class DemoScenario {
                                 "Kafka and Event Hubs Integration",
                                 "Runnable here with a real broker: scripts/kafka start; land-events"
                                         + " --to-kafka; run kafka-bronze --subscribe events; run"
-                                        + " kafka-events (README, Kafka)."));
+                                        + " kafka-events (docs/kafka.md)."));
         topics.put("11.13", this::exactlyOnce);
         topics.put(
                 "11.14",
@@ -127,8 +129,8 @@ public final class DemoScenario {
                                     + " it. Tests kill runs with SIGKILL and compare every table"
                                     + " with an uninterrupted run. New source fields are skipped by"
                                     + " the explicit schema, or kept in events_bronze._rescued_data"
-                                    + " by run bronze --rescued-data (README, Schema change in the"
-                                    + " source)."));
+                                    + " by run bronze --rescued-data (docs/bronze.md, Schema change"
+                                    + " in the source)."));
         topics.put("11.15", this::pipeline);
         return topics;
     }
@@ -192,7 +194,7 @@ public final class DemoScenario {
         s.header("11.05", "Streaming Triggers");
         RunOptions once =
                 RunOptions.builder()
-                        .base(s.base)
+                        .base(Storage.location(s.base.toFile()))
                         .parallelism(s.parallelism)
                         .printProgress(false)
                         .trigger(Trigger.parse("once"))

@@ -7,6 +7,7 @@ import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.io.PrintStream;
@@ -24,6 +25,8 @@ import java.util.function.Supplier;
  */
 final class DemoSession {
 
+    // The demo works in a local folder (demo --base takes a folder): it lists, rewrites and shows
+    // files there as a user would, so java.nio rather than a storage location.
     final Path base;
     final int parallelism;
     final RunOptions options;
@@ -46,7 +49,7 @@ final class DemoSession {
         this.out = console.out();
         this.options =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(parallelism)
                         .printProgress(false)
                         .out(out)

@@ -10,6 +10,7 @@ import org.flinkss.course.tables.Customers;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.RowValues;
 import org.flinkss.runtime.table.Warehouse;
 
@@ -89,10 +90,11 @@ final class JoinsAndWindows {
      * their own so that each keeps its checkpoint.
      */
     private void outputModes() {
+        // Below the demo's local folder (DemoSession.base).
         Path modes = s.base.resolve("output-modes");
         RunOptions append =
                 RunOptions.builder()
-                        .base(modes)
+                        .base(Storage.location(modes.toFile()))
                         .parallelism(s.parallelism)
                         .printProgress(false)
                         .out(s.out)
@@ -100,7 +102,7 @@ final class JoinsAndWindows {
         QueryRunner.run(new BronzeQuery(s.options.events()), append);
         RunOptions update =
                 RunOptions.builder()
-                        .base(modes)
+                        .base(Storage.location(modes.toFile()))
                         .parallelism(s.parallelism)
                         .printProgress(false)
                         .out(s.out)
@@ -108,7 +110,7 @@ final class JoinsAndWindows {
                         .build();
         RunOptions complete =
                 RunOptions.builder()
-                        .base(modes.resolve("complete"))
+                        .base(Storage.location(modes.resolve("complete").toFile()))
                         .warehouse(append.warehouse())
                         .parallelism(s.parallelism)
                         .printProgress(false)

@@ -1,22 +1,15 @@
 package org.flinkss.course.event;
 
 import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
 
 import org.flinkss.runtime.storage.Storage;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * The landing folder's layout, as Spark's {@code df.coalesce(1).write.mode("overwrite").json(dir)}
@@ -38,53 +31,22 @@ public final class EventFiles {
     private EventFiles() {}
 
     /**
-     * Replaces {@code <eventsDir>/batch_<batch>} with one part file holding {@code events}.
+     * Replaces {@code <eventsDir>/batch_<batch>} with one part file holding {@code events}, on any
+     * storage Flink's file system serves: a local folder with renames ({@link LocalEventFiles}), an
+     * object store as the class says.
      *
      * @return the batch folder
      */
     public static Path writeBatch(Path eventsDir, int batch, List<Event> events) {
-        Path target = eventsDir.resolve("batch_" + batch);
-        String hiddenSuffix = "batch_" + batch + "-" + UUID.randomUUID();
-        Path staging = eventsDir.resolve("_staging-" + hiddenSuffix);
-        Path replaced = eventsDir.resolve("_replaced-" + hiddenSuffix);
-        try {
-            Files.createDirectories(staging);
-            Path part = staging.resolve("part-00000-" + UUID.randomUUID() + "-c000.json");
-            try (BufferedWriter out = Files.newBufferedWriter(part, StandardCharsets.UTF_8)) {
-                appendLines(out, events);
-            }
-            Files.createFile(staging.resolve("_SUCCESS"));
-            // Moving the old folder aside first (rather than deleting it in place) means a reader
-            // never lists a half-deleted batch: it sees the old batch, none, or the new one.
-            boolean hadOld = Files.exists(target);
-            if (hadOld) {
-                Files.move(target, replaced, StandardCopyOption.ATOMIC_MOVE);
-            }
-            Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
-            if (hadOld) {
-                deleteRecursively(replaced);
-            }
-            return target;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + target, e);
-        }
-    }
-
-    /**
-     * Replaces {@code <eventsDir>/batch_<batch>} with one part file holding {@code events}, on any
-     * storage Flink's file system serves: a local folder as {@link #writeBatch(Path, int, List)}
-     * does, an object store as the class says.
-     *
-     * @return the batch folder
-     */
-    public static org.apache.flink.core.fs.Path writeBatch(
-            org.apache.flink.core.fs.Path eventsDir, int batch, List<Event> events) {
         if (Storage.isLocal(eventsDir)) {
             return Storage.location(
-                    writeBatch(Storage.localFile(eventsDir, "the landing folder"), batch, events));
+                    LocalEventFiles.writeBatch(
+                                    Storage.localFile(eventsDir, "the landing folder").toPath(),
+                                    batch,
+                                    events)
+                            .toFile());
         }
-        org.apache.flink.core.fs.Path target =
-                new org.apache.flink.core.fs.Path(eventsDir, "batch_" + batch);
+        Path target = new Path(eventsDir, "batch_" + batch);
         try {
             StringBuilder lines = new StringBuilder(events.size() * 128);
             appendLines(lines, events);
@@ -92,66 +54,20 @@ public final class EventFiles {
             for (FileStatus old : Storage.list(target)) {
                 Storage.deleteTree(old.getPath());
             }
-            org.apache.flink.core.fs.Path part =
-                    new org.apache.flink.core.fs.Path(
-                            target, "part-00000-" + UUID.randomUUID() + "-c000.json");
+            Path part = new Path(target, "part-00000-" + UUID.randomUUID() + "-c000.json");
             Storage.replace(part, content);
-            Storage.replace(new org.apache.flink.core.fs.Path(target, "_SUCCESS"), new byte[0]);
+            Storage.replace(new Path(target, "_SUCCESS"), new byte[0]);
             return target;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
         }
     }
 
-    private static void appendLines(Appendable out, List<Event> events) throws IOException {
+    static void appendLines(Appendable out, List<Event> events) throws IOException {
         StringBuilder line = new StringBuilder(128);
         for (Event event : events) {
             line.setLength(0);
             out.append(EventJsonWriter.appendJson(line, event).append('\n'));
-        }
-    }
-
-    /**
-     * Parses every {@code *.json} file below {@code dir}, in path order, skipping hidden files and
-     * folders and blank lines as Spark's file source does.
-     */
-    public static List<Event> readAll(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            List<Path> files =
-                    paths.filter(Files::isRegularFile)
-                            .filter(f -> f.getFileName().toString().endsWith(".json"))
-                            .filter(f -> !isHiddenBelow(dir, f))
-                            .sorted()
-                            .collect(Collectors.toList());
-            List<Event> events = new ArrayList<>();
-            for (Path file : files) {
-                for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                    if (!line.isBlank()) {
-                        events.add(EventJson.parse(line));
-                    }
-                }
-            }
-            return events;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + dir, e);
-        }
-    }
-
-    private static boolean isHiddenBelow(Path dir, Path file) {
-        for (Path name : dir.relativize(file)) {
-            String s = name.toString();
-            if (s.startsWith("_") || s.startsWith(".")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
-                Files.delete(p);
-            }
         }
     }
 }

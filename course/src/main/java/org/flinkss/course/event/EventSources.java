@@ -1,12 +1,12 @@
 package org.flinkss.course.event;
 
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 import org.flinkss.runtime.query.QueryContext;
 
 import javax.annotation.Nullable;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 /** The course's landing files as a stream: Spark's {@code readStream.schema(...).json(folder)}. */
@@ -31,20 +31,6 @@ public final class EventSources {
             Path folder,
             @Nullable Duration watermarkDelay,
             boolean rescuedData) {
-        return context.files(
-                name, folder, ".json", new EventLinesFormat(rescuedData), watermarkDelay);
-    }
-
-    /**
-     * As {@link #jsonFiles(QueryContext, String, Path, Duration, boolean)}, for a landing folder on
-     * any storage Flink's file system serves: a local one, or {@code s3://bucket/prefix/events}.
-     */
-    public static DataStream<ParsedEvent> jsonFiles(
-            QueryContext context,
-            String name,
-            org.apache.flink.core.fs.Path folder,
-            @Nullable Duration watermarkDelay,
-            boolean rescuedData) {
         return jsonFiles(context, name, folder, watermarkDelay, rescuedData, BadLines.PERMISSIVE);
     }
 
@@ -52,7 +38,7 @@ public final class EventSources {
     public static DataStream<ParsedEvent> jsonFiles(
             QueryContext context,
             String name,
-            org.apache.flink.core.fs.Path folder,
+            Path folder,
             @Nullable Duration watermarkDelay,
             boolean rescuedData,
             BadLines badLines) {

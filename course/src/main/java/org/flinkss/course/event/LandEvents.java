@@ -1,5 +1,6 @@
 package org.flinkss.course.event;
 
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.Schema;
@@ -8,7 +9,6 @@ import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -45,23 +45,13 @@ public final class LandEvents {
 
     private LandEvents() {}
 
-    /** Lands the batch with {@code fromSequence(...).map(EventGenerator::event)}. */
-    public static Path withDataStream(
-            StreamExecutionEnvironment env, Path eventsDir, int batch, long start, int n) {
-        return EventFiles.writeBatch(eventsDir, batch, withDataStream(env, batch, start, n));
-    }
-
     /**
-     * As {@link #withDataStream(StreamExecutionEnvironment, Path, int, long, int)}, into a landing
+     * Lands the batch with {@code fromSequence(...).map(EventGenerator::event)}, into a landing
      * folder on any storage Flink's file system serves (a local one, or {@code
      * s3://bucket/prefix/events}).
      */
-    public static org.apache.flink.core.fs.Path withDataStream(
-            StreamExecutionEnvironment env,
-            org.apache.flink.core.fs.Path eventsDir,
-            int batch,
-            long start,
-            int n) {
+    public static Path withDataStream(
+            StreamExecutionEnvironment env, Path eventsDir, int batch, long start, int n) {
         return EventFiles.writeBatch(eventsDir, batch, withDataStream(env, batch, start, n));
     }
 
@@ -84,23 +74,11 @@ public final class LandEvents {
 
     /**
      * Lands the batch with a SQL query over a {@code datagen} sequence, using the {@code
-     * spark_hash} function ({@link SparkHashFunction}). Works in batch and in streaming mode.
+     * spark_hash} function ({@link SparkHashFunction}), into a landing folder on any storage
+     * Flink's file system serves. Works in batch and in streaming mode.
      */
     public static Path withTable(
             TableEnvironment tEnv, Path eventsDir, int batch, long start, int n) {
-        return EventFiles.writeBatch(eventsDir, batch, withTable(tEnv, batch, start, n));
-    }
-
-    /**
-     * As {@link #withTable(TableEnvironment, Path, int, long, int)}, into a landing folder on any
-     * storage Flink's file system serves.
-     */
-    public static org.apache.flink.core.fs.Path withTable(
-            TableEnvironment tEnv,
-            org.apache.flink.core.fs.Path eventsDir,
-            int batch,
-            long start,
-            int n) {
         return EventFiles.writeBatch(eventsDir, batch, withTable(tEnv, batch, start, n));
     }
 

@@ -1,6 +1,7 @@
 package org.flinkss.course.queries;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -15,9 +16,6 @@ import org.flinkss.course.event.ParsedEvent;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
-import org.flinkss.runtime.storage.Storage;
-
-import java.nio.file.Path;
 
 /**
  * The course's bronze query (topics 11.03 to 11.06): the JSON files under {@code <base>/events},
@@ -52,7 +50,7 @@ public final class BronzeQuery implements Query {
     static final OutputTag<ParsedEvent> SKIPPED =
             new OutputTag<>("skipped-files", TypeInformation.of(ParsedEvent.class));
 
-    private final org.apache.flink.core.fs.Path events;
+    private final Path events;
     private final boolean rescuedData;
     private final BadLines badLines;
 
@@ -61,26 +59,18 @@ public final class BronzeQuery implements Query {
     }
 
     /**
-     * @param rescuedData write what the schema cannot hold to {@code _rescued_data}
-     */
-    public BronzeQuery(Path events, boolean rescuedData) {
-        this(Storage.location(events), rescuedData);
-    }
-
-    /**
      * @param events the landing folder: a local one, or on an object store ({@code
      *     s3://bucket/prefix/events})
      * @param rescuedData write what the schema cannot hold to {@code _rescued_data}
      */
-    public BronzeQuery(org.apache.flink.core.fs.Path events, boolean rescuedData) {
+    public BronzeQuery(Path events, boolean rescuedData) {
         this(events, rescuedData, BadLines.PERMISSIVE);
     }
 
     /**
      * @param badLines what a line that is not clean gives ({@code --bad-lines})
      */
-    public BronzeQuery(
-            org.apache.flink.core.fs.Path events, boolean rescuedData, BadLines badLines) {
+    public BronzeQuery(Path events, boolean rescuedData, BadLines badLines) {
         this.events = events;
         this.rescuedData = rescuedData;
         this.badLines = badLines;

@@ -5,9 +5,10 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.kafka.EventKafkaSink;
 import org.flinkss.course.tables.EventTables;
-import org.flinkss.runtime.kafka.KafkaSourceOptions;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.sink.kafka.KafkaSinks;
+import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -58,7 +59,7 @@ public final class BronzeToKafkaQuery implements Query {
                         .returns(Event.class)
                         .name("events-from-bronze")
                         .uid("events-from-bronze");
-        String prefix = EventKafkaSink.transactionalIdPrefix(NAME, context.scope());
+        String prefix = KafkaSinks.transactionalIdPrefix(NAME, context.scope());
         // The sink's name carries the topic: another topic is another query, with its own
         // checkpoint.
         context.toSink(

@@ -1,6 +1,7 @@
 package org.flinkss.course.queries;
 
 import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.table.api.Table;
@@ -26,11 +27,9 @@ import org.flinkss.course.tables.Customers;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
-import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.StaticTable;
 import org.flinkss.runtime.table.TableDef;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 
@@ -56,15 +55,11 @@ public final class EnrichedQuery implements Query {
                     VarCharType.STRING_TYPE);
 
     /** Where {@code customers} is: a local warehouse or one on an object store. */
-    private final org.apache.flink.core.fs.Path warehouse;
+    private final Path warehouse;
 
     private final Api api;
 
     public EnrichedQuery(Path warehouse, Api api) {
-        this(Storage.location(warehouse), api);
-    }
-
-    public EnrichedQuery(org.apache.flink.core.fs.Path warehouse, Api api) {
         this.warehouse = warehouse;
         this.api = api;
     }

@@ -2,13 +2,13 @@ package org.flinkss.course.queries;
 
 import org.apache.flink.streaming.api.datastream.DataStream;
 
-import org.flinkss.runtime.kafka.KafkaPlanner;
-import org.flinkss.runtime.kafka.KafkaRecord;
-import org.flinkss.runtime.kafka.KafkaRecordFormat;
-import org.flinkss.runtime.kafka.KafkaSourceOptions;
-import org.flinkss.runtime.kafka.KafkaTables;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.source.kafka.KafkaPlanner;
+import org.flinkss.runtime.source.kafka.KafkaRecord;
+import org.flinkss.runtime.source.kafka.KafkaRecordFormat;
+import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
+import org.flinkss.runtime.source.kafka.KafkaTables;
 
 /**
  * Course topic 11.12: a topic's raw records, landed first and unparsed, in {@code kafka_bronze}

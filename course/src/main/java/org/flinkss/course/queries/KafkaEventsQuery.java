@@ -14,10 +14,10 @@ import org.flinkss.course.event.EventJson;
 import org.flinkss.course.event.EventLinesFormat;
 import org.flinkss.course.event.EventParseException;
 import org.flinkss.course.tables.EventTables;
-import org.flinkss.runtime.kafka.KafkaTables;
-import org.flinkss.runtime.kafka.KafkaTables.BadValue;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.source.kafka.KafkaTables;
+import org.flinkss.runtime.source.kafka.KafkaTables.BadValue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;

@@ -1,6 +1,6 @@
 package org.flinkss.course.queries;
 
-import org.flinkss.runtime.kafka.KafkaSourceOptions;
+import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
 
 import javax.annotation.Nullable;
 

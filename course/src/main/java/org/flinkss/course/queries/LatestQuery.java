@@ -5,9 +5,9 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 
 import org.flinkss.course.tables.EventTables;
-import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.sink.jdbc.Database;
 
 /**
  * Topic 11.13's {@code foreachBatch(upsert)}: {@code events_bronze} as a stream, merged into the

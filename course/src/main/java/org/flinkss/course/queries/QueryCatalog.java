@@ -1,11 +1,11 @@
 package org.flinkss.course.queries;
 
 import org.flinkss.course.tables.EventTables;
-import org.flinkss.runtime.jdbc.Database;
-import org.flinkss.runtime.kafka.KafkaTables;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.source.kafka.KafkaTables;
 
 import javax.annotation.Nullable;
 
@@ -46,7 +46,7 @@ public enum QueryCatalog {
                     .creates(
                             r ->
                                     new BronzeQuery(
-                                            r.run().eventsLocation(),
+                                            r.run().events(),
                                             r.rescuedData(),
                                             r.badLinesOrDefault()))),
     WIN5(
@@ -89,7 +89,7 @@ public enum QueryCatalog {
             query("enriched")
                     .writes("events_enriched")
                     .refuses(Refusal.COMPLETE_WITHOUT_AGGREGATION, Refusal.UPDATE_INTO_TABLE)
-                    .creates(r -> new EnrichedQuery(r.run().warehouseLocation(), r.api()))),
+                    .creates(r -> new EnrichedQuery(r.run().warehouse(), r.api()))),
     VIEW_THEN_BUY(
             query("view-then-buy")
                     .writesWithLateRows("view_then_buy")

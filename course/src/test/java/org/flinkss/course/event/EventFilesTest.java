@@ -24,7 +24,7 @@ class EventFilesTest {
     void writesOnePartFileOfJsonLinesBesideASuccessMarker() throws IOException {
         List<Event> events = EventGenerator.events(0, 5);
 
-        Path batch = EventFiles.writeBatch(eventsDir, 1, events);
+        Path batch = LocalEventFiles.writeBatch(eventsDir, 1, events);
 
         assertThat(batch).isEqualTo(eventsDir.resolve("batch_1"));
         assertThat(names(batch))
@@ -39,10 +39,11 @@ class EventFilesTest {
 
     @Test
     void rewritingABatchReplacesTheWholeFolder() throws IOException {
-        Path first = partFile(EventFiles.writeBatch(eventsDir, 3, EventGenerator.events(0, 5)));
+        Path first =
+                partFile(LocalEventFiles.writeBatch(eventsDir, 3, EventGenerator.events(0, 5)));
         Files.writeString(eventsDir.resolve("batch_3").resolve("stray.json"), "{}\n");
 
-        Path batch = EventFiles.writeBatch(eventsDir, 3, List.of(EventJsonTest.LATE_EVENT));
+        Path batch = LocalEventFiles.writeBatch(eventsDir, 3, List.of(EventJsonTest.LATE_EVENT));
 
         assertThat(names(batch)).hasSize(2).contains("_SUCCESS");
         // A new part file name: a file source that read the old one reads this one as new.
@@ -54,17 +55,17 @@ class EventFilesTest {
 
     @Test
     void anEmptyBatchHasAnEmptyPartFile() throws IOException {
-        Path batch = EventFiles.writeBatch(eventsDir, 2, List.of());
+        Path batch = LocalEventFiles.writeBatch(eventsDir, 2, List.of());
 
         assertThat(partFile(batch)).isEmptyFile();
-        assertThat(EventFiles.readAll(eventsDir)).isEmpty();
+        assertThat(LocalEventFiles.readAll(eventsDir)).isEmpty();
     }
 
     @Test
     void writesNonAsciiTextAsUtf8() throws IOException {
         Event event = new Event(1L, 1, "café", null, null);
 
-        Path batch = EventFiles.writeBatch(eventsDir, 1, List.of(event));
+        Path batch = LocalEventFiles.writeBatch(eventsDir, 1, List.of(event));
 
         String line = "{\"event_id\":1,\"user_id\":1,\"event_type\":\"café\"}\n";
         assertThat(Files.readAllBytes(partFile(batch)))
@@ -74,8 +75,8 @@ class EventFilesTest {
     @Test
     void readAllReadsEveryJsonFileBelowTheFolderAndSkipsHiddenOnesAndBlankLines()
             throws IOException {
-        EventFiles.writeBatch(eventsDir, 1, EventGenerator.events(0, 3));
-        EventFiles.writeBatch(eventsDir, 2, EventGenerator.events(3, 2));
+        LocalEventFiles.writeBatch(eventsDir, 1, EventGenerator.events(0, 3));
+        LocalEventFiles.writeBatch(eventsDir, 2, EventGenerator.events(3, 2));
         Path nested = Files.createDirectories(eventsDir.resolve("more/deeper"));
         Files.writeString(
                 nested.resolve("extra.json"), "\n" + EventJsonTest.LATE_EVENT_LINE + "\n\n");
@@ -84,7 +85,7 @@ class EventFilesTest {
         Files.writeString(hidden.resolve("part-00000.json"), "{\"event_id\":-1}\n");
         Files.writeString(eventsDir.resolve(".hidden.json"), "{\"event_id\":-2}\n");
 
-        List<Event> events = EventFiles.readAll(eventsDir);
+        List<Event> events = LocalEventFiles.readAll(eventsDir);
 
         List<Event> expected = new ArrayList<>(EventGenerator.events(0, 5));
         expected.add(EventJsonTest.LATE_EVENT);

@@ -320,8 +320,8 @@ class EventLinesFormatTest {
         assertThat(records)
                 .extracting(r -> r.rescuedData)
                 .containsExactly(
-                        "{\"event_id\":\"x\",\"_file_path\":\"" + split.path() + "\"}",
-                        "{\"channel\":\"web\",\"_file_path\":\"" + split.path() + "\"}");
+                        "{\"event_id\":\"x\",\"_file_path\":\"" + split.location() + "\"}",
+                        "{\"channel\":\"web\",\"_file_path\":\"" + split.location() + "\"}");
     }
 
     @Test

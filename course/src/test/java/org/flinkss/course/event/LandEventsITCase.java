@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.runtime.storage.Storage;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,8 +39,25 @@ class LandEventsITCase {
     void bothApisLandTheSameFileAsSparksLandEvents() throws Exception {
         // Step 1: land batch 1 (ids 0..499) with each API, into its own folder.
         Path viaDataStream =
-                LandEvents.withDataStream(streamEnv(), tmp.resolve("datastream"), 1, 0, 500);
-        Path viaTable = LandEvents.withTable(batchTableEnv(), tmp.resolve("table"), 1, 0, 500);
+                Storage.localFile(
+                                LandEvents.withDataStream(
+                                        streamEnv(),
+                                        Storage.location(tmp.resolve("datastream").toFile()),
+                                        1,
+                                        0,
+                                        500),
+                                "a test file")
+                        .toPath();
+        Path viaTable =
+                Storage.localFile(
+                                LandEvents.withTable(
+                                        batchTableEnv(),
+                                        Storage.location(tmp.resolve("table").toFile()),
+                                        1,
+                                        0,
+                                        500),
+                                "a test file")
+                        .toPath();
 
         // Step 2: the same lines, line by line.
         List<String> dataStreamLines = Files.readAllLines(EventFilesTest.partFile(viaDataStream));
@@ -56,18 +75,23 @@ class LandEventsITCase {
         assertThat(ids)
                 .containsExactlyElementsOf(
                         LongStream.range(0, 500).boxed().collect(Collectors.toList()));
-        assertThat(EventFiles.readAll(viaTable)).isEqualTo(EventGenerator.events(0, 500));
+        assertThat(LocalEventFiles.readAll(viaTable)).isEqualTo(EventGenerator.events(0, 500));
     }
 
     @Test
     void landingABatchAgainReplacesItsFolder() throws Exception {
         Path eventsDir = tmp.resolve("events");
-        LandEvents.withDataStream(streamEnv(), eventsDir, 1, 0, 500);
+        LandEvents.withDataStream(streamEnv(), Storage.location(eventsDir.toFile()), 1, 0, 500);
         Path firstPart = EventFilesTest.partFile(eventsDir.resolve("batch_1"));
 
         TableEnvironment tEnv = batchTableEnv();
-        LandEvents.withTable(tEnv, eventsDir, 1, 0, 500);
-        Path batch = LandEvents.withTable(tEnv, eventsDir, 1, 0, 500);
+        LandEvents.withTable(tEnv, Storage.location(eventsDir.toFile()), 1, 0, 500);
+        Path batch =
+                Storage.localFile(
+                                LandEvents.withTable(
+                                        tEnv, Storage.location(eventsDir.toFile()), 1, 0, 500),
+                                "a test file")
+                        .toPath();
 
         Path part = EventFilesTest.partFile(batch);
         assertThat(part.getFileName()).isNotEqualTo(firstPart.getFileName());
@@ -82,9 +106,18 @@ class LandEventsITCase {
         // 333 rows over 2 subtasks: the datagen sequence and its row count split them alike.
         TableEnvironment streaming = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
 
-        Path batch = LandEvents.withTable(streaming, tmp.resolve("events"), 2, 1000, 333);
+        Path batch =
+                Storage.localFile(
+                                LandEvents.withTable(
+                                        streaming,
+                                        Storage.location(tmp.resolve("events").toFile()),
+                                        2,
+                                        1000,
+                                        333),
+                                "a test file")
+                        .toPath();
 
-        assertThat(EventFiles.readAll(batch)).isEqualTo(EventGenerator.events(1000, 333));
+        assertThat(LocalEventFiles.readAll(batch)).isEqualTo(EventGenerator.events(1000, 333));
     }
 
     @Test

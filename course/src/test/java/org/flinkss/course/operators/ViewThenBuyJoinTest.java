@@ -26,6 +26,7 @@ import org.flinkss.runtime.operators.NullableKey;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.progress.RunScope;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.time.Watermarks;
 
 import java.nio.file.Path;
@@ -61,7 +62,8 @@ class ViewThenBuyJoinTest {
             open = new ArrayList<>();
 
     private RunScope scope() {
-        return new RunScope(CheckpointLayout.of(base, "view_then_buy"), "run-1");
+        return new RunScope(
+                CheckpointLayout.of(Storage.location(base.toFile()), "view_then_buy"), "run-1");
     }
 
     @AfterEach

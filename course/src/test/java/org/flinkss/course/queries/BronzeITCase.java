@@ -8,9 +8,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LocalEventFiles;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -35,7 +37,7 @@ public class BronzeITCase {
 
     public static RunOptions options(Path base, int parallelism) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(parallelism)
                 .printProgress(false)
                 .build();
@@ -82,7 +84,7 @@ public class BronzeITCase {
     void aBacklogIsSplitIntoCommittedBatchesByMaxFilesPerTrigger() {
         RunOptions options =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(2)
                         .printProgress(false)
                         .maxFilesPerTrigger(2)
@@ -112,7 +114,8 @@ public class BronzeITCase {
     void maxBytesPerTriggerSplitsABacklogByFileSizeWithOneFileAtLeast() throws Exception {
         Path events = base.resolve("events");
         for (int batch = 1; batch <= 5; batch++) {
-            EventFiles.writeBatch(events, batch, EventGenerator.events((batch - 1) * 500L, 500));
+            LocalEventFiles.writeBatch(
+                    events, batch, EventGenerator.events((batch - 1) * 500L, 500));
         }
         long fileSize;
         try (var files = Files.walk(events)) {
@@ -128,7 +131,7 @@ public class BronzeITCase {
         // Room for two files of about that size, not three: batches of 2, 2 and 1 files.
         RunOptions options =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(2)
                         .printProgress(false)
                         .maxBytesPerTrigger(fileSize * 2 + fileSize / 2)
@@ -139,13 +142,13 @@ public class BronzeITCase {
                 .containsExactly(1000L, 1000L, 500L);
 
         // A limit below one file's size still moves: one file per batch.
-        EventFiles.writeBatch(events, 6, EventGenerator.events(2500, 500));
-        EventFiles.writeBatch(events, 7, EventGenerator.events(3000, 500));
+        LocalEventFiles.writeBatch(events, 6, EventGenerator.events(2500, 500));
+        LocalEventFiles.writeBatch(events, 7, EventGenerator.events(3000, 500));
         QueryRunner.Result small =
                 QueryRunner.run(
                         new BronzeQuery(options.events()),
                         RunOptions.builder()
-                                .base(base)
+                                .base(Storage.location(base.toFile()))
                                 .parallelism(2)
                                 .printProgress(false)
                                 .maxBytesPerTrigger(1)
@@ -174,7 +177,11 @@ public class BronzeITCase {
     @Test
     void filesThatAreNotJsonAndHiddenFilesAreIgnored() throws Exception {
         RunOptions options = options();
-        Path folder = EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
+        Path folder =
+                LocalEventFiles.writeBatch(
+                        Storage.localFile(options.events(), "a test file").toPath(),
+                        1,
+                        EventGenerator.events(0, 500));
         Files.writeString(folder.resolve("notes.txt"), "{\"event_id\": 12345}\n");
         Files.writeString(folder.resolve(".part-0.json.crc"), "not data\n");
 

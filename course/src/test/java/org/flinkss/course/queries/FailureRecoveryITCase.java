@@ -16,14 +16,15 @@ import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.event.EventSources;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.jdbc.Database;
-import org.flinkss.runtime.jdbc.JdbcUpsert;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.sink.BatchFunction;
 import org.flinkss.runtime.sink.ForEachBatchSink;
+import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.sink.jdbc.JdbcUpsert;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -85,7 +86,7 @@ class FailureRecoveryITCase {
      */
     private RunOptions options(int attempts) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .printProgress(false)
                 .maxFilesPerTrigger(1)
@@ -112,7 +113,11 @@ class FailureRecoveryITCase {
                 DataStream<Event> events1 =
                         BronzeQuery.splitBad(
                                         EventSources.jsonFiles(
-                                                context, "events", events, null, false))
+                                                context,
+                                                "events",
+                                                Storage.location(events.toFile()),
+                                                null,
+                                                false))
                                 .map(
                                         (MapFunction<Event, Event>)
                                                 e -> {
@@ -147,7 +152,9 @@ class FailureRecoveryITCase {
         SEEN.set(0);
         OPERATOR_FAILURES.set(1);
 
-        QueryRunner.run(failingBronze(options.events()), options);
+        QueryRunner.run(
+                failingBronze(Storage.localFile(options.events(), "a test file").toPath()),
+                options);
 
         assertThat(OPERATOR_FAILURES.get()).as("the failure was thrown").isZero();
         assertThat(new Warehouse(options.warehouse()).sortedValues("failing_bronze"))
@@ -165,7 +172,14 @@ class FailureRecoveryITCase {
         SEEN.set(0);
         OPERATOR_FAILURES.set(Integer.MAX_VALUE);
         try {
-            assertThatThrownBy(() -> QueryRunner.run(failingBronze(options.events()), options))
+            assertThatThrownBy(
+                            () ->
+                                    QueryRunner.run(
+                                            failingBronze(
+                                                    Storage.localFile(
+                                                                    options.events(), "a test file")
+                                                            .toPath()),
+                                            options))
                     .isInstanceOf(QueryException.class)
                     .hasMessageStartingWith(
                             "query 'failing-bronze' failed: IllegalStateException: boom: injected"

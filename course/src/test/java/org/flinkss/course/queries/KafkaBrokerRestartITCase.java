@@ -13,10 +13,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.EventJson;
 import org.flinkss.course.testing.KafkaTestBroker;
-import org.flinkss.runtime.kafka.KafkaSourceOptions;
-import org.flinkss.runtime.kafka.KafkaTables;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
+import org.flinkss.runtime.source.kafka.KafkaTables;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.trigger.Trigger;
 import org.flinkss.testutils.MiniClusters;
@@ -77,7 +78,7 @@ class KafkaBrokerRestartITCase {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         RunOptions options =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .out(new PrintStream(printed, true, StandardCharsets.UTF_8))
                         .parallelism(2)
                         .printProgress(false)

@@ -6,11 +6,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.event.EventJson;
+import org.flinkss.course.event.LocalEventFiles;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -45,14 +46,15 @@ class LandingFilesITCase {
         // Step 1: 200 files of 5 events in a folder elsewhere; <base>/events is a link to it.
         Path real = dir.resolve("landing");
         for (int batch = 1; batch <= 200; batch++) {
-            EventFiles.writeBatch(real, batch, EventGenerator.events((batch - 1) * 5L, 5));
+            LocalEventFiles.writeBatch(real, batch, EventGenerator.events((batch - 1) * 5L, 5));
         }
         RunOptions options = BronzeITCase.options(dir.resolve("base"), 2);
-        Files.createDirectories(options.base());
-        Files.createSymbolicLink(options.events(), real);
+        Files.createDirectories(Storage.localFile(options.base(), "a test file").toPath());
+        Files.createSymbolicLink(Storage.localFile(options.events(), "a test file").toPath(), real);
 
         // Step 2: inside it, a linked batch folder, and a link back to the landing folder itself.
-        Path more = EventFiles.writeBatch(dir.resolve("more"), 1, EventGenerator.events(1000, 5));
+        Path more =
+                LocalEventFiles.writeBatch(dir.resolve("more"), 1, EventGenerator.events(1000, 5));
         Files.createSymbolicLink(real.resolve("batch_201"), more);
         Files.createSymbolicLink(real.resolve("batch_1").resolve("loop"), real);
 
@@ -69,7 +71,11 @@ class LandingFilesITCase {
     void aByteOrderMarkAndArraysOfObjectsAreReadAsSparkReadsThemAndJsonGzIsLeftOut()
             throws Exception {
         RunOptions options = BronzeITCase.options(dir, 2);
-        Path batch = Files.createDirectories(options.events().resolve("batch_1"));
+        Path batch =
+                Files.createDirectories(
+                        Storage.localFile(options.events(), "a test file")
+                                .toPath()
+                                .resolve("batch_1"));
         String[] json = new String[6];
         for (int id = 0; id < json.length; id++) {
             json[id] = EventJson.toJson(EventGenerator.event(id));

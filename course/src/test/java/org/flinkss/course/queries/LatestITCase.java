@@ -20,10 +20,11 @@ import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.tables.EventTables;
-import org.flinkss.runtime.jdbc.Database;
-import org.flinkss.runtime.jdbc.JdbcUpsert;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.sink.jdbc.JdbcUpsert;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Path;
@@ -77,7 +78,7 @@ class LatestITCase {
     /** The run's options: parallelism 2, the SQL sink in {@code db}. */
     private RunOptions runOptions(String kind, Database db) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .printProgress(false)
                 .jdbcUrl(kind.equals("sqlite") ? null : dbUrl(db))

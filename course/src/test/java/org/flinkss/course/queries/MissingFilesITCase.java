@@ -20,6 +20,7 @@ import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -99,7 +100,12 @@ class MissingFilesITCase {
             public void build(QueryContext context) {
                 BronzeQuery.write(
                         context,
-                        EventSources.jsonFiles(context, "events", events, null, false)
+                        EventSources.jsonFiles(
+                                        context,
+                                        "events",
+                                        Storage.location(events.toFile()),
+                                        null,
+                                        false)
                                 .map(new Seam())
                                 .returns(ParsedEvent.class)
                                 .name("seam")
@@ -114,7 +120,7 @@ class MissingFilesITCase {
      */
     private static RunOptions.Builder options(Path base, int attempts) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .printProgress(false)
                 .maxFilesPerTrigger(1)
@@ -133,7 +139,11 @@ class MissingFilesITCase {
             EventFiles.writeBatch(
                     options.events(), batch, EventGenerator.events((batch - 1) * 500L, 500));
         }
-        try (Stream<Path> files = Files.list(options.events().resolve("batch_3"))) {
+        try (Stream<Path> files =
+                Files.list(
+                        Storage.localFile(options.events(), "a test file")
+                                .toPath()
+                                .resolve("batch_3"))) {
             return files.filter(f -> f.getFileName().toString().endsWith(".json"))
                     .findFirst()
                     .orElseThrow();
@@ -164,7 +174,13 @@ class MissingFilesITCase {
 
         // Step 3: the run fails after its restarts; the reader's own exception comes first and
         // names the file, its batch and both ways out.
-        assertThatThrownBy(() -> QueryRunner.run(bronzeWithSeam(options.events()), options))
+        assertThatThrownBy(
+                        () ->
+                                QueryRunner.run(
+                                        bronzeWithSeam(
+                                                Storage.localFile(options.events(), "a test file")
+                                                        .toPath()),
+                                        options))
                 .isInstanceOf(QueryException.class)
                 .hasMessageStartingWith(
                         "query 'bronze' failed: IOException: source 'events': file "
@@ -208,7 +224,10 @@ class MissingFilesITCase {
         // checkpoint, the file is skipped again, and must still be recorded once.
         FAIL_AT_FIRST_SKIP_RECORD.set(true);
 
-        QueryRunner.Result run = QueryRunner.run(bronzeWithSeam(options.events()), options);
+        QueryRunner.Result run =
+                QueryRunner.run(
+                        bronzeWithSeam(Storage.localFile(options.events(), "a test file").toPath()),
+                        options);
 
         assertThat(DELETE_WHEN_EVENT_0_GOES_BY.get()).as("the seam deleted the file").isNull();
         assertThat(FAIL_AT_FIRST_SKIP_RECORD.get())

@@ -8,9 +8,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.testing.KafkaTestBroker;
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.kafka.KafkaSourceOptions;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.testutils.MiniClusters;
 import org.flinkss.testutils.ProjectScripts;
 
@@ -49,7 +50,11 @@ class PermanentFailureITCase {
                                                 "3000"))
                                 .build());
         RunOptions options =
-                RunOptions.builder().base(base).parallelism(1).printProgress(false).build();
+                RunOptions.builder()
+                        .base(Storage.location(base.toFile()))
+                        .parallelism(1)
+                        .printProgress(false)
+                        .build();
 
         long start = System.nanoTime();
         // Before: 11 restarts over minutes (exponential delay up to 10 s), then the same error.
@@ -79,7 +84,11 @@ class PermanentFailureITCase {
                                 .clientProperties(Map.of("default.api.timeout.ms", "3000"))
                                 .build());
         RunOptions options =
-                RunOptions.builder().base(base).parallelism(1).printProgress(false).build();
+                RunOptions.builder()
+                        .base(Storage.location(base.toFile()))
+                        .parallelism(1)
+                        .printProgress(false)
+                        .build();
 
         long start = System.nanoTime();
         // Before: 11 restarts in 83 s, then this ConfigException.
@@ -102,7 +111,11 @@ class PermanentFailureITCase {
                                     .startingOffsets("earliest")
                                     .build());
             RunOptions options =
-                    RunOptions.builder().base(base).parallelism(1).printProgress(false).build();
+                    RunOptions.builder()
+                            .base(Storage.location(base.toFile()))
+                            .parallelism(1)
+                            .printProgress(false)
+                            .build();
 
             long start = System.nanoTime();
             // Before: the run read nothing and said "nothing new", as if the topic were empty;

@@ -74,10 +74,7 @@ class QuarantineITCase {
 
         QueryRunner.Result run =
                 QueryRunner.run(
-                        new BronzeQuery(
-                                Storage.location(options.events()),
-                                false,
-                                BadLines.QUARANTINE_ONLY),
+                        new BronzeQuery(options.events(), false, BadLines.QUARANTINE_ONLY),
                         options);
 
         // The good lines are in bronze, the bad ones in the quarantine only.
@@ -94,7 +91,11 @@ class QuarantineITCase {
 
     /** A file of 3 good lines and 3 bad ones (not JSON, a wrong type, cut short), a blank one. */
     private static Path landMixedFile(RunOptions options) throws Exception {
-        Path file = options.events().resolve("batch_1").resolve("part-00000-broken-c000.json");
+        Path file =
+                Storage.localFile(options.events(), "a test file")
+                        .toPath()
+                        .resolve("batch_1")
+                        .resolve("part-00000-broken-c000.json");
         Files.createDirectories(file.getParent());
         Files.write(
                 file,

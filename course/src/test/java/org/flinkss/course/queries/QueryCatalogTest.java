@@ -4,10 +4,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import org.flinkss.runtime.kafka.KafkaSourceOptions;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.trigger.Trigger;
 
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ class QueryCatalogTest {
     private static final Path BASE = Paths.get("/nonexistent/flinkss-catalog-test");
 
     private static RunOptions run(OutputMode mode) {
-        return RunOptions.builder().base(BASE).outputMode(mode).build();
+        return RunOptions.builder().base(Storage.location(BASE.toFile())).outputMode(mode).build();
     }
 
     private static QueryRequest request(OutputMode mode, Api api) {
@@ -239,7 +240,7 @@ class QueryCatalogTest {
                 .hasMessageContaining("run gold --output-mode update");
         RunOptions every10s =
                 RunOptions.builder()
-                        .base(BASE)
+                        .base(Storage.location(BASE.toFile()))
                         .trigger(Trigger.processingTime(Duration.ofSeconds(10)))
                         .build();
         assertThatThrownBy(() -> QueryCatalog.PIPELINE.check(QueryRequest.of(every10s, Api.TABLE)))

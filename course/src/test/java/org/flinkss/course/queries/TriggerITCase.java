@@ -12,6 +12,7 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.trigger.Trigger;
 import org.flinkss.testutils.MiniClusters;
@@ -34,7 +35,7 @@ class TriggerITCase {
             throws Exception {
         RunOptions continuous =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(2)
                         .printProgress(false)
                         .trigger(Trigger.processingTime(Duration.ofMillis(500)))
@@ -80,7 +81,7 @@ class TriggerITCase {
             throws Exception {
         RunOptions options =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(2)
                         .printProgress(false)
                         .maxFilesPerTrigger(1)

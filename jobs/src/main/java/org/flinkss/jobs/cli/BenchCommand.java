@@ -23,6 +23,7 @@ import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.io.BufferedWriter;
@@ -110,7 +111,10 @@ public final class BenchCommand implements Callable<Integer> {
             List<Event> landed =
                     EventGenerator.events(start, (int) Math.min(filesOf, events - start));
             if (extraField) {
-                landWithExtraField(options.events(), ++batch, landed);
+                landWithExtraField(
+                        Storage.localFile(options.events(), "the landing folder").toPath(),
+                        ++batch,
+                        landed);
             } else {
                 EventFiles.writeBatch(options.events(), ++batch, landed);
             }
@@ -189,7 +193,7 @@ public final class BenchCommand implements Callable<Integer> {
         return flink.applyTo(
                 checkpointInterval.applyTo(
                         RunOptions.builder()
-                                .base(base)
+                                .base(Storage.location(base.toFile()))
                                 .parallelism(parallelism.orElse(2))
                                 .printProgress(false)
                                 .announce(true)

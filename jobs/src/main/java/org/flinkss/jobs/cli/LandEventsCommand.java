@@ -108,11 +108,8 @@ public final class LandEventsCommand implements Callable<Integer> {
                             + " --to-kafka");
         }
         BaseFolder.createForLanding(data);
-        Path landed = land(data.eventsLocation(), batch, start, n, api.api());
-        String folder =
-                Storage.isLocal(landed)
-                        ? Storage.localFile(landed, "the landing folder").toString()
-                        : landed.toString();
+        Path landed = land(data.events(), batch, start, n, api.api());
+        String folder = Storage.shown(landed);
         System.out.println("landed " + n + " events (" + ids + ") in " + folder);
         return 0;
     }

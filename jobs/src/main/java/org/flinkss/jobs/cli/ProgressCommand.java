@@ -33,8 +33,8 @@ public final class ProgressCommand implements Callable<Integer> {
         if (data.objectStoreBase()) {
             data.initializeStorage();
         }
-        String name = query.checkpointName(data.baseLocation(), "progress");
-        QueryCheckpoint checkpoint = QueryCheckpoint.of(data.baseLocation(), name);
+        String name = query.checkpointName(data.base(), "progress");
+        QueryCheckpoint checkpoint = QueryCheckpoint.of(data.base(), name);
         PrintStream out = Stdout.utf8();
         if (all) {
             for (ObjectNode p : checkpoint.progress()) {

@@ -56,7 +56,7 @@ public final class RecomputeCommand implements Callable<Integer> {
                 Recompute.recompute(
                         data.openWarehouse(),
                         data.existingDatabase(),
-                        data.baseLocation(),
+                        data.base(),
                         table,
                         from.toEpochMilli(),
                         to.toEpochMilli());

@@ -1,5 +1,7 @@
 package org.flinkss.jobs.cli;
 
+import org.apache.flink.core.fs.Path;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -8,16 +10,14 @@ import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.jobs.report.ReportGatherer;
 import org.flinkss.jobs.report.ReportPage;
-import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import javax.annotation.Nullable;
 
+import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**
@@ -39,53 +39,33 @@ public final class ReportCommand implements Callable<Integer> {
             names = "--out",
             paramLabel = "FILE",
             description = "where to write it (default: <base>/report.html)")
-    Path out;
+    File out;
 
     @Override
     public Integer call() throws IOException {
+        Path base = data.base();
         if (data.objectStoreBase()) {
-            org.apache.flink.core.fs.Path base = data.baseLocation();
             data.initializeStorage();
             BaseFolder.requireForReport(base);
-            org.apache.flink.core.fs.Path file =
-                    out != null
-                            ? Storage.location(out)
-                            : new org.apache.flink.core.fs.Path(base, "report.html");
-            write(base, data.openWarehouse(), data.existingDatabase(), file);
-            System.out.println("report: " + file);
-            return 0;
+        } else {
+            BaseFolder.requireForReport(data.localBase());
         }
-        BaseFolder.requireForReport(data.base);
-        Path file = out != null ? out : data.base.resolve("report.html");
-        write(data.base, data.openWarehouse(), data.existingDatabase(), file);
-        System.out.println("report: " + file.toAbsolutePath());
+        Path file = out != null ? Storage.location(out) : new Path(base, "report.html");
+        write(base, data.openWarehouse(), data.existingDatabase(), file);
+        System.out.println("report: " + Storage.shown(file));
         return 0;
     }
 
     /**
-     * The report of a base anywhere (a local folder or {@code s3://bucket/prefix}), written to
-     * {@code file} anywhere.
-     */
-    public static void write(
-            org.apache.flink.core.fs.Path base,
-            Warehouse warehouse,
-            @Nullable Database database,
-            org.apache.flink.core.fs.Path file)
-            throws IOException {
-        String html =
-                ReportPage.render(
-                        new ReportGatherer(warehouse, database).gather(base, base.toString()));
-        Storage.replaceText(file, html);
-    }
-
-    /**
-     * The report of {@code base}: its queries' progress, and the windowed tables of the warehouse
-     * and, when there is one, of the SQL database (where update mode keeps them).
+     * The report of {@code base} (a local folder or {@code s3://bucket/prefix}), written to {@code
+     * file} anywhere: its queries' progress, and the windowed tables of the warehouse and, when
+     * there is one, of the SQL database (where update mode keeps them).
      */
     public static void write(Path base, Warehouse warehouse, @Nullable Database database, Path file)
             throws IOException {
-        String html = ReportPage.render(new ReportGatherer(warehouse, database).gather(base));
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.writeString(file, html, StandardCharsets.UTF_8);
+        String html =
+                ReportPage.render(
+                        new ReportGatherer(warehouse, database).gather(base, Storage.shown(base)));
+        Storage.replaceText(file, html);
     }
 }

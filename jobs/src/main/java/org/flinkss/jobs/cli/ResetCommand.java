@@ -31,15 +31,13 @@ public final class ResetCommand implements Callable<Integer> {
             data.initializeStorage();
         }
         // A name of the catalog, or of a SQL query's checkpoint: never a path.
-        String q = query.checkpointName(data.baseLocation(), "reset");
+        String q = query.checkpointName(data.base(), "reset");
         List<String> emptied =
-                data.objectStoreBase()
-                        ? QueryReset.reset(
-                                data.baseLocation(),
-                                data.openWarehouse(),
-                                data.existingDatabase(),
-                                q)
-                        : QueryReset.reset(data.base, data.openWarehouse(), data.database(), q);
+                QueryReset.reset(
+                        data.base(),
+                        data.openWarehouse(),
+                        data.objectStoreBase() ? data.existingDatabase() : data.database(),
+                        q);
         System.out.println(
                 q
                         + ": checkpoint deleted"

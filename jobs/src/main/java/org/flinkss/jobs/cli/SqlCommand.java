@@ -49,6 +49,7 @@ public final class SqlCommand implements Callable<Integer> {
             required = true,
             paramLabel = "FILE.sql",
             description = "the SQL file: its statements are one query")
+    // A local file the user wrote, read once (errors name it by line): not a storage location.
     Path file;
 
     @Option(

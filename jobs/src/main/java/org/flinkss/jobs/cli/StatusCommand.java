@@ -34,7 +34,7 @@ public final class StatusCommand implements Callable<Integer> {
         if (data.objectStoreBase()) {
             data.initializeStorage();
         }
-        QueryCheckpoint checkpoint = QueryCheckpoint.of(data.baseLocation(), name);
+        QueryCheckpoint checkpoint = QueryCheckpoint.of(data.base(), name);
         PrintStream out = Stdout.utf8();
         StatusReport.lines(checkpoint.status(), data.tables()).forEach(out::println);
         out.flush();

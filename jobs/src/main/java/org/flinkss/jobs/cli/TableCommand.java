@@ -17,6 +17,7 @@ import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.jobs.cli.output.TablePrinter;
 import org.flinkss.jobs.cli.output.Tables;
 import org.flinkss.runtime.ops.QueryCheckpoint;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.RowValues;
 import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
@@ -278,13 +279,17 @@ public final class TableCommand implements Callable<Integer> {
                     return;
                 }
                 throw new IllegalArgumentException(
-                        "no table '" + table + "' in warehouse " + warehouse.root());
+                        "no table '" + table + "' in warehouse " + warehouse.where());
             }
             // The writer's checkpoint in this base, when there is one, becomes the table's owner.
-            String writer = LegacyTables.writer(warehouse.tablePath(table));
+            String writer =
+                    LegacyTables.writer(
+                            Storage.localFile(
+                                    warehouse.tableLocation(table),
+                                    "a table of the earlier format"));
             TableOwner owner = null;
             if (writer.matches("[A-Za-z0-9_-]+")) {
-                QueryCheckpoint checkpoint = QueryCheckpoint.of(data.base, writer);
+                QueryCheckpoint checkpoint = QueryCheckpoint.of(data.base(), writer);
                 if (checkpoint.exists()) {
                     owner = checkpoint.owner(checkpoint.queryId(), warehouse);
                 }

@@ -3,8 +3,8 @@ package org.flinkss.jobs.report;
 import org.apache.flink.core.fs.Path;
 
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.ops.QueryCheckpoint;
+import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.runtime.table.Warehouse;
 
 import javax.annotation.Nullable;
@@ -36,11 +36,6 @@ public final class ReportGatherer {
     /** The report's data for a base anywhere (a local folder or {@code s3://bucket/prefix}). */
     public ReportData gather(Path base, String shownAs) throws IOException {
         return gather(QueryCheckpoint.allUnder(base), shownAs);
-    }
-
-    /** The report's data for a local base. */
-    public ReportData gather(java.nio.file.Path base) throws IOException {
-        return gather(QueryCheckpoint.allUnder(base), base.toAbsolutePath().toString());
     }
 
     private ReportData gather(List<QueryCheckpoint> checkpoints, String shownAs) {

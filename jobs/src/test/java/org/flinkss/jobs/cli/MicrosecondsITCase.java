@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.jobs.CliOutput;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DataFile;
 import org.flinkss.runtime.table.delta.DataFiles;
@@ -157,7 +158,8 @@ class MicrosecondsITCase {
         // A bronze table as an earlier version left it: event_ts TIMESTAMP_LTZ(3), with rows.
         land("1,1,view,2025-03-01T00:00:00.000Z");
         ok("run", "bronze", "--quiet");
-        Warehouse warehouse = new Warehouse(dir.resolve("base").resolve("warehouse"));
+        Warehouse warehouse =
+                new Warehouse(Storage.location(dir.resolve("base").resolve("warehouse").toFile()));
         DeltaTable bronze = warehouse.delta("events_bronze");
         RowType oldRow = millisecondsOf(EventTables.EVENT_ROW);
         bronze.replace(oldRow, bronze.properties());

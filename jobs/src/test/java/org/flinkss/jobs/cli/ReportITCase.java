@@ -20,6 +20,7 @@ import org.flinkss.jobs.Main;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -79,7 +80,11 @@ class ReportITCase {
 
     private Path write(RunOptions options) throws Exception {
         Path file = base.resolve("report.html");
-        ReportCommand.write(base, new Warehouse(options.warehouse()), null, file);
+        ReportCommand.write(
+                Storage.location(base.toFile()),
+                new Warehouse(options.warehouse()),
+                null,
+                Storage.location(file.toFile()));
         return file;
     }
 
@@ -240,7 +245,11 @@ class ReportITCase {
                             .toString());
         }
         lines.add(script);
-        Path batch = Files.createDirectories(options.events().resolve("batch_1"));
+        Path batch =
+                Files.createDirectories(
+                        Storage.localFile(options.events(), "a test file")
+                                .toPath()
+                                .resolve("batch_1"));
         Files.write(batch.resolve("part-0.json"), lines, StandardCharsets.UTF_8);
         QueryRunner.run(new BronzeQuery(options.events()), options);
         QueryRunner.run(WindowQuery.win5(Api.DATASTREAM), options);
@@ -297,7 +306,7 @@ class ReportITCase {
         RunOptions options = BronzeITCase.options(base, 2);
         RunOptions update =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(2)
                         .printProgress(false)
                         .outputMode(OutputMode.UPDATE)

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.jobs.CliOutput;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DataFiles;
 import org.flinkss.runtime.table.delta.DeltaTable;
@@ -72,7 +73,8 @@ class TableCommandsITCase {
         String history = ok("table", "history", "events_bronze").out();
         assertThat(history).contains("version", "operation", "batch_id", "rows_added");
         assertThat(history).contains("STREAMING UPDATE", "CREATE TABLE");
-        Warehouse warehouse = new Warehouse(dir.resolve("base").resolve("warehouse"));
+        Warehouse warehouse =
+                new Warehouse(Storage.location(dir.resolve("base").resolve("warehouse").toFile()));
         DeltaTable bronze = warehouse.delta("events_bronze");
         long afterFirstBatch = bronze.version() - 1;
 
@@ -149,7 +151,7 @@ class TableCommandsITCase {
                         "--base",
                         dir.resolve("other").toString(),
                         "--warehouse",
-                        warehouse.root().toString());
+                        Storage.localFile(warehouse.location(), "a test file").toPath().toString());
         assertThat(other.code()).isNotZero();
         assertThat(other.err())
                 .contains("events_bronze", "is written by", "cannot write it")

@@ -53,7 +53,7 @@ class TimeZoneITCase {
 
     @Test
     void recomputeOfTheReadmesExampleReplacesClosedWindowsWithTheSameRowsInNewYork() {
-        // Step 1: the README's commands: batches 1 and 2, bronze, win5.
+        // Step 1: the commands of docs/command-line.md: batches 1 and 2, bronze, win5.
         RunOptions options = BronzeITCase.options(base, 2);
         Warehouse warehouse = new Warehouse(options.warehouse());
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
@@ -68,7 +68,7 @@ class TimeZoneITCase {
                 Recompute.recompute(
                         warehouse,
                         null,
-                        options.baseLocation(),
+                        options.base(),
                         "events_5min",
                         Values.timestamp("2025-03-01T00:00:00Z").toEpochMilli(),
                         Values.timestamp("2025-03-01T01:00:00Z").toEpochMilli());

@@ -8,10 +8,12 @@ import org.junit.jupiter.api.Test;
 
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LocalEventFiles;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
-import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.progress.ProgressTracker;
+import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.storage.impl.LocalDisk;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.ClusterInstallationLock;
@@ -102,7 +104,7 @@ class ClusterITCase {
                 "the jars are missing: run 'mvn package' first (this test runs in failsafe, after"
                         + " package): "
                         + CLUSTER_JAR);
-        Folders.deleteRecursively(WORK);
+        LocalDisk.deleteRecursively(WORK);
         Files.createDirectories(WORK);
         // From here on the cluster may be up: stop it on every way out, a killed test JVM included.
         clusterStarted = true;
@@ -177,7 +179,7 @@ class ClusterITCase {
     @Test
     void availableNowRunsOnTheClusterContinueFromTheQuerysCheckpoint() {
         Path base = WORK.resolve("available-now");
-        Warehouse warehouse = new Warehouse(base.resolve("warehouse"));
+        Warehouse warehouse = new Warehouse(Storage.location(base.resolve("warehouse").toFile()));
 
         // Land batch 1 the way a user does, with the runnable jar.
         Result land =
@@ -216,7 +218,7 @@ class ClusterITCase {
                 .as("the run ended with a savepoint in the query's checkpoint")
                 .hasSize(1);
 
-        EventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
+        LocalEventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
         Result second =
                 flink(
                         "run",
@@ -245,8 +247,8 @@ class ClusterITCase {
     void aProcessingTimeRunStoppedWithASavepointIsResumedFromIt() throws IOException {
         Path base = WORK.resolve("processing-time");
         Path external = WORK.resolve("external-savepoints");
-        Warehouse warehouse = new Warehouse(base.resolve("warehouse"));
-        EventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 500));
+        Warehouse warehouse = new Warehouse(Storage.location(base.resolve("warehouse").toFile()));
+        LocalEventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 500));
 
         // A processing-time run, "detached": it keeps running until stopped from outside.
         Process client = startContinuous(base, "continuous-1");
@@ -265,7 +267,7 @@ class ClusterITCase {
                 .hasSize(1);
 
         // run -s with that savepoint: it is the one the checkpoint already holds a copy of.
-        EventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
+        LocalEventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
         Result resumed =
                 flink(
                         "run",
@@ -288,7 +290,7 @@ class ClusterITCase {
         // The client dies (kill -9) while the job runs on; the job is stopped from outside later,
         // so nobody copies its savepoint: run -s hands it over, and it is newer than the
         // checkpoint's.
-        EventFiles.writeBatch(base.resolve("events"), 3, EventGenerator.events(1000, 500));
+        LocalEventFiles.writeBatch(base.resolve("events"), 3, EventGenerator.events(1000, 500));
         Process lost = startContinuous(base, "continuous-2");
         String lostJob = jobId(lost, WORK.resolve("continuous-2.log"));
         awaitRows(warehouse, 1500, lost, WORK.resolve("continuous-2.log"));
@@ -303,7 +305,7 @@ class ClusterITCase {
         assertThat(stopLost.code).as(stopLost.output).isZero();
         String newer = group(SAVEPOINT, stopLost.output);
 
-        EventFiles.writeBatch(base.resolve("events"), 4, EventGenerator.events(1500, 500));
+        LocalEventFiles.writeBatch(base.resolve("events"), 4, EventGenerator.events(1500, 500));
         Result fromNewer =
                 flink(
                         "run",
@@ -336,11 +338,13 @@ class ClusterITCase {
     @Test
     void theNextRunCancelsTheJobOfAKilledClientBeforeItStarts() throws Exception {
         Path base = WORK.resolve("killed-client");
-        Warehouse warehouse = new Warehouse(base.resolve("warehouse"));
+        Warehouse warehouse = new Warehouse(Storage.location(base.resolve("warehouse").toFile()));
         int files = 12;
         for (int file = 0; file < files; file++) {
             EventFiles.writeBatch(
-                    base.resolve("events"), file + 1, EventGenerator.events(file * 500L, 500));
+                    Storage.location(base.resolve("events").toFile()),
+                    file + 1,
+                    EventGenerator.events(file * 500L, 500));
         }
         String[] run = {
             "run",
@@ -478,7 +482,12 @@ class ClusterITCase {
     }
 
     private static List<Path> savepoints(Path base) {
-        Path dir = CheckpointLayout.of(base, "bronze").savepoints();
+        Path dir =
+                Storage.localFile(
+                                CheckpointLayout.of(Storage.location(base.toFile()), "bronze")
+                                        .savepoints(),
+                                "a test file")
+                        .toPath();
         try (var s = Files.list(dir)) {
             return s.filter(p -> Files.exists(p.resolve("_metadata"))).toList();
         } catch (IOException e) {
@@ -487,7 +496,9 @@ class ClusterITCase {
     }
 
     private static List<Long> batchIds(Path base) {
-        return ProgressTracker.history(CheckpointLayout.of(base, "bronze")).stream()
+        return ProgressTracker.history(
+                        CheckpointLayout.of(Storage.location(base.toFile()), "bronze"))
+                .stream()
                 .map(p -> p.path("batchId").asLong())
                 .toList();
     }

@@ -16,10 +16,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LocalEventFiles;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.jobs.CliOutput;
-import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.storage.impl.LocalDisk;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.testing.RunFreeRows;
 import org.flinkss.runtime.testing.S3TestServer;
@@ -104,7 +105,7 @@ class DockerComposeITCase {
                         "the client image needs the job jars: run 'mvn package' first (this test"
                                 + " runs in failsafe, after package)")
                 .exists();
-        Folders.deleteRecursively(WORK.resolve("local"));
+        LocalDisk.deleteRecursively(WORK.resolve("local"));
         long started = System.nanoTime();
         // Waits for a build that .ci/run started in the background (scripts/docker-images takes a
         // lock), then builds what is missing or changed: at least the client, after a change.
@@ -219,7 +220,7 @@ class DockerComposeITCase {
         ok("run", "pipeline", "--quiet", "--base", local);
 
         Warehouse onCluster = new Warehouse(Storage.location(remote + "/warehouse"));
-        Warehouse onDisk = new Warehouse(Path.of(local, "warehouse"));
+        Warehouse onDisk = new Warehouse(Storage.location(Path.of(local, "warehouse").toFile()));
         assertThat(onCluster.tables())
                 .contains(BronzeQuery.TABLE, WIN5_TABLE, SILVER_TABLE, GOLD_TABLE)
                 .isEqualTo(onDisk.tables());
@@ -245,7 +246,7 @@ class DockerComposeITCase {
             List<Event> batch =
                     EventGenerator.events((long) file * EVENTS_PER_FILE, EVENTS_PER_FILE);
             EventFiles.writeBatch(Storage.location(remote + "/events"), file + 1, batch);
-            EventFiles.writeBatch(Path.of(local, "events"), file + 1, batch);
+            LocalEventFiles.writeBatch(Path.of(local, "events"), file + 1, batch);
         }
         long events = (long) KILL_FILES * EVENTS_PER_FILE;
 
@@ -253,7 +254,7 @@ class DockerComposeITCase {
         // bronze's versions split its files differs between runs (a restart re-plans).
         ok("run", "bronze", "--quiet", "--base", local, "--max-files-per-trigger", FILES_PER_BATCH);
         ok("run", "win5", "--quiet", "--base", local);
-        Warehouse expected = new Warehouse(Path.of(local, "warehouse"));
+        Warehouse expected = new Warehouse(Storage.location(Path.of(local, "warehouse").toFile()));
         assertThat(expected.count(BronzeQuery.TABLE)).isEqualTo(events);
 
         // Bronze on the cluster; taskmanager-1's container dies once two batches are committed.

@@ -10,15 +10,16 @@ import org.junit.jupiter.api.Test;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LocalEventFiles;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.jobs.Main;
 import org.flinkss.jobs.scripts.ScriptStartRaceITCase;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
-import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.RestorePoints;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.storage.ListedFile;
 import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.storage.impl.LocalDisk;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.testing.RunFreeRows;
 import org.flinkss.runtime.testing.S3TestServer;
@@ -101,7 +102,7 @@ public class MultiTaskManagerITCase {
         assertThat(CLUSTER_JAR)
                 .as("the cluster jar (this test runs in failsafe, after package)")
                 .isRegularFile();
-        Folders.deleteRecursively(WORK);
+        LocalDisk.deleteRecursively(WORK);
         Files.createDirectories(WORK);
         started = true;
         stopOnExit = new Thread(MultiTaskManagerITCase::stopAll, "MultiTaskManagerITCase-stop");
@@ -186,7 +187,7 @@ public class MultiTaskManagerITCase {
         for (int file = 0; file < FILES; file++) {
             List<Event> events =
                     EventGenerator.events((long) file * EVENTS_PER_FILE, EVENTS_PER_FILE);
-            EventFiles.writeBatch(reference.resolve("events"), file + 1, events);
+            LocalEventFiles.writeBatch(reference.resolve("events"), file + 1, events);
             EventFiles.writeBatch(landing, file + 1, events);
         }
         long events = (long) FILES * EVENTS_PER_FILE;
@@ -205,7 +206,8 @@ public class MultiTaskManagerITCase {
         assertThat(Main.execute(runArgs(local, "pipeline", false)))
                 .as("embedded reference run of the pipeline")
                 .isZero();
-        Warehouse expected = new Warehouse(reference.resolve("warehouse"));
+        Warehouse expected =
+                new Warehouse(Storage.location(reference.resolve("warehouse").toFile()));
         assertThat(expected.count(BronzeQuery.TABLE)).isEqualTo(events);
         assertThat(expected.tables()).containsAll(COURSE_TABLES);
 
@@ -263,11 +265,11 @@ public class MultiTaskManagerITCase {
                 .contains("taskmanager-2: running")
                 .contains("taskmanager-3: running");
         CheckpointLayout bronzeCheckpoint = CheckpointLayout.of(base, "bronze");
-        assertThat(new RestorePoints(bronzeCheckpoint).allLocations())
+        assertThat(new RestorePoints(bronzeCheckpoint).all())
                 .as("bronze's one restore point left: its final savepoint, on S3")
                 .singleElement()
                 .asString()
-                .startsWith(bronzeCheckpoint.savepointsLocation() + "/savepoint-");
+                .startsWith(bronzeCheckpoint.savepoints() + "/savepoint-");
 
         // Step 3: win5 and the pipeline (bronze finds nothing new, then silver and gold) on the
         // two TaskManagers left (their four slots).
@@ -322,9 +324,11 @@ public class MultiTaskManagerITCase {
         assertThat(Main.execute(win5Args(win5Reference.toString(), win5Limit)))
                 .as("embedded reference run of win5, %s files a batch", win5Limit)
                 .isZero();
-        Warehouse win5Expected = new Warehouse(win5Reference.resolve("warehouse"));
+        Warehouse win5Expected =
+                new Warehouse(Storage.location(win5Reference.resolve("warehouse").toFile()));
         List<ObjectNode> expectedBatches =
-                ProgressTracker.history(CheckpointLayout.of(win5Reference, WIN5));
+                ProgressTracker.history(
+                        CheckpointLayout.of(Storage.location(win5Reference.toFile()), WIN5));
         assertThat(expectedBatches).as("the reference's win5 batches").hasSizeGreaterThan(4);
 
         Warehouse win5Actual =
@@ -370,7 +374,7 @@ public class MultiTaskManagerITCase {
                 .as("the JobManager restored win5's job from a checkpoint of its state on S3")
                 .containsPattern(
                         "Restoring job \\w+ from Checkpoint [1-9]\\d* @ .* located at "
-                                + Pattern.quote(win5Checkpoint.checkpointsLocation() + "/"));
+                                + Pattern.quote(win5Checkpoint.checkpoints() + "/"));
         assertThat(batches(ProgressTracker.history(win5Checkpoint)))
                 .as("win5's batches on the cluster (id, rows read), against the reference's")
                 .isEqualTo(batches(expectedBatches));

@@ -18,6 +18,7 @@ import org.flinkss.runtime.checkpoint.SkippedCommit;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.MiniClusters;
@@ -62,7 +63,7 @@ class DeltaKillReplayITCase {
     private RunOptions options(Path base) {
         // One file per batch and a checkpoint every 300 ms: several committed batches per run.
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .maxFilesPerTrigger(1)
                 .checkpointInterval(Duration.ofMillis(300))
@@ -88,7 +89,9 @@ class DeltaKillReplayITCase {
         // Step 2: six more files; a run in a child JVM, killed with kill -9 once it has committed
         // a batch of its own.
         land(killed, 3, FILES);
-        BronzeKillRecoveryITCase.copyTree(killed.events(), reference.events());
+        BronzeKillRecoveryITCase.copyTree(
+                Storage.localFile(killed.events(), "a test file").toPath(),
+                Storage.localFile(reference.events(), "a test file").toPath());
         int committed = ProgressTracker.history(checkpoint).size();
         String[] run = {
             "run",
@@ -108,7 +111,7 @@ class DeltaKillReplayITCase {
                         .workDir(dir.resolve("child"))
                         .tmpDir(dir.resolve("child-tmp"))
                         .output(dir.resolve("child.log"));
-        String queryId = QueryIdentity.idIn(checkpoint.metadata());
+        String queryId = QueryIdentity.idIn(checkpoint);
         try (ChildJvm child = launcher.start(run)) {
             assertThat(child.awaitNewBatch(checkpoint, committed, Duration.ofSeconds(90)))
                     .as(
@@ -144,20 +147,25 @@ class DeltaKillReplayITCase {
         // killed meanwhile leaves that one too: it goes as well, and the run restores the first
         // run's savepoint, older than the tables.
         RestorePoints restorePoints = new RestorePoints(checkpoint);
-        List<Path> before = restorePoints.all();
-        Path newest = restorePoints.newest().orElseThrow();
+        List<?> before = restorePoints.all();
+        Path newest =
+                Storage.localFile(restorePoints.newest().orElseThrow(), "a test file").toPath();
         assertThat(newest.getFileName().toString()).startsWith("chk-");
         List<Path> deleted = new ArrayList<>();
-        while (newest.startsWith(checkpoint.checkpoints())) {
+        while (newest.startsWith(
+                Storage.localFile(checkpoint.checkpoints(), "a test file").toPath())) {
             DeltaReplayITCase.deleteTree(newest);
             deleted.add(newest);
-            newest = restorePoints.newest().orElseThrow();
+            newest =
+                    Storage.localFile(restorePoints.newest().orElseThrow(), "a test file").toPath();
         }
         System.out.printf(
                 "DeltaKillReplayITCase: tables held batches %s; restore points %s; deleted %s;"
                         + " the rerun restores %s%n",
                 held, before, deleted, newest);
-        assertThat(newest.startsWith(checkpoint.savepoints()))
+        assertThat(
+                        newest.startsWith(
+                                Storage.localFile(checkpoint.savepoints(), "a test file").toPath()))
                 .as("restore points %s, deleted %s", before, deleted)
                 .isTrue();
         printed.reset();
@@ -219,7 +227,8 @@ class DeltaKillReplayITCase {
     private static void land(RunOptions options, int from, int to) throws Exception {
         for (int file = from; file <= to; file++) {
             Path part =
-                    options.events()
+                    Storage.localFile(options.events(), "a test file")
+                            .toPath()
                             .resolve("batch_" + file)
                             .resolve("part-00000-" + file + "-c000.json");
             Files.createDirectories(part.getParent());

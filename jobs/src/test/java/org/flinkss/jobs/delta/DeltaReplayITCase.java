@@ -15,6 +15,7 @@ import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.checkpoint.SkippedCommit;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DeltaTable;
 import org.flinkss.testutils.MiniClusters;
@@ -50,7 +51,7 @@ class DeltaReplayITCase {
 
     private RunOptions options() {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .printProgress(false)
                 .maxFilesPerTrigger(2)
@@ -81,8 +82,8 @@ class DeltaReplayITCase {
         // The restore points are gone (savepoints and retained checkpoints deleted by hand); the
         // offset log and the table stay.
         CheckpointLayout layout = options.checkpointOf(BronzeQuery.NAME);
-        deleteTree(layout.savepoints());
-        deleteTree(layout.checkpoints());
+        deleteTree(Storage.localFile(layout.savepoints(), "a test file").toPath());
+        deleteTree(Storage.localFile(layout.checkpoints(), "a test file").toPath());
         land(options, 6, 6);
         printed.reset();
 
@@ -118,7 +119,7 @@ class DeltaReplayITCase {
         QueryRunner.Result first = QueryRunner.run(bronze, options);
         assertThat(first.batches()).isEqualTo(1);
         Path older = base.resolve("older-savepoints");
-        copyTree(layout.savepoints(), older);
+        copyTree(Storage.localFile(layout.savepoints(), "a test file").toPath(), older);
 
         land(options, 3, 4);
         QueryRunner.Result second = QueryRunner.run(bronze, options);
@@ -128,9 +129,9 @@ class DeltaReplayITCase {
 
         // The newest restore points deleted: the run restores the older savepoint, so it reads
         // batch 1 again, as it was planned.
-        deleteTree(layout.savepoints());
-        deleteTree(layout.checkpoints());
-        copyTree(older, layout.savepoints());
+        deleteTree(Storage.localFile(layout.savepoints(), "a test file").toPath());
+        deleteTree(Storage.localFile(layout.checkpoints(), "a test file").toPath());
+        copyTree(older, Storage.localFile(layout.savepoints(), "a test file").toPath());
         QueryRunner.Result third = QueryRunner.run(bronze, options);
 
         // Every table of the query (events_bronze, its quarantine, its skipped files) skipped it.
@@ -161,7 +162,7 @@ class DeltaReplayITCase {
     void aReaderPollingTheTableDuringLongBatchesSeesWholeBatchesOnly() throws Exception {
         RunOptions options =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(2)
                         .printProgress(false)
                         .maxFilesPerTrigger(1)
@@ -219,7 +220,7 @@ class DeltaReplayITCase {
     }
 
     private static String queryId(CheckpointLayout layout) {
-        return QueryIdentity.idIn(layout.metadata());
+        return QueryIdentity.idIn(layout);
     }
 
     static void deleteTree(Path dir) throws IOException {

@@ -18,6 +18,7 @@ import org.flinkss.runtime.checkpoint.SkippedCommit;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -54,7 +55,7 @@ class DeltaStatefulReplayITCase {
 
     private RunOptions options(OutputMode mode) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .printProgress(false)
                 .outputMode(mode)
@@ -137,8 +138,10 @@ class DeltaStatefulReplayITCase {
     private QueryRunner.Result deleteRestorePointsAndRerun(RunOptions options) {
         CheckpointLayout layout = options.checkpointOf(QueryCatalog.WIN5.queryName());
         try {
-            DeltaReplayITCase.deleteTree(layout.savepoints());
-            DeltaReplayITCase.deleteTree(layout.checkpoints());
+            DeltaReplayITCase.deleteTree(
+                    Storage.localFile(layout.savepoints(), "a test file").toPath());
+            DeltaReplayITCase.deleteTree(
+                    Storage.localFile(layout.checkpoints(), "a test file").toPath());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -18,6 +18,7 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.MiniClusters;
 
@@ -84,7 +85,7 @@ class BronzeToKafkaKillRecoveryITCase {
         // Two part files at most per batch and a commit every 300 ms: several batches to kill in.
         RunOptions options =
                 RunOptions.builder()
-                        .base(dir.resolve("base"))
+                        .base(Storage.location(dir.resolve("base").toFile()))
                         .parallelism(2)
                         .maxFilesPerTrigger(2)
                         .checkpointInterval(Duration.ofMillis(300))

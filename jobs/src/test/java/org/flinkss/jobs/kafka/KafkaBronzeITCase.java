@@ -17,11 +17,12 @@ import org.flinkss.course.tables.EventTables;
 import org.flinkss.course.testing.KafkaTestBroker;
 import org.flinkss.jobs.Main;
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.kafka.KafkaSourceOptions;
-import org.flinkss.runtime.kafka.KafkaTables;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
+import org.flinkss.runtime.source.kafka.KafkaTables;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -58,7 +59,11 @@ class KafkaBronzeITCase {
     }
 
     private static RunOptions options(Path base) {
-        return RunOptions.builder().base(base).parallelism(2).printProgress(false).build();
+        return RunOptions.builder()
+                .base(Storage.location(base.toFile()))
+                .parallelism(2)
+                .printProgress(false)
+                .build();
     }
 
     private static KafkaSourceOptions.Builder source() {
@@ -128,7 +133,7 @@ class KafkaBronzeITCase {
         // The Kafka limit travels as every rate limit does: the run's options, not the source's.
         RunOptions options =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(2)
                         .printProgress(false)
                         .maxOffsetsPerTrigger(100)

@@ -17,11 +17,12 @@ import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.testing.Expected;
 import org.flinkss.jobs.Main;
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.ops.QueryReset;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DeltaTable;
 import org.flinkss.runtime.table.delta.HistoryEntry;
@@ -56,7 +57,7 @@ class OutputModeITCase {
 
     private static RunOptions options(Path dir, OutputMode mode) {
         return RunOptions.builder()
-                .base(dir)
+                .base(Storage.location(dir.toFile()))
                 .parallelism(2)
                 .printProgress(false)
                 .outputMode(mode)
@@ -65,7 +66,10 @@ class OutputModeITCase {
 
     private static QueryRunner.Result run(QueryCatalog query, Api api, RunOptions options) {
         QueryRunner.run(
-                new BronzeQuery(options.events()), options(options.base(), OutputMode.APPEND));
+                new BronzeQuery(options.events()),
+                options(
+                        Storage.localFile(options.base(), "a test file").toPath(),
+                        OutputMode.APPEND));
         return QueryRunner.run(query.create(options, api), options);
     }
 
@@ -235,7 +239,7 @@ class OutputModeITCase {
     void readersNeverSeeAHalfWrittenCompleteTable() throws Exception {
         RunOptions options =
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(2)
                         .printProgress(false)
                         .outputMode(OutputMode.COMPLETE)
@@ -250,7 +254,7 @@ class OutputModeITCase {
         QueryRunner.run(
                 new BronzeQuery(options.events()),
                 RunOptions.builder()
-                        .base(base)
+                        .base(Storage.location(base.toFile()))
                         .parallelism(2)
                         .printProgress(false)
                         .maxFilesPerTrigger(1)
@@ -313,7 +317,10 @@ class OutputModeITCase {
         long first = results.get(results.size() - 1).version();
         assertThat(delta.snapshotAt(first).files()).hasSize(1);
         assertThat(delta.vacuum(Duration.ZERO, true, false).deleted()).hasSize(results.size() - 1);
-        try (Stream<Path> files = Files.list(warehouse.tablePath("events_5min"))) {
+        try (Stream<Path> files =
+                Files.list(
+                        Storage.localFile(warehouse.tableLocation("events_5min"), "a test file")
+                                .toPath())) {
             assertThat(files.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith("_")))
                     .hasSize(1);
         }
@@ -368,7 +375,11 @@ class OutputModeITCase {
                 .hasMessageContaining("reset");
         assertThat(warehouse.count("events_5min")).isEqualTo(appended);
 
-        QueryReset.reset(base, warehouse, append.database(), QueryCatalog.WIN5.queryName());
+        QueryReset.reset(
+                Storage.location(base.toFile()),
+                warehouse,
+                append.database(),
+                QueryCatalog.WIN5.queryName());
         run(QueryCatalog.WIN5, Api.DATASTREAM, complete);
         assertThat(warehouse.sortedValues("events_5min"))
                 .containsExactlyElementsOf(

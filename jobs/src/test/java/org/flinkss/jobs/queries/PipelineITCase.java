@@ -17,6 +17,7 @@ import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.ops.QueryCheckpoint;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -108,7 +109,8 @@ class PipelineITCase {
     @Test
     void aSecondPipelineRunWhileOneIsActiveIsRefused() {
         RunOptions options = BronzeITCase.options(base, 2);
-        try (QueryCheckpoint.Lock running = QueryCheckpoint.of(base, "_pipeline").lock()) {
+        try (QueryCheckpoint.Lock running =
+                QueryCheckpoint.of(Storage.location(base.toFile()), "_pipeline").lock()) {
             assertThatThrownBy(() -> Pipeline.run(options, Api.DATASTREAM))
                     .isInstanceOf(QueryException.class)
                     .hasMessageContaining("query 'pipeline' is already running");

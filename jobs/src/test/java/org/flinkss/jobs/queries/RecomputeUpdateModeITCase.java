@@ -7,12 +7,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.Event;
-import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LocalEventFiles;
 import org.flinkss.course.testing.Expected;
 import org.flinkss.jobs.CliOutput;
 import org.flinkss.jobs.cli.options.Values;
-import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.RowValues;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
@@ -26,11 +27,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.flinkss.course.testing.Expected.MINUTE;
 
 /**
- * {@code recompute} of a table whose query runs in update mode, as in the README's Commands block:
- * win5 in append mode, {@code reset win5}, win5 in update mode, then {@code recompute events_5min}.
- * The live windows are in the SQL database; the warehouse table of the same name is the append
- * run's, emptied by the reset. The recompute used to write the rebuilt windows into that emptied
- * warehouse table and leave the SQL rows as they were.
+ * {@code recompute} of a table whose query runs in update mode, as in the command block of
+ * docs/command-line.md: win5 in append mode, {@code reset win5}, win5 in update mode, then {@code
+ * recompute events_5min}. The live windows are in the SQL database; the warehouse table of the same
+ * name is the append run's, emptied by the reset. The recompute used to write the rebuilt windows
+ * into that emptied warehouse table and leave the SQL rows as they were.
  */
 class RecomputeUpdateModeITCase {
 
@@ -51,7 +52,7 @@ class RecomputeUpdateModeITCase {
     @Test
     void recomputeOfAnUpdateModeQueryRebuildsTheClosedWindowsInTheSqlDatabase() throws Exception {
         Database database = Database.sqliteIn(base.resolve("warehouse"));
-        Warehouse warehouse = new Warehouse(base.resolve("warehouse"));
+        Warehouse warehouse = new Warehouse(Storage.location(base.resolve("warehouse").toFile()));
 
         // Step 1: 1000 events, bronze, win5 in append mode, reset, win5 in update mode; then the
         // late buy of topic 11.11, which the update-mode run drops (to events_5min_late).
@@ -61,7 +62,7 @@ class RecomputeUpdateModeITCase {
         ok("run", "win5", "--quiet");
         ok("reset", "win5");
         ok("run", "win5", "--output-mode", "update", "--quiet");
-        EventFiles.writeBatch(base.resolve("events"), 3, List.of(WindowITCase.LATE));
+        LocalEventFiles.writeBatch(base.resolve("events"), 3, List.of(WindowITCase.LATE));
         ok("run", "bronze", "--quiet");
         ok("run", "win5", "--output-mode", "update", "--quiet");
         List<Event> events = EventGenerator.events(0, 1000);

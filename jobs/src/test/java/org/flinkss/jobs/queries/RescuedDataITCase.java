@@ -25,6 +25,7 @@ import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.ops.QueryReset;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -62,7 +63,11 @@ class RescuedDataITCase {
 
     /** Writes one landing file, as a producer would. */
     private static Path land(RunOptions options, int batch, List<String> lines) throws IOException {
-        Path file = options.events().resolve("batch_" + batch).resolve("part-00000-c000.json");
+        Path file =
+                Storage.localFile(options.events(), "a test file")
+                        .toPath()
+                        .resolve("batch_" + batch)
+                        .resolve("part-00000-c000.json");
         Files.createDirectories(file.getParent());
         return Files.write(file, lines);
     }
@@ -281,7 +286,7 @@ class RescuedDataITCase {
                 Recompute.recompute(
                         rescuedTables,
                         null,
-                        rescued.baseLocation(),
+                        rescued.base(),
                         "events_5min",
                         Values.timestamp("2025-03-01T00:00:00Z").toEpochMilli(),
                         Values.timestamp("2025-03-01T01:00:00Z").toEpochMilli());

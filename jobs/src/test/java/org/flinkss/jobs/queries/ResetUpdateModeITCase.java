@@ -15,6 +15,7 @@ import org.flinkss.runtime.ops.QueryReset;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -23,10 +24,10 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's Commands block: win5 in append mode, reset, win5 in update mode, reset. The second
- * reset said "tables emptied: events_5min" but left the update-mode rows in the SQL database's
- * events_5min (the warehouse table of the same name, from the append run, was emptied instead), so
- * the report still drew them.
+ * The command block of docs/command-line.md: win5 in append mode, reset, win5 in update mode,
+ * reset. The second reset said "tables emptied: events_5min" but left the update-mode rows in the
+ * SQL database's events_5min (the warehouse table of the same name, from the append run, was
+ * emptied instead), so the report still drew them.
  */
 class ResetUpdateModeITCase {
 
@@ -36,7 +37,7 @@ class ResetUpdateModeITCase {
 
     private RunOptions options(OutputMode mode) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .printProgress(false)
                 .outputMode(mode)
@@ -53,13 +54,20 @@ class ResetUpdateModeITCase {
         Warehouse warehouse = new Warehouse(append.warehouse());
         assertThat(warehouse.count("events_5min")).isPositive();
 
-        QueryReset.reset(base, warehouse, append.database(), QueryCatalog.WIN5.queryName());
+        QueryReset.reset(
+                Storage.location(base.toFile()),
+                warehouse,
+                append.database(),
+                QueryCatalog.WIN5.queryName());
         QueryRunner.run(QueryCatalog.WIN5.create(update, Api.DATASTREAM), update);
         assertThat(update.database().rows("events_5min")).isNotEmpty();
 
         assertThat(
                         QueryReset.reset(
-                                base, warehouse, update.database(), QueryCatalog.WIN5.queryName()))
+                                Storage.location(base.toFile()),
+                                warehouse,
+                                update.database(),
+                                QueryCatalog.WIN5.queryName()))
                 .containsOnlyOnce("events_5min");
         assertThat(update.database().rows("events_5min")).isEmpty();
         assertThat(warehouse.count("events_5min")).isZero();

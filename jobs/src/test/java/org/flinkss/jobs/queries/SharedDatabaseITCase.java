@@ -10,8 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.queries.LatestQuery;
 import org.flinkss.jobs.CliOutput;
-import org.flinkss.runtime.jdbc.Database;
-import org.flinkss.runtime.jdbc.SqlTableOwners;
+import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.sink.jdbc.SqlTableOwners;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Path;

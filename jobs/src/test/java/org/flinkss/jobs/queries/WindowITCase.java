@@ -125,7 +125,7 @@ public class WindowITCase {
                 Recompute.recompute(
                         warehouse,
                         null,
-                        options.baseLocation(),
+                        options.base(),
                         "events_5min",
                         Values.timestamp("2025-03-01T00:00:00Z").toEpochMilli(),
                         Values.timestamp("2025-03-01 00:30:00").toEpochMilli());

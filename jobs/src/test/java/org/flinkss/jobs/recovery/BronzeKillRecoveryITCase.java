@@ -15,6 +15,7 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.MiniClusters;
@@ -66,7 +67,7 @@ public class BronzeKillRecoveryITCase {
         // Two files per batch and a checkpoint (the commit of a batch) every 300 ms: 20 batches,
         // several seconds of them, so a kill lands between, inside or at the end of batches.
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .maxFilesPerTrigger(2)
                 .checkpointInterval(Duration.ofMillis(300))
@@ -104,7 +105,9 @@ public class BronzeKillRecoveryITCase {
                     file + 1,
                     EventGenerator.events((long) file * EVENTS_PER_FILE, EVENTS_PER_FILE));
         }
-        copyTree(killed.events(), reference.events());
+        copyTree(
+                Storage.localFile(killed.events(), "a test file").toPath(),
+                Storage.localFile(reference.events(), "a test file").toPath());
 
         // Step 2: the expectation: what one uninterrupted run makes of those files.
         QueryRunner.Result uninterrupted =
@@ -243,7 +246,10 @@ public class BronzeKillRecoveryITCase {
                 warehouse.snapshot(BronzeQuery.TABLE).files().stream()
                         .map(f -> f.name())
                         .collect(Collectors.toList());
-        try (Stream<Path> files = Files.list(warehouse.tablePath(BronzeQuery.TABLE))) {
+        try (Stream<Path> files =
+                Files.list(
+                        Storage.localFile(warehouse.tableLocation(BronzeQuery.TABLE), "a test file")
+                                .toPath())) {
             return files.map(f -> f.getFileName().toString())
                     .filter(n -> !n.startsWith("_") && !n.startsWith("."))
                     .filter(n -> !referenced.contains(n))

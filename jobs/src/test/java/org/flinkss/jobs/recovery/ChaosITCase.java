@@ -18,6 +18,7 @@ import org.flinkss.jobs.queries.WindowITCase;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.MiniClusters;
@@ -51,7 +52,7 @@ class ChaosITCase {
 
     private static RunOptions options(Path base) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .maxFilesPerTrigger(2)
                 .checkpointInterval(Duration.ofMillis(300))

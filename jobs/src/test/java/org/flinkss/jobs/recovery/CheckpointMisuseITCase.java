@@ -20,6 +20,7 @@ import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -49,7 +50,12 @@ class CheckpointMisuseITCase {
             public void build(QueryContext context) {
                 context.toTable(
                         BronzeQuery.splitBad(
-                                EventSources.jsonFiles(context, "events", events, null, false)),
+                                EventSources.jsonFiles(
+                                        context,
+                                        "events",
+                                        Storage.location(events.toFile()),
+                                        null,
+                                        false)),
                         EventTables.events("other_table"));
             }
         };
@@ -62,7 +68,13 @@ class CheckpointMisuseITCase {
         QueryRunner.run(new BronzeQuery(options.events()), options);
         EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
 
-        assertThatThrownBy(() -> QueryRunner.run(impostor(options.events()), options))
+        assertThatThrownBy(
+                        () ->
+                                QueryRunner.run(
+                                        impostor(
+                                                Storage.localFile(options.events(), "a test file")
+                                                        .toPath()),
+                                        options))
                 .isInstanceOf(QueryException.class)
                 .hasMessageContaining("belongs to query 'bronze' (sources")
                 .hasMessageContaining("events_bronze")
@@ -71,7 +83,13 @@ class CheckpointMisuseITCase {
 
         Warehouse warehouse = new Warehouse(options.warehouse());
         assertThat(warehouse.exists("other_table")).isFalse();
-        assertThat(Files.exists(warehouse.tablePath("other_table"))).isFalse();
+        assertThat(
+                        Files.exists(
+                                Storage.localFile(
+                                                warehouse.tableLocation("other_table"),
+                                                "a test file")
+                                        .toPath()))
+                .isFalse();
         // The rightful query still continues where it stopped.
         QueryRunner.Result next = QueryRunner.run(new BronzeQuery(options.events()), options);
         assertThat(next.lastProgress.path("batchId").asLong()).isEqualTo(1);
@@ -110,7 +128,8 @@ class CheckpointMisuseITCase {
         RunOptions options = BronzeITCase.options(base, 2);
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
         // Another process holds the checkpoint: its lock is an OS file lock on <cp>/.lock.
-        try (QueryCheckpoint.Lock running = QueryCheckpoint.of(base, BronzeQuery.NAME).lock()) {
+        try (QueryCheckpoint.Lock running =
+                QueryCheckpoint.of(Storage.location(base.toFile()), BronzeQuery.NAME).lock()) {
             assertThatThrownBy(() -> QueryRunner.run(new BronzeQuery(options.events()), options))
                     .isInstanceOf(QueryException.class)
                     .hasMessageContaining("query 'bronze' is already running")

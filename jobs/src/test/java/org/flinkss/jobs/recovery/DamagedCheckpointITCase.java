@@ -16,6 +16,7 @@ import org.flinkss.runtime.checkpoint.RestorePoints;
 import org.flinkss.runtime.ops.QueryReset;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -49,7 +50,7 @@ class DamagedCheckpointITCase {
 
     private RunOptions options() {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(1)
                 .printProgress(false)
                 .out(new PrintStream(printed, true, StandardCharsets.UTF_8))
@@ -74,7 +75,11 @@ class DamagedCheckpointITCase {
     void aTruncatedSavepointWithNothingOlderStopsTheRunNamingTheFileAndReset() throws Exception {
         land(1);
         run();
-        Path savepoint = new RestorePoints(checkpoint()).newest().orElseThrow();
+        Path savepoint =
+                Storage.localFile(
+                                new RestorePoints(checkpoint()).newest().orElseThrow(),
+                                "a test file")
+                        .toPath();
         truncate(savepoint.resolve("_metadata"));
         land(2);
 
@@ -93,9 +98,15 @@ class DamagedCheckpointITCase {
         land(1);
         run();
         CheckpointLayout checkpoint = checkpoint();
-        Path intact = new RestorePoints(checkpoint).newest().orElseThrow();
+        Path intact =
+                Storage.localFile(
+                                new RestorePoints(checkpoint).newest().orElseThrow(), "a test file")
+                        .toPath();
         // A newer restore point whose _metadata was cut short (a disk that filled up).
-        Path damaged = checkpoint.savepoints().resolve("savepoint-zz-damaged");
+        Path damaged =
+                Storage.localFile(checkpoint.savepoints(), "a test file")
+                        .toPath()
+                        .resolve("savepoint-zz-damaged");
         copyTree(intact, damaged);
         truncate(damaged.resolve("_metadata"));
         Files.setLastModifiedTime(
@@ -103,7 +114,12 @@ class DamagedCheckpointITCase {
                 FileTime.fromMillis(
                         Files.getLastModifiedTime(intact.resolve("_metadata")).toMillis()
                                 + 60_000));
-        assertThat(new RestorePoints(checkpoint).newest()).contains(damaged);
+        // Compared as local files: a location made of an existing folder ends in '/'.
+        assertThat(
+                        new RestorePoints(checkpoint)
+                                .newest()
+                                .map(p -> Storage.localFile(p, "a test file").toPath()))
+                .contains(damaged);
         land(2);
 
         QueryRunner.Result second = run();
@@ -111,7 +127,11 @@ class DamagedCheckpointITCase {
         assertThat(printed.toString(StandardCharsets.UTF_8))
                 .contains("warning: query 'bronze': " + damaged.resolve("_metadata"))
                 .contains("cannot be read (truncated")
-                .contains("moved to " + checkpoint.damaged().resolve("savepoint-zz-damaged"))
+                .contains(
+                        "moved to "
+                                + Storage.localFile(checkpoint.damaged(), "a test file")
+                                        .toPath()
+                                        .resolve("savepoint-zz-damaged"))
                 .contains("Restoring from the previous restore point, " + intact + ", instead");
         assertThat(second.numInputRows()).isEqualTo(500);
         assertThat(eventIds())
@@ -122,7 +142,7 @@ class DamagedCheckpointITCase {
     void anEmptyIdentityFileStopsTheRunNamingItAndResetStartsOver() throws Exception {
         land(1);
         run();
-        Path metadata = checkpoint().metadata();
+        Path metadata = Storage.localFile(checkpoint().metadata(), "a test file").toPath();
         Files.writeString(metadata, "");
         land(2);
 
@@ -134,7 +154,7 @@ class DamagedCheckpointITCase {
 
         List<String> emptied =
                 QueryReset.reset(
-                        base,
+                        Storage.location(base.toFile()),
                         new Warehouse(options().warehouse()),
                         options().database(),
                         QueryCatalog.BRONZE.queryName());

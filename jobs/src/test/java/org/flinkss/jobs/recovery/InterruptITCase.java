@@ -14,6 +14,7 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.MiniClusters;
@@ -57,7 +58,10 @@ class InterruptITCase {
                 .contains(
                         "bronze: interrupted; the job was cancelled. Last committed batch: " + last)
                 .contains("The next run resumes from the newest completed checkpoint")
-                .contains(checkpoint.dir().toString());
+                .contains(
+                        Storage.localFile(checkpoint.location(), "a test file")
+                                .toPath()
+                                .toString());
         assertExactlyOnceAfterARerun(options, checkpoint);
     }
 
@@ -85,7 +89,7 @@ class InterruptITCase {
 
     private static RunOptions options(Path base) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(1)
                 .maxFilesPerTrigger(1)
                 .checkpointInterval(Duration.ofMillis(500))

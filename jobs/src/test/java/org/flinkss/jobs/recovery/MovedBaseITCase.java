@@ -23,6 +23,7 @@ import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.MiniClusters;
@@ -71,7 +72,7 @@ class MovedBaseITCase {
      */
     private RunOptions options(Path base) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .printProgress(false)
                 .flinkOption("execution.checkpointing.data-inline-threshold", "1b")
@@ -99,7 +100,7 @@ class MovedBaseITCase {
 
     private static void land(Path base, int batch, long start) {
         EventFiles.writeBatch(
-                RunOptions.builder().base(base).build().events(),
+                RunOptions.builder().base(Storage.location(base.toFile())).build().events(),
                 batch,
                 EventGenerator.events(start, 500));
     }
@@ -123,14 +124,22 @@ class MovedBaseITCase {
         land(before, 1, 0);
         runAll(before);
         CheckpointLayout win5Before = options(before).checkpointOf("win5");
-        assertThat(Files.readString(win5Before.metadata()))
+        assertThat(
+                        Files.readString(
+                                Storage.localFile(win5Before.metadata(), "a test file").toPath()))
                 .as("the identity names the table it reads relative to the base")
                 .contains("DeltaSource[${base}/warehouse/events_bronze/]")
                 .doesNotContain(before.toString());
-        assertThat(Files.readString(options(before).checkpointOf("bronze").metadata()))
+        assertThat(
+                        Files.readString(
+                                Storage.localFile(
+                                                options(before).checkpointOf("bronze").metadata(),
+                                                "a test file")
+                                        .toPath()))
                 .contains("FileStreamSource[${base}/events/*.json]")
                 .doesNotContain(before.toString());
-        try (Stream<Path> files = Files.walk(win5Before.savepoints())) {
+        try (Stream<Path> files =
+                Files.walk(Storage.localFile(win5Before.savepoints(), "a test file").toPath())) {
             assertThat(files.filter(Files::isRegularFile).count())
                     .as("the savepoint keeps its state in files beside _metadata")
                     .isGreaterThan(1);
@@ -240,15 +249,20 @@ class MovedBaseITCase {
         assertThatThrownBy(
                         () ->
                                 QueryReset.reset(
-                                        copy,
-                                        new Warehouse(warehouse),
+                                        Storage.location(copy.toFile()),
+                                        new Warehouse(Storage.location(warehouse.toFile())),
                                         options(copy).database(),
                                         QueryCatalog.BRONZE.queryName()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("table 'events_bronze'")
                 .hasMessageContaining("would empty that base's table. Nothing was deleted.");
         assertThat(fingerprint(warehouse)).as("nothing emptied").isEqualTo(tablesBefore);
-        assertThat(options(copy).checkpointOf(BronzeQuery.NAME).metadata()).exists();
+        assertThat(
+                        Storage.localFile(
+                                        options(copy).checkpointOf(BronzeQuery.NAME).metadata(),
+                                        "a test file")
+                                .toPath())
+                .exists();
 
         // Step 3: moved instead (the original is gone), the base goes on writing its tables.
         Path moved = dir.resolve("moved");
@@ -260,12 +274,15 @@ class MovedBaseITCase {
 
         assertThat(run.numInputRows()).isEqualTo(500);
         assertThat(
-                        new Warehouse(warehouse)
+                        new Warehouse(Storage.location(warehouse.toFile()))
                                 .sortedValues(BronzeQuery.TABLE).stream()
                                         .map(row -> (Long) row.get(0))
                                         .toList())
                 .containsExactlyElementsOf(LongStream.range(0, 1000).boxed().toList());
-        assertThat(new Warehouse(warehouse).owner(BronzeQuery.TABLE).checkpoint())
+        assertThat(
+                        new Warehouse(Storage.location(warehouse.toFile()))
+                                .owner(BronzeQuery.TABLE)
+                                .checkpoint())
                 .as("the table's writer is the moved checkpoint now")
                 .isEqualTo("../moved/_cp/bronze");
     }
@@ -321,7 +338,7 @@ class MovedBaseITCase {
     /** Parallelism 1, one file a batch: batches planned the same way in every base. */
     private RunOptions oneFileABatch(Path base) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(1)
                 .maxFilesPerTrigger(1)
                 .checkpointInterval(Duration.ofMillis(300))
@@ -383,7 +400,9 @@ class MovedBaseITCase {
                     .isTrue();
             assertThat(child.kill9()).as(child.outputText()).isEqualTo(ChildJvm.KILLED_EXIT_CODE);
         }
-        try (Stream<Path> chk = Files.walk(checkpoint.checkpoints(), 2)) {
+        try (Stream<Path> chk =
+                Files.walk(
+                        Storage.localFile(checkpoint.checkpoints(), "a test file").toPath(), 2)) {
             assertThat(chk.filter(p -> p.getFileName().toString().startsWith("chk-")))
                     .as("the killed run left retained checkpoints")
                     .isNotEmpty();
@@ -395,8 +414,8 @@ class MovedBaseITCase {
 
     private RunOptions withWarehouse(Path base, Path warehouse) {
         return RunOptions.builder()
-                .base(base)
-                .warehouse(warehouse)
+                .base(Storage.location(base.toFile()))
+                .warehouse(Storage.location(warehouse.toFile()))
                 .parallelism(2)
                 .printProgress(false)
                 .out(new PrintStream(printed, true, StandardCharsets.UTF_8))

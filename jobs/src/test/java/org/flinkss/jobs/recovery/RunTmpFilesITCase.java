@@ -14,6 +14,7 @@ import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.runtime.ops.QueryReset;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
 
@@ -71,7 +72,7 @@ class RunTmpFilesITCase {
 
         // Step 2: reset bronze.
         QueryReset.reset(
-                base,
+                Storage.location(base.toFile()),
                 new Warehouse(options.warehouse()),
                 options.database(),
                 QueryCatalog.BRONZE.queryName());

@@ -3,8 +3,8 @@ package org.flinkss.jobs.recovery;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LocalEventFiles;
 import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.ProjectScripts;
 
@@ -51,8 +51,8 @@ class UnreadableLandingFileITCase {
         // Step 1: two batches landed; one file of batch 2 may not be read by anyone but root.
         Path base = dir.resolve("base");
         Path events = base.resolve("events");
-        EventFiles.writeBatch(events, 1, EventGenerator.events(0, 500));
-        EventFiles.writeBatch(events, 2, EventGenerator.events(500, 500));
+        LocalEventFiles.writeBatch(events, 1, EventGenerator.events(0, 500));
+        LocalEventFiles.writeBatch(events, 2, EventGenerator.events(500, 500));
         Path unreadable;
         try (Stream<Path> files = Files.list(events.resolve("batch_2"))) {
             unreadable =

@@ -101,7 +101,7 @@ class CheckpointS3ITCase {
             assertThatThrownBy(() -> CheckpointLock.acquire(layout, "win5", "next", LEASE))
                     .hasMessageContaining("run live of pid");
             // The heartbeat itself is on S3, where the job's fence reads it.
-            assertThat(Storage.readText(layout.heartbeatLocation("live"))).contains(" pid ");
+            assertThat(Storage.readText(layout.heartbeat("live"))).contains(" pid ");
         }
         assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
         try (CheckpointLock next = CheckpointLock.acquire(layout, "win5", "next", LEASE)) {
@@ -133,7 +133,7 @@ class CheckpointS3ITCase {
                 assertThat(out.toString(StandardCharsets.UTF_8))
                         .contains("warning: query 'silver' lost its checkpoint")
                         .contains("its job stops without heartbeats");
-                assertThat(Storage.exists(layout.heartbeatLocation("dead"))).isFalse();
+                assertThat(Storage.exists(layout.heartbeat("dead"))).isFalse();
             }
             dead.close(); // not its lease any more: nothing released
             assertThat(Lease.holderOf(layout.lease()).orElseThrow().released()).isFalse();
@@ -163,10 +163,10 @@ class CheckpointS3ITCase {
         assertThat(runs.jobs()).extracting(RunRecords.Job::jobId).containsExactly("job-a", "job-b");
         assertThat(runs.jobOf("run-2")).contains("job-b");
         assertThat(runs.caughtUp("run-1", List.of("events"))).isFalse();
-        JsonFiles.touch(scope.caughtUpMarkerLocation("events"));
+        JsonFiles.touch(scope.caughtUpMarker("events"));
         assertThat(runs.caughtUp("run-1", List.of("events"))).isTrue();
         assertThat(runs.checkpointWanted("run-1", List.of("events"))).isEqualTo(-1);
-        JsonFiles.write(scope.checkpointWantedLocation("events"), 7L);
+        JsonFiles.write(scope.checkpointWanted("events"), 7L);
         assertThat(runs.checkpointWanted("run-1", List.of("events"))).isEqualTo(7);
 
         // Sealed batches: written per checkpoint, the older ones forgotten.
@@ -196,17 +196,17 @@ class CheckpointS3ITCase {
 
         runs.clear();
         assertThat(runs.jobs()).isEmpty();
-        assertThat(Storage.list(layout.runsLocation())).isEmpty();
+        assertThat(Storage.list(layout.runs())).isEmpty();
 
         // The identity a reset writes, and what a reset deletes.
         String id = new IdentityStore(layout).renew("win5");
-        assertThat(JsonFiles.readTree(layout.metadataLocation()).path("id").asText()).isEqualTo(id);
+        assertThat(JsonFiles.readTree(layout.metadata()).path("id").asText()).isEqualTo(id);
         new IdentityStore(layout).checkLayout("win5");
         for (Path part : layout.resetParts()) {
             Folders.deleteQuietly(part);
         }
-        assertThat(Storage.exists(layout.metadataLocation())).isFalse();
-        assertThat(Storage.exists(layout.fenceLocation())).isTrue(); // not a run's output
+        assertThat(Storage.exists(layout.metadata())).isFalse();
+        assertThat(Storage.exists(layout.fence())).isTrue(); // not a run's output
     }
 
     @TempDir java.nio.file.Path dir;
@@ -238,13 +238,16 @@ class CheckpointS3ITCase {
 
         // The run's checkpoint identity and progress, moved to the S3 base.
         CheckpointLayout onS3 = CheckpointLayout.of(base, "bronze");
-        CheckpointLayout onDisk = CheckpointLayout.of(local, "bronze");
+        CheckpointLayout onDisk = CheckpointLayout.of(Storage.location(local.toFile()), "bronze");
         for (String file : List.of("metadata.json", "progress/log.jsonl", "progress/last.json")) {
             Storage.replace(
                     new Path(onS3.location(), file),
-                    Files.readAllBytes(onDisk.dir().resolve(file)));
+                    Files.readAllBytes(
+                            Storage.localFile(onDisk.location(), "a test file")
+                                    .toPath()
+                                    .resolve(file)));
         }
-        String queryId = JsonFiles.readTree(onS3.metadataLocation()).path("id").asText();
+        String queryId = JsonFiles.readTree(onS3.metadata()).path("id").asText();
         Warehouse tables = new Warehouse(Storage.location(warehouse));
         assertThat(tables.count("events_bronze")).isEqualTo(500);
 
@@ -270,14 +273,14 @@ class CheckpointS3ITCase {
         assertThat(ok("reset", "bronze", "--base", base.toString()).out())
                 .contains("bronze: checkpoint deleted, tables emptied: events_bronze");
         assertThat(tables.count("events_bronze")).isZero();
-        JsonNode renewed = JsonFiles.readTree(onS3.metadataLocation());
+        JsonNode renewed = JsonFiles.readTree(onS3.metadata());
         assertThat(renewed.path("id").asText()).isNotEmpty().isNotEqualTo(queryId);
-        assertThat(Storage.exists(onS3.progressLogLocation())).isFalse();
+        assertThat(Storage.exists(onS3.progressLog())).isFalse();
         assertThat(tables.owner("events_bronze").queryId()).isEqualTo(renewed.path("id").asText());
         assertThat(tables.owner("events_bronze").checkpoint())
                 .isEqualTo(onS3.location().toString());
         // The local checkpoint is not touched.
-        assertThat(onDisk.metadata()).exists();
+        assertThat(Storage.localFile(onDisk.metadata(), "a test file").toPath()).exists();
 
         // A run of a query reading the landing prefix, on an S3 base with nothing landed, is
         // refused naming the prefix; the table commands read the S3 base's warehouse.

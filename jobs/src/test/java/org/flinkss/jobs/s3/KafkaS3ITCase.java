@@ -69,7 +69,7 @@ class KafkaS3ITCase {
         String local = dir.resolve("local-base").toString();
         java.nio.file.Files.createDirectories(Path.of(local));
         Warehouse onS3 = new Warehouse(Storage.location(remote + "/warehouse"));
-        Warehouse onDisk = new Warehouse(Path.of(local, "warehouse"));
+        Warehouse onDisk = new Warehouse(Storage.location(Path.of(local, "warehouse").toFile()));
         KAFKA.broker().createTopic("events-s3", 3);
 
         // Step 1: 500 events; the first run on the empty S3 prefix starts its checkpoint there.
@@ -96,10 +96,10 @@ class KafkaS3ITCase {
         // Step 4: the checkpoint is on S3, and the table equals the local one row for row.
         CheckpointLayout checkpoint =
                 CheckpointLayout.of(Storage.location(remote), KafkaBronzeQuery.NAME);
-        assertThat(new RestorePoints(checkpoint).allLocations())
+        assertThat(new RestorePoints(checkpoint).all())
                 .singleElement()
                 .asString()
-                .startsWith(checkpoint.savepointsLocation() + "/savepoint-");
+                .startsWith(checkpoint.savepoints() + "/savepoint-");
         assertThat(onS3.sortedValues(KafkaBronzeQuery.TABLE))
                 .hasSize(1000)
                 .isEqualTo(onDisk.sortedValues(KafkaBronzeQuery.TABLE));

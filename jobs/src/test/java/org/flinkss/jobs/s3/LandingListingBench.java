@@ -66,12 +66,12 @@ public final class LandingListingBench {
             }
             cases.add(
                     Case.prepare(
-                            Storage.location(localRoot.resolve("local-big")),
+                            Storage.location(localRoot.resolve("local-big").toFile()),
                             Layout.FOLDER_PER_FILE,
                             PROCESSED));
             cases.add(
                     Case.prepare(
-                            Storage.location(localRoot.resolve("local-small")),
+                            Storage.location(localRoot.resolve("local-small").toFile()),
                             Layout.FOLDER_PER_FILE,
                             NEW));
             for (Case c : cases) {

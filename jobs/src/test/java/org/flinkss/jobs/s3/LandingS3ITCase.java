@@ -39,6 +39,7 @@ import org.flinkss.testutils.MiniClusters;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -151,7 +152,7 @@ class LandingS3ITCase {
             landWithCli(localBase, batch, (batch - 1) * 500L, apis[batch - 1]);
         }
         Path s3Events = new Path(s3Base, "events");
-        Path localEvents = Storage.location(java.nio.file.Paths.get(localBase, "events"));
+        Path localEvents = Storage.location(Paths.get(localBase, "events").toFile());
 
         // Each batch folder holds one part file and _SUCCESS, nothing half-written or hidden.
         for (int batch = 1; batch <= 3; batch++) {
@@ -218,7 +219,7 @@ class LandingS3ITCase {
     /** One file per batch, fast restarts. */
     private static RunOptions.Builder options(java.nio.file.Path base) {
         return RunOptions.builder()
-                .base(base)
+                .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .printProgress(false)
                 .maxFilesPerTrigger(1)
@@ -252,7 +253,7 @@ class LandingS3ITCase {
                 new Path(s3Events, "batch_4/part-00000-bad-c000.json"),
                 "{\"event_id\": 1\nnot json\n");
         Storage.replaceText(
-                Storage.location(local.events().resolve("batch_4/part-00000-bad-c000.json")),
+                new Path(local.events(), "batch_4/part-00000-bad-c000.json"),
                 "{\"event_id\": 1\nnot json\n");
 
         QueryRunner.run(new BronzeQuery(local.events()), local);

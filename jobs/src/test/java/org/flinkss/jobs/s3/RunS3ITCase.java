@@ -63,7 +63,8 @@ class RunS3ITCase {
         String remote = S3.server().freshPrefix("course").toString();
         String local = dir.resolve("local-base").toString();
         Warehouse onS3 = new Warehouse(Storage.location(remote + "/warehouse"));
-        Warehouse onDisk = new Warehouse(java.nio.file.Path.of(local, "warehouse"));
+        Warehouse onDisk =
+                new Warehouse(Storage.location(java.nio.file.Path.of(local, "warehouse").toFile()));
 
         // Step 1: the same commands on both bases, a recompute of win5's closed windows among
         // them (under the checkpoint's lease on S3, one Delta commit on the S3 table).
@@ -124,10 +125,9 @@ class RunS3ITCase {
         assertThat(bronze.isObjectStore()).isTrue();
         JsonNode last = JsonFiles.JSON.readTree(ok("progress", "bronze", "--base", remote).out());
         assertThat(last.path("numInputRows").asLong()).isEqualTo(500);
-        List<Path> points = new RestorePoints(bronze).allLocations();
+        List<Path> points = new RestorePoints(bronze).all();
         assertThat(points).hasSize(1);
-        assertThat(points.get(0).toString())
-                .startsWith(bronze.savepointsLocation() + "/savepoint-");
+        assertThat(points.get(0).toString()).startsWith(bronze.savepoints() + "/savepoint-");
 
         // Step 4: a second run while another holds the checkpoint's lease is refused, naming the
         // holder; once released, a run finds nothing new.
@@ -184,7 +184,7 @@ class RunS3ITCase {
         }
         ok("run", "bronze", "--quiet", "--base", local);
         List<List<Object>> expected =
-                new Warehouse(java.nio.file.Path.of(local, "warehouse"))
+                new Warehouse(Storage.location(java.nio.file.Path.of(local, "warehouse").toFile()))
                         .sortedValues("events_bronze");
         assertThat(expected).hasSize(4000);
 

@@ -40,7 +40,7 @@ public final class S3BronzeChild {
         while (true) {
             try {
                 QueryRunner.Result result =
-                        QueryRunner.run(new BronzeQuery(options.eventsLocation(), false), options);
+                        QueryRunner.run(new BronzeQuery(options.events(), false), options);
                 System.out.println("bronze: " + result.numInputRows() + " rows");
                 System.exit(0);
             } catch (QueryException e) {

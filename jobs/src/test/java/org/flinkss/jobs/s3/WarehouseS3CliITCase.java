@@ -81,7 +81,7 @@ class WarehouseS3CliITCase {
 
         // Step 2: the S3 tables are under the prefix, nothing of them in the local base.
         Warehouse onS3 = new Warehouse(Storage.location(remote));
-        Warehouse onDisk = new Warehouse(java.nio.file.Path.of(local));
+        Warehouse onDisk = new Warehouse(Storage.location(java.nio.file.Path.of(local).toFile()));
         assertThat(onS3.tables())
                 .contains(
                         "events_5min",
@@ -198,7 +198,7 @@ class WarehouseS3CliITCase {
             }
         }
         ok(localBase, local, "run", "bronze", "--quiet");
-        Warehouse onDisk = new Warehouse(java.nio.file.Path.of(local));
+        Warehouse onDisk = new Warehouse(Storage.location(java.nio.file.Path.of(local).toFile()));
         List<List<Object>> expected = onDisk.sortedValues("events_bronze");
         assertThat(expected).hasSize(4000);
 
@@ -221,7 +221,8 @@ class WarehouseS3CliITCase {
                 ChildJvm.runKilledAfterCommits(
                         ChildJvm.of(Main.class).workDir(work).tmpDir(dir.resolve("kill-tmp")),
                         run,
-                        org.flinkss.runtime.checkpoint.CheckpointLayout.of(base, "bronze"),
+                        org.flinkss.runtime.checkpoint.CheckpointLayout.of(
+                                Storage.location(base.toFile()), "bronze"),
                         2,
                         new java.util.Random(16),
                         400,

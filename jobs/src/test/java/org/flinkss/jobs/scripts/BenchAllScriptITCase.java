@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
 import org.flinkss.runtime.checkpoint.Folders;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +42,7 @@ class BenchAllScriptITCase {
         tmp =
                 ROOT.resolve("jobs/target/bench-all-it")
                         .resolve(test.getTestMethod().orElseThrow().getName());
-        Folders.deleteQuietly(tmp);
+        Folders.deleteQuietly(Storage.location(tmp.toFile()));
         Files.createDirectories(tmp);
     }
 

@@ -1,12 +1,13 @@
 package org.flinkss.runtime.checkpoint;
 
+import org.apache.flink.core.fs.Path;
+
 import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
 import java.io.Serializable;
-import java.nio.file.Path;
-import java.nio.file.Paths;
+import java.util.List;
 
 /**
  * The one place that knows what a query's checkpoint directory (Spark's {@code checkpointLocation})
@@ -39,8 +40,8 @@ import java.nio.file.Paths;
  * </pre>
  *
  * <p>The directory is a location of Flink's file systems ({@link #location()}): a local folder, or
- * {@code s3://bucket/prefix/_cp/<query>} on an object store. The {@code java.nio} accessors below
- * serve local directories only; on an object store they refuse, naming the directory.
+ * {@code s3://bucket/prefix/_cp/<query>} on an object store; every part below is named the same way
+ * on both, and read and written through {@code Storage}.
  *
  * <p>The folders that hold one entry per batch, checkpoint or run are {@link CheckpointLog}s, their
  * entries named as the {@link EntryNames} constants below say. Nothing else spells these names. The
@@ -92,61 +93,41 @@ public final class CheckpointLayout implements Serializable {
     /** The directory as a URI: {@code file:/...} or {@code s3://bucket/...}. */
     private final String uri;
 
-    public CheckpointLayout(Path dir) {
-        this.dir = dir.toAbsolutePath().normalize().toString();
-        this.uri = localUri(this.dir);
-    }
-
     /** A checkpoint directory anywhere Flink's file systems reach: local or an object store. */
-    public CheckpointLayout(org.apache.flink.core.fs.Path dir) {
+    public CheckpointLayout(Path dir) {
         if (Storage.isLocal(dir)) {
             this.dir =
-                    Storage.localFile(dir, "a checkpoint").toAbsolutePath().normalize().toString();
-            this.uri = localUri(this.dir);
+                    Storage.localFile(dir, "a checkpoint")
+                            .toPath()
+                            .toAbsolutePath()
+                            .normalize()
+                            .toString();
+            // Not File#toURI: it ends a folder that exists with a '/', and one layout is one name.
+            this.uri = new Path("file", null, this.dir).toString();
         } else {
             this.dir = null;
             this.uri = dir.toString();
         }
     }
 
-    /**
-     * The checkpoint directory of query {@code query} under {@code base}: {@code
-     * <base>/_cp/<query>}.
-     */
-    public static CheckpointLayout of(Path base, String query) {
-        return new CheckpointLayout(base.resolve(CHECKPOINTS_FOLDER).resolve(query));
-    }
-
-    private static String localUri(String dir) {
-        // Not Path#toUri: it ends a folder that exists with a '/', and one layout is one name.
-        return new org.apache.flink.core.fs.Path("file", null, dir).toString();
-    }
-
     /** The checkpoint directory of query {@code query} under a base anywhere: local or S3. */
-    public static CheckpointLayout of(org.apache.flink.core.fs.Path base, String query) {
-        return new CheckpointLayout(
-                new org.apache.flink.core.fs.Path(
-                        new org.apache.flink.core.fs.Path(base, CHECKPOINTS_FOLDER), query));
-    }
-
-    /** Every query's checkpoint directory under {@code base}. */
-    public static Path allUnder(Path base) {
-        return base.resolve(CHECKPOINTS_FOLDER);
+    public static CheckpointLayout of(Path base, String query) {
+        return new CheckpointLayout(new Path(allUnder(base), query));
     }
 
     /** Every query's checkpoint directory under a base anywhere: local or S3. */
-    public static org.apache.flink.core.fs.Path allUnder(org.apache.flink.core.fs.Path base) {
-        return new org.apache.flink.core.fs.Path(base, CHECKPOINTS_FOLDER);
+    public static Path allUnder(Path base) {
+        return new Path(base, CHECKPOINTS_FOLDER);
     }
 
     /** The directory as Flink's file systems name it: {@code file:/...} or {@code s3://...}. */
-    public org.apache.flink.core.fs.Path location() {
-        return new org.apache.flink.core.fs.Path(uri);
+    public Path location() {
+        return new Path(uri);
     }
 
     /** A file or folder of the directory by its relative name, as Flink's file systems name it. */
-    org.apache.flink.core.fs.Path location(String relative) {
-        return new org.apache.flink.core.fs.Path(location(), relative);
+    Path location(String relative) {
+        return new Path(location(), relative);
     }
 
     /** Whether the directory is on an object store (S3), where no local file reaches it. */
@@ -154,24 +135,8 @@ public final class CheckpointLayout implements Serializable {
         return dir == null;
     }
 
-    /**
-     * The local folder.
-     *
-     * @throws IllegalStateException on an object store, naming the directory
-     */
-    public Path dir() {
-        if (dir == null) {
-            throw new IllegalStateException(
-                    "the checkpoint "
-                            + uri
-                            + " is on an object store, and this needs it on a local disk"
-                            + " (docs/object-storage.md)");
-        }
-        return Paths.get(dir);
-    }
-
     /** The lease of a directory on an object store ({@link CheckpointLock}). */
-    public org.apache.flink.core.fs.Path lease() {
+    public Path lease() {
         return location("lease");
     }
 
@@ -180,216 +145,140 @@ public final class CheckpointLayout implements Serializable {
      * progress, the runs' records, the offset log, the commit reports, the clean-up records, the
      * identity), not the lock.
      */
-    public java.util.List<org.apache.flink.core.fs.Path> resetParts() {
-        return java.util.List.of(
-                checkpointsLocation(),
-                savepointsLocation(),
+    public List<Path> resetParts() {
+        return List.of(
+                checkpoints(),
+                savepoints(),
                 location("progress"),
-                runsLocation(),
+                runs(),
                 location("offsets"),
-                commitReportsLocation(),
+                commitReports(),
                 location("cleanup"),
-                metadataLocation());
+                metadata());
     }
 
     // Where each part is, as Flink's file systems name it (a local directory or an object store).
 
     /** The query's identity. */
-    public org.apache.flink.core.fs.Path metadataLocation() {
+    public Path metadata() {
         return location("metadata.json");
     }
 
-    public org.apache.flink.core.fs.Path checkpointsLocation() {
+    public Path checkpoints() {
         return location("checkpoints");
     }
 
-    public org.apache.flink.core.fs.Path checkpointsOfJobLocation(String jobId) {
-        return new org.apache.flink.core.fs.Path(checkpointsLocation(), jobId);
-    }
-
-    public org.apache.flink.core.fs.Path savepointsLocation() {
-        return location("savepoints");
-    }
-
-    public org.apache.flink.core.fs.Path damagedLocation() {
-        return location("damaged");
-    }
-
-    public org.apache.flink.core.fs.Path offsetsLocation(String source) {
-        return location("offsets/" + source);
-    }
-
-    public org.apache.flink.core.fs.Path progressLogLocation() {
-        return location("progress/log.jsonl");
-    }
-
-    public org.apache.flink.core.fs.Path lastProgressLocation() {
-        return location("progress/last.json");
-    }
-
-    public org.apache.flink.core.fs.Path pendingProgressLocation() {
-        return location("progress/pending");
-    }
-
-    public org.apache.flink.core.fs.Path pendingProgressLocation(String runId) {
-        return new org.apache.flink.core.fs.Path(pendingProgressLocation(), runId);
-    }
-
-    public org.apache.flink.core.fs.Path fragmentsLocation(String runId, long checkpointId) {
-        return new org.apache.flink.core.fs.Path(
-                pendingProgressLocation(runId), FRAGMENT_CHECKPOINTS.name(checkpointId));
-    }
-
-    public org.apache.flink.core.fs.Path runsLocation() {
-        return location("runs");
-    }
-
-    public org.apache.flink.core.fs.Path runLocation(String runId) {
-        return new org.apache.flink.core.fs.Path(runsLocation(), runId);
-    }
-
-    public org.apache.flink.core.fs.Path heartbeatLocation(String runId) {
-        return new org.apache.flink.core.fs.Path(runLocation(runId), "heartbeat");
-    }
-
-    public org.apache.flink.core.fs.Path fenceLocation() {
-        return location("fence.json");
-    }
-
-    public org.apache.flink.core.fs.Path caughtUpMarkerLocation(String runId, String source) {
-        return new org.apache.flink.core.fs.Path(runLocation(runId), "caught-up-" + source);
-    }
-
-    /** What source {@code source} of an availableNow run is to read, written at its start. */
-    public org.apache.flink.core.fs.Path planLocation(String runId, String source) {
-        return new org.apache.flink.core.fs.Path(runLocation(runId), "plan-" + source + ".json");
-    }
-
-    public org.apache.flink.core.fs.Path checkpointWantedLocation(String runId, String source) {
-        return new org.apache.flink.core.fs.Path(runLocation(runId), "checkpoint-wanted-" + source);
-    }
-
-    public org.apache.flink.core.fs.Path sealedBatchesLocation(String runId, String source) {
-        return new org.apache.flink.core.fs.Path(runLocation(runId), "sealed-" + source);
-    }
-
-    public org.apache.flink.core.fs.Path commitReportsLocation() {
-        return location("commits");
-    }
-
-    public org.apache.flink.core.fs.Path commitReportsLocation(String runId) {
-        return new org.apache.flink.core.fs.Path(commitReportsLocation(), runId);
-    }
-
-    /**
-     * Where the last clean-up of table {@code table}'s uncommitted data files ended ({@code
-     * Warehouse#deleteUncommitted}).
-     */
-    public org.apache.flink.core.fs.Path cleanupRecordLocation(String table) {
-        return location("cleanup/" + table + ".json");
-    }
-
-    // The same parts as local files: a local directory only (on an object store, refused).
-
-    public Path metadata() {
-        return local(metadataLocation());
-    }
-
-    public Path checkpoints() {
-        return local(checkpointsLocation());
-    }
-
     public Path checkpointsOfJob(String jobId) {
-        return local(checkpointsOfJobLocation(jobId));
+        return new Path(checkpoints(), jobId);
     }
 
     public Path savepoints() {
-        return local(savepointsLocation());
+        return location("savepoints");
     }
 
     /** Where restore points whose {@code _metadata} cannot be read are set aside, for a look. */
     public Path damaged() {
-        return local(damagedLocation());
+        return location("damaged");
     }
 
     /** Spark's offset log of one source: the splits of each batch planned. */
     public Path offsets(String source) {
-        return local(offsetsLocation(source));
+        return location("offsets/" + source);
     }
 
     public Path progressLog() {
-        return local(progressLogLocation());
+        return location("progress/log.jsonl");
     }
 
     public Path lastProgress() {
-        return local(lastProgressLocation());
+        return location("progress/last.json");
     }
 
     /** The fragments of every run whose progress is not merged yet. */
     public Path pendingProgress() {
-        return local(pendingProgressLocation());
+        return location("progress/pending");
     }
 
     public Path pendingProgress(String runId) {
-        return local(pendingProgressLocation(runId));
+        return new Path(pendingProgress(), runId);
     }
 
     /** What the operators of run {@code runId} reported at checkpoint {@code checkpointId}. */
     public Path fragments(String runId, long checkpointId) {
-        return local(fragmentsLocation(runId, checkpointId));
+        return new Path(pendingProgress(runId), FRAGMENT_CHECKPOINTS.name(checkpointId));
     }
 
     public Path runs() {
-        return local(runsLocation());
+        return location("runs");
+    }
+
+    public Path run(String runId) {
+        return new Path(runs(), runId);
     }
 
     /** Rewritten by the client of run {@code runId} while it lives ({@link RunFence}). */
     public Path heartbeat(String runId) {
-        return local(heartbeatLocation(runId));
+        return new Path(run(runId), "heartbeat");
     }
 
     /**
      * Names the run that owns the directory; the jobs of every other run stop ({@link RunFence}).
      */
     public Path fence() {
-        return local(fenceLocation());
+        return location("fence.json");
     }
 
     public Path caughtUpMarker(String runId, String source) {
-        return local(caughtUpMarkerLocation(runId, source));
+        return new Path(run(runId), "caught-up-" + source);
+    }
+
+    /** What source {@code source} of an availableNow run is to read, written at its start. */
+    public Path plan(String runId, String source) {
+        return new Path(run(runId), "plan-" + source + ".json");
     }
 
     /**
      * Written by a source of an availableNow run when it has sealed a batch and more are to come:
      * the run's client asks for a checkpoint at once, so the next batch need not wait for the
-     * periodic one ({@code checkpointWanted}).
+     * periodic one.
      */
     public Path checkpointWanted(String runId, String source) {
-        return local(checkpointWantedLocation(runId, source));
+        return new Path(run(runId), "checkpoint-wanted-" + source);
     }
 
     /** Every {@link SealedBatch} record of a source in a run. */
     public Path sealedBatches(String runId, String source) {
-        return local(sealedBatchesLocation(runId, source));
+        return new Path(run(runId), "sealed-" + source);
     }
 
     /** The commit reports of every run not yet read by its driver. */
     public Path commitReports() {
-        return local(commitReportsLocation());
+        return location("commits");
     }
 
+    public Path commitReports(String runId) {
+        return new Path(commitReports(), runId);
+    }
+
+    /**
+     * Where the last clean-up of table {@code table}'s uncommitted data files ended ({@code
+     * Warehouse#deleteUncommitted}).
+     */
+    public Path cleanupRecord(String table) {
+        return location("cleanup/" + table + ".json");
+    }
+
+    /**
+     * The OS file lock of a local directory ({@link CheckpointLock}); on an object store, {@link
+     * #lease()}.
+     */
     public Path lockFile() {
-        return dir().resolve(".lock");
+        return location(".lock");
     }
 
+    /** Who holds {@link #lockFile()}: a line for the next run's refusal. */
     public Path lockOwner() {
-        return dir().resolve(".lock.owner");
-    }
-
-    /** The local file of a part: refused on an object store, naming the directory. */
-    private Path local(org.apache.flink.core.fs.Path part) {
-        dir();
-        return Storage.localFile(part, "a checkpoint file");
+        return location(".lock.owner");
     }
 
     @Override

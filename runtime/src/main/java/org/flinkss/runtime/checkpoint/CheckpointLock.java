@@ -2,6 +2,7 @@ package org.flinkss.runtime.checkpoint;
 
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.storage.Lease;
+import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
@@ -12,6 +13,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
@@ -73,11 +75,15 @@ public final class CheckpointLock implements AutoCloseable {
                         "cannot take the lease of checkpoint " + layout + ": " + e.getMessage(), e);
             }
         }
+        // An OS file lock, which only a local disk has: the lock files as java.nio files. The OS
+        // releases the lock when the process dies, kill -9 included.
+        Path lockFile = Storage.localFile(layout.lockFile(), "a checkpoint's lock").toPath();
+        Path lockOwner = Storage.localFile(layout.lockOwner(), "a checkpoint's lock").toPath();
         try {
-            Files.createDirectories(layout.dir());
+            Files.createDirectories(lockFile.getParent());
             FileChannel channel =
                     FileChannel.open(
-                            layout.lockFile(),
+                            lockFile,
                             StandardOpenOption.CREATE,
                             StandardOpenOption.WRITE,
                             StandardOpenOption.READ);
@@ -90,20 +96,19 @@ public final class CheckpointLock implements AutoCloseable {
             if (lock == null) {
                 channel.close();
                 String holder =
-                        Files.exists(layout.lockOwner())
-                                ? Files.readString(layout.lockOwner(), StandardCharsets.UTF_8)
-                                        .trim()
+                        Files.exists(lockOwner)
+                                ? Files.readString(lockOwner, StandardCharsets.UTF_8).trim()
                                 : "another process";
                 throw running(layout, queryName, holder, null);
             }
             Files.writeString(
-                    layout.lockOwner(),
+                    lockOwner,
                     "pid " + ProcessHandle.current().pid() + ", started " + Instant.now(),
                     StandardCharsets.UTF_8);
             return new CheckpointLock(layout, queryName, channel, lock, null);
         } catch (IOException e) {
             throw new UncheckedIOException(
-                    "cannot lock checkpoint " + layout.dir() + ": " + e.getMessage(), e);
+                    "cannot lock checkpoint " + layout + ": " + e.getMessage(), e);
         }
     }
 

@@ -10,9 +10,7 @@ import javax.annotation.Nullable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -45,10 +43,7 @@ public final class CheckpointMetadata {
     /** The metadata of {@code layout}'s checkpoint; empty if it has no {@code metadata.json}. */
     public static Optional<CheckpointMetadata> read(CheckpointLayout layout) throws IOException {
         try {
-            if (!layout.isObjectStore()) {
-                return Optional.of(parse(Files.readAllBytes(layout.metadata())));
-            }
-            return Optional.of(parse(Storage.readBytes(layout.metadataLocation())));
+            return Optional.of(parse(Storage.readBytes(layout.metadata())));
         } catch (FileNotFoundException | NoSuchFileException e) {
             return Optional.empty();
         }
@@ -67,19 +62,9 @@ public final class CheckpointMetadata {
      * @throws UncheckedIOException if it cannot be read
      */
     static String queryIdIn(CheckpointLayout layout) {
-        Object file = layout.isObjectStore() ? layout.metadataLocation() : layout.metadata();
+        String file = Storage.shown(layout.metadata());
         try {
             return queryIdOf(read(layout), file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot read the query id in " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** {@link #queryIdIn} of a local {@code metadata.json}. */
-    static String queryIdIn(Path file) {
-        try {
-            return queryIdOf(Optional.of(parse(Files.readAllBytes(file))), file);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot read the query id in " + file + ": " + e.getMessage(), e);

@@ -174,23 +174,14 @@ public final class IdentityStore {
     /** The base folder of the checkpoint ({@code <base>/_cp/<query>}), or null if none. */
     @Nullable
     private String base() {
-        if (!layout.isObjectStore()) {
-            java.nio.file.Path parent = layout.dir().getParent();
-            if (parent == null
-                    || parent.getFileName() == null
-                    || !parent.getFileName().toString().equals(CheckpointLayout.CHECKPOINTS_FOLDER)
-                    || parent.getParent() == null) {
-                return null;
-            }
-            return parent.getParent().toString();
-        }
         Path parent = layout.location().getParent();
         if (parent == null
                 || !parent.getName().equals(CheckpointLayout.CHECKPOINTS_FOLDER)
                 || parent.getParent() == null) {
             return null;
         }
-        return parent.getParent().toString();
+        // A local base as its folder, one on an object store as its URI: as identities name it.
+        return Storage.shown(parent.getParent());
     }
 
     /**
@@ -207,12 +198,12 @@ public final class IdentityStore {
         node.put("name", queryName);
         node.put("id", id);
         node.put(CheckpointMetadata.LAYOUT_FIELD, CheckpointLayout.VERSION);
-        JsonFiles.write(layout.metadataLocation(), node);
+        JsonFiles.write(layout.metadata(), node);
         return id;
     }
 
     private void write(QueryIdentity identity, String id) {
-        JsonFiles.write(layout.metadataLocation(), CheckpointMetadata.json(identity, id));
+        JsonFiles.write(layout.metadata(), CheckpointMetadata.json(identity, id));
     }
 
     /**
@@ -220,7 +211,7 @@ public final class IdentityStore {
      * that filled up, an editor) stops the run, naming it and the way out.
      */
     private Optional<CheckpointMetadata> read(String queryName) {
-        Path meta = layout.metadataLocation();
+        Path meta = layout.metadata();
         String problem;
         try {
             Optional<CheckpointMetadata> stored = CheckpointMetadata.read(layout);
@@ -240,7 +231,7 @@ public final class IdentityStore {
                         + " of query '"
                         + queryName
                         + "' cannot be used: its identity file "
-                        + (Storage.isLocal(meta) ? Storage.localFile(meta, "metadata.json") : meta)
+                        + Storage.shown(meta)
                         + " is damaged ("
                         + problem
                         + "). Put back an intact copy of that file, or start over with 'reset "

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import javax.annotation.Nullable;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -181,11 +180,6 @@ public final class QueryIdentity {
      */
     public static String idIn(CheckpointLayout layout) {
         return CheckpointMetadata.queryIdIn(layout);
-    }
-
-    /** The query id kept in a local {@code metadata.json} ({@link #idIn(CheckpointLayout)}). */
-    public static String idIn(Path metadata) {
-        return CheckpointMetadata.queryIdIn(metadata);
     }
 
     static QueryIdentity fromJson(JsonNode node) {

@@ -1,36 +1,28 @@
 package org.flinkss.runtime.checkpoint;
 
 import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
 
 import org.flinkss.runtime.storage.ListedFile;
 import org.flinkss.runtime.storage.Storage;
 
+import java.io.File;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitOption;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * The states a query's next run can restore: Flink's retained checkpoints ({@code
  * checkpoints/<job>/chk-N}) and the savepoints its runs ended with ({@code savepoints/}). Each is a
  * folder with a {@code _metadata} file; they are ordered by that file's time.
  *
- * <p>The {@code ...Location} methods work on any storage ({@link CheckpointLayout#location()}, a
- * local folder or an object store) and name restore points as Flink's file systems do; the {@code
- * java.nio} ones serve a local directory only. On a local directory both give the same points.
+ * <p>Restore points are named as Flink's file systems name them, on any storage ({@link
+ * CheckpointLayout#location()}, a local folder or an object store); a local directory is walked by
+ * {@link LocalRestorePoints}.
  */
 public final class RestorePoints {
 
@@ -40,23 +32,26 @@ public final class RestorePoints {
         this.layout = layout;
     }
 
-    /** The newest complete checkpoint or savepoint on any storage ({@link #newest()}). */
-    public Optional<org.apache.flink.core.fs.Path> newestLocation() {
-        List<org.apache.flink.core.fs.Path> all = allLocations();
+    /**
+     * The newest complete checkpoint or savepoint, or empty for a first run. After a kill this is
+     * the last checkpoint that completed; an older savepoint would replay batches that were already
+     * committed.
+     */
+    public Optional<Path> newest() {
+        List<Path> all = all();
         return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
     }
 
-    /** Every complete checkpoint and savepoint on any storage, oldest first ({@link #all()}). */
-    public List<org.apache.flink.core.fs.Path> allLocations() {
+    /** Every complete checkpoint and savepoint, oldest first. */
+    public List<Path> all() {
         if (!layout.isObjectStore()) {
-            List<org.apache.flink.core.fs.Path> local = new ArrayList<>();
-            all().forEach(p -> local.add(location(p)));
+            List<Path> local = new ArrayList<>();
+            local().all().forEach(p -> local.add(location(p.toFile())));
             return local;
         }
         List<Found> found = new ArrayList<>();
-        for (org.apache.flink.core.fs.Path root :
-                List.of(layout.checkpointsLocation(), layout.savepointsLocation())) {
-            boolean savepoints = root.equals(layout.savepointsLocation());
+        for (Path root : List.of(layout.checkpoints(), layout.savepoints())) {
+            boolean savepoints = root.equals(layout.savepoints());
             String rootKey = key(root) + "/";
             List<ListedFile> files;
             try {
@@ -77,11 +72,7 @@ public final class RestorePoints {
                 if (relative.isEmpty() || depth > 3) {
                     continue;
                 }
-                found.add(
-                        new Found(
-                                new org.apache.flink.core.fs.Path(root, relative),
-                                file.modificationTime(),
-                                savepoints));
+                found.add(new Found(new Path(root, relative), file.modificationTime(), savepoints));
             }
         }
         // An object's time may be in whole seconds: at a tie a savepoint comes after the
@@ -90,25 +81,25 @@ public final class RestorePoints {
                 Comparator.comparingLong((Found f) -> f.time)
                         .thenComparing(f -> f.savepoint)
                         .thenComparingLong(f -> checkpointId(f.path)));
-        List<org.apache.flink.core.fs.Path> points = new ArrayList<>();
+        List<Path> points = new ArrayList<>();
         found.forEach(f -> points.add(f.path));
         return points;
     }
 
     /** A restore point found on an object store. */
     private static final class Found {
-        final org.apache.flink.core.fs.Path path;
+        final Path path;
         final long time;
         final boolean savepoint;
 
-        Found(org.apache.flink.core.fs.Path path, long time, boolean savepoint) {
+        Found(Path path, long time, boolean savepoint) {
             this.path = path;
             this.time = time;
             this.savepoint = savepoint;
         }
     }
 
-    private static long checkpointId(org.apache.flink.core.fs.Path point) {
+    private static long checkpointId(Path point) {
         String name = point.getName();
         try {
             return name.startsWith("chk-") ? Long.parseLong(name.substring(4)) : -1;
@@ -118,43 +109,48 @@ public final class RestorePoints {
     }
 
     /** A path's bucket-relative name without a trailing '/', whatever its scheme says. */
-    private static String key(org.apache.flink.core.fs.Path path) {
+    private static String key(Path path) {
         String p = path.toUri().getPath();
         return p.endsWith("/") && p.length() > 1 ? p.substring(0, p.length() - 1) : p;
     }
 
     /** Whether {@code inner} is {@code outer} or below it. */
-    static boolean within(
-            org.apache.flink.core.fs.Path inner, org.apache.flink.core.fs.Path outer) {
+    static boolean within(Path inner, Path outer) {
         return (key(inner) + "/").startsWith(key(outer) + "/");
     }
 
     /**
      * A local restore point as Flink's file systems name it: {@code file:/...}, without the
-     * trailing '/' that {@link Path#toUri()} gives a folder (one point, one name).
+     * trailing '/' that {@link File#toURI()} gives a folder (one point, one name).
      */
-    public static org.apache.flink.core.fs.Path location(Path local) {
-        return new org.apache.flink.core.fs.Path(
-                "file", null, local.toAbsolutePath().normalize().toString());
+    public static Path location(File local) {
+        return new Path("file", null, local.toPath().toAbsolutePath().normalize().toString());
+    }
+
+    /** The local walk, for a directory on a local disk. */
+    private LocalRestorePoints local() {
+        return new LocalRestorePoints(
+                Storage.localFile(layout.location(), "a checkpoint").toPath(),
+                Storage.localFile(layout.checkpoints(), "a checkpoint").toPath(),
+                Storage.localFile(layout.savepoints(), "a checkpoint").toPath());
     }
 
     /**
      * How a restore point is named in messages: a local one as its file (as before), one on an
      * object store as its URI.
      */
-    public static String shown(org.apache.flink.core.fs.Path location) {
-        return Storage.isLocal(location)
-                ? Storage.localFile(location, "a restore point").toString()
-                : location.toString();
+    public static String shown(Path location) {
+        return Storage.shown(location);
     }
 
     /** When a restore point anywhere was completed, in epoch milliseconds (0 if unknown). */
-    public static long timeMillis(org.apache.flink.core.fs.Path restorePoint) {
+    public static long timeMillis(Path restorePoint) {
         if (Storage.isLocal(restorePoint)) {
-            return time(Storage.localFile(restorePoint, "a restore point")).toMillis();
+            return LocalRestorePoints.time(
+                            Storage.localFile(restorePoint, "a restore point").toPath())
+                    .toMillis();
         }
-        org.apache.flink.core.fs.Path metadata =
-                new org.apache.flink.core.fs.Path(restorePoint, "_metadata");
+        Path metadata = new Path(restorePoint, "_metadata");
         try {
             return metadata.getFileSystem().getFileStatus(metadata).getModificationTime();
         } catch (IOException e) {
@@ -162,104 +158,25 @@ public final class RestorePoints {
         }
     }
 
-    /**
-     * The newest complete checkpoint or savepoint, or empty for a first run. After a kill this is
-     * the last checkpoint that completed; an older savepoint would replay batches that were already
-     * committed.
-     */
-    public Optional<Path> newest() {
-        List<Path> all = all();
-        return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
-    }
-
-    /** Every complete checkpoint and savepoint, oldest first. */
-    public List<Path> all() {
-        List<Path> found = new ArrayList<>();
-        for (Path root : List.of(layout.checkpoints(), layout.savepoints())) {
-            if (!Files.isDirectory(root)) {
-                continue;
-            }
-            try {
-                // Flink deletes a finished job's checkpoints in the background: tolerate files
-                // that vanish while we look.
-                Files.walkFileTree(
-                        root,
-                        EnumSet.noneOf(FileVisitOption.class),
-                        3,
-                        new SimpleFileVisitor<>() {
-                            @Override
-                            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                                if (file.getFileName().toString().equals("_metadata")) {
-                                    found.add(file.getParent());
-                                }
-                                return FileVisitResult.CONTINUE;
-                            }
-
-                            @Override
-                            public FileVisitResult visitFileFailed(Path file, IOException e)
-                                    throws IOException {
-                                if (e instanceof NoSuchFileException) {
-                                    return FileVisitResult.CONTINUE;
-                                }
-                                throw e;
-                            }
-                        });
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot scan " + root + ": " + e.getMessage(), e);
-            }
-        }
-        found.sort(Comparator.comparing(RestorePoints::time));
-        return found;
-    }
-
-    /** When a restore point (a folder with a {@code _metadata} file) was completed. */
-    public static FileTime time(Path restorePoint) {
-        try {
-            return Files.getLastModifiedTime(restorePoint.resolve("_metadata"));
-        } catch (IOException e) {
-            return FileTime.fromMillis(0);
-        }
-    }
-
     /** Completed checkpoint ids of one Flink job, from its retained checkpoint folders. */
     public List<Long> completedCheckpoints(String jobId) {
-        List<Long> ids = new ArrayList<>();
-        if (layout.isObjectStore()) {
-            return completedCheckpointsOnObjectStore(jobId);
+        if (!layout.isObjectStore()) {
+            return local().completedCheckpoints(
+                            Storage.localFile(layout.checkpointsOfJob(jobId), "a checkpoint")
+                                    .toPath());
         }
-        Path jobDir = layout.checkpointsOfJob(jobId);
-        if (!Files.isDirectory(jobDir)) {
-            return ids;
-        }
-        try (Stream<Path> s = Files.list(jobDir)) {
-            s.filter(
-                            p ->
-                                    p.getFileName().toString().startsWith("chk-")
-                                            && Files.exists(p.resolve("_metadata")))
-                    .forEach(p -> ids.add(Long.parseLong(p.getFileName().toString().substring(4))));
-        } catch (NoSuchFileException e) {
-            return ids; // the job finished and Flink deleted its checkpoints while we looked
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        ids.sort(Long::compare);
-        return ids;
-    }
-
-    private List<Long> completedCheckpointsOnObjectStore(String jobId) {
         List<Long> ids = new ArrayList<>();
         try {
-            for (FileStatus child : Storage.list(layout.checkpointsOfJobLocation(jobId))) {
-                org.apache.flink.core.fs.Path p = child.getPath();
-                if (p.getName().startsWith("chk-")
-                        && Storage.exists(new org.apache.flink.core.fs.Path(p, "_metadata"))) {
+            for (FileStatus child : Storage.list(layout.checkpointsOfJob(jobId))) {
+                Path p = child.getPath();
+                if (p.getName().startsWith("chk-") && Storage.exists(new Path(p, "_metadata"))) {
                     long id = checkpointId(p);
                     if (id >= 0) {
                         ids.add(id);
                     }
                 }
             }
-        } catch (java.io.FileNotFoundException e) {
+        } catch (FileNotFoundException e) {
             return ids; // deleted by Flink while we looked
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -269,71 +186,32 @@ public final class RestorePoints {
     }
 
     /**
-     * Makes a savepoint taken outside this directory the query's ({@link #adopt(Path)}), on any
-     * storage: one already in {@code savepoints/} is returned as it is; a local one is copied into
-     * a local directory.
+     * Makes a savepoint taken outside this directory the query's, on any storage: one already in
+     * {@code savepoints/} is returned as it is; a local one (a {@code flink stop --savepointPath})
+     * is copied into {@code savepoints/} of a local directory, where it is the newest restore
+     * point. Canonical and native savepoints are self-contained, so the copy restores like the
+     * original.
      *
      * @throws UncheckedIOException if it cannot be copied (into a directory on an object store,
      *     only a savepoint already in its {@code savepoints/} is taken)
      */
-    public org.apache.flink.core.fs.Path adopt(org.apache.flink.core.fs.Path external) {
+    public Path adopt(Path external) {
         if (layout.isObjectStore()
                 && Storage.isObjectStore(external)
-                && within(external, layout.savepointsLocation())) {
+                && within(external, layout.savepoints())) {
             return external;
         }
         if (!layout.isObjectStore() && Storage.isLocal(external)) {
-            return location(adopt(Storage.localFile(external, "a savepoint")));
+            return location(
+                    local().adopt(Storage.localFile(external, "a savepoint").toPath()).toFile());
         }
         throw new UncheckedIOException(
                 new IOException(
                         "cannot copy savepoint "
                                 + external
                                 + " into "
-                                + layout.savepointsLocation()
+                                + layout.savepoints()
                                 + ": only a savepoint already in it is taken on an object store"));
-    }
-
-    /**
-     * Copies a savepoint taken outside this directory (a {@code flink stop --savepointPath}) into
-     * {@code savepoints/}, where it is the newest restore point; returns the copy. Canonical and
-     * native savepoints are self-contained, so the copy restores like the original.
-     */
-    public Path adopt(Path external) {
-        Path savepoints = layout.savepoints();
-        if (external.toAbsolutePath().normalize().startsWith(savepoints)) {
-            return external;
-        }
-        Path target = savepoints.resolve(external.getFileName().toString());
-        Path staging = layout.dir().resolve(".adopting-" + external.getFileName());
-        try {
-            Folders.deleteRecursively(staging);
-            try (Stream<Path> s = Files.walk(external)) {
-                for (Path p : (Iterable<Path>) s::iterator) {
-                    Path to = staging.resolve(external.relativize(p).toString());
-                    if (Files.isDirectory(p)) {
-                        Files.createDirectories(to);
-                    } else {
-                        Files.copy(p, to);
-                    }
-                }
-            }
-            Files.createDirectories(savepoints);
-            Folders.deleteRecursively(target);
-            // Whole or not at all: a half-copied folder must never be taken for a restore point.
-            Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
-            return target;
-        } catch (IOException e) {
-            Folders.deleteQuietly(staging);
-            throw new UncheckedIOException(
-                    "cannot copy savepoint "
-                            + external
-                            + " into "
-                            + savepoints
-                            + ": "
-                            + e.getMessage(),
-                    e);
-        }
     }
 
     /**
@@ -341,24 +219,22 @@ public final class RestorePoints {
      * checkpoints of earlier jobs go (RocksDB savepoints are self-contained), and so do job folders
      * whose checkpoints never completed (a run killed before its first one).
      */
-    public void pruneExcept(org.apache.flink.core.fs.Path keep) {
+    public void pruneExcept(Path keep) {
         if (!layout.isObjectStore()) {
-            pruneExcept(Storage.localFile(keep, "a restore point"));
+            local().pruneExcept(Storage.localFile(keep, "a restore point").toPath());
             return;
         }
-        for (org.apache.flink.core.fs.Path p : allLocations()) {
+        for (Path p : all()) {
             if (!key(p).equals(key(keep))) {
-                org.apache.flink.core.fs.Path owner =
-                        key(p.getParent()).equals(key(layout.savepointsLocation()))
-                                ? p
-                                : p.getParent();
+                Path owner =
+                        key(p.getParent()).equals(key(layout.savepoints())) ? p : p.getParent();
                 if (!within(keep, owner)) {
                     deleteQuietly(owner);
                 }
             }
         }
         try {
-            for (FileStatus job : Storage.list(layout.checkpointsLocation())) {
+            for (FileStatus job : Storage.list(layout.checkpoints())) {
                 if (!within(keep, job.getPath())) {
                     deleteQuietly(job.getPath());
                 }
@@ -368,30 +244,11 @@ public final class RestorePoints {
         }
     }
 
-    private static void deleteQuietly(org.apache.flink.core.fs.Path path) {
+    private static void deleteQuietly(Path path) {
         try {
             Folders.deleteQuietly(path);
         } catch (UncheckedIOException ignored) {
             // best effort: the next prune tries again
-        }
-    }
-
-    /** {@link #pruneExcept(org.apache.flink.core.fs.Path)} of a local directory. */
-    public void pruneExcept(Path keep) {
-        for (Path p : all()) {
-            if (!p.equals(keep)) {
-                Path owner = p.getParent().equals(layout.savepoints()) ? p : p.getParent();
-                if (!keep.startsWith(owner)) {
-                    Folders.deleteQuietly(owner);
-                }
-            }
-        }
-        if (Files.isDirectory(layout.checkpoints())) {
-            try (Stream<Path> s = Files.list(layout.checkpoints())) {
-                s.filter(p -> !keep.startsWith(p)).forEach(Folders::deleteQuietly);
-            } catch (IOException ignored) {
-                // best effort: the next prune tries again
-            }
         }
     }
 }

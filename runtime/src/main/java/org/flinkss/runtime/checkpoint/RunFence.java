@@ -1,5 +1,7 @@
 package org.flinkss.runtime.checkpoint;
 
+import org.apache.flink.core.fs.Path;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.flinkss.runtime.PermanentFailure;
@@ -60,7 +62,7 @@ public final class RunFence {
         ObjectNode node = JsonFiles.JSON.createObjectNode();
         node.put("runId", runId);
         node.put("claimed", Instant.now().toString());
-        JsonFiles.write(layout.fenceLocation(), node);
+        JsonFiles.write(layout.fence(), node);
     }
 
     /**
@@ -68,7 +70,7 @@ public final class RunFence {
      */
     public static Optional<String> owner(CheckpointLayout layout) {
         try {
-            String run = JsonFiles.readTree(layout.fenceLocation()).path("runId").asText("");
+            String run = JsonFiles.readTree(layout.fence()).path("runId").asText("");
             return run.isEmpty() ? Optional.empty() : Optional.of(run);
         } catch (IOException e) {
             return Optional.empty(); // missing; never torn (written by rename)
@@ -107,7 +109,7 @@ public final class RunFence {
         if (timeout == null) {
             return Optional.empty();
         }
-        String beat = read(layout.heartbeatLocation(runId));
+        String beat = read(layout.heartbeat(runId));
         long now = System.nanoTime();
         if (beat != null && !beat.equals(lastBeat)) {
             lastBeat = beat;
@@ -129,7 +131,7 @@ public final class RunFence {
     }
 
     @Nullable
-    private static String read(org.apache.flink.core.fs.Path file) {
+    private static String read(Path file) {
         try {
             return Storage.readText(file);
         } catch (IOException e) {

@@ -1,5 +1,7 @@
 package org.flinkss.runtime.checkpoint;
 
+import org.apache.flink.core.fs.Path;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -31,9 +33,7 @@ public final class RunRecords {
 
     public RunRecords(CheckpointLayout layout) {
         this.layout = layout;
-        this.jobs =
-                new CheckpointLog<>(
-                        layout.runsLocation(), CheckpointLayout.RUN_JOBS, new JobCodec());
+        this.jobs = new CheckpointLog<>(layout.runs(), CheckpointLayout.RUN_JOBS, new JobCodec());
     }
 
     /** The Flink job of a run, as {@code job.json} records it. */
@@ -125,7 +125,7 @@ public final class RunRecords {
     public boolean caughtUp(String runId, List<String> sources) {
         for (String source : sources) {
             try {
-                if (!Storage.exists(layout.caughtUpMarkerLocation(runId, source))) {
+                if (!Storage.exists(layout.caughtUpMarker(runId, source))) {
                     return false;
                 }
             } catch (IOException e) {
@@ -142,7 +142,7 @@ public final class RunRecords {
     public long checkpointWanted(String runId, List<String> sources) {
         long wanted = -1;
         for (String source : sources) {
-            org.apache.flink.core.fs.Path marker = layout.checkpointWantedLocation(runId, source);
+            Path marker = layout.checkpointWanted(runId, source);
             try {
                 wanted = Math.max(wanted, Long.parseLong(Storage.readText(marker).trim()));
             } catch (FileNotFoundException | NoSuchFileException e) {

@@ -20,7 +20,7 @@ public record SealedBatch(String source, long checkpointId, long lastSealed) {
     public static CheckpointLog<Long, SealedBatch> log(
             CheckpointLayout layout, String runId, String source) {
         return new CheckpointLog<>(
-                layout.sealedBatchesLocation(runId, source),
+                layout.sealedBatches(runId, source),
                 CheckpointLayout.SEALED_BATCHES,
                 LogCodec.json(SealedBatch.class));
     }

@@ -20,7 +20,7 @@ public record SkippedCommit(String table, long batchId, long committedBatch) {
     /** The records the committers of run {@code runId} leave, by {@link #key}. */
     public static CheckpointLog<String, SkippedCommit> log(CheckpointLayout layout, String runId) {
         return new CheckpointLog<>(
-                layout.commitReportsLocation(runId),
+                layout.commitReports(runId),
                 CheckpointLayout.SKIPPED_COMMITS,
                 LogCodec.json(SkippedCommit.class));
     }
@@ -48,6 +48,6 @@ public record SkippedCommit(String table, long batchId, long committedBatch) {
 
     /** Forgets the reports of every run (read, or left by killed runs). */
     public static void clearAll(CheckpointLayout layout) {
-        Folders.deleteQuietly(layout.commitReportsLocation());
+        Folders.deleteQuietly(layout.commitReports());
     }
 }

@@ -45,11 +45,6 @@ public final class QueryCheckpoint {
         this.layout = layout;
     }
 
-    /** The checkpoint of query {@code query} under a local base. */
-    public static QueryCheckpoint of(java.nio.file.Path base, String query) {
-        return new QueryCheckpoint(checkName(query), CheckpointLayout.of(base, query));
-    }
-
     /** The checkpoint of query {@code query} under a base anywhere: local or an object store. */
     public static QueryCheckpoint of(Path base, String query) {
         return new QueryCheckpoint(checkName(query), CheckpointLayout.of(base, query));
@@ -69,11 +64,6 @@ public final class QueryCheckpoint {
         return all;
     }
 
-    /** Every query's checkpoint under a local base, by name. */
-    public static List<QueryCheckpoint> allUnder(java.nio.file.Path base) throws IOException {
-        return allUnder(Storage.location(base));
-    }
-
     private static String checkName(String query) {
         if (!NAME.matcher(query).matches()) {
             throw new IllegalArgumentException(
@@ -90,7 +80,7 @@ public final class QueryCheckpoint {
     /** Whether the checkpoint exists: it has its identity file ({@code metadata.json}). */
     public boolean exists() {
         try {
-            return Storage.exists(layout.metadataLocation());
+            return Storage.exists(layout.metadata());
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot read checkpoint " + layout + ": " + e.getMessage(), e);
@@ -161,7 +151,7 @@ public final class QueryCheckpoint {
         ObjectNode last = batches.isEmpty() ? null : batches.get(batches.size() - 1);
         long watermark = log.lastWatermark();
         List<QueryStatus.RestorePoint> points = new ArrayList<>();
-        for (Path point : new RestorePoints(layout).allLocations()) {
+        for (Path point : new RestorePoints(layout).all()) {
             points.add(
                     new QueryStatus.RestorePoint(
                             // Flink names a retained checkpoint chk-N, a savepoint savepoint-...

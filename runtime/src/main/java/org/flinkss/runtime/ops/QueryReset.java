@@ -6,16 +6,18 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.CheckpointMetadata;
 import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.IdentityStore;
-import org.flinkss.runtime.jdbc.Database;
-import org.flinkss.runtime.jdbc.SqlTableOwners;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.runner.RunTmpFolders;
+import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.sink.jdbc.SqlTableOwners;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.LegacyTables;
 
 import javax.annotation.Nullable;
 
+import java.io.File;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -40,13 +42,13 @@ public final class QueryReset {
     private final QueryCheckpoint checkpoint;
     private final Warehouse warehouse;
     @Nullable private final Database database;
-    private final java.nio.file.Path tmpRoot;
+    private final File tmpRoot;
 
     private QueryReset(
             QueryCheckpoint checkpoint,
             Warehouse warehouse,
             @Nullable Database database,
-            java.nio.file.Path tmpRoot) {
+            File tmpRoot) {
         this.checkpoint = checkpoint;
         this.warehouse = warehouse;
         this.database = database;
@@ -54,23 +56,13 @@ public final class QueryReset {
     }
 
     /**
-     * Resets query {@code query} of the local base {@code base}: deletes its checkpoint and empties
-     * the tables it wrote (its checkpoint's identity lists them), returning their names.
+     * Resets query {@code query} of the base {@code base} (a local folder or {@code
+     * s3://bucket/prefix}): deletes its checkpoint and empties the tables it wrote (its
+     * checkpoint's identity lists them), returning their names; no SQL database when {@code
+     * database} is null.
      *
      * @param query a query's name, never a path: nothing outside {@code <base>/_cp/<query>} is
      *     touched
-     */
-    public static List<String> reset(
-            java.nio.file.Path base, Warehouse warehouse, Database database, String query)
-            throws IOException, SQLException {
-        return new QueryReset(
-                        QueryCheckpoint.of(base, query), warehouse, database, base.resolve("_tmp"))
-                .reset();
-    }
-
-    /**
-     * {@link #reset(java.nio.file.Path, Warehouse, Database, String)} of a base anywhere (a local
-     * folder or {@code s3://bucket/prefix}), with no SQL database when {@code database} is null.
      */
     public static List<String> reset(
             Path base, Warehouse warehouse, @Nullable Database database, String query)
@@ -135,7 +127,7 @@ public final class QueryReset {
             }
             // What killed runs of the query left in <base>/_tmp/<query> (their next run would
             // remove it too): a reset leaves nothing of the query's earlier runs.
-            RunTmpFolders.removeLeftovers(tmpRoot, query);
+            RunTmpFolders.removeLeftovers(tmpRoot.toPath(), query);
         }
         return emptied;
     }
@@ -190,7 +182,7 @@ public final class QueryReset {
                 }
             } else if (written.contains(table)) {
                 throw new IllegalStateException(
-                        LegacyTables.refusal(warehouse.tablePath(table).toString()));
+                        LegacyTables.refusal(Storage.shown(warehouse.tableLocation(table))));
             }
         }
         return owned;
@@ -202,6 +194,6 @@ public final class QueryReset {
         if (layout.isObjectStore()) {
             return layout.location().toString().equals(owner.checkpoint());
         }
-        return layout.dir().toAbsolutePath().normalize().equals(warehouse.checkpointOf(owner));
+        return layout.equals(warehouse.checkpointOf(owner));
     }
 }

@@ -1,16 +1,17 @@
 package org.flinkss.runtime.ops;
 
-import org.flinkss.runtime.checkpoint.Folders;
+import org.apache.flink.core.fs.Path;
+
 import org.flinkss.runtime.runner.impl.FlinkConfFile;
 import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.storage.impl.LocalDisk;
 
 import javax.annotation.Nullable;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 
 /**
  * Makes Flink's file systems ready for a command (or a program) that reaches an object store: the
@@ -25,34 +26,34 @@ public final class StorageSetup {
     private StorageSetup() {}
 
     /**
-     * @param base the local base, whose {@code _tmp} holds the scratch folder; null for a base on
-     *     an object store (the system's temporary folder then)
+     * @param base the base; a local one's {@code _tmp} holds the scratch folder, else (null, or a
+     *     base on an object store) the system's temporary folder
      */
     public static void initialize(@Nullable Path base) {
         FlinkConfFile file = FlinkConfFile.locate(null);
+        // The scratch folder is local whatever the base: Flink's configuration loader reads files.
+        File tmp =
+                base != null && Storage.isLocal(base)
+                        ? new File(Storage.localFile(base, "a base"), "_tmp")
+                        : new File(System.getProperty("java.io.tmpdir"));
         Storage.initializeOnce(
                 () -> {
-                    Path scratch;
+                    File scratch;
                     try {
-                        Path tmp =
-                                base != null
-                                        ? base.resolve("_tmp")
-                                        : Paths.get(System.getProperty("java.io.tmpdir"));
-                        Files.createDirectories(tmp);
-                        scratch = Files.createTempDirectory(tmp, "storage-conf");
+                        Files.createDirectories(tmp.toPath());
+                        scratch = Files.createTempDirectory(tmp.toPath(), "storage-conf").toFile();
                     } catch (IOException e) {
                         throw new UncheckedIOException(
-                                "cannot create a folder in " + base + "/_tmp: " + e.getMessage(),
-                                e);
+                                "cannot create a folder in " + tmp + ": " + e.getMessage(), e);
                     }
                     try {
-                        return file.load(scratch);
+                        return file.load(scratch.toPath());
                     } finally {
-                        Folders.deleteQuietly(scratch);
+                        LocalDisk.deleteQuietly(scratch.toPath());
                     }
                 },
                 file.file()
-                        .map(Path::toString)
+                        .map(String::valueOf)
                         .orElse("the copy of flink-conf/config.yaml built into the jar"));
     }
 }

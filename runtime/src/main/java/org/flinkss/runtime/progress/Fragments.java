@@ -6,7 +6,6 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.CheckpointLog;
 import org.flinkss.runtime.checkpoint.LogCodec;
 import org.flinkss.runtime.checkpoint.LogFolder;
-import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,19 +25,19 @@ public final class Fragments {
 
     /** The runs whose fragments are not merged yet, by run id. */
     static LogFolder<String> runs(CheckpointLayout layout) {
-        return new LogFolder<>(layout.pendingProgressLocation(), CheckpointLayout.FRAGMENT_RUNS);
+        return new LogFolder<>(layout.pendingProgress(), CheckpointLayout.FRAGMENT_RUNS);
     }
 
     /** The checkpoints of run {@code runId} that left fragments, by checkpoint id. */
     static LogFolder<Long> checkpoints(CheckpointLayout layout, String runId) {
         return new LogFolder<>(
-                layout.pendingProgressLocation(runId), CheckpointLayout.FRAGMENT_CHECKPOINTS);
+                layout.pendingProgress(runId), CheckpointLayout.FRAGMENT_CHECKPOINTS);
     }
 
     /** The fragments of checkpoint {@code checkpointId} of run {@code runId}, by file name. */
     static CheckpointLog<String, Fragment> log(
             CheckpointLayout layout, String runId, long checkpointId) {
-        return log(layout.fragmentsLocation(runId, checkpointId));
+        return log(layout.fragments(runId, checkpointId));
     }
 
     private static CheckpointLog<String, Fragment> log(Path checkpointFolder) {
@@ -56,11 +55,6 @@ public final class Fragments {
             throw new UncheckedIOException(
                     "cannot write " + log.location(key) + ": " + e.getMessage(), e);
         }
-    }
-
-    /** Every fragment left in one checkpoint's folder, in file-name order. */
-    public static List<Fragment> read(java.nio.file.Path checkpointFolder) {
-        return read(Storage.location(checkpointFolder));
     }
 
     /** Every fragment left in one checkpoint's folder anywhere, in file-name order. */

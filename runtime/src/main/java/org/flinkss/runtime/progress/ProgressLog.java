@@ -1,5 +1,7 @@
 package org.flinkss.runtime.progress;
 
+import org.apache.flink.core.fs.Path;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -11,11 +13,11 @@ import org.flinkss.runtime.time.Watermarks;
 
 import javax.annotation.Nullable;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,7 +65,7 @@ public final class ProgressLog {
     /** Every committed batch's progress, oldest first. */
     public List<ObjectNode> all() {
         List<ObjectNode> all = new ArrayList<>();
-        org.apache.flink.core.fs.Path log = layout.progressLogLocation();
+        Path log = layout.progressLog();
         try {
             if (!Storage.exists(log)) {
                 return all;
@@ -115,14 +117,15 @@ public final class ProgressLog {
             byte[] line = LINE.encode(progress);
             if (layout.isObjectStore()) {
                 // No appends on an object store: the log is rewritten whole, one PUT.
-                org.apache.flink.core.fs.Path log = layout.progressLogLocation();
+                Path log = layout.progressLog();
                 String before = Storage.exists(log) ? Storage.readText(log) : "";
                 Storage.replaceText(log, before + new String(line, StandardCharsets.UTF_8));
                 return;
             }
-            Path log = layout.progressLog();
-            Files.createDirectories(log.getParent());
-            Files.write(log, line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            // A local disk appends, which no object store can: one line, whatever the history.
+            File log = Storage.localFile(layout.progressLog(), "the progress log");
+            Files.createDirectories(log.toPath().getParent());
+            Files.write(log.toPath(), line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot append to the progress log: " + e.getMessage(), e);
@@ -132,7 +135,7 @@ public final class ProgressLog {
     /** The last progress object printed for the query, or null if it never ran. */
     @Nullable
     public ObjectNode last() {
-        org.apache.flink.core.fs.Path last = layout.lastProgressLocation();
+        Path last = layout.lastProgress();
         try {
             if (!Storage.exists(last)) {
                 return null;
@@ -145,6 +148,6 @@ public final class ProgressLog {
 
     /** Replaces the last progress object printed (atomically). */
     void writeLast(ObjectNode progress) {
-        JsonFiles.write(layout.lastProgressLocation(), progress);
+        JsonFiles.write(layout.lastProgress(), progress);
     }
 }

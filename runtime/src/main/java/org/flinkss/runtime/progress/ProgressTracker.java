@@ -96,7 +96,7 @@ public final class ProgressTracker {
             if (id > completedCheckpointId) {
                 break;
             }
-            emitted.addAll(merge(Fragments.read(layout.fragmentsLocation(run, id))));
+            emitted.addAll(merge(Fragments.read(layout.fragments(run, id))));
             checkpoints.remove(id);
         }
         return emitted;

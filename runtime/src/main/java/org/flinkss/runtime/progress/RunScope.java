@@ -1,5 +1,7 @@
 package org.flinkss.runtime.progress;
 
+import org.apache.flink.core.fs.Path;
+
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.CheckpointLog;
 import org.flinkss.runtime.checkpoint.RunFence;
@@ -9,7 +11,6 @@ import org.flinkss.runtime.checkpoint.SkippedCommit;
 import javax.annotation.Nullable;
 
 import java.io.Serializable;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -96,32 +97,17 @@ public final class RunScope implements Serializable {
         return layout.caughtUpMarker(runId, source);
     }
 
+    /** Written by source {@code source} of an availableNow run: what it is to read. */
+    public Path plan(String source) {
+        return layout.plan(runId, source);
+    }
+
     /**
      * Written by source {@code source} of an availableNow run with the id of the batch it sealed,
      * when more are to come: the client asks for a checkpoint at once.
      */
     public Path checkpointWanted(String source) {
         return layout.checkpointWanted(runId, source);
-    }
-
-    /** {@link #fragments}, as Flink's file systems name it (a local folder or an object store). */
-    public org.apache.flink.core.fs.Path fragmentsLocation(long checkpointId) {
-        return layout.fragmentsLocation(runId, checkpointId);
-    }
-
-    /** {@link #caughtUpMarker}, as Flink's file systems name it. */
-    public org.apache.flink.core.fs.Path caughtUpMarkerLocation(String source) {
-        return layout.caughtUpMarkerLocation(runId, source);
-    }
-
-    /** Written by source {@code source} of an availableNow run: what it is to read. */
-    public org.apache.flink.core.fs.Path planLocation(String source) {
-        return layout.planLocation(runId, source);
-    }
-
-    /** {@link #checkpointWanted}, as Flink's file systems name it. */
-    public org.apache.flink.core.fs.Path checkpointWantedLocation(String source) {
-        return layout.checkpointWantedLocation(runId, source);
     }
 
     @Override

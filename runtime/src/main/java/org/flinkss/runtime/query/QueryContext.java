@@ -4,6 +4,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -14,9 +15,6 @@ import org.apache.flink.table.types.logical.RowType;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
-import org.flinkss.runtime.jdbc.Database;
-import org.flinkss.runtime.jdbc.JdbcUpsert;
-import org.flinkss.runtime.jdbc.SqlTableOwners;
 import org.flinkss.runtime.progress.ProgressCounter;
 import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.sink.ChangesPerBatch;
@@ -27,6 +25,9 @@ import org.flinkss.runtime.sink.delta.CompleteCommit;
 import org.flinkss.runtime.sink.delta.DataFileWriter;
 import org.flinkss.runtime.sink.delta.DeltaCommitter;
 import org.flinkss.runtime.sink.delta.TableCommit;
+import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.sink.jdbc.JdbcUpsert;
+import org.flinkss.runtime.sink.jdbc.SqlTableOwners;
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.RecordFormat;
 import org.flinkss.runtime.source.SourceSpec;
@@ -130,26 +131,14 @@ public final class QueryContext {
      * Files under {@code folder} (recursively, names ending in {@code suffix}) as a stream, Spark's
      * file source: each batch reads files that earlier batches did not, at most as many as the rate
      * limits allow. A planned file that is gone when read fails the run naming it or, with {@code
-     * --skip-missing-files}, becomes the format's {@link RecordFormat#skipped} record.
+     * --skip-missing-files}, becomes the format's {@link RecordFormat#skipped} record. The folder
+     * may be on any storage Flink's file system serves: a local one, or {@code s3://bucket/prefix}.
      *
      * @param watermarkDelay the delay of the query's {@code withWatermark} on this source, or null
      */
     public <T> DataStream<T> files(
             String name,
-            java.nio.file.Path folder,
-            String suffix,
-            RecordFormat<T, FileSplit> format,
-            @Nullable Duration watermarkDelay) {
-        return files(name, new FilePlanner(folder, suffix), suffix, format, watermarkDelay);
-    }
-
-    /**
-     * As {@link #files(String, java.nio.file.Path, String, RecordFormat, Duration)}, for a folder
-     * on any storage Flink's file system serves: a local one, or {@code s3://bucket/prefix}.
-     */
-    public <T> DataStream<T> files(
-            String name,
-            org.apache.flink.core.fs.Path folder,
+            Path folder,
             String suffix,
             RecordFormat<T, FileSplit> format,
             @Nullable Duration watermarkDelay) {

@@ -47,7 +47,7 @@ public final class QueryRunner {
         RunOutcome outcome =
                 run.run(
                         (env, scope) -> {
-                            Warehouse warehouse = new Warehouse(options.warehouseLocation);
+                            Warehouse warehouse = new Warehouse(options.warehouse);
                             QueryContext context =
                                     new QueryContext(name, env, scope, options, warehouse);
                             query.build(context);
@@ -147,7 +147,7 @@ public final class QueryRunner {
             CheckpointLayout layout = context.scope().layout();
             String queryId = QueryIdentity.idIn(layout);
             for (String table : context.tables()) {
-                warehouse.deleteUncommitted(table, queryId, layout.cleanupRecordLocation(table));
+                warehouse.deleteUncommitted(table, queryId, layout.cleanupRecord(table));
             }
         }
     }

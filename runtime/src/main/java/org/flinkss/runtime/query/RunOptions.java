@@ -1,18 +1,19 @@
 package org.flinkss.runtime.query;
 
+import org.apache.flink.core.fs.Path;
+
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
-import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.progress.ProgressListener;
 import org.flinkss.runtime.runner.RunSettings;
+import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.trigger.Trigger;
 
 import javax.annotation.Nullable;
 
+import java.io.File;
 import java.io.PrintStream;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 
 /**
@@ -20,17 +21,11 @@ import java.time.Duration;
  */
 public final class RunOptions {
 
-    /** The local base folder; null when the base is on an object store. */
-    @Nullable final Path base;
+    /** The base: a local folder ({@code file:/...}) or {@code s3://bucket/prefix}. */
+    final Path base;
 
-    /** The base as a URI: its local folder's, or {@code s3://bucket/prefix}. */
-    final org.apache.flink.core.fs.Path baseLocation;
-
-    /** The local warehouse folder; null when the warehouse is on an object store. */
-    @Nullable final Path warehouse;
-
-    /** The warehouse as a URI: its local folder's, or {@code s3://bucket/prefix}. */
-    final org.apache.flink.core.fs.Path warehouseLocation;
+    /** The warehouse: a local folder or {@code s3://bucket/prefix}; {@code <base>/warehouse}. */
+    final Path warehouse;
 
     final ReadLimit readLimit;
     final boolean skipMissingFiles;
@@ -43,43 +38,33 @@ public final class RunOptions {
     final Trigger trigger;
 
     private RunOptions(Builder b) {
-        if (b.baseLocation != null && !Storage.isLocal(b.baseLocation)) {
-            this.base = null;
-            this.baseLocation = b.baseLocation;
-        } else {
-            Path local =
-                    b.baseLocation != null ? Storage.localFile(b.baseLocation, "a base") : b.base;
-            this.base = local.toAbsolutePath().normalize();
-            this.baseLocation = Storage.location(this.base);
-        }
-        if (b.warehouseLocation != null && !Storage.isLocal(b.warehouseLocation)) {
-            this.warehouse = null;
-            this.warehouseLocation = b.warehouseLocation;
-        } else if (b.warehouseLocation == null && b.warehouse == null && base == null) {
-            // <base>/warehouse, on the base's object store.
-            this.warehouse = null;
-            this.warehouseLocation = new org.apache.flink.core.fs.Path(baseLocation, "warehouse");
-        } else {
-            Path local =
-                    b.warehouseLocation != null
-                            ? Storage.localFile(b.warehouseLocation, "a warehouse")
-                            : b.warehouse != null ? b.warehouse : base().resolve("warehouse");
-            this.warehouse = local.toAbsolutePath().normalize();
-            this.warehouseLocation = Storage.location(this.warehouse);
-        }
+        this.base = normalized(b.base, "a base");
+        this.warehouse =
+                b.warehouse != null
+                        ? normalized(b.warehouse, "a warehouse")
+                        : normalized(new Path(base, "warehouse"), "a warehouse");
         this.readLimit = b.readLimit;
         this.skipMissingFiles = b.skipMissingFiles;
         this.jdbcUrl = b.jdbcUrl;
         this.outputMode = b.outputMode;
         // A run's temporary files are local: beside a local base, else in the JVM's temp folder.
-        this.runSettings =
-                b.run.tmpRoot(base != null ? base.resolve("_tmp") : objectStoreTmpRoot()).build();
+        this.runSettings = b.run.tmpRoot(tmpRootOf(base).toPath()).build();
         this.trigger = runSettings.trigger();
     }
 
     /** Spark's {@code outputMode}: append unless set. */
     public OutputMode outputMode() {
         return outputMode;
+    }
+
+    /**
+     * A local location absolute and normalized, named as every earlier version named it (so that
+     * what a checkpoint recorded of it still matches); any other as it is.
+     */
+    private static Path normalized(Path location, String what) {
+        return Storage.isLocal(location)
+                ? Storage.location(Storage.localFile(location, what))
+                : location;
     }
 
     /**
@@ -91,20 +76,18 @@ public final class RunOptions {
         if (jdbcUrl != null) {
             return new Database(jdbcUrl);
         }
-        if (warehouse == null && base == null) {
+        Path folder = Storage.isLocal(warehouse) ? warehouse : new Path(base, "warehouse");
+        if (!Storage.isLocal(folder)) {
             throw new IllegalArgumentException(
                     "the SQLite database of upsert tables is a local file, and both --base "
-                            + baseLocation
+                            + base
                             + " and --warehouse "
-                            + warehouseLocation
+                            + warehouse
                             + " are on an object store: give --jdbc-url (PostgreSQL), or a local"
                             + " --warehouse to hold warehouse.db (docs/object-storage.md)");
         }
-        return Database.sqliteIn(warehouse != null ? warehouse : base.resolve("warehouse"));
-    }
-
-    private Path objectStoreTmpRoot() {
-        return tmpRootOf(baseLocation);
+        return Database.sqliteIn(
+                Storage.localFile(folder, "the SQLite database's folder").toPath());
     }
 
     /**
@@ -112,12 +95,13 @@ public final class RunOptions {
      * {@code <base>/_tmp} for a local base; for one on an object store, a folder of the JVM's temp
      * folder, one per base, so that a cleanup after a kill never reaches another base's.
      */
-    public static Path tmpRootOf(org.apache.flink.core.fs.Path base) {
+    public static File tmpRootOf(Path base) {
+        // Local files: the embedded cluster's working folders, whose local disk is the point.
         if (Storage.isLocal(base)) {
-            return Storage.localFile(base, "a base").resolve("_tmp");
+            return new File(Storage.localFile(base, "a base"), "_tmp");
         }
         String name = Integer.toHexString(base.toString().hashCode());
-        return Paths.get(System.getProperty("java.io.tmpdir"), "flinkss-" + name, "_tmp");
+        return new File(new File(System.getProperty("java.io.tmpdir"), "flinkss-" + name), "_tmp");
     }
 
     public static Builder builder() {
@@ -125,51 +109,24 @@ public final class RunOptions {
     }
 
     /**
-     * The local base folder; refused, naming the base, when it is on an object store (use {@link
-     * #baseLocation()}).
+     * The base: landing folder {@code <base>/events} and checkpoints {@code <base>/_cp/<query>}; a
+     * local folder ({@code file:/...}) or {@code s3://bucket/prefix}.
      */
     public Path base() {
-        if (base == null) {
-            throw new IllegalArgumentException(
-                    "this needs a local --base, and "
-                            + baseLocation
-                            + " is on an object store (docs/object-storage.md)");
-        }
         return base;
     }
 
-    /** The base as a URI: {@code file:/...} or {@code s3://bucket/prefix}. */
-    public org.apache.flink.core.fs.Path baseLocation() {
-        return baseLocation;
+    /**
+     * The landing folder of the course's generator, wherever the base is, named exactly as a query
+     * given that folder names it.
+     */
+    public Path events() {
+        return normalized(new Path(base, "events"), "the landing folder");
     }
 
-    /**
-     * The landing folder of the course's generator, wherever the base is: on a local base the
-     * location of {@link #events()}, named exactly as a query given that folder names it.
-     */
-    public org.apache.flink.core.fs.Path eventsLocation() {
-        return base != null
-                ? Storage.location(events())
-                : new org.apache.flink.core.fs.Path(baseLocation, "events");
-    }
-
-    /**
-     * The local warehouse folder; refused, naming the warehouse, when it is on an object store (use
-     * {@link #warehouseLocation()}).
-     */
+    /** The tables: a local folder or {@code s3://bucket/prefix}. */
     public Path warehouse() {
-        if (warehouse == null) {
-            throw new IllegalArgumentException(
-                    "this needs a local --warehouse, and "
-                            + warehouseLocation
-                            + " is on an object store (docs/object-storage.md)");
-        }
         return warehouse;
-    }
-
-    /** The warehouse as a URI: {@code file:/...} or {@code s3://bucket/prefix}. */
-    public org.apache.flink.core.fs.Path warehouseLocation() {
-        return warehouseLocation;
     }
 
     public Trigger trigger() {
@@ -181,56 +138,35 @@ public final class RunOptions {
         return readLimit;
     }
 
-    /** The landing folder of the course's generator. */
-    public Path events() {
-        return base().resolve("events");
-    }
-
     public CheckpointLayout checkpointOf(String query) {
-        return base != null
-                ? CheckpointLayout.of(base, query)
-                : CheckpointLayout.of(baseLocation, query);
+        return CheckpointLayout.of(base, query);
     }
 
     /** Builds {@link RunOptions}; every setting has the course's default. */
     public static final class Builder {
-        private Path base = Paths.get("data");
-        private org.apache.flink.core.fs.Path baseLocation;
-        private Path warehouse;
-        private org.apache.flink.core.fs.Path warehouseLocation;
+        private Path base = Storage.location("data");
+        @Nullable private Path warehouse;
         private final RunSettings.Builder run = RunSettings.builder();
         private ReadLimit readLimit = ReadLimit.none();
         private boolean skipMissingFiles;
         private String jdbcUrl;
         private OutputMode outputMode = OutputMode.APPEND;
 
-        /** Landing folder {@code <base>/events} and checkpoints {@code <base>/_cp/<query>}. */
+        /**
+         * Landing folder {@code <base>/events} and checkpoints {@code <base>/_cp/<query>}: a local
+         * folder or {@code s3://b/prefix} (its checkpoints then on the object store too).
+         */
         public Builder base(Path base) {
             this.base = base;
-            this.baseLocation = null;
             return this;
         }
 
         /**
-         * The base anywhere Flink's file systems reach: a local folder or {@code s3://b/prefix}
-         * (its checkpoints then on the object store too).
+         * Tables, anywhere Flink's file systems reach: a local folder or {@code s3://b/prefix};
+         * {@code <base>/warehouse} unless set.
          */
-        public Builder base(org.apache.flink.core.fs.Path base) {
-            this.baseLocation = base;
-            return this;
-        }
-
-        /** Tables; {@code <base>/warehouse} unless set. */
         public Builder warehouse(Path warehouse) {
             this.warehouse = warehouse;
-            this.warehouseLocation = null;
-            return this;
-        }
-
-        /** Tables anywhere Flink's file systems reach: a local folder or {@code s3://b/prefix}. */
-        public Builder warehouse(org.apache.flink.core.fs.Path warehouse) {
-            this.warehouseLocation = warehouse;
-            this.warehouse = null;
             return this;
         }
 
@@ -310,10 +246,11 @@ public final class RunOptions {
 
         /**
          * A folder with Flink's {@code config.yaml}; by default $FLINK_CONF_DIR, else ./flink-conf,
-         * else the one beside the jar, else the copy built into the jar.
+         * else the one beside the jar, else the copy built into the jar. A local folder: Flink
+         * reads it with {@code java.io}.
          */
-        public Builder flinkConfDir(Path dir) {
-            run.flinkConfDir(dir);
+        public Builder flinkConfDir(File dir) {
+            run.flinkConfDir(dir.toPath());
             return this;
         }
 

@@ -3,6 +3,7 @@ package org.flinkss.runtime.runner;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
@@ -45,7 +46,7 @@ import org.flinkss.runtime.runner.impl.StopRetries;
 
 import javax.annotation.Nullable;
 
-import java.nio.file.Path;
+import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -126,7 +127,7 @@ public final class QueryRun {
             RunFence.claim(layout, runId);
             ReadableConfig flinkRunClient = JobConfiguration.flinkRunClient();
             new DamagedRestorePoints(layout, restorePoints, name, settings.out).setAside();
-            Optional<org.apache.flink.core.fs.Path> restore =
+            Optional<Path> restore =
                     new RelocatedRestorePoints(layout, restorePoints, name, settings.out)
                             .usable(
                                     new RestorePolicy(
@@ -138,7 +139,7 @@ public final class QueryRun {
             // The temporary files of this query's earlier runs are left only by killed drivers:
             // no other run of the query is active while this one holds the lock.
             RunTmpFolders.removeLeftovers(settings.tmpRoot, name);
-            Path tmp = RunTmpFolders.of(settings.tmpRoot, name, runId);
+            File tmp = RunTmpFolders.of(settings.tmpRoot, name, runId);
             EarlyMiniCluster early = null;
             try {
                 Configuration conf =
@@ -146,12 +147,14 @@ public final class QueryRun {
                                         layout,
                                         settings.checkpointInterval(),
                                         settings.flinkOverrides,
-                                        settings.flinkConfDir,
+                                        settings.flinkConfDir == null
+                                                ? null
+                                                : settings.flinkConfDir.toFile(),
                                         flinkRunClient,
                                         settings.out,
                                         settings.announce)
                                 .servingWebUi(settings.webUi)
-                                .buildRestoring(restore, tmp, settings.parallelism);
+                                .build(restore, tmp, settings.parallelism);
                 if (flinkRunClient != null) {
                     ClusterSlots.check(flinkRunClient, settings.parallelism, name);
                 } else {
@@ -177,8 +180,7 @@ public final class QueryRun {
                 ProgressTracker tracker = tracker(job, queryId, runId, committed);
                 new KilledRunRecovery(runs, restorePoints, tracker).recover();
 
-                org.apache.flink.core.fs.Path savepoint =
-                        execute(env, job, runId, lock, tracker, flinkRunClient);
+                Path savepoint = execute(env, job, runId, lock, tracker, flinkRunClient);
                 // Before noDataProgress, which tells the listeners too: it is no batch.
                 List<ObjectNode> batches = List.copyOf(committed);
                 ObjectNode last =
@@ -223,7 +225,7 @@ public final class QueryRun {
      * until then: without that heartbeat it stops itself.
      */
     @Nullable
-    private org.apache.flink.core.fs.Path execute(
+    private Path execute(
             StreamExecutionEnvironment env,
             BuiltJob job,
             String runId,
@@ -236,7 +238,7 @@ public final class QueryRun {
     }
 
     @Nullable
-    private org.apache.flink.core.fs.Path submitAndWatch(
+    private Path submitAndWatch(
             StreamExecutionEnvironment env,
             BuiltJob job,
             String runId,
@@ -264,8 +266,7 @@ public final class QueryRun {
                         new ExceptionHistory(
                                 new JobManagerRest(client, flinkRunClient, REST_TIMEOUT)));
         JobStopper stopper =
-                new JobStopper(
-                        client, name, layout.savepointsLocation(), failures, StopRetries.DEFAULT);
+                new JobStopper(client, name, layout.savepoints(), failures, StopRetries.DEFAULT);
         // Ctrl-C: an unbounded run stops with a savepoint, an availableNow run's job is cancelled;
         // either way the hook says what was kept.
         try (InterruptedRun interruption =
@@ -313,7 +314,7 @@ public final class QueryRun {
                                 settings.out)
                         .adopt();
             }
-            org.apache.flink.core.fs.Path savepoint = stopper.stop();
+            Path savepoint = stopper.stop();
             // The savepoint is the last checkpoint of the run: everything reported up to it is
             // committed.
             tracker.commit(runId, Long.MAX_VALUE);

@@ -1,5 +1,7 @@
 package org.flinkss.runtime.runner;
 
+import org.apache.flink.core.fs.Path;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import javax.annotation.Nullable;
@@ -27,14 +29,14 @@ public class RunOutcome {
      * The savepoint the run ended with, as Flink's file systems name it (a local folder or on an
      * object store); null if it was stopped from outside and not found.
      */
-    @Nullable public final org.apache.flink.core.fs.Path savepoint;
+    @Nullable public final Path savepoint;
 
     public RunOutcome(
             String queryId,
             String runId,
             List<ObjectNode> progress,
             ObjectNode lastProgress,
-            @Nullable org.apache.flink.core.fs.Path savepoint) {
+            @Nullable Path savepoint) {
         this.queryId = queryId;
         this.runId = runId;
         this.progress = List.copyOf(progress);

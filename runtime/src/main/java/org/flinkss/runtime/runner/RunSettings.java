@@ -27,6 +27,7 @@ public final class RunSettings {
     @Nullable final Duration runFor;
     @Nullable final Integer parallelism;
     @Nullable final Duration checkpointInterval;
+    // Local by nature, so java.nio: Flink reads config.yaml from a folder on this machine.
     @Nullable final Path flinkConfDir;
     final Map<String, String> flinkOverrides;
     final List<ProgressListener> listeners;
@@ -34,6 +35,7 @@ public final class RunSettings {
     final boolean printProgress;
     final boolean announce;
     final boolean webUi;
+    // The embedded cluster's temporary files: on this machine whatever the base (java.nio).
     final Path tmpRoot;
     final Duration leaseTime;
 

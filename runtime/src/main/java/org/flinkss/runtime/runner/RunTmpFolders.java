@@ -1,7 +1,8 @@
 package org.flinkss.runtime.runner;
 
-import org.flinkss.runtime.checkpoint.Folders;
+import org.flinkss.runtime.storage.impl.LocalDisk;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,8 +26,8 @@ public final class RunTmpFolders {
     private RunTmpFolders() {}
 
     /** The folder of the run {@code runId} of {@code query}. */
-    static Path of(Path tmpRoot, String query, String runId) {
-        return tmpRoot.resolve(query).resolve(runId);
+    static File of(Path tmpRoot, String query, String runId) {
+        return tmpRoot.resolve(query).resolve(runId).toFile();
     }
 
     /**
@@ -52,7 +53,7 @@ public final class RunTmpFolders {
         } catch (IOException e) {
             return 0; // unreadable: nothing of the project's can be told apart
         }
-        runs.forEach(Folders::deleteQuietly);
+        runs.forEach(LocalDisk::deleteQuietly);
         try {
             Files.deleteIfExists(ofQuery);
         } catch (IOException e) {

@@ -38,6 +38,7 @@ final class SqlChanges {
     }
 
     /** Refuses a file whose stateful operators or watermarks are not the checkpoint's. */
+    // file: the script's local file, named in the refusal (not a storage location).
     static void refuseChangedState(QueryContext context, Path file, List<String> stateful) {
         CheckpointLayout layout = context.scope().layout();
         List<String> recorded = recorded(layout);
@@ -73,10 +74,10 @@ final class SqlChanges {
     /** The stateful operators a checkpoint's identity records, or null if it has none yet. */
     private static List<String> recorded(CheckpointLayout layout) {
         try {
-            if (!Storage.exists(layout.metadataLocation())) {
+            if (!Storage.exists(layout.metadata())) {
                 return null;
             }
-            JsonNode identity = JsonFiles.readTree(layout.metadataLocation());
+            JsonNode identity = JsonFiles.readTree(layout.metadata());
             if (!identity.has("stateful") && !identity.has("sinks")) {
                 return null;
             }
@@ -84,8 +85,7 @@ final class SqlChanges {
             identity.path("stateful").forEach(n -> stateful.add(n.asText()));
             return stateful;
         } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot read the identity in " + layout.metadataLocation(), e);
+            throw new UncheckedIOException("cannot read the identity in " + layout.metadata(), e);
         }
     }
 }

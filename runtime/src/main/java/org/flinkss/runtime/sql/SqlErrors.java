@@ -18,6 +18,7 @@ final class SqlErrors {
                     "doesn't support consuming update(?: and delete)? changes which is produced by"
                             + " node (\\w+)\\(");
 
+    // The script's local file as SqlScript read it (errors name it), not a storage location.
     private final Path file;
 
     SqlErrors(Path file) {

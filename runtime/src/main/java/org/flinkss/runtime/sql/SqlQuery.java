@@ -12,6 +12,7 @@ import org.apache.flink.table.operations.command.SetOperation;
 import org.apache.flink.table.operations.ddl.CreateTableOperation;
 import org.apache.flink.table.operations.ddl.CreateViewOperation;
 
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.query.QueryRunner;
@@ -57,7 +58,8 @@ public final class SqlQuery implements Query {
     }
 
     /**
-     * The query of a SQL file, named {@code name}, or after the file without its extension.
+     * The query of a SQL file, named {@code name}, or after the file without its extension. The
+     * file is a local script the user wrote, read once ({@code java.nio}), not a storage location.
      *
      * @throws SqlFileException if the file cannot be read, has no statement, or the name is not a
      *     plain name
@@ -88,14 +90,14 @@ public final class SqlQuery implements Query {
      * (the run's lock and fence go with its folder).
      */
     public QueryRunner.Result run(RunOptions options) {
-        org.apache.flink.core.fs.Path checkpoint = options.checkpointOf(name).location();
+        CheckpointLayout checkpoint = options.checkpointOf(name);
         boolean fresh = !exists(checkpoint);
         try {
             return QueryRunner.run(this, options);
         } catch (SqlFileException e) {
             if (fresh) {
                 try {
-                    Storage.deleteTree(checkpoint);
+                    Storage.deleteTree(checkpoint.location());
                 } catch (IOException cleanup) {
                     e.addSuppressed(cleanup);
                 }
@@ -104,11 +106,12 @@ public final class SqlQuery implements Query {
         }
     }
 
-    private static boolean exists(org.apache.flink.core.fs.Path location) {
+    private static boolean exists(CheckpointLayout checkpoint) {
         try {
-            return Storage.exists(location);
+            return Storage.exists(checkpoint.location());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + location + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot read " + checkpoint.location() + ": " + e.getMessage(), e);
         }
     }
 

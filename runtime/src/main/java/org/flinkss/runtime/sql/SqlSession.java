@@ -28,6 +28,7 @@ public final class SqlSession implements AutoCloseable {
     private static final ThreadLocal<SqlSession> CURRENT = new ThreadLocal<>();
 
     private final QueryContext context;
+    // The script's local file as SqlScript read it (errors name it), not a storage location.
     private final Path file;
     @Nullable private PlanShape shape;
 

@@ -11,6 +11,7 @@ import org.apache.flink.core.fs.Path;
 import org.flinkss.runtime.storage.impl.ConditionalPut;
 import org.flinkss.runtime.storage.impl.FileEntry;
 import org.flinkss.runtime.storage.impl.ListFrom;
+import org.flinkss.runtime.storage.impl.LocalDisk;
 import org.flinkss.runtime.storage.impl.Locations;
 import org.flinkss.runtime.storage.impl.PluginContextStream;
 import org.flinkss.runtime.storage.impl.S3Failures;
@@ -21,20 +22,20 @@ import javax.annotation.Nullable;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The project's small files (checkpoint metadata, offsets, progress, pointers, leases) on any
@@ -70,8 +71,8 @@ public final class Storage {
      * read there mean nothing for a table's files. Held here: {@code java.util.logging} keeps its
      * loggers (and so their levels) only while someone refers to them.
      */
-    private static final java.util.logging.Logger SDK_MIME_TYPES =
-            java.util.logging.Logger.getLogger("com.amazonaws.services.s3.internal.Mimetypes");
+    private static final Logger SDK_MIME_TYPES =
+            Logger.getLogger("com.amazonaws.services.s3.internal.Mimetypes");
 
     private static volatile boolean initialized;
 
@@ -159,7 +160,7 @@ public final class Storage {
         if (System.getProperty(SDK_NOTICE) == null) {
             System.setProperty(SDK_NOTICE, "true");
         }
-        SDK_MIME_TYPES.setLevel(java.util.logging.Level.SEVERE);
+        SDK_MIME_TYPES.setLevel(Level.SEVERE);
         FileSystem.initialize(effective, S3Plugin.pluginManager(effective));
         S3Failures.settingsFrom(effective, source);
         initialized = true;
@@ -181,9 +182,19 @@ public final class Storage {
         return new Path(uri.normalize());
     }
 
-    /** The path of a local file or folder. */
-    public static Path location(java.nio.file.Path local) {
-        return new Path(local.toAbsolutePath().normalize().toUri());
+    /** A local file or folder as a location: {@code file:/...}, absolute and normalized. */
+    public static Path location(File local) {
+        return new Path(local.toPath().toAbsolutePath().normalize().toUri());
+    }
+
+    /**
+     * How messages name a location: a local one as its file ({@code /data/_cp/bronze}), any other
+     * as its URI ({@code s3://bucket/prefix}), as the user gave them.
+     */
+    public static String shown(Path location) {
+        return isLocal(location)
+                ? localFile(location, "a location").toString()
+                : location.toString();
     }
 
     /** Whether {@code path} is on an S3 object store (rather than a local or shared disk). */
@@ -196,8 +207,11 @@ public final class Storage {
         return Locations.isLocal(path);
     }
 
-    /** The local file of a {@code file:} path; refuses any other, naming {@code what}. */
-    public static java.nio.file.Path localFile(Path path, String what) {
+    /**
+     * The local file of a {@code file:} path, for what only a local file can do (an OS file lock, a
+     * SQLite database, an atomic rename); refuses any other, naming {@code what}.
+     */
+    public static File localFile(Path path, String what) {
         return Locations.localFile(path, what);
     }
 
@@ -221,19 +235,7 @@ public final class Storage {
     /** Creates or replaces {@code path} with {@code content}; readers never see a part of it. */
     public static void replace(Path path, byte[] content) throws IOException {
         if (isLocal(path)) {
-            java.nio.file.Path file = localFile(path, "a file");
-            Files.createDirectories(file.getParent());
-            java.nio.file.Path temp = hiddenSibling(file);
-            try {
-                Files.write(temp, content);
-                Files.move(
-                        temp,
-                        file,
-                        StandardCopyOption.ATOMIC_MOVE,
-                        StandardCopyOption.REPLACE_EXISTING);
-            } finally {
-                Files.deleteIfExists(temp);
-            }
+            LocalDisk.replace(localFile(path, "a file").toPath(), content);
             return;
         }
         // An object store: the object appears with one PUT when the stream closes, whole.
@@ -278,7 +280,7 @@ public final class Storage {
         FileStatus[] children;
         try {
             children = fs.listStatus(folder);
-        } catch (java.io.FileNotFoundException e) {
+        } catch (FileNotFoundException e) {
             return List.of();
         }
         return children == null ? List.of() : new ArrayList<>(Arrays.asList(children));
@@ -351,10 +353,6 @@ public final class Storage {
     /** Deletes one file; false if there was none. */
     public static boolean delete(Path file) throws IOException {
         return file.getFileSystem().delete(file, false);
-    }
-
-    private static java.nio.file.Path hiddenSibling(java.nio.file.Path file) {
-        return file.resolveSibling("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
     }
 
     private static String schemeOf(String given) {

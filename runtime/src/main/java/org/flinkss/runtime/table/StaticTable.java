@@ -1,14 +1,13 @@
 package org.flinkss.runtime.table;
 
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
-import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.delta.DeltaSnapshot;
 import org.flinkss.runtime.table.delta.DeltaTable;
 
 import java.io.Serializable;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -31,15 +30,11 @@ public final class StaticTable implements Serializable {
     private transient long version = -1;
     private transient RowType rowType;
 
-    public StaticTable(Path warehouse, String table, String keyColumn) {
-        this(Storage.location(warehouse), table, keyColumn);
-    }
-
     /**
      * A table of a warehouse anywhere Flink's file systems reach: a local folder or an object
      * store; each task reads it through its own file systems (on a cluster, its S3 plugin).
      */
-    public StaticTable(org.apache.flink.core.fs.Path warehouse, String table, String keyColumn) {
+    public StaticTable(Path warehouse, String table, String keyColumn) {
         this.warehouse = warehouse.toUri().toString();
         this.table = table;
         this.keyColumn = keyColumn;
@@ -47,7 +42,7 @@ public final class StaticTable implements Serializable {
 
     /** Reads the table if it is new or has a new version since the last read. */
     public void refresh() {
-        Warehouse w = new Warehouse(new org.apache.flink.core.fs.Path(warehouse));
+        Warehouse w = new Warehouse(new Path(warehouse));
         if (!w.exists(table)) {
             rows = Map.of();
             version = -1;

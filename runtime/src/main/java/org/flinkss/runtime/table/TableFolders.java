@@ -1,6 +1,7 @@
 package org.flinkss.runtime.table;
 
 import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
 
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.delta.DeltaStorage;
@@ -9,12 +10,11 @@ import org.flinkss.runtime.table.delta.LegacyTables;
 
 import javax.annotation.Nullable;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * A warehouse's names and places: which folder holds table {@code name} ({@code
@@ -24,48 +24,41 @@ import java.util.stream.Stream;
 final class TableFolders {
 
     /** The warehouse's folder: {@code file:/...} or {@code s3://bucket/prefix}. */
-    private final org.apache.flink.core.fs.Path location;
+    private final Path location;
 
-    /** The local folder of a warehouse on the local disk; null on an object store. */
-    @Nullable private final Path root;
+    /**
+     * The local folder of a warehouse on the local disk, absolute and normalized; null on an object
+     * store. Tables of the earlier format were only ever written to local folders, and writer
+     * records are relative to it: both are local file system matters.
+     */
+    @Nullable private final File root;
 
-    TableFolders(Path root) {
-        this.root = root.toAbsolutePath().normalize();
-        this.location = Storage.location(this.root);
-    }
-
-    TableFolders(org.apache.flink.core.fs.Path location) {
+    TableFolders(Path location) {
         if (Storage.isLocal(location)) {
-            this.root = Storage.localFile(location, "a warehouse").toAbsolutePath().normalize();
+            this.root =
+                    Storage.localFile(location, "a warehouse")
+                            .toPath()
+                            .toAbsolutePath()
+                            .normalize()
+                            .toFile();
             this.location = Storage.location(this.root);
         } else {
             this.root = null;
             String uri = location.toUri().toString();
-            this.location =
-                    new org.apache.flink.core.fs.Path(
-                            uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri);
+            this.location = new Path(uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri);
         }
     }
 
-    /** See {@link Warehouse#root()}. */
-    Path root() {
-        if (root == null) {
-            throw new IllegalStateException(
-                    "the warehouse "
-                            + location
-                            + " is on an object store, not a local folder: this needs a local"
-                            + " --warehouse (docs/object-storage.md)");
-        }
-        return root;
-    }
-
-    /** The local folder, or null on an object store. */
+    /**
+     * The local folder, or null on an object store: what a {@link TableOwner}'s relative record is
+     * relative to.
+     */
     @Nullable
-    Path rootOrNull() {
+    File rootOrNull() {
         return root;
     }
 
-    org.apache.flink.core.fs.Path location() {
+    Path location() {
         return location;
     }
 
@@ -80,20 +73,20 @@ final class TableFolders {
 
     /** For messages: a table's local folder, or its object store URI. */
     String where(String name) {
-        return root != null ? tablePath(name).toString() : folder(name);
+        return root != null ? localTable(name).toString() : folder(name);
     }
 
     /** See {@link Warehouse#uri}. */
     String uri(String name) {
-        return root != null ? tablePath(name).toUri().toString() : tableLocation(name) + "/";
+        return root != null
+                ? localTable(name).toPath().toUri().toString()
+                : tableLocation(name) + "/";
     }
 
     /** See {@link Warehouse#tableLocation}. */
-    org.apache.flink.core.fs.Path tableLocation(String name) {
+    Path tableLocation(String name) {
         checkName(name);
-        return root != null
-                ? Storage.location(root.resolve(name))
-                : new org.apache.flink.core.fs.Path(location, name);
+        return root != null ? Storage.location(new File(root, name)) : new Path(location, name);
     }
 
     private static void checkName(String name) {
@@ -103,17 +96,17 @@ final class TableFolders {
         }
     }
 
-    /** See {@link Warehouse#tablePath}. */
-    Path tablePath(String name) {
+    /** A table's folder in a local warehouse. */
+    private File localTable(String name) {
         checkName(name);
-        return root().resolve(name);
+        return new File(root, name);
     }
 
     /** See {@link Warehouse#folder}. */
     String folder(String name) {
         String uri =
                 root != null
-                        ? tablePath(name).toUri().toString()
+                        ? localTable(name).toPath().toUri().toString()
                         : tableLocation(name).toUri().toString();
         return uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
     }
@@ -128,8 +121,8 @@ final class TableFolders {
         if (root == null) {
             return delta(name).exists();
         }
-        Path folder = tablePath(name);
-        return Files.isDirectory(folder.resolve("_delta_log"))
+        File folder = localTable(name);
+        return new File(folder, "_delta_log").isDirectory()
                 ? delta(name).exists()
                 : LegacyTables.isLegacy(folder);
     }
@@ -141,13 +134,13 @@ final class TableFolders {
             checkName(name);
             return false;
         }
-        return LegacyTables.isLegacy(tablePath(name));
+        return LegacyTables.isLegacy(localTable(name));
     }
 
     /** Refuses a table of the earlier format, with the command that converts it. */
     void refuseLegacy(String name) {
         if (isLegacy(name)) {
-            throw new IllegalStateException(LegacyTables.refusal(tablePath(name).toString()));
+            throw new IllegalStateException(LegacyTables.refusal(localTable(name).toString()));
         }
     }
 
@@ -157,8 +150,7 @@ final class TableFolders {
         if (root == null) {
             try {
                 for (FileStatus child : Storage.list(location)) {
-                    org.apache.flink.core.fs.Path log =
-                            new org.apache.flink.core.fs.Path(child.getPath(), "_delta_log");
+                    Path log = new Path(child.getPath(), "_delta_log");
                     if (child.isDir() && Storage.exists(log)) {
                         names.add(child.getPath().getName());
                     }
@@ -169,8 +161,11 @@ final class TableFolders {
             names.sort(String::compareTo);
             return names;
         }
-        try (Stream<Path> dirs = Files.list(root)) {
-            dirs.filter(d -> Files.isDirectory(d.resolve("_delta_log")) || LegacyTables.isLegacy(d))
+        try (var dirs = Files.list(root.toPath())) {
+            dirs.filter(
+                            d ->
+                                    Files.isDirectory(d.resolve("_delta_log"))
+                                            || LegacyTables.isLegacy(d.toFile()))
                     .forEach(d -> names.add(d.getFileName().toString()));
         } catch (IOException e) {
             return names;
@@ -182,7 +177,7 @@ final class TableFolders {
     /** Whether the warehouse's folder is there. */
     boolean hasFolder() {
         if (root != null) {
-            return Files.isDirectory(root);
+            return root.isDirectory();
         }
         try {
             return Storage.exists(location);

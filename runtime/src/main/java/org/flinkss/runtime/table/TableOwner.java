@@ -6,8 +6,8 @@ import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
+import java.io.File;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -23,7 +23,10 @@ import java.util.Objects;
  * @param queryId the id of the query's checkpoint ({@code metadata.json}), null for a command
  * @param checkpoint the query's checkpoint directory, relative to the folder that holds the record
  *     (the warehouse's, or the SQLite file's: so that a base that holds both can move), or a URI
- *     ({@code file:/...}, {@code s3://...}) when no such folder holds both; null for a command
+ *     ({@code file:/...}, {@code s3://...}) when no such folder holds both; null for a command. A
+ *     relative record is a path between two local folders: that is why the folders here are local
+ *     {@link File}s (the local file system is the point), and a record on an object store is its
+ *     URI.
  */
 public record TableOwner(String query, @Nullable String queryId, @Nullable String checkpoint) {
 
@@ -45,39 +48,50 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
 
     /** The query {@code query} with the checkpoint {@code checkpointDir} of id {@code queryId}. */
     public static TableOwner query(
-            String query, String queryId, Path checkpointDir, Path warehouseRoot) {
+            String query, String queryId, File checkpointDir, File warehouseRoot) {
         return new TableOwner(
                 query,
                 queryId,
-                warehouseRoot.relativize(checkpointDir.toAbsolutePath()).toString());
+                warehouseRoot
+                        .toPath()
+                        .relativize(checkpointDir.toPath().toAbsolutePath())
+                        .toString());
     }
 
     /**
      * The query {@code query} with the checkpoint {@code checkpointDir} of id {@code queryId},
      * writing to {@code warehouse}: the checkpoint recorded relative to a local warehouse (as
-     * {@link #query(String, String, Path, Path)}), as an absolute URI beside one on an object
+     * {@link #query(String, String, File, File)}), as an absolute URI beside one on an object
      * store.
      */
     public static TableOwner query(
-            String query, String queryId, Path checkpointDir, Warehouse warehouse) {
+            String query, String queryId, File checkpointDir, Warehouse warehouse) {
         return warehouse.isLocal()
-                ? query(query, queryId, checkpointDir, warehouse.root())
+                ? query(
+                        query,
+                        queryId,
+                        checkpointDir,
+                        Storage.localFile(warehouse.location(), "a warehouse"))
                 : new TableOwner(
                         query,
                         queryId,
-                        checkpointDir.toAbsolutePath().normalize().toUri().toString());
+                        checkpointDir.toPath().toAbsolutePath().normalize().toUri().toString());
     }
 
     /**
      * The query {@code query} with the checkpoint {@code layout} of id {@code queryId}, writing to
-     * {@code warehouse}: its local folder as {@link #query(String, String, Path, Warehouse)}
+     * {@code warehouse}: its local folder as {@link #query(String, String, File, Warehouse)}
      * records it, a checkpoint on an object store by its URI.
      */
     public static TableOwner ofCheckpoint(
             String query, String queryId, CheckpointLayout layout, Warehouse warehouse) {
         return layout.isObjectStore()
                 ? new TableOwner(query, queryId, layout.location().toString())
-                : query(query, queryId, layout.dir(), warehouse);
+                : query(
+                        query,
+                        queryId,
+                        Storage.localFile(layout.location(), "a checkpoint"),
+                        warehouse);
     }
 
     /** A command that writes a table outside any stream (no checkpoint). */
@@ -134,7 +148,7 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
      * The checkpoint this record names, a relative one resolved against {@code root} (the folder
      * that holds the record).
      */
-    public CheckpointLayout checkpointLayout(@Nullable Path root) {
+    public CheckpointLayout checkpointLayout(@Nullable File root) {
         Objects.requireNonNull(checkpoint, "a command's record names no checkpoint");
         if (checkpoint.contains(":")) {
             return new CheckpointLayout(Storage.location(checkpoint));
@@ -143,18 +157,19 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
             throw new IllegalStateException(
                     "the writer record '" + checkpoint + "' is relative, and no folder holds it");
         }
-        return new CheckpointLayout(root.resolve(checkpoint).normalize());
+        return new CheckpointLayout(
+                Storage.location(root.toPath().resolve(checkpoint).normalize().toFile()));
     }
 
     /**
      * Whether the checkpoint this record names is still there with the same query id, beside {@code
      * now} (its copy, not a moved one): both would write the table.
      */
-    public boolean stillHeldBeside(TableOwner now, @Nullable Path root) {
+    public boolean stillHeldBeside(TableOwner now, @Nullable File root) {
         try {
             CheckpointLayout there = checkpointLayout(root);
             return !there.equals(now.checkpointLayout(root))
-                    && Storage.exists(there.metadataLocation())
+                    && Storage.exists(there.metadata())
                     && Objects.equals(queryId, QueryIdentity.idIn(there));
         } catch (IOException | RuntimeException e) {
             return false; // gone or unreadable: not a writer any more
@@ -162,7 +177,7 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
     }
 
     /** For messages: {@code query 'bronze' of checkpoint /data/_cp/bronze (id 5f...)}. */
-    public String describe(@Nullable Path warehouseRoot) {
+    public String describe(@Nullable File warehouseRoot) {
         if (queryId == null && checkpoint == null) {
             return "'" + query + "'";
         }
@@ -174,7 +189,7 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
                         : " of checkpoint "
                                 + (warehouseRoot == null || checkpoint.contains(":")
                                         ? checkpoint
-                                        : warehouseRoot.resolve(checkpoint).normalize()))
+                                        : warehouseRoot.toPath().resolve(checkpoint).normalize()))
                 + (queryId == null ? "" : " (query id " + queryId + ")");
     }
 }

@@ -1,5 +1,6 @@
 package org.flinkss.runtime.table;
 
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.types.logical.RowType;
 
 import org.flinkss.runtime.table.delta.DeltaSchema;
@@ -159,9 +160,8 @@ final class TableOwnership {
      */
     private boolean inBaseOf(String name, TableOwner now) {
         try {
-            org.apache.flink.core.fs.Path checkpoint =
-                    now.checkpointLayout(folders.rootOrNull()).location();
-            org.apache.flink.core.fs.Path cps = checkpoint.getParent();
+            Path checkpoint = now.checkpointLayout(folders.rootOrNull()).location();
+            Path cps = checkpoint.getParent();
             if (cps == null || cps.getParent() == null) {
                 return false;
             }

@@ -1,6 +1,7 @@
 package org.flinkss.runtime.table;
 
 import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -15,7 +16,6 @@ import javax.annotation.Nullable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -49,14 +49,14 @@ final class UncommittedFiles {
         this.folders = folders;
     }
 
-    /** See {@link Warehouse#deleteUncommitted(String, String, org.apache.flink.core.fs.Path)}. */
-    Warehouse.Cleanup deleteUncommitted(
-            String name, String queryId, @Nullable org.apache.flink.core.fs.Path record) {
+    /** See {@link Warehouse#deleteUncommitted(String, String, Path)}. */
+    Warehouse.Cleanup deleteUncommitted(String name, String queryId, @Nullable Path record) {
         if (folders.isLocal()
-                && (!Files.isDirectory(folders.tablePath(name)) || folders.isLegacy(name))) {
+                && (!Storage.localFile(folders.tableLocation(name), "a table").isDirectory()
+                        || folders.isLegacy(name))) {
             return Warehouse.Cleanup.NOTHING;
         }
-        org.apache.flink.core.fs.Path folder = folders.tableLocation(name);
+        Path folder = folders.tableLocation(name);
         String prefix = queryId + "-";
         try {
             List<FileStatus> files = new ArrayList<>();
@@ -82,11 +82,7 @@ final class UncommittedFiles {
      * Whether the query's files are the ones {@code record} names plus files added by the versions
      * since; if so, records the table's version now and these files.
      */
-    private boolean unchangedSince(
-            String name,
-            String queryId,
-            org.apache.flink.core.fs.Path record,
-            List<FileStatus> files)
+    private boolean unchangedSince(String name, String queryId, Path record, List<FileStatus> files)
             throws IOException {
         JsonNode last;
         try {
@@ -134,10 +130,7 @@ final class UncommittedFiles {
 
     /** The cleaning by the table's snapshot; records where it ended if nothing failed. */
     private Warehouse.Cleanup replayAndDelete(
-            String name,
-            String queryId,
-            @Nullable org.apache.flink.core.fs.Path record,
-            List<FileStatus> files)
+            String name, String queryId, @Nullable Path record, List<FileStatus> files)
             throws IOException {
         DeltaTable table = folders.delta(name);
         DeltaSnapshot snapshot = table.snapshot();
@@ -178,11 +171,7 @@ final class UncommittedFiles {
     }
 
     private void writeRecord(
-            String name,
-            String queryId,
-            org.apache.flink.core.fs.Path record,
-            long version,
-            List<FileStatus> files) {
+            String name, String queryId, Path record, long version, List<FileStatus> files) {
         List<String> names = new ArrayList<>();
         for (FileStatus f : files) {
             names.add(f.getPath().getName());

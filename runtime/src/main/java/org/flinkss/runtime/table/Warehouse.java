@@ -1,8 +1,11 @@
 package org.flinkss.runtime.table;
 
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.delta.DeltaSnapshot;
 import org.flinkss.runtime.table.delta.DeltaStorage;
 import org.flinkss.runtime.table.delta.DeltaTable;
@@ -10,7 +13,6 @@ import org.flinkss.runtime.table.delta.LegacyTables;
 
 import javax.annotation.Nullable;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,16 +52,12 @@ public final class Warehouse {
     private final TableOwnership ownership;
     private final UncommittedFiles uncommitted;
 
-    public Warehouse(Path root) {
-        this(new TableFolders(root));
-    }
-
     /**
-     * A warehouse anywhere Flink's file systems reach: a local folder ({@code file:} URI) behaves
-     * exactly as {@link #Warehouse(Path)}; on an object store ({@code s3://bucket/prefix}) its
-     * tables are Delta tables under that prefix.
+     * A warehouse anywhere Flink's file systems reach: a local folder ({@code file:} URI), or an
+     * object store ({@code s3://bucket/prefix}), where its tables are Delta tables under that
+     * prefix.
      */
-    public Warehouse(org.apache.flink.core.fs.Path location) {
+    public Warehouse(Path location) {
         this(new TableFolders(location));
     }
 
@@ -71,16 +69,8 @@ public final class Warehouse {
 
     // ---------------------------------------------------------------- names and places
 
-    /**
-     * The warehouse's local folder; refused, naming the warehouse, when it is on an object store
-     * (use {@link #location()}).
-     */
-    public Path root() {
-        return folders.root();
-    }
-
     /** The warehouse's folder as a URI ({@code file:/...} or {@code s3://bucket/prefix}). */
-    public org.apache.flink.core.fs.Path location() {
+    public Path location() {
         return folders.location();
     }
 
@@ -95,35 +85,22 @@ public final class Warehouse {
     }
 
     /**
-     * The local checkpoint folder a table's owner records: relative to a local warehouse, a {@code
-     * file:} URI beside one on an object store; null when it records none.
+     * The checkpoint a table's owner records (relative to a local warehouse, or a URI); null when
+     * it records none.
      */
     @Nullable
-    public Path checkpointOf(TableOwner owner) {
-        String checkpoint = owner.checkpoint();
-        if (checkpoint == null) {
-            return null;
-        }
-        return checkpoint.startsWith("file:")
-                ? Path.of(java.net.URI.create(checkpoint)).normalize()
-                : root().resolve(checkpoint).normalize();
+    public CheckpointLayout checkpointOf(TableOwner owner) {
+        return owner.checkpoint() == null ? null : owner.checkpointLayout(folders.rootOrNull());
     }
 
-    /**
-     * The table's folder as a URI, for descriptions: as {@code tablePath(name).toUri()} locally.
-     */
+    /** The table's folder as a URI, for descriptions: a local one as {@code java.nio} names it. */
     public String uri(String name) {
         return folders.uri(name);
     }
 
     /** The table's folder as a Flink path (local or on an object store). */
-    public org.apache.flink.core.fs.Path tableLocation(String name) {
+    public Path tableLocation(String name) {
         return folders.tableLocation(name);
-    }
-
-    /** The table's local folder (a local warehouse only, see {@link #root()}). */
-    public Path tablePath(String name) {
-        return folders.tablePath(name);
     }
 
     /** The table's folder as a URI, for Flink's and Delta Kernel's file systems. */
@@ -194,7 +171,7 @@ public final class Warehouse {
         return deleteUncommitted(name, queryId, null).deleted();
     }
 
-    /** What {@link #deleteUncommitted(String, String, org.apache.flink.core.fs.Path)} did. */
+    /** What {@link #deleteUncommitted(String, String, Path)} did. */
     public record Cleanup(int deleted, boolean replayed) {
 
         static final Cleanup NOTHING = new Cleanup(0, false);
@@ -215,8 +192,7 @@ public final class Warehouse {
      *
      * @return how many files were deleted, and whether the snapshot was replayed
      */
-    public Cleanup deleteUncommitted(
-            String name, String queryId, @Nullable org.apache.flink.core.fs.Path record) {
+    public Cleanup deleteUncommitted(String name, String queryId, @Nullable Path record) {
         return uncommitted.deleteUncommitted(name, queryId, record);
     }
 
@@ -239,7 +215,10 @@ public final class Warehouse {
         if (owner != null) {
             properties.putAll(owner.writerProperties());
         }
-        return LegacyTables.convert(tablePath(name), DeltaStorage.flink(), properties);
+        return LegacyTables.convert(
+                Storage.localFile(tableLocation(name), "a table of the earlier format"),
+                DeltaStorage.flink(),
+                properties);
     }
 
     // ---------------------------------------------------------------- readers

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.storage.Storage;
 
 import java.nio.file.Path;
 
@@ -17,17 +18,18 @@ class CheckpointLockTest {
 
     @Test
     void aSecondRunIsRefusedNamingTheHolderUntilTheFirstLetsGo() {
-        CheckpointLayout layout = CheckpointLayout.of(dir, "bronze");
+        CheckpointLayout layout = CheckpointLayout.of(Storage.location(dir.toFile()), "bronze");
 
         try (CheckpointLock first = CheckpointLock.acquire(layout, "bronze")) {
             assertThatThrownBy(() -> CheckpointLock.acquire(layout, "bronze"))
                     .isInstanceOf(QueryException.class)
                     .hasMessageContaining(
-                            "query 'bronze' is already running on checkpoint " + layout.dir())
+                            "query 'bronze' is already running on checkpoint "
+                                    + Storage.localFile(layout.location(), "a test file").toPath())
                     .hasMessageContaining("(pid " + ProcessHandle.current().pid() + ", started ");
         }
 
         CheckpointLock.acquire(layout, "bronze").close();
-        assertThat(layout.lockFile()).exists();
+        assertThat(Storage.localFile(layout.lockFile(), "a test file").toPath()).exists();
     }
 }

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.storage.Storage;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,37 +27,44 @@ class IdentityStoreTest {
 
     @Test
     void aNewCheckpointIsClaimedWithAnIdAndTheLayoutVersionThatLaterRunsKeep() throws Exception {
-        CheckpointLayout layout = new CheckpointLayout(dir.resolve("bronze"));
+        CheckpointLayout layout =
+                new CheckpointLayout(Storage.location(dir.resolve("bronze").toFile()));
         IdentityStore store = new IdentityStore(layout);
         store.checkLayout("bronze"); // a first run: nothing to check
 
         String id = store.claim(BRONZE);
 
-        assertThat(JsonFiles.JSON.readTree(layout.metadata().toFile()).path("layout").asInt())
+        assertThat(
+                        JsonFiles.JSON
+                                .readTree(Storage.localFile(layout.metadata(), "a test file"))
+                                .path("layout")
+                                .asInt())
                 .isEqualTo(CheckpointLayout.VERSION);
         store.checkLayout("bronze");
         assertThat(store.claim(BRONZE)).isEqualTo(id);
-        assertThat(QueryIdentity.idIn(layout.metadata())).isEqualTo(id);
+        assertThat(QueryIdentity.idIn(layout)).isEqualTo(id);
     }
 
     @Test
     void aCheckpointMadeBeforeTheLayoutVersionIsRefusedSayingToReset() throws Exception {
         // Step 1: metadata.json as every version before the packages moved wrote it: no layout.
-        CheckpointLayout layout = new CheckpointLayout(dir.resolve("bronze"));
-        Files.createDirectories(layout.dir());
+        CheckpointLayout layout =
+                new CheckpointLayout(Storage.location(dir.resolve("bronze").toFile()));
+        Files.createDirectories(Storage.localFile(layout.location(), "a test file").toPath());
         Files.writeString(
-                layout.metadata(),
+                Storage.localFile(layout.metadata(), "a test file").toPath(),
                 "{\"name\":\"bronze\",\"sources\":[\"FileStreamSource[file:/data/events/*.json]\"],"
                     + "\"sinks\":[\"events_bronze\"],\"stateful\":[],\"tables\":{\"events_bronze\":[\"event_id"
                     + " BIGINT\"]},\"id\":\"old-id\"}");
-        String before = Files.readString(layout.metadata());
+        String before =
+                Files.readString(Storage.localFile(layout.metadata(), "a test file").toPath());
 
         // Step 2: the run is refused in one line that names the checkpoint and the command.
         assertThatThrownBy(() -> new IdentityStore(layout).checkLayout("bronze"))
                 .isInstanceOf(QueryException.class)
                 .hasMessage(
                         "checkpoint "
-                                + layout.dir()
+                                + Storage.localFile(layout.location(), "a test file").toPath()
                                 + " of query 'bronze' was made by an earlier version of flinkss"
                                 + " (its metadata.json has no layout version; this version reads"
                                 + " layout 2): its savepoints name classes this version does not"
@@ -66,19 +74,21 @@ class IdentityStoreTest {
                 .message()
                 .doesNotContain("\n");
         // Step 3: nothing was changed.
-        assertThat(Files.readString(layout.metadata())).isEqualTo(before);
+        assertThat(Files.readString(Storage.localFile(layout.metadata(), "a test file").toPath()))
+                .isEqualTo(before);
     }
 
     @Test
     void aCheckpointOfAnotherLayoutVersionIsRefused() throws Exception {
-        CheckpointLayout layout = new CheckpointLayout(dir.resolve("bronze"));
+        CheckpointLayout layout =
+                new CheckpointLayout(Storage.location(dir.resolve("bronze").toFile()));
         new IdentityStore(layout).claim(BRONZE);
         String newer =
-                Files.readString(layout.metadata())
+                Files.readString(Storage.localFile(layout.metadata(), "a test file").toPath())
                         .replace(
                                 "\"layout\":" + CheckpointLayout.VERSION,
                                 "\"layout\":" + (CheckpointLayout.VERSION + 1));
-        Files.writeString(layout.metadata(), newer);
+        Files.writeString(Storage.localFile(layout.metadata(), "a test file").toPath(), newer);
 
         assertThatThrownBy(() -> new IdentityStore(layout).checkLayout("bronze"))
                 .isInstanceOf(QueryException.class)
@@ -105,9 +115,10 @@ class IdentityStoreTest {
     void aMovedOrCopiedBaseKeepsItsCheckpointsIdentityAndId() throws Exception {
         // Step 1: the checkpoint is claimed at one place; every path under the base is relative.
         Path before = dir.resolve("before");
-        CheckpointLayout here = CheckpointLayout.of(before, "latest");
+        CheckpointLayout here = CheckpointLayout.of(Storage.location(before.toFile()), "latest");
         String id = new IdentityStore(here).claim(at(before));
-        String recorded = Files.readString(here.metadata());
+        String recorded =
+                Files.readString(Storage.localFile(here.metadata(), "a test file").toPath());
         assertThat(recorded)
                 .contains("DeltaSource[${base}/warehouse/events_bronze/]")
                 .contains("DeltaSink[${base}/warehouse/events_5min/]")
@@ -120,22 +131,23 @@ class IdentityStoreTest {
         Path after = dir.resolve("moved/after");
         Files.createDirectories(after.getParent());
         Files.move(before, after);
-        CheckpointLayout there = CheckpointLayout.of(after, "latest");
+        CheckpointLayout there = CheckpointLayout.of(Storage.location(after.toFile()), "latest");
         QueryIdentity moved =
                 new QueryIdentity("latest", sources(after), sinks(after, before), List.of());
         assertThat(new IdentityStore(there).claim(moved)).isEqualTo(id);
-        assertThat(Files.readString(there.metadata())).isEqualTo(recorded);
+        assertThat(Files.readString(Storage.localFile(there.metadata(), "a test file").toPath()))
+                .isEqualTo(recorded);
     }
 
     @Test
     void anIdentityThatRecordedItsBaseAndAbsoluteSinksIsReadRelativeToThatBase() throws Exception {
         // Step 1: metadata.json as the version that refused moved bases wrote it.
         Path before = dir.resolve("before");
-        CheckpointLayout layout = CheckpointLayout.of(before, "latest");
-        Files.createDirectories(layout.dir());
+        CheckpointLayout layout = CheckpointLayout.of(Storage.location(before.toFile()), "latest");
+        Files.createDirectories(Storage.localFile(layout.location(), "a test file").toPath());
         String sink = "DeltaSink[" + uri(before) + "warehouse/events_5min/]";
         Files.writeString(
-                layout.metadata(),
+                Storage.localFile(layout.metadata(), "a test file").toPath(),
                 "{\"name\":\"latest\",\"sources\":[\"DeltaSource[${base}/warehouse/events_bronze/]\"],"
                     + "\"sinks\":[\""
                         + sink
@@ -146,7 +158,7 @@ class IdentityStoreTest {
         // Step 2: the base moved; its query claims the checkpoint with its paths there.
         Path after = dir.resolve("after");
         Files.move(before, after);
-        CheckpointLayout there = CheckpointLayout.of(after, "latest");
+        CheckpointLayout there = CheckpointLayout.of(Storage.location(after.toFile()), "latest");
         QueryIdentity now =
                 new QueryIdentity(
                         "latest",
@@ -155,7 +167,7 @@ class IdentityStoreTest {
                         List.of());
 
         assertThat(new IdentityStore(there).claim(now)).isEqualTo("old-id");
-        assertThat(Files.readString(there.metadata()))
+        assertThat(Files.readString(Storage.localFile(there.metadata(), "a test file").toPath()))
                 .contains("DeltaSink[${base}/warehouse/events_5min/]")
                 .doesNotContain("\"base\"")
                 .doesNotContain(before.toString());

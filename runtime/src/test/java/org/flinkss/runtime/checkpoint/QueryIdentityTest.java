@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.TableDef;
 
 import java.nio.file.Path;
@@ -64,7 +65,7 @@ class QueryIdentityTest {
 
     @Test
     void theSameQueryWithOtherColumnsIsRefusedNamingTheChange() {
-        IdentityStore cp = new IdentityStore(new CheckpointLayout(dir));
+        IdentityStore cp = new IdentityStore(new CheckpointLayout(Storage.location(dir.toFile())));
         String id = cp.claim(bronze(EVENTS));
 
         assertThat(cp.claim(bronze(EVENTS))).isEqualTo(id);
@@ -86,7 +87,9 @@ class QueryIdentityTest {
     @Test
     void aCheckpointMadeBeforeTheSkippedFilesTableExistedStaysTheQuerysAndLearnsTheTable()
             throws Exception {
-        IdentityStore checkpoint = new IdentityStore(new CheckpointLayout(dir.resolve("bronze")));
+        IdentityStore checkpoint =
+                new IdentityStore(
+                        new CheckpointLayout(Storage.location(dir.resolve("bronze").toFile())));
         // Step 1: a checkpoint of bronze from before skipped files were recorded.
         String id = checkpoint.claim(new QueryIdentity("bronze", SOURCES, SINKS, List.of()));
 
@@ -111,7 +114,9 @@ class QueryIdentityTest {
 
     @Test
     void anotherSinkIsStillAnotherQuery() {
-        IdentityStore checkpoint = new IdentityStore(new CheckpointLayout(dir.resolve("bronze")));
+        IdentityStore checkpoint =
+                new IdentityStore(
+                        new CheckpointLayout(Storage.location(dir.resolve("bronze").toFile())));
         checkpoint.claim(
                 new QueryIdentity(
                         "bronze",

@@ -3,6 +3,8 @@ package org.flinkss.runtime.checkpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.runtime.storage.Storage;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,55 +19,100 @@ class RestorePointsTest {
 
     @Test
     void theNewestCheckpointOrSavepointIsRestoredAndAFirstRunHasNone() throws IOException {
-        CheckpointLayout layout = new CheckpointLayout(dir.resolve("cp"));
+        CheckpointLayout layout =
+                new CheckpointLayout(Storage.location(dir.resolve("cp").toFile()));
         RestorePoints points = new RestorePoints(layout);
         assertThat(points.newest()).isEmpty();
 
-        Path savepoint = folder(layout.savepoints().resolve("savepoint-1"), 1000);
-        Path checkpoint = folder(layout.checkpointsOfJob("job-a").resolve("chk-7"), 2000);
+        Path savepoint =
+                folder(
+                        Storage.localFile(layout.savepoints(), "a test file")
+                                .toPath()
+                                .resolve("savepoint-1"),
+                        1000);
+        Path checkpoint =
+                folder(
+                        Storage.localFile(layout.checkpointsOfJob("job-a"), "a test file")
+                                .toPath()
+                                .resolve("chk-7"),
+                        2000);
         // Step 2: a checkpoint folder without _metadata is incomplete, not a restore point.
-        Files.createDirectories(layout.checkpointsOfJob("job-a").resolve("chk-8"));
+        Files.createDirectories(
+                Storage.localFile(layout.checkpointsOfJob("job-a"), "a test file")
+                        .toPath()
+                        .resolve("chk-8"));
 
-        assertThat(points.all()).containsExactly(savepoint, checkpoint);
-        assertThat(points.newest()).contains(checkpoint);
+        assertThat(points.all())
+                .containsExactly(
+                        RestorePoints.location(savepoint.toFile()),
+                        RestorePoints.location(checkpoint.toFile()));
+        assertThat(points.newest()).contains(RestorePoints.location(checkpoint.toFile()));
         assertThat(points.completedCheckpoints("job-a")).containsExactly(7L);
         assertThat(points.completedCheckpoints("job-b")).isEmpty();
     }
 
     @Test
     void anAdoptedSavepointIsTheNewestRestorePointAndTheOriginalStays() throws IOException {
-        CheckpointLayout layout = new CheckpointLayout(dir.resolve("cp"));
+        CheckpointLayout layout =
+                new CheckpointLayout(Storage.location(dir.resolve("cp").toFile()));
         RestorePoints points = new RestorePoints(layout);
-        folder(layout.savepoints().resolve("savepoint-own"), 2000);
+        folder(
+                Storage.localFile(layout.savepoints(), "a test file")
+                        .toPath()
+                        .resolve("savepoint-own"),
+                2000);
         Path external = folder(dir.resolve("elsewhere/savepoint-ext"), 1000);
         Files.writeString(
                 Files.createDirectories(external.resolve("sub")).resolve("state"), "rocks");
 
-        Path adopted = points.adopt(external);
+        Path adopted =
+                Storage.localFile(points.adopt(Storage.location(external.toFile())), "a test file")
+                        .toPath();
 
-        assertThat(adopted).isEqualTo(layout.savepoints().resolve("savepoint-ext"));
+        assertThat(adopted)
+                .isEqualTo(
+                        Storage.localFile(layout.savepoints(), "a test file")
+                                .toPath()
+                                .resolve("savepoint-ext"));
         assertThat(adopted.resolve("sub/state")).hasContent("rocks");
         assertThat(external.resolve("_metadata")).exists();
-        assertThat(points.newest()).contains(adopted);
-        assertThat(layout.dir())
+        assertThat(points.newest()).contains(RestorePoints.location(adopted.toFile()));
+        assertThat(Storage.localFile(layout.location(), "a test file").toPath())
                 .isDirectoryNotContaining(p -> p.getFileName().toString().startsWith(".adopting-"));
         // One inside savepoints/ already is not copied again.
-        assertThat(points.adopt(adopted)).isEqualTo(adopted);
+        assertThat(points.adopt(RestorePoints.location(adopted.toFile())))
+                .isEqualTo(RestorePoints.location(adopted.toFile()));
     }
 
     @Test
     void pruningKeepsOnlyTheRestorePointTheNextRunNeeds() throws IOException {
-        CheckpointLayout layout = new CheckpointLayout(dir.resolve("cp"));
+        CheckpointLayout layout =
+                new CheckpointLayout(Storage.location(dir.resolve("cp").toFile()));
         RestorePoints points = new RestorePoints(layout);
-        folder(layout.savepoints().resolve("savepoint-old"), 1000);
-        folder(layout.checkpointsOfJob("job-a").resolve("chk-3"), 2000);
-        Files.createDirectories(layout.checkpointsOfJob("job-killed"));
-        Path keep = folder(layout.savepoints().resolve("savepoint-new"), 3000);
+        folder(
+                Storage.localFile(layout.savepoints(), "a test file")
+                        .toPath()
+                        .resolve("savepoint-old"),
+                1000);
+        folder(
+                Storage.localFile(layout.checkpointsOfJob("job-a"), "a test file")
+                        .toPath()
+                        .resolve("chk-3"),
+                2000);
+        Files.createDirectories(
+                Storage.localFile(layout.checkpointsOfJob("job-killed"), "a test file").toPath());
+        Path keep =
+                folder(
+                        Storage.localFile(layout.savepoints(), "a test file")
+                                .toPath()
+                                .resolve("savepoint-new"),
+                        3000);
 
-        points.pruneExcept(keep);
+        points.pruneExcept(RestorePoints.location(keep.toFile()));
 
-        assertThat(points.all()).containsExactly(keep);
-        assertThat(layout.checkpoints()).isEmptyDirectory();
+        assertThat(points.all()).containsExactly(RestorePoints.location(keep.toFile()));
+        assertThat(Storage.localFile(layout.checkpoints(), "a test file").toPath())
+                .isEmptyDirectory();
     }
 
     private static Path folder(Path folder, long mtimeMillis) throws IOException {

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.PermanentFailure;
+import org.flinkss.runtime.storage.Storage;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +20,7 @@ class RunFenceTest {
 
     @Test
     void theJobOfAnEarlierRunIsFencedOnceANewRunClaimsTheCheckpoint() {
-        CheckpointLayout layout = CheckpointLayout.of(dir, "bronze");
+        CheckpointLayout layout = CheckpointLayout.of(Storage.location(dir.toFile()), "bronze");
         RunFence first = new RunFence(layout, "run-1", null);
         first.checkOwner(); // a directory nobody claimed: older versions' jobs go on
 
@@ -31,7 +32,10 @@ class RunFenceTest {
         assertThat(RunFence.owner(layout)).contains("run-2");
         assertThatThrownBy(first::checkOwner)
                 .isInstanceOf(PermanentFailure.class)
-                .hasMessageContaining("run run-1 of checkpoint " + layout.dir() + " is fenced")
+                .hasMessageContaining(
+                        "run run-1 of checkpoint "
+                                + Storage.localFile(layout.location(), "a test file").toPath()
+                                + " is fenced")
                 .hasMessageContaining("run run-2");
         assertThat(first.reasonToStop()).get().asString().contains("is fenced");
         new RunFence(layout, "run-2", null).checkOwner();
@@ -39,10 +43,10 @@ class RunFenceTest {
 
     @Test
     void aJobStopsOnceItsClientHasBeenSilentForItsTimeout() throws Exception {
-        CheckpointLayout layout = CheckpointLayout.of(dir, "bronze");
+        CheckpointLayout layout = CheckpointLayout.of(Storage.location(dir.toFile()), "bronze");
         RunFence.claim(layout, "run-1");
         RunFence fence = new RunFence(layout, "run-1", Duration.ofMillis(300));
-        Path heartbeat = layout.heartbeat("run-1");
+        Path heartbeat = Storage.localFile(layout.heartbeat("run-1"), "a test file").toPath();
         Files.createDirectories(heartbeat.getParent());
 
         for (int beat = 1; beat <= 5; beat++) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.runtime.storage.Storage;
+
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +22,7 @@ class RunRecordsTest {
 
     @Test
     void aRunsJobAndItsCaughtUpSourcesAreKeptUntilCleared() {
-        CheckpointLayout layout = CheckpointLayout.of(dir, "joined");
+        CheckpointLayout layout = CheckpointLayout.of(Storage.location(dir.toFile()), "joined");
         RunRecords runs = new RunRecords(layout);
         assertThat(runs.jobOf("run-1")).isEmpty();
 
@@ -39,7 +41,7 @@ class RunRecordsTest {
 
     @Test
     void theJobsOfEarlierRunsSayWhereTheyRunAndHowLongTheyGoOnWithoutTheirClient() {
-        CheckpointLayout layout = CheckpointLayout.of(dir, "bronze");
+        CheckpointLayout layout = CheckpointLayout.of(Storage.location(dir.toFile()), "bronze");
         RunRecords runs = new RunRecords(layout);
         assertThat(runs.jobs()).isEmpty();
 
@@ -67,9 +69,13 @@ class RunRecordsTest {
 
     @Test
     void aJobFileOfAnEarlierVersionIsReadAndTheFormatIsKept() throws Exception {
-        CheckpointLayout layout = CheckpointLayout.of(dir, "bronze");
+        CheckpointLayout layout = CheckpointLayout.of(Storage.location(dir.toFile()), "bronze");
         // Step 1: runs/<run>/job.json as earlier versions wrote it.
-        Path old = layout.runs().resolve("run-0").resolve("job.json");
+        Path old =
+                Storage.localFile(layout.runs(), "a test file")
+                        .toPath()
+                        .resolve("run-0")
+                        .resolve("job.json");
         Files.createDirectories(old.getParent());
         Files.writeString(
                 old,
@@ -89,7 +95,11 @@ class RunRecordsTest {
         runs.recordJob("run-1", "job-1", null, Duration.ofSeconds(5));
         JsonNode written =
                 JsonFiles.JSON.readTree(
-                        layout.runs().resolve("run-1").resolve("job.json").toFile());
+                        Storage.localFile(layout.runs(), "a test file")
+                                .toPath()
+                                .resolve("run-1")
+                                .resolve("job.json")
+                                .toFile());
         assertThat(written.fieldNames())
                 .toIterable()
                 .containsExactly("runId", "jobId", "started", "clientTimeoutMillis");

@@ -3,6 +3,8 @@ package org.flinkss.runtime.checkpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.runtime.storage.Storage;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -16,7 +18,7 @@ class SkippedCommitTest {
     @Test
     void reportsAreReadByBatchThenTableBesideThoseOfEarlierVersionsAndClearedForEveryRun()
             throws Exception {
-        CheckpointLayout layout = CheckpointLayout.of(dir, "win5");
+        CheckpointLayout layout = CheckpointLayout.of(Storage.location(dir.toFile()), "win5");
         // Step 1: a report as earlier versions wrote it, and two written now.
         Path old = dir.resolve("_cp/win5/commits/run-1/events_5min_late-0000000000000000003.json");
         Files.createDirectories(old.getParent());

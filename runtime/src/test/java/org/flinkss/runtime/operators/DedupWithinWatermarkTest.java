@@ -19,6 +19,7 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.progress.RunScope;
+import org.flinkss.runtime.storage.Storage;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,7 +54,7 @@ class DedupWithinWatermarkTest {
             new ArrayList<>();
 
     private RunScope scope() {
-        return new RunScope(CheckpointLayout.of(base, "dedup"), "run-1");
+        return new RunScope(CheckpointLayout.of(Storage.location(base.toFile()), "dedup"), "run-1");
     }
 
     @AfterEach

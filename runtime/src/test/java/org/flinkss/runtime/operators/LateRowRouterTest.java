@@ -13,6 +13,7 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.progress.RunScope;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.time.Watermarks;
 
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ class LateRowRouterTest {
             new ArrayList<>();
 
     private RunScope scope() {
-        return new RunScope(CheckpointLayout.of(base, "late"), "run-1");
+        return new RunScope(CheckpointLayout.of(Storage.location(base.toFile()), "late"), "run-1");
     }
 
     @AfterEach
@@ -266,7 +267,9 @@ class LateRowRouterTest {
 
         push(h, "00:12");
         h.snapshot(4, 0);
-        assertThat(scope().fragments(4)).as("nothing dropped, nothing to say").doesNotExist();
+        assertThat(Storage.localFile(scope().fragments(4), "a test file").toPath())
+                .as("nothing dropped, nothing to say")
+                .doesNotExist();
     }
 
     // ---------------------------------------------------------------------------------------

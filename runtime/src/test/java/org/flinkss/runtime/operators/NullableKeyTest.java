@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.RunScope;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -145,7 +146,10 @@ class NullableKeyTest {
                                 "dedupe",
                                 DELAY,
                                 Duration.ofDays(1).toMillis(),
-                                new RunScope(CheckpointLayout.of(base, "dedup"), "run-1")),
+                                new RunScope(
+                                        CheckpointLayout.of(
+                                                Storage.location(base.toFile()), "dedup"),
+                                        "run-1")),
                         (Reading r) -> NullableKey.of(r.key == null ? null : Long.valueOf(r.key)),
                         NullableKey.TYPE);
         open.add(h);

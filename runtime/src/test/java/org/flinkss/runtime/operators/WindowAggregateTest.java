@@ -25,6 +25,7 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.progress.RunScope;
+import org.flinkss.runtime.storage.Storage;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,7 +68,8 @@ class WindowAggregateTest {
             new ArrayList<>();
 
     private RunScope scope() {
-        return new RunScope(CheckpointLayout.of(base, "windows"), "run-1");
+        return new RunScope(
+                CheckpointLayout.of(Storage.location(base.toFile()), "windows"), "run-1");
     }
 
     @AfterEach

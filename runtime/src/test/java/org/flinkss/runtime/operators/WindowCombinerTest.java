@@ -26,6 +26,7 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.progress.RunScope;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.time.Watermarks;
 
 import java.nio.file.Path;
@@ -298,7 +299,7 @@ class WindowCombinerTest {
     }
 
     private RunScope scope(String query) {
-        return new RunScope(CheckpointLayout.of(base, query), "run-1");
+        return new RunScope(CheckpointLayout.of(Storage.location(base.toFile()), query), "run-1");
     }
 
     private WindowAggregate.Spec<String, Reading, Tally> spec(

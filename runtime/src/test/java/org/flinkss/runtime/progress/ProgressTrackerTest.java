@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.storage.Storage;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -21,7 +22,7 @@ class ProgressTrackerTest {
     @TempDir Path checkpoint;
 
     private RunScope scope() {
-        return new RunScope(new CheckpointLayout(checkpoint), RUN);
+        return new RunScope(new CheckpointLayout(Storage.location(checkpoint.toFile())), RUN);
     }
 
     private void source(long checkpointId, long batchId, long rows) {
@@ -43,7 +44,7 @@ class ProgressTrackerTest {
         sinks.put("events_5min_late", "late rows");
         ProgressTracker tracker =
                 new ProgressTracker(
-                        new CheckpointLayout(checkpoint),
+                        new CheckpointLayout(Storage.location(checkpoint.toFile())),
                         "query-id",
                         "win5",
                         RUN,

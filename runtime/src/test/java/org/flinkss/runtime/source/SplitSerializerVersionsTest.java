@@ -4,9 +4,9 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 import org.junit.jupiter.api.Test;
 
-import org.flinkss.runtime.kafka.KafkaSplit;
 import org.flinkss.runtime.source.delta.DeltaSplit;
 import org.flinkss.runtime.source.files.FileSplit;
+import org.flinkss.runtime.source.kafka.KafkaSplit;
 
 import java.io.IOException;
 

@@ -45,7 +45,7 @@ class LeaseTest {
 
     @Test
     void aSecondRunIsRefusedNamingTheHolderUntilTheFirstReleases() throws Exception {
-        Path folder = Storage.location(tmp.resolve("cp"));
+        Path folder = Storage.location(tmp.resolve("cp").toFile());
         TestClock clock = new TestClock();
         Lease first = Lease.acquire(folder, "run-1", TIME, clock, "host-a", 11);
 
@@ -63,7 +63,7 @@ class LeaseTest {
 
     @Test
     void aRenewedLeaseIsNotTakenOverButADeadHoldersExpiredLeaseIs() throws Exception {
-        Path folder = Storage.location(tmp.resolve("cp"));
+        Path folder = Storage.location(tmp.resolve("cp").toFile());
         TestClock clock = new TestClock();
         Lease first = Lease.acquire(folder, "run-1", TIME, clock, "host-a", 11);
 
@@ -92,7 +92,7 @@ class LeaseTest {
 
     @Test
     void ofTwoRunsTakingOverOneExpiredLeaseExactlyOneWins() throws Exception {
-        Path folder = Storage.location(tmp.resolve("cp"));
+        Path folder = Storage.location(tmp.resolve("cp").toFile());
         TestClock clock = new TestClock();
         Lease.acquire(folder, "dead", TIME, clock, "host-a", 11); // never renewed nor released
         clock.now = clock.now.plus(TIME).plusSeconds(1);

@@ -29,7 +29,7 @@ class StorageTest {
         Path plain = Storage.location(tmp.resolve("base").toString());
         assertThat(plain.toUri().getScheme()).isEqualTo("file");
         assertThat(Storage.isLocal(plain)).isTrue();
-        assertThat(Storage.localFile(plain, "base")).isEqualTo(tmp.resolve("base"));
+        assertThat(Storage.localFile(plain, "base")).isEqualTo(tmp.resolve("base").toFile());
         assertThat(Storage.location(tmp.resolve("base").toUri().toString())).isEqualTo(plain);
         assertThat(Storage.location("relative/dir").toUri().getPath())
                 .isEqualTo(new File("relative/dir").getAbsoluteFile().toURI().getPath());
@@ -45,7 +45,7 @@ class StorageTest {
 
     @Test
     void replaceWritesWholeFilesAndLeavesNoTemporaryFileBehind() throws Exception {
-        Path meta = Storage.location(tmp.resolve("cp/metadata.json"));
+        Path meta = Storage.location(tmp.resolve("cp/metadata.json").toFile());
         assertThat(Storage.exists(meta)).isFalse();
         Storage.replaceText(meta, "{\"id\":1}");
         Storage.replaceText(meta, "{\"id\":2}");
@@ -58,7 +58,7 @@ class StorageTest {
 
     @Test
     void listsChildrenAndDeletesTrees() throws Exception {
-        Path cp = Storage.location(tmp.resolve("cp"));
+        Path cp = Storage.location(tmp.resolve("cp").toFile());
         assertThat(Storage.list(cp)).isEmpty();
         Storage.replaceText(new Path(cp, "metadata.json"), "{}");
         Storage.replaceText(new Path(cp, "offsets/0"), "a");
@@ -74,7 +74,7 @@ class StorageTest {
 
     @Test
     void createIfAbsentRefusesAnExistingFileAndLeavesItUnchanged() throws Exception {
-        Path entry = Storage.location(tmp.resolve("_delta_log/00000000000000000000.json"));
+        Path entry = Storage.location(tmp.resolve("_delta_log/00000000000000000000.json").toFile());
         assertThat(Storage.createIfAbsent(entry, bytes("first"))).isTrue();
         assertThat(Storage.createIfAbsent(entry, bytes("second"))).isFalse();
         assertThat(Storage.readText(entry)).isEqualTo("first");
@@ -89,7 +89,7 @@ class StorageTest {
         ExecutorService pool = Executors.newFixedThreadPool(writers);
         try {
             for (int round = 0; round < 50; round++) {
-                Path file = Storage.location(tmp.resolve("race/" + round));
+                Path file = Storage.location(tmp.resolve("race/" + round).toFile());
                 CountDownLatch go = new CountDownLatch(1);
                 List<Future<Boolean>> results = new ArrayList<>();
                 for (int w = 0; w < writers; w++) {
@@ -128,7 +128,7 @@ class StorageTest {
         }
         Files.writeString(log.resolve(String.format("%020d.checkpoint.parquet", 20)), "cp");
         Files.createDirectories(log.resolve(String.format("%020d.folder", 25)));
-        Path folder = Storage.location(log);
+        Path folder = Storage.location(log.toFile());
 
         List<String> names = new ArrayList<>();
         for (ListedFile f : Storage.listFrom(folder, String.format("%020d.", 20))) {
@@ -144,7 +144,8 @@ class StorageTest {
         expected.sort(null);
         assertThat(names).as("files only, from the name on, sorted").isEqualTo(expected);
         assertThat(Storage.listFrom(folder, "zzz")).isEmpty();
-        assertThatThrownBy(() -> Storage.listFrom(Storage.location(tmp.resolve("none")), ""))
+        assertThatThrownBy(
+                        () -> Storage.listFrom(Storage.location(tmp.resolve("none").toFile()), ""))
                 .isInstanceOf(java.io.FileNotFoundException.class)
                 .hasMessageContaining("none");
     }

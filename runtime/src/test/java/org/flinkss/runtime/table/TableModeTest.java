@@ -9,6 +9,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.delta.DataFiles;
 
 import java.util.List;
@@ -44,7 +45,7 @@ class TableModeTest {
 
     @Test
     void aTableOwnedInCompleteModeRecordsItAndRefusesAnAppendingWriter() throws Exception {
-        Warehouse warehouse = new Warehouse(dir.resolve("warehouse"));
+        Warehouse warehouse = new Warehouse(Storage.location(dir.resolve("warehouse").toFile()));
         TableOwner owner = TableOwner.command("win5");
 
         warehouse.own("events_5min", ROWS, owner, TableMode.REPLACED);

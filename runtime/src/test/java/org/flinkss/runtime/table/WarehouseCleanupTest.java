@@ -46,10 +46,10 @@ class WarehouseCleanupTest {
 
     @BeforeEach
     void createTable() {
-        warehouse = new Warehouse(dir.resolve("warehouse"));
+        warehouse = new Warehouse(Storage.location(dir.resolve("warehouse").toFile()));
         table = warehouse.delta(T);
         table.create(ROWS, Map.of());
-        record = Storage.location(dir.resolve("_cp/q/cleanup/" + T + ".json"));
+        record = Storage.location(dir.resolve("_cp/q/cleanup/" + T + ".json").toFile());
     }
 
     private DataFile write(String name, int rows) throws Exception {
@@ -73,7 +73,8 @@ class WarehouseCleanupTest {
     }
 
     private List<String> filesInFolder() throws Exception {
-        try (Stream<java.nio.file.Path> files = Files.list(warehouse.tablePath(T))) {
+        try (Stream<java.nio.file.Path> files =
+                Files.list(Storage.localFile(warehouse.tableLocation(T), "a test file").toPath())) {
             return files.map(f -> f.getFileName().toString())
                     .filter(n -> n.endsWith(".parquet"))
                     .sorted()
@@ -133,7 +134,10 @@ class WarehouseCleanupTest {
         clean();
 
         // As many files as recorded, but one is another: the digest, not the count, decides.
-        Files.delete(warehouse.tablePath(T).resolve("q1-00000-b.parquet"));
+        Files.delete(
+                Storage.localFile(warehouse.tableLocation(T), "a test file")
+                        .toPath()
+                        .resolve("q1-00000-b.parquet"));
         write("q1-00001-staged.parquet", 5);
         assertThat(clean()).isEqualTo(new Warehouse.Cleanup(1, true));
         assertThat(filesInFolder()).containsExactly("q1-00000-a.parquet");

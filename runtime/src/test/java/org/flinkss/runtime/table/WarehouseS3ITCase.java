@@ -46,12 +46,12 @@ class WarehouseS3ITCase {
     @Test
     void tablesOnS3AreOwnedReadCleanedAndEmptiedAsInALocalFolder() throws Exception {
         Warehouse remote = new Warehouse(S3.server().freshPrefix("wh"));
-        Warehouse local = new Warehouse(tmp.resolve("warehouse"));
+        Warehouse local = new Warehouse(Storage.location(tmp.resolve("warehouse").toFile()));
         java.nio.file.Path checkpoint = tmp.resolve("_cp/bronze");
 
         // Step 1: the same batch committed to a table of each warehouse.
         for (Warehouse w : List.of(remote, local)) {
-            TableOwner owner = TableOwner.query("bronze", "q1", checkpoint, w);
+            TableOwner owner = TableOwner.query("bronze", "q1", checkpoint.toFile(), w);
             w.own("bronze", ROWS, owner, TableMode.APPENDED);
             DataFile file =
                     DataFiles.writeFile(
@@ -79,7 +79,8 @@ class WarehouseS3ITCase {
         assertThat(remote.count("bronze")).isEqualTo(50);
 
         // Step 3: another checkpoint is refused, naming the table's S3 folder.
-        TableOwner other = TableOwner.query("bronze", "q2", tmp.resolve("_cp2/bronze"), remote);
+        TableOwner other =
+                TableOwner.query("bronze", "q2", tmp.resolve("_cp2/bronze").toFile(), remote);
         assertThatThrownBy(() -> remote.own("bronze", ROWS, other, TableMode.APPENDED))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(remote.folder("bronze"))
@@ -95,18 +96,17 @@ class WarehouseS3ITCase {
         assertThatThrownBy(() -> remote.existing("gold"))
                 .hasMessageContaining(remote.location().toString())
                 .hasMessageContaining("(tables: bronze)");
-        assertThatThrownBy(remote::root)
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("object store");
+        assertThat(remote.isLocal()).isFalse();
     }
 
     @Test
     void aFileUriWarehouseIsTheLocalFolder() {
         java.nio.file.Path folder = tmp.resolve("w");
-        Warehouse byUri = new Warehouse(Storage.location(folder));
-        Warehouse byPath = new Warehouse(folder);
+        Warehouse byUri = new Warehouse(Storage.location(folder.toUri().toString()));
+        Warehouse byPath = new Warehouse(Storage.location(folder.toFile()));
         assertThat(byUri.isLocal()).isTrue();
-        assertThat(byUri.root()).isEqualTo(byPath.root());
+        assertThat(Storage.localFile(byUri.location(), "a test file").toPath())
+                .isEqualTo(Storage.localFile(byPath.location(), "a test file").toPath());
         assertThat(byUri.folder("t")).isEqualTo(byPath.folder("t"));
         assertThat(byUri.uri("t")).isEqualTo(byPath.uri("t"));
     }

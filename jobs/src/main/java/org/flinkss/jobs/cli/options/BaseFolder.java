@@ -1,30 +1,33 @@
 package org.flinkss.jobs.cli.options;
 
+import org.apache.flink.core.fs.Path;
+
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.ops.StorageSetup;
 import org.flinkss.runtime.storage.Storage;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * What the commands may do with {@code --base}, checked before anything runs, each refusal one line
  * that says what to do. Only the commands that land data create a base that does not exist: any
  * other command given a path that does not exist (a typo, the wrong folder) says so instead of
- * running over nothing in a new folder.
+ * running over nothing in a new folder. A local base is checked as the local folder it is (exists,
+ * is a folder, takes a new file): those are questions only a local file system answers.
  */
 public final class BaseFolder {
 
     private BaseFolder() {}
 
     /** land-events and land-customers: the base is made if need be, and must take new files. */
-    public static void createForLanding(Path base) {
+    public static void createForLanding(File base) {
         refuseFile(base);
         try {
-            Files.createDirectories(base);
+            Files.createDirectories(base.toPath());
         } catch (IOException e) {
             throw new QueryException(
                     "cannot create --base " + base + " (" + reason(e) + "): " + WRITABLE, e);
@@ -34,16 +37,16 @@ public final class BaseFolder {
 
     /**
      * land-events and land-customers with {@code --base} of {@code data}: a local base as {@link
-     * #createForLanding(Path)} says; on an object store, where folders need no making, Flink's file
+     * #createForLanding(File)} says; on an object store, where folders need no making, Flink's file
      * systems are made ready and the base is listed once, so that a missing bucket, a wrong
      * endpoint or credentials are said before anything is computed.
      */
     public static void createForLanding(DataOptions data) {
         if (!data.objectStoreBase()) {
-            createForLanding(data.base);
+            createForLanding(data.localBase());
             return;
         }
-        org.apache.flink.core.fs.Path base = data.baseLocation();
+        Path base = data.base();
         StorageSetup.initialize(null);
         try {
             Storage.list(base);
@@ -67,11 +70,11 @@ public final class BaseFolder {
      * A run: the base must exist and take new files; a query that reads the landing folder needs
      * that folder too.
      */
-    public static void requireForRun(Path base, Path landing, boolean readsLanding) {
+    public static void requireForRun(File base, File landing, boolean readsLanding) {
         refuseFile(base);
         String command = "(land-events --base " + base + " --batch 1 --start 0)";
         String holds = ", or give the --base that holds them";
-        if (!Files.exists(base)) {
+        if (!base.exists()) {
             throw new QueryException(
                     "--base "
                             + base
@@ -82,7 +85,7 @@ public final class BaseFolder {
                                             + " base the queries ran in, or create the folder"
                                             + " first if it is meant to be a new one"));
         }
-        if (readsLanding && !Files.isDirectory(landing)) {
+        if (readsLanding && !landing.isDirectory()) {
             throw new QueryException(
                     "the landing folder "
                             + landing
@@ -94,9 +97,9 @@ public final class BaseFolder {
     }
 
     /** The report reads a base that the queries ran in. */
-    public static void requireForReport(Path base) {
+    public static void requireForReport(File base) {
         refuseFile(base);
-        if (!Files.exists(base)) {
+        if (!base.exists()) {
             throw new QueryException(
                     "--base "
                             + base
@@ -109,7 +112,7 @@ public final class BaseFolder {
      * The report of a base on an object store: something must be under it (an object store has no
      * empty folders).
      */
-    public static void requireForReport(org.apache.flink.core.fs.Path base) {
+    public static void requireForReport(Path base) {
         if (!hasObjects(base)) {
             throw new QueryException(
                     "--base "
@@ -120,7 +123,7 @@ public final class BaseFolder {
     }
 
     /**
-     * A run with the base of {@code data}: a local base as {@link #requireForRun(Path, Path,
+     * A run with the base of {@code data}: a local base as {@link #requireForRun(File, File,
      * boolean)} says. On an object store, which has no empty folders, something must be under the
      * base, and under its landing prefix {@code <base>/events/} for a query that reads it; the
      * first listing also says a missing bucket, a wrong endpoint or credentials before anything
@@ -138,16 +141,16 @@ public final class BaseFolder {
      */
     public static void requireForRun(DataOptions data, boolean readsLanding, boolean readsTopic) {
         if (!data.objectStoreBase()) {
-            requireForRun(data.base, data.events(), readsLanding);
+            requireForRun(data.localBase(), new File(data.localBase(), "events"), readsLanding);
             return;
         }
         StorageSetup.initialize(null);
-        org.apache.flink.core.fs.Path base = data.baseLocation();
+        Path base = data.base();
         String command = "(land-events --base " + base + " --batch 1 --start 0)";
-        if (readsLanding && !hasObjects(data.eventsLocation())) {
+        if (readsLanding && !hasObjects(data.events())) {
             throw new QueryException(
                     "the landing prefix "
-                            + data.eventsLocation()
+                            + data.events()
                             + " holds nothing: land events first "
                             + command
                             + ", or give the --base that holds them");
@@ -173,7 +176,7 @@ public final class BaseFolder {
      * A location on an object store that a command is about to read: listed once, so that a wrong
      * endpoint, credentials or bucket is said in one line naming {@code option} and what to check.
      */
-    public static void requireReachable(org.apache.flink.core.fs.Path location, String option) {
+    public static void requireReachable(Path location, String option) {
         try {
             Storage.list(location);
         } catch (IOException e) {
@@ -184,7 +187,7 @@ public final class BaseFolder {
         }
     }
 
-    private static boolean hasObjects(org.apache.flink.core.fs.Path base) {
+    private static boolean hasObjects(Path base) {
         try {
             return !Storage.list(base).isEmpty();
         } catch (IOException e) {
@@ -205,12 +208,12 @@ public final class BaseFolder {
      */
     public static void refuseFile(DataOptions data) {
         if (!data.objectStoreBase()) {
-            refuseFile(data.base);
+            refuseFile(data.localBase());
         }
     }
 
     /** A command that only reads: a file is no base. */
-    public static void refuseFile(Path base) {
+    public static void refuseFile(File base) {
         if (base == null) {
             throw new QueryException(
                     "this command needs --base on a local disk (a folder): land-events,"
@@ -219,7 +222,7 @@ public final class BaseFolder {
                             + " s3://bucket/prefix"
                             + " (docs/object-storage.md)");
         }
-        if (Files.exists(base) && !Files.isDirectory(base)) {
+        if (base.exists() && !base.isDirectory()) {
             throw new QueryException(
                     "--base "
                             + base
@@ -234,9 +237,9 @@ public final class BaseFolder {
      * Proves that the base takes new files by making one: permissions alone do not say it (root
      * passes every permission check, and still cannot write in /sys or on a read-only mount).
      */
-    private static void requireWritable(Path base) {
+    private static void requireWritable(File base) {
         try {
-            Files.delete(Files.createTempFile(base, ".flinkss-write-test-", ""));
+            Files.delete(Files.createTempFile(base.toPath(), ".flinkss-write-test-", ""));
         } catch (IOException e) {
             throw new QueryException(
                     "cannot write in --base " + base + " (" + reason(e) + "): " + WRITABLE, e);

@@ -1,5 +1,7 @@
 package org.flinkss.jobs.cli.options;
 
+import org.apache.flink.core.fs.Path;
+
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -43,7 +45,7 @@ public final class CheckpointedQuery {
      * {@code command} is refused for a composite one), or a SQL query's that has one; anything else
      * is refused as an unknown query.
      */
-    public String checkpointName(org.apache.flink.core.fs.Path base, String command) {
+    public String checkpointName(Path base, String command) {
         Optional<QueryCatalog> known = catalog();
         if (known.isPresent()) {
             return known.get().single(command).queryName();

@@ -7,7 +7,6 @@ import org.flinkss.course.event.BadLines;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.runtime.query.OutputMode;
-import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.trigger.Trigger;
 
 import java.net.URI;
@@ -23,7 +22,8 @@ import java.util.regex.Pattern;
 /**
  * picocli's converters for the command line's values: each reads with {@link Values} (or the type's
  * own parser) and turns a refusal into picocli's error, which names the option: {@code error:
- * Invalid value for option '--max-bytes-per-trigger': cannot read 'lots' as a size ...}.
+ * Invalid value for option '--max-bytes-per-trigger': cannot read 'lots' as a size ...}. The
+ * locations of {@code --base} and {@code --warehouse} are read by {@link LocationConverters}.
  */
 public final class Converters {
 
@@ -68,46 +68,8 @@ public final class Converters {
         }
     }
 
-    /**
-     * The tables' folder: an S3 location ({@code s3://bucket/prefix}, {@code s3a://}) as it is,
-     * else a local folder as {@link LocalFolder} reads it (any other URI refused).
-     */
-    public static final class WarehouseFolder
-            implements ITypeConverter<org.apache.flink.core.fs.Path> {
-        @Override
-        public org.apache.flink.core.fs.Path convert(String text) {
-            Matcher scheme = SCHEME.matcher(text);
-            if (scheme.lookingAt() && scheme.group(1).toLowerCase().matches("s3a?")) {
-                URI uri;
-                try {
-                    uri = URI.create(text);
-                } catch (IllegalArgumentException e) {
-                    uri = null;
-                }
-                if (uri == null || uri.getHost() == null) {
-                    throw new TypeConversionException(
-                            "cannot read '" + text + "' as s3://bucket/prefix");
-                }
-                return Storage.location(text);
-            }
-            return Storage.location(new LocalFolder().convert(text));
-        }
-    }
-
-    /**
-     * The base: an S3 location ({@code s3://bucket/prefix}, {@code s3a://}) as it is, else a local
-     * folder as {@link LocalFolder} reads it. Which commands take a base on S3: {@link BaseFolder}.
-     */
-    public static final class BaseLocation
-            implements ITypeConverter<org.apache.flink.core.fs.Path> {
-        @Override
-        public org.apache.flink.core.fs.Path convert(String text) {
-            return new WarehouseFolder().convert(text);
-        }
-    }
-
     /** A URI scheme of two letters or more (one letter is a Windows drive). */
-    private static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]+):");
+    static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]+):");
 
     /** {@link Values#bytes}. */
     public static final class Size implements ITypeConverter<Long> {

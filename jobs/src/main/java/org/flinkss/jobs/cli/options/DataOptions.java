@@ -1,60 +1,61 @@
 package org.flinkss.jobs.cli.options;
 
+import org.apache.flink.core.fs.Path;
+
 import picocli.CommandLine.Option;
 
 import org.flinkss.jobs.cli.output.Tables;
-import org.flinkss.runtime.jdbc.Database;
 import org.flinkss.runtime.ops.StorageSetup;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
 import javax.annotation.Nullable;
 
+import java.io.File;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 
 /** Where the data is: the options of every command that reads or writes a base and its tables. */
 public final class DataOptions {
 
-    /** The local base folder; null when --base is on an object store ({@link #baseLocation}). */
-    public Path base = Paths.get("data");
-
-    /** --base on an object store ({@code s3://bucket/prefix}); null when it is local. */
-    @Nullable private org.apache.flink.core.fs.Path objectStoreBase;
+    /** --base: a local folder ({@code file:/...}) or {@code s3://bucket/prefix}. */
+    private Path base = Storage.location("data");
 
     @Option(
             names = "--base",
             paramLabel = "DIR",
             defaultValue = "data",
-            converter = Converters.BaseLocation.class,
+            converter = LocationConverters.BaseLocation.class,
             description =
                     "landing folder <base>/events and checkpoints <base>/_cp/<query>: a folder, or"
                             + " s3://bucket/prefix (default: ${DEFAULT-VALUE})")
-    void base(org.apache.flink.core.fs.Path given) {
-        if (Storage.isLocal(given)) {
-            base = Storage.localFile(given, "--base");
-            objectStoreBase = null;
-        } else {
-            base = null;
-            objectStoreBase = given;
-        }
+    void base(Path given) {
+        base = given;
     }
 
-    /** --base as a URI: its local folder's, or {@code s3://bucket/prefix}. */
-    public org.apache.flink.core.fs.Path baseLocation() {
-        return objectStoreBase != null ? objectStoreBase : Storage.location(base);
+    /** --base: {@code file:/...} or {@code s3://bucket/prefix}. */
+    public Path base() {
+        return base;
     }
 
     /** Whether --base is on an object store ({@code s3://bucket/prefix}). */
     public boolean objectStoreBase() {
-        return objectStoreBase != null;
+        return !Storage.isLocal(base);
+    }
+
+    /**
+     * The local folder of a local --base, for what only a local folder has (an OS file lock, a
+     * write test, the report's file); null for one on an object store.
+     */
+    @Nullable
+    public File localBase() {
+        return objectStoreBase() ? null : Storage.localFile(base, "--base");
     }
 
     /** The landing folder {@code <base>/events} on any storage. */
-    public org.apache.flink.core.fs.Path eventsLocation() {
-        return new org.apache.flink.core.fs.Path(baseLocation(), "events");
+    public Path events() {
+        return new Path(base, "events");
     }
 
     /**
@@ -68,9 +69,10 @@ public final class DataOptions {
     @Option(
             names = "--warehouse",
             paramLabel = "DIR",
-            converter = Converters.WarehouseFolder.class,
+            converter = LocationConverters.WarehouseFolder.class,
             description = "the tables: a folder or s3://bucket/prefix (default: <base>/warehouse)")
-    org.apache.flink.core.fs.Path warehouse;
+    @Nullable
+    Path warehouse;
 
     @Option(
             names = "--jdbc-url",
@@ -83,83 +85,46 @@ public final class DataOptions {
                             + " FLINKSS_JDBC_PROPERTIES")
     String jdbcUrl;
 
-    /**
-     * The local warehouse folder; refused, naming the warehouse, when --warehouse is on an object
-     * store (a command that needs a local one).
-     */
-    public Path warehouse() {
-        if (warehouse == null) {
-            if (objectStoreBase != null) {
-                throw new IllegalArgumentException(
-                        "this command needs a local --warehouse, and "
-                                + objectStoreBase
-                                + "/warehouse is on an object store (docs/object-storage.md)");
-            }
-            return base.resolve("warehouse");
-        }
-        if (!Storage.isLocal(warehouse)) {
-            throw new IllegalArgumentException(
-                    "this command needs a local --warehouse, and "
-                            + warehouse
-                            + " is on an object store (docs/object-storage.md)");
-        }
-        return Storage.localFile(warehouse, "--warehouse");
-    }
-
     /** Whether --warehouse is on an object store ({@code s3://bucket/prefix}). */
     public boolean objectStoreWarehouse() {
-        return warehouse != null ? !Storage.isLocal(warehouse) : objectStoreBase != null;
+        return !Storage.isLocal(warehouse());
     }
 
-    /** The warehouse on an object store: --warehouse, else {@code <base>/warehouse}. */
-    private org.apache.flink.core.fs.Path objectStoreWarehouseLocation() {
-        return warehouse != null
-                ? warehouse
-                : new org.apache.flink.core.fs.Path(objectStoreBase, "warehouse");
+    /** The warehouse: --warehouse, else {@code <base>/warehouse}; local or on an object store. */
+    public Path warehouse() {
+        return warehouse != null ? warehouse : new Path(base, "warehouse");
     }
 
     /**
      * The SQLite file's folder: the warehouse, or {@code <base>/warehouse} beside one on S3. The
      * file stays local: with both on S3, give --jdbc-url or a local --warehouse.
      */
-    private Path databaseFolder() {
+    private File databaseFolder() {
         if (!objectStoreWarehouse()) {
-            return warehouse();
+            return Storage.localFile(warehouse(), "--warehouse");
         }
-        if (objectStoreBase != null) {
+        if (objectStoreBase()) {
             throw new IllegalArgumentException(
                     "the SQLite database of upsert tables is a local file, and both --base "
-                            + objectStoreBase
+                            + base
                             + " and the warehouse "
-                            + objectStoreWarehouseLocation()
+                            + warehouse()
                             + " are on an object store: give --jdbc-url (PostgreSQL), or a local"
                             + " --warehouse to hold warehouse.db (docs/object-storage.md)");
         }
-        return base.resolve("warehouse");
+        return new File(localBase(), "warehouse");
     }
 
     /** Makes Flink's file systems ready for a base or warehouse on an object store. */
     public void initializeStorage() {
-        StorageSetup.initialize(
-                base != null
-                        ? base
-                        : Paths.get(System.getProperty("java.io.tmpdir"), "flinkss-storage"));
+        StorageSetup.initialize(base);
     }
 
     public Warehouse openWarehouse() {
-        if (objectStoreBase != null && (warehouse == null || !Storage.isLocal(warehouse))) {
-            StorageSetup.initialize(null);
-            return reachable(objectStoreWarehouseLocation());
-        }
-        if (objectStoreBase != null) {
-            StorageSetup.initialize(null);
-            return new Warehouse(warehouse);
-        }
-        if (objectStoreWarehouse()) {
+        if (objectStoreBase() || objectStoreWarehouse()) {
             initializeStorage();
-            return reachable(objectStoreWarehouseLocation());
         }
-        return new Warehouse(warehouse());
+        return objectStoreWarehouse() ? reachable(warehouse()) : new Warehouse(warehouse());
     }
 
     /**
@@ -167,13 +132,15 @@ public final class DataOptions {
      * then one line naming what to check, before Delta Kernel meets it (which retries, logging each
      * attempt with its stack).
      */
-    private static Warehouse reachable(org.apache.flink.core.fs.Path location) {
+    private static Warehouse reachable(Path location) {
         BaseFolder.requireReachable(location, "--warehouse");
         return new Warehouse(location);
     }
 
     public Database database() {
-        return jdbcUrl != null ? new Database(jdbcUrl) : Database.sqliteIn(databaseFolder());
+        return jdbcUrl != null
+                ? new Database(jdbcUrl)
+                : Database.sqliteIn(databaseFolder().toPath());
     }
 
     /**
@@ -187,31 +154,17 @@ public final class DataOptions {
     /** The SQL database, or null for a default one whose file does not exist (no tables yet). */
     @Nullable
     public Database existingDatabase() {
-        if (jdbcUrl == null && objectStoreBase != null && objectStoreWarehouse()) {
+        if (jdbcUrl == null && objectStoreBase() && objectStoreWarehouse()) {
             return null; // no local SQLite file with a base and warehouse on S3: no SQL tables
         }
-        boolean none = jdbcUrl == null && !Files.exists(Database.sqliteFileIn(databaseFolder()));
+        boolean none =
+                jdbcUrl == null && !Files.exists(Database.sqliteFileIn(databaseFolder().toPath()));
         return none ? null : database();
     }
 
-    /** The landing folder of the course's generator. */
-    public Path events() {
-        return base.resolve("events");
-    }
-
     public RunOptions.Builder applyTo(RunOptions.Builder run) {
-        if (objectStoreBase != null) {
+        if (objectStoreBase() || objectStoreWarehouse()) {
             initializeStorage();
-            run.base(objectStoreBase).jdbcUrl(jdbcUrl);
-            return warehouse == null
-                    ? run
-                    : Storage.isLocal(warehouse)
-                            ? run.warehouse(warehouse())
-                            : run.warehouse(warehouse);
-        }
-        if (objectStoreWarehouse()) {
-            StorageSetup.initialize(base);
-            return run.base(base).warehouse(warehouse).jdbcUrl(jdbcUrl);
         }
         return run.base(base).warehouse(warehouse()).jdbcUrl(jdbcUrl);
     }

@@ -2,7 +2,7 @@ package org.flinkss.jobs.cli.options;
 
 import picocli.CommandLine.Option;
 
-import org.flinkss.runtime.kafka.KafkaClientProperties;
+import org.flinkss.runtime.source.kafka.KafkaClientProperties;
 
 import javax.annotation.Nullable;
 
@@ -30,6 +30,7 @@ public final class KafkaClientOptions {
             description =
                     "Kafka client settings (security: SASL, SSL) as a properties file;"
                         + " FLINKSS_KAFKA_<NAME> variables override it. Values are never printed.")
+    // A local file read once at the start, not a storage location: java.nio.
     Path propertiesFile;
 
     /** The settings of the file and the environment, never printed. */

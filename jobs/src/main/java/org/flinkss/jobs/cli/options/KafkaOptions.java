@@ -4,8 +4,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import org.flinkss.course.queries.KafkaSettings;
-import org.flinkss.runtime.kafka.KafkaSourceOptions;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
 
 import java.util.Map;
 

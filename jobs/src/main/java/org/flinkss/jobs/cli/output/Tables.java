@@ -1,6 +1,6 @@
 package org.flinkss.jobs.cli.output;
 
-import org.flinkss.runtime.jdbc.Database;
+import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.runtime.table.Warehouse;
 
 import javax.annotation.Nullable;

@@ -48,6 +48,7 @@ public final class CachedPekkoRpcSystemLoader implements RpcSystemLoader {
             throw new RpcLoaderException(RPC_JAR + ".jar is not on the class path");
         }
         try {
+            // A jar for a class loader: a file on this machine, hence java.nio.
             Path copy = NestedJarCache.inTemporaryFolder().copyOf(nested, RPC_JAR);
             SubmoduleClassLoader loader =
                     new SubmoduleClassLoader(new URL[] {copy.toUri().toURL()}, flink);

@@ -65,7 +65,7 @@ public final class ClientHeartbeat implements AutoCloseable {
      */
     public static ClientHeartbeat start(
             CheckpointLayout layout, String runId, @Nullable CheckpointLock lock, PrintStream out) {
-        ClientHeartbeat heartbeat = new ClientHeartbeat(layout.heartbeatLocation(runId), lock, out);
+        ClientHeartbeat heartbeat = new ClientHeartbeat(layout.heartbeat(runId), lock, out);
         heartbeat.beat();
         heartbeat.thread.scheduleAtFixedRate(
                 heartbeat::beat, INTERVAL.toMillis(), INTERVAL.toMillis(), TimeUnit.MILLISECONDS);

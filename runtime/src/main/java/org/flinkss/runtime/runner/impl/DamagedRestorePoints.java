@@ -1,6 +1,7 @@
 package org.flinkss.runtime.runner.impl;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.runtime.checkpoint.Checkpoints;
 
 import org.flinkss.runtime.QueryException;
@@ -12,11 +13,11 @@ import org.flinkss.runtime.storage.Storage;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,10 +56,10 @@ public final class DamagedRestorePoints {
      * @throws QueryException if there are restore points and none is intact
      */
     public void setAside() {
-        List<org.apache.flink.core.fs.Path> all = restorePoints.allLocations();
+        List<Path> all = restorePoints.all();
         List<String> damaged = new ArrayList<>();
         for (int i = all.size() - 1; i >= 0; i--) {
-            org.apache.flink.core.fs.Path point = all.get(i);
+            Path point = all.get(i);
             Optional<String> problem = problem(point);
             if (problem.isEmpty()) {
                 if (!damaged.isEmpty()) {
@@ -99,14 +100,9 @@ public final class DamagedRestorePoints {
         }
     }
 
-    /** Why Flink could not read the restore point's {@code _metadata}; empty if it can. */
-    static Optional<String> problem(Path restorePoint) {
-        return problem(RestorePoints.location(restorePoint));
-    }
-
     /** Why Flink could not read a restore point's {@code _metadata} on any storage. */
-    static Optional<String> problem(org.apache.flink.core.fs.Path restorePoint) {
-        org.apache.flink.core.fs.Path metadata = metadata(restorePoint);
+    static Optional<String> problem(Path restorePoint) {
+        Path metadata = metadata(restorePoint);
         try (InputStream file = metadata.getFileSystem().open(metadata);
                 DataInputStream in = new DataInputStream(new BufferedInputStream(file))) {
             Checkpoints.loadCheckpointMetadata(
@@ -123,11 +119,11 @@ public final class DamagedRestorePoints {
         }
     }
 
-    private static org.apache.flink.core.fs.Path metadata(org.apache.flink.core.fs.Path point) {
-        return new org.apache.flink.core.fs.Path(point, "_metadata");
+    private static Path metadata(Path point) {
+        return new Path(point, "_metadata");
     }
 
-    private static String size(org.apache.flink.core.fs.Path file) {
+    private static String size(Path file) {
         try {
             return Long.toString(file.getFileSystem().getFileStatus(file).getLen());
         } catch (IOException e) {
@@ -136,17 +132,16 @@ public final class DamagedRestorePoints {
     }
 
     /** Moves a damaged restore point out of what runs restore from; returns where, as shown. */
-    private String setAside(org.apache.flink.core.fs.Path location) {
+    private String setAside(Path location) {
         if (!layout.isObjectStore()) {
-            return setAside(Storage.localFile(location, "a restore point")).toString();
+            return setAsideLocally(Storage.localFile(location, "a restore point")).toString();
         }
         String name =
                 location.getParent().getName().equals("savepoints")
                                 && location.getParent().getParent().equals(layout.location())
                         ? location.getName()
                         : location.getParent().getName() + "-" + location.getName();
-        org.apache.flink.core.fs.Path target =
-                new org.apache.flink.core.fs.Path(layout.damagedLocation(), name);
+        Path target = new Path(layout.damaged(), name);
         try {
             // S3 has no rename: the objects are copied, then deleted.
             Folders.deleteQuietly(target);
@@ -171,22 +166,24 @@ public final class DamagedRestorePoints {
         }
     }
 
-    private Path setAside(Path point) {
+    /** On a local disk, one rename (what a local file system has and an object store has not). */
+    private File setAsideLocally(File point) {
+        File savepoints = Storage.localFile(layout.savepoints(), "a checkpoint");
         String name =
-                point.getParent().equals(layout.savepoints())
-                        ? point.getFileName().toString()
-                        : point.getParent().getFileName() + "-" + point.getFileName();
-        Path target = layout.damaged().resolve(name);
+                point.getParentFile().equals(savepoints)
+                        ? point.getName()
+                        : point.getParentFile().getName() + "-" + point.getName();
+        File target = new File(Storage.localFile(layout.damaged(), "a checkpoint"), name);
         try {
-            Files.createDirectories(target.getParent());
-            Files.move(point, target, StandardCopyOption.REPLACE_EXISTING);
+            Files.createDirectories(target.toPath().getParent());
+            Files.move(point.toPath(), target.toPath(), StandardCopyOption.REPLACE_EXISTING);
             return target;
         } catch (IOException e) {
             throw new QueryException(
                     "query '"
                             + queryName
                             + "': "
-                            + point.resolve("_metadata")
+                            + new File(point, "_metadata")
                             + " cannot be read, and it cannot be moved aside to "
                             + target
                             + " ("

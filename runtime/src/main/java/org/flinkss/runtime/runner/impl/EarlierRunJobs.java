@@ -2,6 +2,7 @@ package org.flinkss.runtime.runner.impl;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.fs.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -136,7 +137,7 @@ public final class EarlierRunJobs {
         if (job.clientTimeout() == null) {
             return;
         }
-        org.apache.flink.core.fs.Path heartbeat = layout.heartbeatLocation(job.runId());
+        Path heartbeat = layout.heartbeat(job.runId());
         long lastBeat;
         try {
             lastBeat = heartbeat.getFileSystem().getFileStatus(heartbeat).getModificationTime();

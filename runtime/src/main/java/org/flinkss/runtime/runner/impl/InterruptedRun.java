@@ -2,6 +2,7 @@ package org.flinkss.runtime.runner.impl;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.fs.Path;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -104,7 +105,7 @@ public final class InterruptedRun implements AutoCloseable {
         interrupted = true;
         try {
             if (stopper != null) {
-                org.apache.flink.core.fs.Path savepoint;
+                Path savepoint;
                 try {
                     savepoint = stopper.stop();
                 } catch (RuntimeException e) {
@@ -166,7 +167,7 @@ public final class InterruptedRun implements AutoCloseable {
                 + ". Last committed batch: "
                 + last
                 + " (progress log "
-                + RestorePoints.shown(layout.progressLogLocation())
+                + RestorePoints.shown(layout.progressLog())
                 + "). The next run resumes from "
                 + restorePoint
                 + " in "

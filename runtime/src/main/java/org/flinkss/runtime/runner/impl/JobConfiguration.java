@@ -10,6 +10,7 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
@@ -17,8 +18,8 @@ import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
+import java.io.File;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -42,7 +43,7 @@ public final class JobConfiguration {
     private final CheckpointLayout layout;
     private final Duration checkpointInterval;
     private final FlinkOverrides overrides;
-    @Nullable private final Path confDir;
+    @Nullable private final File confDir;
     @Nullable private final ReadableConfig flinkRunClient;
     private final PrintStream out;
     private final boolean announce;
@@ -58,7 +59,7 @@ public final class JobConfiguration {
             CheckpointLayout layout,
             Duration checkpointInterval,
             Map<String, String> overrides,
-            @Nullable Path confDir,
+            @Nullable File confDir,
             @Nullable ReadableConfig flinkRunClient,
             PrintStream out,
             boolean announce) {
@@ -96,34 +97,27 @@ public final class JobConfiguration {
      * job's parallelism needs (its one TaskManager would otherwise wait for slots that never come,
      * then fail over in a loop).
      *
-     * @param restore the state to restore, if any
-     * @param tmp the run's own temporary folder
+     * @param restore the state to restore, if any, on any storage (a local folder or an object
+     *     store), as {@link org.flinkss.runtime.checkpoint.RestorePoints} names it
+     * @param tmp the run's own temporary folder (local: the embedded cluster's working files)
      * @param parallelism the job's parallelism if the run sets it, or null for the configuration's
      */
-    public Configuration build(Optional<Path> restore, Path tmp, @Nullable Integer parallelism) {
-        return configuration(restore.map(p -> p.toUri().toString()), tmp, parallelism);
-    }
-
-    /**
-     * {@link #build(Optional, Path, Integer)} with the state to restore on any storage (a local
-     * folder or an object store), as {@link org.flinkss.runtime.checkpoint.RestorePoints} names it.
-     */
-    public Configuration buildRestoring(
-            Optional<org.apache.flink.core.fs.Path> restore,
-            Path tmp,
-            @Nullable Integer parallelism) {
+    public Configuration build(Optional<Path> restore, File tmp, @Nullable Integer parallelism) {
         return configuration(
                 restore.map(
                         p ->
                                 Storage.isLocal(p)
-                                        ? Storage.localFile(p, "a restore point").toUri().toString()
+                                        ? Storage.localFile(p, "a restore point")
+                                                .toPath()
+                                                .toUri()
+                                                .toString()
                                         : p.toString()),
                 tmp,
                 parallelism);
     }
 
     private Configuration configuration(
-            Optional<String> restore, Path tmp, @Nullable Integer parallelism) {
+            Optional<String> restore, File tmp, @Nullable Integer parallelism) {
         Configuration conf;
         if (flinkRunClient != null) {
             // Loading a config.yaml here would override the client's, since the program's
@@ -131,8 +125,8 @@ public final class JobConfiguration {
             conf = new Configuration();
             announce("flink configuration: the flink run client's (its conf dir and options)");
         } else {
-            FlinkConfFile file = FlinkConfFile.locate(confDir);
-            conf = file.load(tmp);
+            FlinkConfFile file = FlinkConfFile.locate(confDir == null ? null : confDir.toPath());
+            conf = file.load(tmp.toPath());
             announce(file.describe());
             if (!webUi) {
                 // An embedded cluster must not take the web UI port of a real one running beside
@@ -150,12 +144,12 @@ public final class JobConfiguration {
         conf.set(
                 CheckpointingOptions.CHECKPOINTS_DIRECTORY,
                 layout.isObjectStore()
-                        ? layout.checkpointsLocation().toString()
+                        ? layout.checkpoints().toString()
                         : layout.checkpoints().toUri().toString());
         conf.set(
                 CheckpointingOptions.SAVEPOINT_DIRECTORY,
                 layout.isObjectStore()
-                        ? layout.savepointsLocation().toString()
+                        ? layout.savepoints().toString()
                         : layout.savepoints().toUri().toString());
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
         restore.ifPresent(p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p));

@@ -4,6 +4,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.runtime.scheduler.stopwithsavepoint.StopWithSavepointStoppingException;
 import org.apache.flink.util.ExceptionUtils;
 
@@ -34,7 +35,7 @@ public final class JobStopper {
 
     private final JobClient client;
     private final String queryName;
-    private final org.apache.flink.core.fs.Path savepoints;
+    private final Path savepoints;
     private final FailureExplainer failures;
     private final StopRetries retries;
 
@@ -44,7 +45,7 @@ public final class JobStopper {
     public JobStopper(
             JobClient client,
             String queryName,
-            org.apache.flink.core.fs.Path savepoints,
+            Path savepoints,
             FailureExplainer failures,
             StopRetries retries) {
         this.client = client;
@@ -60,7 +61,7 @@ public final class JobStopper {
      * @throws CommitAfterSavepointFailed if the savepoint was taken but the last commit failed
      * @throws QueryException if the job ended otherwise, or every attempt was refused
      */
-    public org.apache.flink.core.fs.Path stop() {
+    public Path stop() {
         Exception last = null;
         for (int attempt = 1; ; attempt++) {
             try {
@@ -70,7 +71,7 @@ public final class JobStopper {
                                 .get(5, TimeUnit.MINUTES);
                 client.getJobExecutionResult().get(5, TimeUnit.MINUTES);
                 // A local path Flink may print without a scheme.
-                org.apache.flink.core.fs.Path savepoint = Storage.location(path);
+                Path savepoint = Storage.location(path);
                 return Storage.isLocal(savepoint)
                         ? RestorePoints.location(Storage.localFile(savepoint, "a savepoint"))
                         : savepoint;

@@ -70,7 +70,7 @@ public final class RelocatedRestorePoints {
         if (outside.isEmpty()) {
             return chosen;
         }
-        List<Path> all = restorePoints.allLocations();
+        List<Path> all = restorePoints.all();
         int index = all.indexOf(chosen.get());
         Optional<Path> instead = Optional.empty();
         for (int i = (index < 0 ? all.size() : index) - 1; i >= 0; i--) {

@@ -3,16 +3,17 @@ package org.flinkss.runtime.runner.impl;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.fs.Path;
 
 import org.flinkss.runtime.checkpoint.RestorePoints;
 import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Optional;
 
@@ -26,7 +27,7 @@ import java.util.Optional;
 public final class RestorePolicy {
 
     private final RestorePoints restorePoints;
-    private final org.apache.flink.core.fs.Path checkpointDir;
+    private final Path checkpointDir;
     @Nullable private final ReadableConfig flinkRunClient;
     private final PrintStream out;
 
@@ -36,7 +37,7 @@ public final class RestorePolicy {
      */
     public RestorePolicy(
             RestorePoints restorePoints,
-            org.apache.flink.core.fs.Path checkpointDir,
+            Path checkpointDir,
             @Nullable ReadableConfig flinkRunClient,
             PrintStream out) {
         this.restorePoints = restorePoints;
@@ -46,8 +47,8 @@ public final class RestorePolicy {
     }
 
     /** The state to restore, or empty for a first run. */
-    public Optional<org.apache.flink.core.fs.Path> choose() {
-        Optional<org.apache.flink.core.fs.Path> newest = restorePoints.newestLocation();
+    public Optional<Path> choose() {
+        Optional<Path> newest = restorePoints.newest();
         Optional<String> given =
                 flinkRunClient == null
                         ? Optional.empty()
@@ -55,7 +56,7 @@ public final class RestorePolicy {
         if (given.isEmpty()) {
             return newest;
         }
-        org.apache.flink.core.fs.Path path = location(given.get());
+        Path path = location(given.get());
         if (path != null && path.getName().equals("_metadata")) {
             path = path.getParent();
         }
@@ -95,9 +96,9 @@ public final class RestorePolicy {
         return Optional.of(path);
     }
 
-    private static boolean hasMetadata(org.apache.flink.core.fs.Path point) {
+    private static boolean hasMetadata(Path point) {
         try {
-            return Storage.exists(new org.apache.flink.core.fs.Path(point, "_metadata"));
+            return Storage.exists(new Path(point, "_metadata"));
         } catch (IOException | RuntimeException e) {
             return false; // a file system this process cannot reach
         }
@@ -108,8 +109,8 @@ public final class RestorePolicy {
      * or a local path without a scheme); null for a malformed one.
      */
     @Nullable
-    static org.apache.flink.core.fs.Path location(String given) {
-        Path local = localPath(given);
+    static Path location(String given) {
+        File local = localPath(given);
         if (local != null) {
             return RestorePoints.location(local);
         }
@@ -125,13 +126,13 @@ public final class RestorePolicy {
      * without a scheme); null for another file system or a malformed location.
      */
     @Nullable
-    static Path localPath(String location) {
+    static File localPath(String location) {
         try {
             URI uri = URI.create(location);
             if (uri.getScheme() == null) {
-                return Paths.get(location).toAbsolutePath().normalize();
+                return new File(location).toPath().toAbsolutePath().normalize().toFile();
             }
-            return "file".equals(uri.getScheme()) ? Paths.get(uri).normalize() : null;
+            return "file".equals(uri.getScheme()) ? Paths.get(uri).normalize().toFile() : null;
         } catch (IllegalArgumentException e) {
             return null;
         }

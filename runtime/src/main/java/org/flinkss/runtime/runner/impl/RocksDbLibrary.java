@@ -53,6 +53,7 @@ public final class RocksDbLibrary {
                     LOG.info("No {} in the jar: Flink loads RocksDB as it does", file);
                     return false;
                 }
+                // A native library loads from a file on this machine, hence java.nio.
                 Path copy = NestedJarCache.inTemporaryFolder().copyOf(nested, "rocksdbjni");
                 System.load(copy.toString());
                 initialized.setBoolean(null, true);

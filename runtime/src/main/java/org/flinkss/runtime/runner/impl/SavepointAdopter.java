@@ -1,6 +1,7 @@
 package org.flinkss.runtime.runner.impl;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.core.fs.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
@@ -43,7 +44,7 @@ public final class SavepointAdopter {
 
     /** The adopted copy, or null (with a warning saying what to do) if it cannot be found. */
     @Nullable
-    public org.apache.flink.core.fs.Path adopt() {
+    public Path adopt() {
         String jobId = jobManager.jobId();
         String where = null;
         try {
@@ -65,10 +66,10 @@ public final class SavepointAdopter {
                             + ": "
                             + e);
         }
-        org.apache.flink.core.fs.Path path = where == null ? null : RestorePolicy.location(where);
-        org.apache.flink.core.fs.Path adopted = null;
+        Path path = where == null ? null : RestorePolicy.location(where);
+        Path adopted = null;
         String problem = where == null ? " is unknown" : " " + where + " cannot be read";
-        if (path != null && exists(new org.apache.flink.core.fs.Path(path, "_metadata"))) {
+        if (path != null && exists(new Path(path, "_metadata"))) {
             try {
                 adopted = restorePoints.adopt(path);
             } catch (UncheckedIOException e) {
@@ -85,10 +86,7 @@ public final class SavepointAdopter {
                             + problem
                             + ". Pass it to the next run with"
                             + " flink run -s <savepoint>; without it the run restores "
-                            + restorePoints
-                                    .newestLocation()
-                                    .map(RestorePoints::shown)
-                                    .orElse("nothing")
+                            + restorePoints.newest().map(RestorePoints::shown).orElse("nothing")
                             + " and may process committed batches again.");
             return null;
         }
@@ -102,7 +100,7 @@ public final class SavepointAdopter {
         return adopted;
     }
 
-    private static boolean exists(org.apache.flink.core.fs.Path file) {
+    private static boolean exists(Path file) {
         try {
             return Storage.exists(file);
         } catch (IOException | RuntimeException e) {

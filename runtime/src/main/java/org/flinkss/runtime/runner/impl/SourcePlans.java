@@ -38,7 +38,7 @@ final class SourcePlans {
     /** Tells the plans written since the last call. */
     void tellNew() {
         for (Iterator<String> it = untold.iterator(); it.hasNext(); ) {
-            Path plan = layout.planLocation(runId, it.next());
+            Path plan = layout.plan(runId, it.next());
             try {
                 if (Storage.exists(plan)) {
                     tracker.plan(JsonFiles.read(plan, SourcePlan.class));

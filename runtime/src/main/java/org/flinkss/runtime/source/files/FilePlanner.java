@@ -1,5 +1,6 @@
 package org.flinkss.runtime.source.files;
 
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -13,19 +14,10 @@ import org.flinkss.runtime.source.SplitPlanner;
 import org.flinkss.runtime.storage.ListedFile;
 import org.flinkss.runtime.storage.Storage;
 
+import java.io.File;
 import java.io.IOException;
-import java.nio.file.FileSystemLoopException;
-import java.nio.file.FileVisitOption;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,38 +67,31 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
     /** A file of the last listing: where it is, its key, and its size if the listing said it. */
     private record Listed(String location, String key, long size) {}
 
-    public FilePlanner(Path root, String suffix) {
-        this.root = root.toAbsolutePath().normalize().toString();
-        this.local = true;
-        this.suffix = suffix;
-    }
-
     /**
-     * A folder on any storage Flink's file system serves: a local one ({@code file:}) is walked as
-     * {@link #FilePlanner(Path, String)} does, any other listed with Flink's file system.
+     * A folder on any storage Flink's file system serves: a local one ({@code file:}) is walked
+     * ({@link LocalFolderWalk}), any other listed with Flink's file system.
      */
-    public FilePlanner(org.apache.flink.core.fs.Path root, String suffix) {
+    public FilePlanner(Path root, String suffix) {
         this.local = Storage.isLocal(root);
         this.root =
                 local
-                        ? Storage.localFile(root, "the source folder").toString()
+                        ? Storage.localFile(root, "the source folder")
+                                .toPath()
+                                .toAbsolutePath()
+                                .normalize()
+                                .toString()
                         : withoutTrailingSlash(root.toUri().normalize().toString());
         this.suffix = suffix;
     }
 
-    /** The local folder; only for a local source. */
-    public Path root() {
-        return Paths.get(root);
-    }
-
     /** The folder on any storage. */
-    public org.apache.flink.core.fs.Path location() {
-        return local ? Storage.location(Paths.get(root)) : new org.apache.flink.core.fs.Path(root);
+    public Path location() {
+        return local ? Storage.location(new File(root)) : new Path(root);
     }
 
     /** The folder as Spark's {@code FileStreamSource[...]} description names it. */
     public String describe() {
-        return local ? Paths.get(root).toUri().toString() : root + "/";
+        return local ? new File(root).toPath().toUri().toString() : root + "/";
     }
 
     @Override
@@ -140,18 +125,9 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
     public void refreshTarget() throws IOException {
         List<Listed> listed = new ArrayList<>();
         if (local) {
-            Listing listing = walk(Paths.get(root), suffix);
-            Path folder = Paths.get(root);
-            // The walk's paths are the folder's path and a name below it: the key is that name,
-            // cut off the string (Path.relativize costs more, with 10,000 files and more).
-            String prefix = folder.toString() + folder.getFileSystem().getSeparator();
-            for (Path file : listing.files()) {
-                String location = file.toString();
-                String key =
-                        location.startsWith(prefix)
-                                ? location.substring(prefix.length())
-                                : folder.relativize(file).toString();
-                listed.add(new Listed(location, key, -1));
+            LocalFolderWalk.Listing listing = LocalFolderWalk.walk(new File(root).toPath(), suffix);
+            for (LocalFolderWalk.Keyed file : LocalFolderWalk.keyed(root, listing)) {
+                listed.add(new Listed(file.location(), file.key(), -1));
             }
             warnOnce(listing);
         } else {
@@ -170,16 +146,12 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
      * with their sizes and modification times, however many batch folders hold them.
      */
     private static void listObjects(
-            org.apache.flink.core.fs.Path folder,
-            String suffix,
-            List<Listed> files,
-            List<String> other)
-            throws IOException {
+            Path folder, String suffix, List<Listed> files, List<String> other) throws IOException {
         record Found(String location, String key, long modified, long size) {}
         List<Found> found = new ArrayList<>();
         String rootPath = withoutTrailingSlash(folder.toUri().getPath());
         for (ListedFile file : Storage.listFilesBelow(folder)) {
-            org.apache.flink.core.fs.Path path = file.path();
+            Path path = file.path();
             String key = path.toUri().getPath().substring(rootPath.length() + 1);
             if (hiddenKey(key)) {
                 continue;
@@ -220,101 +192,12 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
                 : path;
     }
 
-    /** The visible files below {@code root} whose names end with {@code suffix}, oldest first. */
-    public static List<Path> list(Path root, String suffix) throws IOException {
-        return walk(root, suffix).files();
-    }
-
-    /**
-     * What a walk of a source folder found: the files to read, oldest first, and what it passed
-     * over that a user may have meant to be read.
-     *
-     * @param files the visible files whose names end with the suffix, oldest first
-     * @param otherNames visible files whose names do not end with the suffix: not read, as Spark's
-     *     {@code pathGlobFilter} does not read them
-     * @param cycles links that lead back to a folder that contains them: not followed again
-     * @param brokenLinks links to nothing
-     */
-    public record Listing(
-            List<Path> files, List<Path> otherNames, List<Path> cycles, List<Path> brokenLinks) {}
-
-    /**
-     * Walks {@code root} as Spark's file index does: links are followed (the folder itself, files
-     * and folders inside), hidden names are skipped. Unlike Spark, which follows a link to an
-     * ancestor until the operating system's limit and reads the same files again at every level, a
-     * link that leads back to a folder containing it is not followed: each file is read once.
-     */
-    public static Listing walk(Path root, String suffix) throws IOException {
-        Listing listing =
-                new Listing(
-                        new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-        if (!Files.isDirectory(root)) {
-            return listing;
-        }
-        record Found(Path file, long modified) {}
-        List<Found> found = new ArrayList<>();
-        Files.walkFileTree(
-                root,
-                EnumSet.of(FileVisitOption.FOLLOW_LINKS),
-                Integer.MAX_VALUE,
-                new SimpleFileVisitor<>() {
-                    @Override
-                    public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                        return !dir.equals(root) && hidden(dir)
-                                ? FileVisitResult.SKIP_SUBTREE
-                                : FileVisitResult.CONTINUE;
-                    }
-
-                    @Override
-                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                        if (hidden(file)) {
-                            return FileVisitResult.CONTINUE;
-                        }
-                        if (attrs.isSymbolicLink()) {
-                            // Links are followed: one whose attributes are its own leads nowhere.
-                            listing.brokenLinks().add(file);
-                        } else if (!attrs.isRegularFile()) {
-                            return FileVisitResult.CONTINUE;
-                        } else if (file.getFileName().toString().endsWith(suffix)) {
-                            found.add(new Found(file, attrs.lastModifiedTime().toMillis()));
-                        } else {
-                            listing.otherNames().add(file);
-                        }
-                        return FileVisitResult.CONTINUE;
-                    }
-
-                    @Override
-                    public FileVisitResult visitFileFailed(Path file, IOException e)
-                            throws IOException {
-                        // A folder replaced while we walk (land-events overwrites batches): skip
-                        // it.
-                        if (e instanceof NoSuchFileException) {
-                            return FileVisitResult.CONTINUE;
-                        }
-                        if (e instanceof FileSystemLoopException) {
-                            if (!hidden(file)) {
-                                listing.cycles().add(file);
-                            }
-                            return FileVisitResult.CONTINUE;
-                        }
-                        throw e;
-                    }
-                });
-        found.sort(
-                Comparator.comparingLong(Found::modified).thenComparing(f -> f.file().toString()));
-        for (Found f : found) {
-            listing.files().add(f.file());
-        }
-        listing.otherNames().sort(Comparator.naturalOrder());
-        return listing;
-    }
-
     /** Says once per run what the walk passed over, so that nothing is left out silently. */
-    private void warnOnce(Listing listing) {
+    private void warnOnce(LocalFolderWalk.Listing listing) {
         if (warned == null) {
             warned = new HashSet<>();
         }
-        for (Path link : listing.cycles()) {
+        for (var link : listing.cycles()) {
             if (warned.add("cycle " + link)) {
                 LOG.warn(
                         "Source folder {}: the link {} leads back to a folder that contains it; it"
@@ -323,16 +206,12 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
                         link);
             }
         }
-        for (Path link : listing.brokenLinks()) {
+        for (var link : listing.brokenLinks()) {
             if (warned.add("broken " + link)) {
                 LOG.warn("Source folder {}: {} is a link to nothing; not read", root, link);
             }
         }
-        List<String> other = new ArrayList<>();
-        for (Path file : listing.otherNames()) {
-            other.add(Paths.get(root).relativize(file).toString());
-        }
-        warnOtherNames(other);
+        warnOtherNames(LocalFolderWalk.otherKeys(root, listing));
     }
 
     /** Says once per run which files (keys below the folder) are not read for their names. */
@@ -365,11 +244,6 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
         }
     }
 
-    static boolean hidden(Path path) {
-        String name = path.getFileName().toString();
-        return name.startsWith(".") || name.startsWith("_");
-    }
-
     @Override
     public List<FileSplit> nextBatch(long batchId, ReadLimit limit) {
         int maxUnits = limit.maxUnits();
@@ -382,7 +256,10 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
             }
             if (!processed.contains(file.key())) {
                 if (maxBytesPerBatch != Long.MAX_VALUE) {
-                    long size = file.size() >= 0 ? file.size() : sizeOf(Paths.get(file.location()));
+                    long size =
+                            file.size() >= 0
+                                    ? file.size()
+                                    : LocalFolderWalk.sizeOf(file.location());
                     if (!batch.isEmpty() && bytes + size > maxBytesPerBatch) {
                         break;
                     }
@@ -412,7 +289,7 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
             if (processed.contains(file.key())) {
                 continue;
             }
-            long size = file.size() >= 0 ? file.size() : sizeOf(Paths.get(file.location()));
+            long size = file.size() >= 0 ? file.size() : LocalFolderWalk.sizeOf(file.location());
             if (inBatch == 0 || inBatch >= maxUnits || batchBytes + size > maxBytesPerBatch) {
                 batches++;
                 inBatch = 0;
@@ -424,14 +301,6 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
             bytes += size;
         }
         return Optional.of(SourcePlan.Backlog.ofFiles(batches, files, bytes));
-    }
-
-    private static long sizeOf(Path file) {
-        try {
-            return Files.size(file);
-        } catch (IOException e) {
-            return 0; // gone: the reader says so, with the file's name
-        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.flinkss.runtime.source.files;
 
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -10,14 +11,13 @@ import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
+import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 
 /**
  * One file of a micro-batch, with how many of its records were already emitted. The file is a local
@@ -38,13 +38,8 @@ public final class FileSplit implements WorkSplit {
         this.position = position;
     }
 
-    /** The local file; only for a split of a local folder. */
-    public Path path() {
-        return Paths.get(path);
-    }
-
     /** The file on any storage Flink's file system serves: a local path or an object's URI. */
-    public org.apache.flink.core.fs.Path file() {
+    public Path file() {
         return Storage.location(path);
     }
 
@@ -55,7 +50,7 @@ public final class FileSplit implements WorkSplit {
      * tells the two apart, failing at once on the second.
      */
     public InputStream open() throws IOException {
-        org.apache.flink.core.fs.Path file = file();
+        Path file = file();
         try {
             return file.getFileSystem().open(file);
         } catch (FileNotFoundException e) {
@@ -63,8 +58,8 @@ public final class FileSplit implements WorkSplit {
                 throw e;
             }
             // Flink's local file system reports a file it may not read as not found.
-            Path local = Storage.localFile(file, "a landing file");
-            if (Files.exists(local) && !Files.isReadable(local)) {
+            File local = Storage.localFile(file, "a landing file");
+            if (local.exists() && !Files.isReadable(local.toPath())) {
                 AccessDeniedException denied =
                         new AccessDeniedException(local.toString(), null, "permission denied");
                 denied.initCause(e);

@@ -9,7 +9,6 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.CheckpointLog;
 import org.flinkss.runtime.checkpoint.LogCodec;
 import org.flinkss.runtime.source.WorkSplit;
-import org.flinkss.runtime.storage.Storage;
 
 import javax.annotation.Nullable;
 
@@ -46,11 +45,6 @@ final class BatchPlans<S extends WorkSplit> {
     BatchPlans(Path dir, SimpleVersionedSerializer<S> serializer) {
         this.log =
                 new CheckpointLog<>(dir, CheckpointLayout.BATCH_PLANS, new PlanCodec<>(serializer));
-    }
-
-    /** The offset log in a local folder. */
-    BatchPlans(java.nio.file.Path dir, SimpleVersionedSerializer<S> serializer) {
-        this(Storage.location(dir), serializer);
     }
 
     /** The splits batch {@code batchId} was planned with, or null if it never was. */

@@ -118,8 +118,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         this.state = restored != null ? restored : new EnumeratorState<>();
         this.plans =
                 new BatchPlans<>(
-                        spec.scope().layout().offsetsLocation(spec.name()),
-                        planner.splitSerializer());
+                        spec.scope().layout().offsets(spec.name()), planner.splitSerializer());
         this.signals = new SourceSignals(spec.scope(), spec.name());
         this.fence = spec.scope().fence();
     }

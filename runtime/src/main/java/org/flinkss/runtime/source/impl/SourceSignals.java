@@ -66,7 +66,7 @@ final class SourceSignals {
      * An availableNow run sealed batch {@code batchId} and has more: its client asks a checkpoint.
      */
     void checkpointWanted(long batchId) {
-        JsonFiles.write(scope.checkpointWantedLocation(source), batchId);
+        JsonFiles.write(scope.checkpointWanted(source), batchId);
     }
 
     /**
@@ -80,8 +80,7 @@ final class SourceSignals {
         }
         try {
             JsonFiles.write(
-                    scope.planLocation(source),
-                    SourcePlan.of(source, backlog.get(), limit.toString()));
+                    scope.plan(source), SourcePlan.of(source, backlog.get(), limit.toString()));
         } catch (RuntimeException e) {
             LOG.warn("Source '{}' cannot write its plan: {}", source, e.toString());
         }
@@ -92,7 +91,7 @@ final class SourceSignals {
         if (!caughtUp) {
             caughtUp = true;
             LOG.info("Source '{}' has read everything available at the start of the run", source);
-            JsonFiles.touch(scope.caughtUpMarkerLocation(source));
+            JsonFiles.touch(scope.caughtUpMarker(source));
         }
     }
 }

@@ -6,14 +6,8 @@ import org.apache.flink.core.fs.Path;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
-import java.nio.file.Files;
-import java.nio.file.StandardOpenOption;
-import java.util.UUID;
 
 /**
  * Create-if-absent, the one write that must be atomic across machines (a Delta log entry, a lease).
@@ -41,7 +35,8 @@ public final class ConditionalPut {
 
     public static boolean createIfAbsent(Path path, byte[] content) throws IOException {
         if (Locations.isLocal(path)) {
-            return localDisk(Locations.localFile(path, "a file created if absent"), content);
+            return LocalDisk.createIfAbsent(
+                    Locations.localFile(path, "a file created if absent").toPath(), content);
         }
         if (Locations.isObjectStore(path)) {
             return s3(path, content);
@@ -52,44 +47,6 @@ public final class ConditionalPut {
                         + " only if absent: storage '"
                         + path.toUri().getScheme()
                         + "' has no atomic create-if-absent here (supported: local disk, s3://)");
-    }
-
-    /**
-     * The content goes to a hidden temporary file beside the target, which is then hard-linked to
-     * the target's name: {@code link(2)} fails with {@code EEXIST} atomically, unlike {@code
-     * rename(2)}, which replaces an existing target; so this holds across threads and processes,
-     * with no lock, and readers never see a part of the file.
-     */
-    static boolean localDisk(java.nio.file.Path file, byte[] content) throws IOException {
-        Files.createDirectories(file.getParent());
-        java.nio.file.Path temp =
-                file.resolveSibling("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
-        try {
-            try (OutputStream out =
-                    Files.newOutputStream(
-                            temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                out.write(content);
-            }
-            try {
-                Files.createLink(file, temp);
-                return true;
-            } catch (FileAlreadyExistsException e) {
-                return false;
-            } catch (UnsupportedOperationException | FileSystemException e) {
-                // A disk without hard links: O_EXCL creation is still atomic for the name, but a
-                // reader could see the file while it is written (small files, one write call).
-                try (OutputStream out =
-                        Files.newOutputStream(
-                                file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                    out.write(content);
-                    return true;
-                } catch (FileAlreadyExistsException exists) {
-                    return false;
-                }
-            }
-        } finally {
-            Files.deleteIfExists(temp);
-        }
     }
 
     private static boolean s3(Path path, byte[] content) throws IOException {

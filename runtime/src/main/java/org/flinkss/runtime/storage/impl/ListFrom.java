@@ -47,7 +47,7 @@ public final class ListFrom {
     }
 
     private static List<FileEntry> localDisk(Path folder, String fromName) throws IOException {
-        File dir = Locations.localFile(folder, "a folder listed").toFile();
+        File dir = Locations.localFile(folder, "a folder listed");
         String[] names = dir.list();
         if (names == null) {
             throw new FileNotFoundException("no folder " + folder);

@@ -3,8 +3,8 @@ package org.flinkss.runtime.storage.impl;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.Path;
 
+import java.io.File;
 import java.net.URI;
-import java.nio.file.Paths;
 import java.util.Set;
 
 /** Which kind of storage a path is on. */
@@ -26,12 +26,12 @@ public final class Locations {
     }
 
     /** The local file of a {@code file:} path; refuses any other, naming {@code what}. */
-    public static java.nio.file.Path localFile(Path path, String what) {
+    public static File localFile(Path path, String what) {
         if (!isLocal(path)) {
             throw new IllegalArgumentException(
                     what + " must be on the local disk, not " + path + ": give a local path");
         }
         URI uri = path.toUri();
-        return uri.getScheme() == null ? Paths.get(uri.getPath()) : Paths.get(uri);
+        return uri.getScheme() == null ? new File(uri.getPath()) : new File(uri);
     }
 }

@@ -8,6 +8,7 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Tables of the project's earlier format (a folder of Parquet part files and a {@code _table.json}
@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  * For a complete-mode table that is the one file its {@code _current} pointer names; the superseded
  * file beside it stays unreferenced until a vacuum. {@code _table.json} and {@code _current} are
  * left in place (Delta readers skip {@code _} files). This class is the only code that still reads
- * the earlier format.
+ * the earlier format. That format was only ever written to local folders: they are local {@link
+ * File}s here.
  */
 public final class LegacyTables {
 
@@ -46,9 +47,8 @@ public final class LegacyTables {
     private LegacyTables() {}
 
     /** Whether {@code folder} holds a table of the earlier format that is not converted yet. */
-    public static boolean isLegacy(java.nio.file.Path folder) {
-        return Files.exists(folder.resolve(METADATA))
-                && !Files.isDirectory(folder.resolve("_delta_log"));
+    public static boolean isLegacy(File folder) {
+        return new File(folder, METADATA).exists() && !new File(folder, "_delta_log").isDirectory();
     }
 
     /**
@@ -94,17 +94,17 @@ public final class LegacyTables {
      * @return the Delta table
      */
     public static DeltaTable convert(
-            java.nio.file.Path folder, DeltaStorage storage, Map<String, String> properties) {
-        DeltaTable table = DeltaTable.forPath(folder.toUri().toString(), storage);
+            File folder, DeltaStorage storage, Map<String, String> properties) {
+        DeltaTable table = DeltaTable.forPath(folder.toPath().toUri().toString(), storage);
         if (table.exists()) {
             return table;
         }
         JsonNode meta = metadata(folder);
         RowType rowType = rowType(meta);
         List<DataFile> files = new ArrayList<>();
-        for (java.nio.file.Path part : partFiles(folder)) {
+        for (File part : partFiles(folder)) {
             try {
-                files.add(DataFiles.describe(new Path(part.toUri())));
+                files.add(DataFiles.describe(new Path(part.toPath().toUri())));
             } catch (IOException e) {
                 throw new UncheckedIOException(
                         "cannot convert the table in "
@@ -124,14 +124,14 @@ public final class LegacyTables {
     }
 
     /** The writing query that the earlier format's {@code _table.json} names. */
-    public static String writer(java.nio.file.Path folder) {
+    public static String writer(File folder) {
         return metadata(folder).path("writer").asText();
     }
 
-    private static JsonNode metadata(java.nio.file.Path folder) {
-        java.nio.file.Path file = folder.resolve(METADATA);
+    private static JsonNode metadata(File folder) {
+        File file = new File(folder, METADATA);
         try {
-            return JSON.readTree(file.toFile());
+            return JSON.readTree(file);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot read " + file + " (no table of the earlier format?): " + e.getMessage(),
@@ -155,16 +155,16 @@ public final class LegacyTables {
      * The committed part files: the one {@code _current} names (complete mode), else every visible
      * {@code .parquet} file of the folder (in-progress files were hidden, {@code .part-...}).
      */
-    private static List<java.nio.file.Path> partFiles(java.nio.file.Path folder) {
+    private static List<File> partFiles(File folder) {
         try {
-            java.nio.file.Path current = folder.resolve(CURRENT);
-            if (Files.exists(current)) {
-                return List.of(folder.resolve(Files.readString(current).trim()));
+            File current = new File(folder, CURRENT);
+            if (current.exists()) {
+                return List.of(new File(folder, Files.readString(current.toPath()).trim()));
             }
             if ("complete".equals(metadata(folder).path("mode").asText())) {
                 return List.of(); // before its first commit
             }
-            try (Stream<java.nio.file.Path> files = Files.list(folder)) {
+            try (var files = Files.list(folder.toPath())) {
                 return files.filter(
                                 f -> {
                                     String n = f.getFileName().toString();
@@ -174,6 +174,7 @@ public final class LegacyTables {
                                             && n.endsWith(DataFiles.SUFFIX);
                                 })
                         .sorted()
+                        .map(f -> f.toFile())
                         .toList();
             }
         } catch (IOException e) {

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -37,45 +38,89 @@ class DamagedRestorePointsTest {
     @Test
     void aTruncatedNewestSavepointIsMovedAsideAndTheCheckpointBeforeItIsRestored()
             throws IOException {
-        CheckpointLayout layout = new CheckpointLayout(dir.resolve("cp"));
-        Path older = restorePoint(layout.checkpointsOfJob("job-a").resolve("chk-3"), 1000);
-        Path newer = restorePoint(layout.savepoints().resolve("savepoint-x"), 2000);
+        CheckpointLayout layout =
+                new CheckpointLayout(Storage.location(dir.resolve("cp").toFile()));
+        Path older =
+                restorePoint(
+                        Storage.localFile(layout.checkpointsOfJob("job-a"), "a test file")
+                                .toPath()
+                                .resolve("chk-3"),
+                        1000);
+        Path newer =
+                restorePoint(
+                        Storage.localFile(layout.savepoints(), "a test file")
+                                .toPath()
+                                .resolve("savepoint-x"),
+                        2000);
         truncate(newer.resolve("_metadata"));
 
         damaged(layout).setAside();
 
-        assertThat(new RestorePoints(layout).all()).containsExactly(older);
-        assertThat(layout.damaged().resolve("savepoint-x/_metadata")).exists();
+        assertThat(new RestorePoints(layout).all())
+                .containsExactly(RestorePoints.location(older.toFile()));
+        assertThat(
+                        Storage.localFile(layout.damaged(), "a test file")
+                                .toPath()
+                                .resolve("savepoint-x/_metadata"))
+                .exists();
         assertThat(printed.toString(StandardCharsets.UTF_8))
                 .contains(newer.resolve("_metadata") + " cannot be read (truncated")
-                .contains("moved to " + layout.damaged().resolve("savepoint-x"))
+                .contains(
+                        "moved to "
+                                + Storage.localFile(layout.damaged(), "a test file")
+                                        .toPath()
+                                        .resolve("savepoint-x"))
                 .contains("Restoring from the previous restore point, " + older);
     }
 
     @Test
     void withNoIntactRestorePointTheRunStopsNamingTheFileAndReset() throws IOException {
-        CheckpointLayout layout = new CheckpointLayout(dir.resolve("cp"));
-        Path only = restorePoint(layout.checkpointsOfJob("job-a").resolve("chk-3"), 1000);
+        CheckpointLayout layout =
+                new CheckpointLayout(Storage.location(dir.resolve("cp").toFile()));
+        Path only =
+                restorePoint(
+                        Storage.localFile(layout.checkpointsOfJob("job-a"), "a test file")
+                                .toPath()
+                                .resolve("chk-3"),
+                        1000);
         Files.writeString(only.resolve("_metadata"), "not a checkpoint");
 
         assertThatThrownBy(() -> damaged(layout).setAside())
                 .isInstanceOf(QueryException.class)
                 .hasMessageContaining(only.resolve("_metadata") + " cannot be read")
-                .hasMessageContaining("moved to " + layout.damaged().resolve("job-a-chk-3"))
+                .hasMessageContaining(
+                        "moved to "
+                                + Storage.localFile(layout.damaged(), "a test file")
+                                        .toPath()
+                                        .resolve("job-a-chk-3"))
                 .hasMessageContaining("'reset bronze'");
         assertThat(new RestorePoints(layout).all()).isEmpty();
     }
 
     @Test
     void intactRestorePointsStayWhereTheyAreAndNothingIsSaid() throws IOException {
-        CheckpointLayout layout = new CheckpointLayout(dir.resolve("cp"));
-        Path checkpoint = restorePoint(layout.checkpointsOfJob("job-a").resolve("chk-3"), 1000);
-        Path savepoint = restorePoint(layout.savepoints().resolve("savepoint-x"), 2000);
+        CheckpointLayout layout =
+                new CheckpointLayout(Storage.location(dir.resolve("cp").toFile()));
+        Path checkpoint =
+                restorePoint(
+                        Storage.localFile(layout.checkpointsOfJob("job-a"), "a test file")
+                                .toPath()
+                                .resolve("chk-3"),
+                        1000);
+        Path savepoint =
+                restorePoint(
+                        Storage.localFile(layout.savepoints(), "a test file")
+                                .toPath()
+                                .resolve("savepoint-x"),
+                        2000);
 
         damaged(layout).setAside();
 
-        assertThat(new RestorePoints(layout).all()).containsExactly(checkpoint, savepoint);
-        assertThat(layout.damaged()).doesNotExist();
+        assertThat(new RestorePoints(layout).all())
+                .containsExactly(
+                        RestorePoints.location(checkpoint.toFile()),
+                        RestorePoints.location(savepoint.toFile()));
+        assertThat(Storage.localFile(layout.damaged(), "a test file").toPath()).doesNotExist();
         assertThat(printed.toString(StandardCharsets.UTF_8)).isEmpty();
     }
 

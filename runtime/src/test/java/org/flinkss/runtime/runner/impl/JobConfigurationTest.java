@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -48,8 +50,12 @@ class JobConfigurationTest {
                                 + "restart-strategy.type: none\n"
                                 + "rest.port: 8081\n"
                                 + "execution.checkpointing.dir: file:///elsewhere\n");
-        CheckpointLayout layout = CheckpointLayout.of(dir.resolve("base"), "bronze");
-        Path restore = layout.savepoints().resolve("savepoint-1");
+        CheckpointLayout layout =
+                CheckpointLayout.of(Storage.location(dir.resolve("base").toFile()), "bronze");
+        Path restore =
+                Storage.localFile(layout.savepoints(), "a test file")
+                        .toPath()
+                        .resolve("savepoint-1");
         Path tmp = dir.resolve("base/_tmp/run-1");
 
         Configuration built =
@@ -57,11 +63,14 @@ class JobConfigurationTest {
                                 layout,
                                 Duration.ofSeconds(3),
                                 Map.of("parallelism.default", "4"),
-                                conf,
+                                conf.toFile(),
                                 null,
                                 out,
                                 false)
-                        .build(Optional.of(restore), tmp, null);
+                        .build(
+                                Optional.of(RestorePoints.location(restore.toFile())),
+                                tmp.toFile(),
+                                null);
 
         assertThat(built.toMap())
                 .containsEntry("state.backend.type", "hashmap")
@@ -86,18 +95,19 @@ class JobConfigurationTest {
     @Test
     void underFlinkRunNoFileIsReadTheClientsConfigurationWins() throws IOException {
         Path conf = confDir("state.backend.type: hashmap\n");
-        CheckpointLayout layout = CheckpointLayout.of(dir.resolve("base"), "bronze");
+        CheckpointLayout layout =
+                CheckpointLayout.of(Storage.location(dir.resolve("base").toFile()), "bronze");
 
         Configuration built =
                 new JobConfiguration(
                                 layout,
                                 Duration.ofMinutes(1),
                                 Map.of(),
-                                conf,
+                                conf.toFile(),
                                 new Configuration(),
                                 out,
                                 true)
-                        .build(Optional.empty(), dir.resolve("tmp"), null);
+                        .build(Optional.empty(), dir.resolve("tmp").toFile(), null);
 
         assertThat(built.toMap()).doesNotContainKey("state.backend.type");
         assertThat(built.contains(RestOptions.BIND_PORT)).isFalse();
@@ -111,19 +121,20 @@ class JobConfigurationTest {
         // Issue 13 point 7: flink-conf gives 2 slots; a run at parallelism 4 would wait for two
         // more that never come.
         Path conf = confDir("taskmanager.numberOfTaskSlots: 2\n");
-        CheckpointLayout layout = CheckpointLayout.of(dir.resolve("base"), "win5");
+        CheckpointLayout layout =
+                CheckpointLayout.of(Storage.location(dir.resolve("base").toFile()), "win5");
         JobConfiguration configuration =
                 new JobConfiguration(
-                        layout, Duration.ofMinutes(1), Map.of(), conf, null, out, false);
+                        layout, Duration.ofMinutes(1), Map.of(), conf.toFile(), null, out, false);
 
         assertThat(
                         configuration
-                                .build(Optional.empty(), dir.resolve("tmp"), 4)
+                                .build(Optional.empty(), dir.resolve("tmp").toFile(), 4)
                                 .get(TaskManagerOptions.NUM_TASK_SLOTS))
                 .isEqualTo(4);
         assertThat(
                         configuration
-                                .build(Optional.empty(), dir.resolve("tmp"), 1)
+                                .build(Optional.empty(), dir.resolve("tmp").toFile(), 1)
                                 .get(TaskManagerOptions.NUM_TASK_SLOTS))
                 .as("never fewer than the file gives")
                 .isEqualTo(2);
@@ -132,13 +143,14 @@ class JobConfigurationTest {
     @Test
     void theFileReadIsNamedInOneLineOncePerProcess() throws IOException {
         Path conf = confDir("taskmanager.numberOfTaskSlots: 2\n# once\n");
-        CheckpointLayout layout = CheckpointLayout.of(dir.resolve("base"), "bronze");
+        CheckpointLayout layout =
+                CheckpointLayout.of(Storage.location(dir.resolve("base").toFile()), "bronze");
         JobConfiguration configuration =
                 new JobConfiguration(
-                        layout, Duration.ofMinutes(1), Map.of(), conf, null, out, true);
+                        layout, Duration.ofMinutes(1), Map.of(), conf.toFile(), null, out, true);
 
-        configuration.build(Optional.empty(), dir.resolve("tmp1"), null);
-        configuration.build(Optional.empty(), dir.resolve("tmp2"), null);
+        configuration.build(Optional.empty(), dir.resolve("tmp1").toFile(), null);
+        configuration.build(Optional.empty(), dir.resolve("tmp2").toFile(), null);
 
         assertThat(printed.toString(StandardCharsets.UTF_8))
                 .isEqualTo(

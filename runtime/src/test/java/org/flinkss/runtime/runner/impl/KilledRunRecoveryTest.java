@@ -12,6 +12,7 @@ import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.progress.RunScope;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,12 +39,16 @@ class KilledRunRecoveryTest {
 
     @Test
     void whatACompletedCheckpointCoveredIsCommittedAndTheRestDiscarded() throws IOException {
-        CheckpointLayout layout = CheckpointLayout.of(dir, "bronze");
+        CheckpointLayout layout = CheckpointLayout.of(Storage.location(dir.toFile()), "bronze");
         // Step 1: a run killed after checkpoint 1 of its job completed and while 2 was taken.
         new RunRecords(layout).recordJob("killed", "job-k", null, null);
         batch(layout, "killed", 1, 0);
         batch(layout, "killed", 2, 1);
-        Path chk1 = Files.createDirectories(layout.checkpointsOfJob("job-k").resolve("chk-1"));
+        Path chk1 =
+                Files.createDirectories(
+                        Storage.localFile(layout.checkpointsOfJob("job-k"), "a test file")
+                                .toPath()
+                                .resolve("chk-1"));
         Files.writeString(chk1.resolve("_metadata"), "x");
         // A run killed before its job was even submitted: nothing of it is committed.
         batch(layout, "never-submitted", 1, 0);

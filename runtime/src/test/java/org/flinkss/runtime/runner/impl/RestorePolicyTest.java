@@ -13,6 +13,7 @@ import org.flinkss.runtime.storage.Storage;
 import javax.annotation.Nullable;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -36,19 +37,24 @@ class RestorePolicyTest {
     private Path restore(@Nullable Configuration flinkRunClient) {
         return new RestorePolicy(points, layout.location(), flinkRunClient, out)
                 .choose()
-                .map(p -> Storage.localFile(p, "a restore point"))
+                .map(p -> Storage.localFile(p, "a restore point").toPath())
                 .orElse(null);
     }
 
     private void checkpointIn(String folder) {
-        layout = new CheckpointLayout(dir.resolve(folder));
+        layout = new CheckpointLayout(Storage.location(dir.resolve(folder).toFile()));
         points = new RestorePoints(layout);
     }
 
     @Test
     void withoutFlinkRunTheCheckpointDecides() throws IOException {
         checkpointIn("cp");
-        Path own = savepoint(layout.savepoints().resolve("savepoint-own"), 1000);
+        Path own =
+                savepoint(
+                        Storage.localFile(layout.savepoints(), "a test file")
+                                .toPath()
+                                .resolve("savepoint-own"),
+                        1000);
 
         assertThat(restore(null)).isEqualTo(own);
         assertThat(restore(new Configuration())).isEqualTo(own);
@@ -59,7 +65,12 @@ class RestorePolicyTest {
     void anOlderSavepointGivenWithSIsIgnored() throws IOException {
         checkpointIn("cp");
         Path older = savepoint(dir.resolve("elsewhere/savepoint-old"), 1000);
-        Path own = savepoint(layout.savepoints().resolve("savepoint-own"), 2000);
+        Path own =
+                savepoint(
+                        Storage.localFile(layout.savepoints(), "a test file")
+                                .toPath()
+                                .resolve("savepoint-own"),
+                        2000);
 
         assertThat(restore(given(older.toUri().toString()))).isEqualTo(own);
         assertThat(printed.toString(StandardCharsets.UTF_8))
@@ -70,7 +81,11 @@ class RestorePolicyTest {
     @Test
     void aNewerSavepointGivenWithSIsTaken() throws IOException {
         checkpointIn("cp");
-        savepoint(layout.savepoints().resolve("savepoint-own"), 1000);
+        savepoint(
+                Storage.localFile(layout.savepoints(), "a test file")
+                        .toPath()
+                        .resolve("savepoint-own"),
+                1000);
         Path newer = savepoint(dir.resolve("elsewhere/savepoint-new"), 2000);
 
         // As flink run passes it: a path without a scheme, or the _metadata file itself.
@@ -93,9 +108,15 @@ class RestorePolicyTest {
     @Test
     void theOriginalOfAnAdoptedSavepointGivenWithSIsTheCopyInTheCheckpoint() throws IOException {
         checkpointIn("cp");
-        savepoint(layout.savepoints().resolve("savepoint-own"), 1000);
+        savepoint(
+                Storage.localFile(layout.savepoints(), "a test file")
+                        .toPath()
+                        .resolve("savepoint-own"),
+                1000);
         Path external = savepoint(dir.resolve("elsewhere/savepoint-ext"), 2000);
-        Path adopted = points.adopt(external);
+        Path adopted =
+                Storage.localFile(points.adopt(Storage.location(external.toFile())), "a test file")
+                        .toPath();
         Files.setLastModifiedTime(adopted.resolve("_metadata"), FileTime.fromMillis(2000));
 
         assertThat(restore(given(external.toString()))).isEqualTo(adopted);
@@ -106,7 +127,7 @@ class RestorePolicyTest {
     void aLocationOnAnotherFileSystemIsNotLocal() {
         assertThat(RestorePolicy.localPath("s3://bucket/savepoint-1")).isNull();
         assertThat(RestorePolicy.localPath("file:/tmp/a/../savepoint-1"))
-                .isEqualTo(Path.of("/tmp/savepoint-1"));
+                .isEqualTo(new File("/tmp/savepoint-1"));
         assertThat(RestorePolicy.localPath("relative/savepoint-1")).isAbsolute();
     }
 

@@ -20,6 +20,7 @@ import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.checkpoint.SealedBatch;
 import org.flinkss.runtime.checkpoint.SkippedCommit;
 import org.flinkss.runtime.progress.RunScope;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DataFile;
 import org.flinkss.runtime.table.delta.DataFiles;
@@ -60,7 +61,7 @@ class DeltaCommitterTest {
 
     @BeforeEach
     void createTableAndCheckpoint() {
-        layout = CheckpointLayout.of(dir, "q");
+        layout = CheckpointLayout.of(Storage.location(dir.toFile()), "q");
         queryId =
                 new IdentityStore(layout)
                         .claim(new QueryIdentity("q", List.of(SOURCE), List.of(TABLE), List.of()));

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.source.ReadLimit;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,7 +24,7 @@ class FilePlannerReadLimitTest {
             Path f = Files.writeString(dir.resolve("part-" + i + ".json"), "x".repeat(bytesEach));
             Files.setLastModifiedTime(f, FileTime.fromMillis(1000L * (i + 1)));
         }
-        FilePlanner planner = new FilePlanner(dir, ".json");
+        FilePlanner planner = new FilePlanner(Storage.location(dir.toFile()), ".json");
         planner.restore(null);
         planner.refreshTarget();
         return planner;

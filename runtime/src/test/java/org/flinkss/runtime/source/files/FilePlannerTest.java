@@ -36,7 +36,7 @@ class FilePlannerTest {
 
     /** The keys (paths relative to the root) of every batch of one planner, all in one batch. */
     private static List<String> plannedKeys(Path root) throws IOException {
-        FilePlanner planner = new FilePlanner(root, ".json");
+        FilePlanner planner = new FilePlanner(Storage.location(root.toFile()), ".json");
         planner.restore(null);
         planner.refreshTarget();
         List<String> keys = new ArrayList<>();
@@ -52,8 +52,8 @@ class FilePlannerTest {
         file(root.resolve("batch_2/part-0.json"), 2);
         file(root.resolve("batch_1/part-0.json"), 1);
         file(root.resolve("_staging-x/part-0.json"), 3);
-        FilePlanner local = new FilePlanner(root, ".json");
-        FilePlanner uri = new FilePlanner(Storage.location(root), ".json");
+        FilePlanner local = new FilePlanner(Storage.location(root.toFile()), ".json");
+        FilePlanner uri = new FilePlanner(Storage.location(root.toFile()), ".json");
         for (FilePlanner planner : List.of(local, uri)) {
             planner.restore(null);
             planner.refreshTarget();
@@ -67,7 +67,7 @@ class FilePlannerTest {
                         root.resolve("batch_2/part-0.json").toString());
         assertThat(fromUri.toString()).isEqualTo(local.nextBatch(0, ReadLimit.none()).toString());
         assertThat(uri.describe()).isEqualTo(local.describe()).isEqualTo(root.toUri().toString());
-        assertThat(uri.root()).isEqualTo(root);
+        assertThat(Storage.localFile(uri.location(), "a test file").toPath()).isEqualTo(root);
     }
 
     @Test
@@ -116,7 +116,7 @@ class FilePlannerTest {
         file(root.resolve("batch_2/b.json"), 2);
         Path loop = Files.createSymbolicLink(root.resolve("batch_2/loop"), root);
 
-        FilePlanner.Listing listing = FilePlanner.walk(root, ".json");
+        LocalFolderWalk.Listing listing = LocalFolderWalk.walk(root, ".json");
 
         assertThat(plannedKeys(root)).containsExactly("batch_1/a.json", "batch_2/b.json");
         assertThat(listing.cycles()).containsExactly(loop);
@@ -130,7 +130,7 @@ class FilePlannerTest {
                 Files.createSymbolicLink(
                         root.resolve("batch_1/gone.json"), dir.resolve("nowhere.json"));
 
-        FilePlanner.Listing listing = FilePlanner.walk(root, ".json");
+        LocalFolderWalk.Listing listing = LocalFolderWalk.walk(root, ".json");
 
         assertThat(listing.files()).containsExactly(root.resolve("batch_1/a.json"));
         assertThat(listing.brokenLinks()).containsExactly(broken);
@@ -148,7 +148,7 @@ class FilePlannerTest {
         file(root.resolve("batch_1/.a.json.crc"), 1);
         file(root.resolve("_staging/c.json"), 1);
 
-        FilePlanner.Listing listing = FilePlanner.walk(root, ".json");
+        LocalFolderWalk.Listing listing = LocalFolderWalk.walk(root, ".json");
 
         assertThat(listing.files()).containsExactly(plain);
         assertThat(listing.otherNames()).containsExactly(gz, upper);

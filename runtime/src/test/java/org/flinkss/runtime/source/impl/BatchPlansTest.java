@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.source.files.FileSplit;
+import org.flinkss.runtime.storage.Storage;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,9 @@ class BatchPlansTest {
     @Test
     void aBatchIsReadAgainWithTheSplitsItWasPlannedWith() throws Exception {
         BatchPlans<FileSplit> plans =
-                new BatchPlans<>(checkpoint.resolve("events"), new FileSplit.Serializer());
+                new BatchPlans<>(
+                        Storage.location(checkpoint.resolve("events").toFile()),
+                        new FileSplit.Serializer());
         List<FileSplit> batch2 =
                 List.of(
                         new FileSplit("/in/batch_3/a.json", "batch_3/a.json", 2, 0),
@@ -29,13 +32,18 @@ class BatchPlansTest {
 
         // Another enumerator of the same source (a restarted job) finds the plan.
         List<FileSplit> again =
-                new BatchPlans<>(checkpoint.resolve("events"), new FileSplit.Serializer()).read(2);
+                new BatchPlans<>(
+                                Storage.location(checkpoint.resolve("events").toFile()),
+                                new FileSplit.Serializer())
+                        .read(2);
         assertThat(again)
                 .extracting(FileSplit::key)
                 .containsExactly("batch_3/a.json", "batch_3/b.json");
         assertThat(again).extracting(FileSplit::batchId).containsOnly(2L);
         assertThat(
-                        new BatchPlans<>(checkpoint.resolve("other"), new FileSplit.Serializer())
+                        new BatchPlans<>(
+                                        Storage.location(checkpoint.resolve("other").toFile()),
+                                        new FileSplit.Serializer())
                                 .read(2))
                 .as("per source")
                 .isNull();
@@ -45,7 +53,9 @@ class BatchPlansTest {
     void everyBatchsPlanIsKeptSoThatAReplayFromAnOlderCheckpointReadsTheSameSplits()
             throws Exception {
         BatchPlans<FileSplit> plans =
-                new BatchPlans<>(checkpoint.resolve("events"), new FileSplit.Serializer());
+                new BatchPlans<>(
+                        Storage.location(checkpoint.resolve("events").toFile()),
+                        new FileSplit.Serializer());
         plans.write(9, List.of(new FileSplit("/in/x.json", "x.json", 9, 0)));
         plans.write(10, List.of(new FileSplit("/in/y.json", "y.json", 10, 0)));
 

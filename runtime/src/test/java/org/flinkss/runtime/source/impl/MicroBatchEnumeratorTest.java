@@ -19,6 +19,7 @@ import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.source.GlobalRestartRequest;
 import org.flinkss.runtime.source.SourceSpec;
 import org.flinkss.runtime.source.impl.ListPlanner.Unit;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.time.Watermarks;
 import org.flinkss.runtime.trigger.Trigger;
 
@@ -63,7 +64,7 @@ class MicroBatchEnumeratorTest {
     private final List<Run> runs = new ArrayList<>();
 
     private CheckpointLayout layout() {
-        return CheckpointLayout.of(base, "q");
+        return CheckpointLayout.of(Storage.location(base.toFile()), "q");
     }
 
     private RunScope scope() {
@@ -156,7 +157,8 @@ class MicroBatchEnumeratorTest {
                         entry(1L, List.of("c", "d")),
                         entry(2L, List.of("e")));
         assertThat(run.planner.listings).as("availableNow lists the source once").isEqualTo(1);
-        assertThat(scope().caughtUpMarker("events")).exists();
+        assertThat(Storage.localFile(scope().caughtUpMarker("events"), "a test file").toPath())
+                .exists();
     }
 
     @Test
@@ -186,7 +188,9 @@ class MicroBatchEnumeratorTest {
         assertThat(halfway.inFlight).isNotNull();
         assertThat(halfway.inFlight.readDone.watermarkAfter).isEqualTo(at("00:10"));
         assertThat(halfway.watermark).as("not in force before the seal").isEqualTo(Long.MIN_VALUE);
-        assertThat(scope().fragments(1)).as("nothing sealed to report").doesNotExist();
+        assertThat(Storage.localFile(scope().fragments(1), "a test file").toPath())
+                .as("nothing sealed to report")
+                .doesNotExist();
 
         r1.emitWatermark();
         EnumeratorState<Unit> sealed = run.enumerator.snapshotState(2);
@@ -381,7 +385,8 @@ class MicroBatchEnumeratorTest {
                 .extracting(b -> b.batchId, b -> b.watermarkAfter)
                 .containsExactly(tuple(0L, at("00:30")));
         assertThat(second.batches()).as("no split assigned again").isEmpty();
-        assertThat(scope().caughtUpMarker("events")).exists();
+        assertThat(Storage.localFile(scope().caughtUpMarker("events"), "a test file").toPath())
+                .exists();
     }
 
     @Test
@@ -431,10 +436,12 @@ class MicroBatchEnumeratorTest {
         land("c", "00:30");
 
         run.readAndSeal();
-        assertThat(scope().caughtUpMarker("events")).doesNotExist();
+        assertThat(Storage.localFile(scope().caughtUpMarker("events"), "a test file").toPath())
+                .doesNotExist();
         run.checkpoint(1);
         run.readAndSeal();
-        assertThat(scope().caughtUpMarker("events")).exists();
+        assertThat(Storage.localFile(scope().caughtUpMarker("events"), "a test file").toPath())
+                .exists();
         run.checkpoint(2);
 
         assertThat(run.batches()).as("c landed after the start").containsOnlyKeys(0L, 1L);
@@ -446,9 +453,12 @@ class MicroBatchEnumeratorTest {
         run.registerAll();
         run.trigger();
 
-        assertThat(scope().caughtUpMarker("events")).exists();
+        assertThat(Storage.localFile(scope().caughtUpMarker("events"), "a test file").toPath())
+                .exists();
         assertThat(run.assignments()).isEmpty();
-        assertThat(layout().offsets("events")).as("no batch planned").doesNotExist();
+        assertThat(Storage.localFile(layout().offsets("events"), "a test file").toPath())
+                .as("no batch planned")
+                .doesNotExist();
     }
 
     @Test
@@ -464,7 +474,9 @@ class MicroBatchEnumeratorTest {
                 .hasMessageContaining("run run-1 of checkpoint")
                 .hasMessageContaining("is fenced");
         assertThat(run.assignments()).as("no split handed out").isEmpty();
-        assertThat(layout().offsets("events")).as("no batch planned").doesNotExist();
+        assertThat(Storage.localFile(layout().offsets("events"), "a test file").toPath())
+                .as("no batch planned")
+                .doesNotExist();
         assertThatThrownBy(() -> run.enumerator.snapshotState(2))
                 .isInstanceOf(PermanentFailure.class);
     }
@@ -485,7 +497,9 @@ class MicroBatchEnumeratorTest {
 
         run.trigger();
         assertThat(run.batches()).containsEntry(1L, List.of("b"));
-        assertThat(scope().caughtUpMarker("events")).as("only availableNow ends").doesNotExist();
+        assertThat(Storage.localFile(scope().caughtUpMarker("events"), "a test file").toPath())
+                .as("only availableNow ends")
+                .doesNotExist();
     }
 
     @Test
@@ -496,7 +510,9 @@ class MicroBatchEnumeratorTest {
         run.registerAll();
         run.trigger();
         run.enumerator.snapshotState(1);
-        assertThat(scope().fragments(1)).as("nothing sealed yet").doesNotExist();
+        assertThat(Storage.localFile(scope().fragments(1), "a test file").toPath())
+                .as("nothing sealed yet")
+                .doesNotExist();
 
         run.readAndSeal();
         run.enumerator.snapshotState(2);
@@ -517,7 +533,9 @@ class MicroBatchEnumeratorTest {
         assertThat(batch.startOffset).containsExactly(entry("logOffset", -1), entry("units", 0));
         assertThat(batch.endOffset).containsExactly(entry("logOffset", 0), entry("units", 2));
         assertThat(sourceBatches(3)).extracting(b -> b.batchId).containsExactly(0L);
-        assertThat(scope().fragments(4)).as("checkpoint 3 carried it").doesNotExist();
+        assertThat(Storage.localFile(scope().fragments(4), "a test file").toPath())
+                .as("checkpoint 3 carried it")
+                .doesNotExist();
     }
 
     @Test

@@ -58,7 +58,8 @@ class DeltaSparkReadBackITCase {
         java.nio.file.Path legacy = dir.resolve("warehouse").resolve("legacy");
         LegacyFolder.declare(legacy, EVENTS, "bronze", "append");
         LegacyFolder.part(legacy, "part-0-0.parquet", EVENTS, events(0, 25));
-        DeltaTable converted = LegacyTables.convert(legacy, DeltaStorage.flink(), Map.of());
+        DeltaTable converted =
+                LegacyTables.convert(legacy.toFile(), DeltaStorage.flink(), Map.of());
 
         Map<String, SparkDeltaReader.Table> spark =
                 SparkDeltaReader.read(
@@ -72,7 +73,7 @@ class DeltaSparkReadBackITCase {
 
         assertThat(spark.get(appended.path()).schema())
                 .isEqualTo(
-                        "struct<event_id:bigint,user_id:int,event_type:string,event_ts:timestamp,amount:double,flagged:boolean,day:date>");
+                        "struct<event_id.toFile():bigint,user_id:int,event_type:string,event_ts:timestamp,amount:double,flagged:boolean,day:date>");
         assertThat(spark.get(appended.path()).rows())
                 .isEqualTo(SparkDeltaReader.lines(values(events(0, 100), EVENTS)));
         assertThat(spark.get(appended.path() + "@1").rows())

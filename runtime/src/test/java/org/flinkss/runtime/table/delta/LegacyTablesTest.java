@@ -38,7 +38,7 @@ class LegacyTablesTest {
         DeltaTable table = DeltaTable.forPath(folder.toString());
 
         assertThat(table.isLegacy()).isTrue();
-        assertThat(LegacyTables.isLegacy(folder)).isTrue();
+        assertThat(LegacyTables.isLegacy(folder.toFile())).isTrue();
         assertThatThrownBy(table::snapshot)
                 .hasMessageContaining("earlier version of flinkss")
                 .hasMessageContaining("table convert events_bronze")
@@ -55,7 +55,8 @@ class LegacyTablesTest {
         long bytesBefore = Files.size(folder.resolve("part-0-0.parquet"));
 
         DeltaTable table =
-                LegacyTables.convert(folder, DeltaStorage.flink(), Map.of("flinkss.x", "y"));
+                LegacyTables.convert(
+                        folder.toFile(), DeltaStorage.flink(), Map.of("flinkss.x", "y"));
 
         assertThat(table.isLegacy()).isFalse();
         assertThat(table.version()).isZero();
@@ -64,7 +65,7 @@ class LegacyTablesTest {
                 .containsEntry(LegacyTables.WRITER, "bronze")
                 .containsEntry(LegacyTables.MODE, "append")
                 .containsEntry("flinkss.x", "y");
-        assertThat(LegacyTables.isLegacy(folder)).isFalse();
+        assertThat(LegacyTables.isLegacy(folder.toFile())).isFalse();
         assertThat(table.snapshot().files())
                 .extracting(DataFile::name)
                 .containsExactlyInAnyOrder("part-0-0.parquet", "part-0-1.parquet");
@@ -80,7 +81,10 @@ class LegacyTablesTest {
                                 new org.apache.flink.core.fs.Path(table.path()),
                                 EVENTS,
                                 events(40, 2))));
-        assertThat(LegacyTables.convert(folder, DeltaStorage.flink(), Map.of()).snapshot().count())
+        assertThat(
+                        LegacyTables.convert(folder.toFile(), DeltaStorage.flink(), Map.of())
+                                .snapshot()
+                                .count())
                 .isEqualTo(42);
     }
 
@@ -92,7 +96,7 @@ class LegacyTablesTest {
         LegacyFolder.part(folder, "part-complete-1-b.parquet", EVENTS, events(100, 3));
         Files.writeString(folder.resolve(LegacyTables.CURRENT), "part-complete-1-b.parquet");
 
-        DeltaTable table = LegacyTables.convert(folder, DeltaStorage.flink(), Map.of());
+        DeltaTable table = LegacyTables.convert(folder.toFile(), DeltaStorage.flink(), Map.of());
 
         assertThat(table.properties()).containsEntry(LegacyTables.MODE, "complete");
         assertThat(values(table.snapshot().rows(), EVENTS))

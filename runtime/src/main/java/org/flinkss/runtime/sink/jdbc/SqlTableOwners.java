@@ -1,10 +1,12 @@
-package org.flinkss.runtime.jdbc;
+package org.flinkss.runtime.sink.jdbc;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.TableOwner;
 
 import javax.annotation.Nullable;
 
+import java.io.File;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -52,7 +54,12 @@ public final class SqlTableOwners {
             return new TableOwner(
                     query,
                     queryId,
-                    folder.relativize(layout.dir().toAbsolutePath().normalize()).toString());
+                    folder.relativize(
+                                    Storage.localFile(layout.location(), "a checkpoint")
+                                            .toPath()
+                                            .toAbsolutePath()
+                                            .normalize())
+                            .toString());
         }
         return new TableOwner(query, queryId, layout.location().toString());
     }
@@ -208,8 +215,9 @@ public final class SqlTableOwners {
 
     /** A relative checkpoint in a record is relative to the SQLite file's folder. */
     @Nullable
-    private Path root() {
-        return database.sqliteFolder();
+    private File root() {
+        Path folder = database.sqliteFolder();
+        return folder == null ? null : folder.toFile();
     }
 
     private String sharing() {

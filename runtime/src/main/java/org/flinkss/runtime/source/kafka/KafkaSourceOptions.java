@@ -1,4 +1,4 @@
-package org.flinkss.runtime.kafka;
+package org.flinkss.runtime.source.kafka;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

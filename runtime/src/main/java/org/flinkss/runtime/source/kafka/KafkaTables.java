@@ -1,4 +1,4 @@
-package org.flinkss.runtime.kafka;
+package org.flinkss.runtime.source.kafka;
 
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;

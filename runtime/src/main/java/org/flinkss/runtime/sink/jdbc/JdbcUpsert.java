@@ -1,4 +1,4 @@
-package org.flinkss.runtime.jdbc;
+package org.flinkss.runtime.sink.jdbc;
 
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalType;

@@ -1,4 +1,4 @@
-package org.flinkss.course.kafka;
+package org.flinkss.runtime.sink.kafka;
 
 import org.apache.flink.core.fs.Path;
 
@@ -8,6 +8,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.RunScope;
 
+import java.io.File;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -15,24 +17,26 @@ import static org.assertj.core.api.Assertions.assertThat;
  * checkpoint: a prefix that changed would leave the transactions of a killed run open, and the
  * broker would hold the topic's readers back until they time out.
  */
-class EventKafkaSinkTest {
+class KafkaSinksTest {
 
-    @TempDir java.nio.file.Path base;
+    // A local folder: the prefix hashes its absolute path as java.io names it.
+    @TempDir File base;
 
     @Test
     void thePrefixOfARunIsTheCheckpointFoldersOrItsUri() {
-        RunScope local = new RunScope(CheckpointLayout.of(base, "bronze-to-kafka"), "run-1");
-        assertThat(EventKafkaSink.transactionalIdPrefix("bronze-to-kafka", local))
-                .isEqualTo(
-                        EventKafkaSink.transactionalIdPrefix(
-                                "bronze-to-kafka", base.resolve("_cp").resolve("bronze-to-kafka")))
+        RunScope local =
+                new RunScope(
+                        CheckpointLayout.of(new Path(base.toURI()), "bronze-to-kafka"), "run-1");
+        String folder = new File(new File(base, "_cp"), "bronze-to-kafka").getAbsolutePath();
+        assertThat(KafkaSinks.transactionalIdPrefix("bronze-to-kafka", local))
+                .isEqualTo("flinkss-bronze-to-kafka-" + String.format("%08x", folder.hashCode()))
                 .matches("flinkss-bronze-to-kafka-[0-9a-f]{8}");
 
         RunScope onS3 =
                 new RunScope(
                         CheckpointLayout.of(new Path("s3://flinkss/a"), "bronze-to-kafka"),
                         "run-1");
-        assertThat(EventKafkaSink.transactionalIdPrefix("bronze-to-kafka", onS3))
+        assertThat(KafkaSinks.transactionalIdPrefix("bronze-to-kafka", onS3))
                 .isEqualTo(
                         "flinkss-bronze-to-kafka-"
                                 + String.format(

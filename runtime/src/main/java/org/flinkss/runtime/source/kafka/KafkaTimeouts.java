@@ -1,4 +1,4 @@
-package org.flinkss.runtime.kafka;
+package org.flinkss.runtime.source.kafka;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 
