@@ -7,8 +7,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.event.LocalEventFiles;
-import org.flinkss.runtime.testing.ChildJvm;
-import org.flinkss.testutils.ProjectScripts;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,13 +14,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.regex.Matcher;
@@ -30,7 +26,6 @@ import java.util.regex.Pattern;
 import java.util.zip.ZipFile;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Issue 37 point 1: every class under {@code META-INF/versions/N/} of every jar the build makes is
@@ -45,12 +40,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code -DskipShade=true}) the test is skipped, saying so.
  */
 class MultiReleaseJarsITCase {
-
-    private static final Path TARGET = ProjectScripts.ROOT.resolve("jobs/target");
-
-    /** The jars of the build: the runnable jar and the cluster jar. */
-    private static final List<String> JARS =
-            List.of("flinkss-jobs.jar", "flinkss-jobs-cluster.jar");
 
     private static final Pattern VERSIONED =
             Pattern.compile("META-INF/versions/(\\d+)/(.+)\\.class");
@@ -73,10 +62,8 @@ class MultiReleaseJarsITCase {
         List<String> problems = new ArrayList<>();
         int checked = 0;
         int loaded = 0;
-        for (String name : JARS) {
-            Path jar = TARGET.resolve(name);
-            assumeTrue(
-                    Files.isReadable(jar), "no " + jar + ": run mvn package (without -DskipShade)");
+        for (String name : BuiltJars.ALL) {
+            Path jar = BuiltJars.require(name);
             TreeMap<Integer, List<String>> versioned = versionedClasses(jar, problems);
             for (List<String> classes : versioned.values()) {
                 checked += classes.size();
@@ -100,8 +87,7 @@ class MultiReleaseJarsITCase {
 
     @Test
     void theRunnableJarRunsBronzeOnDoublesAsSparkWritesThem() throws Exception {
-        Path jar = TARGET.resolve("flinkss-jobs.jar");
-        assumeTrue(Files.isReadable(jar), "no " + jar + ": run mvn package (without -DskipShade)");
+        Path jar = BuiltJars.require(BuiltJars.RUNNABLE);
         // Step 1: the course's first batch and one line per double, each of them read by
         // jackson-core's fast double parser (the general path: the plain one takes no exponent).
         Path base = dir.resolve("base");
@@ -137,28 +123,7 @@ class MultiReleaseJarsITCase {
     }
 
     private String runJar(Path jar, String... args) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(ChildJvm.javaExecutable());
-        command.add("-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp")));
-        command.add("-jar");
-        command.add(jar.toString());
-        command.addAll(List.of(args));
-        Path log = Files.createTempFile(dir, "jar-", ".log");
-        Process p =
-                new ProcessBuilder(command)
-                        .directory(dir.toFile())
-                        .redirectErrorStream(true)
-                        .redirectOutput(log.toFile())
-                        .start();
-        if (!p.waitFor(Duration.ofMinutes(3).toMillis(), TimeUnit.MILLISECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(String.join(" ", args) + " did not end in 3 minutes");
-        }
-        String output = Files.readString(log, StandardCharsets.UTF_8);
-        assertThat(p.exitValue())
-                .as("%s exit code; output:%n%s", String.join(" ", args), output)
-                .isZero();
-        return output;
+        return BuiltJars.run(jar, dir, args);
     }
 
     private static boolean isMultiRelease(Path jar) throws IOException {

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * An embedded run (MiniCluster, this JVM) with checkpoints and a {@code FileSink} on {@code s3://}:
  * the S3 file system comes from the plugin the jobs module carries ({@link Storage#initialize}),
- * not from the class path, where its Hadoop 3.3.4 would clash with Parquet's and Delta Kernel's.
+ * not from the class path, where its Hadoop classes would clash with Parquet's and Delta Kernel's.
  */
 @Tag("ports")
 class S3EmbeddedITCase {

@@ -24,10 +24,11 @@ import java.util.Optional;
 
 /**
  * Flink's S3 file system (flink-s3-fs-hadoop) as a plugin of this process, as a Flink cluster loads
- * it: with its own class loader, since its Hadoop 3.3.4 and AWS SDK classes would clash with the
- * Hadoop 3.4 client that Parquet and Delta Kernel use. Found in Flink's plugins folder ({@code
- * $FLINK_PLUGINS_DIR}, {@code ./plugins}) when that has an S3 plugin, else in the copy the jobs jar
- * carries ({@link #RESOURCE}), unpacked once into a cache folder.
+ * it: with its own class loader, since its Hadoop classes (3.3.4, as the runtime's, but built on
+ * unrelocated Guava, Jackson and the AWS SDK) would clash with the shaded Hadoop client that
+ * Parquet and Delta Kernel use. Found in Flink's plugins folder ({@code $FLINK_PLUGINS_DIR}, {@code
+ * ./plugins}) when that has an S3 plugin, else in the copy the jobs jar carries ({@link
+ * #RESOURCE}), unpacked once into a cache folder.
  */
 @Internal
 public final class S3Plugin {
