@@ -262,7 +262,9 @@ class LandingS3ITCase {
         Warehouse localTables = new Warehouse(local.warehouse());
         Warehouse s3Tables = new Warehouse(onS3.warehouse());
         assertThat(s3Tables.sortedValues(BronzeQuery.TABLE))
-                .hasSize(499 + 498 + 497 + 0)
+                // The two bad lines are rows of nulls, as Spark's PERMISSIVE reader makes them,
+                // and recorded in the quarantine table too (issue 37 point 3).
+                .hasSize(499 + 498 + 497 + 2)
                 .isEqualTo(localTables.sortedValues(BronzeQuery.TABLE));
         assertThat(numInputRows(onS3)).containsExactly(499L, 498L, 497L, 2L);
         assertThat(numInputRows(onS3)).isEqualTo(numInputRows(local));
