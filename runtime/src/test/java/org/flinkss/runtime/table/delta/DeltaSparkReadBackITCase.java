@@ -73,7 +73,7 @@ class DeltaSparkReadBackITCase {
 
         assertThat(spark.get(appended.path()).schema())
                 .isEqualTo(
-                        "struct<event_id.toFile():bigint,user_id:int,event_type:string,event_ts:timestamp,amount:double,flagged:boolean,day:date>");
+                        "struct<event_id:bigint,user_id:int,event_type:string,event_ts:timestamp,amount:double,flagged:boolean,day:date>");
         assertThat(spark.get(appended.path()).rows())
                 .isEqualTo(SparkDeltaReader.lines(values(events(0, 100), EVENTS)));
         assertThat(spark.get(appended.path() + "@1").rows())
