@@ -126,6 +126,15 @@ class VersionSourceTest {
             if (parent == null) {
                 return current;
             }
+            if (firstChild(parent, "relativePath") != null
+                    && child(parent, "relativePath").isEmpty()) {
+                // <relativePath/>: Maven looks the parent up in the repositories, as a project
+                // outside the build (examples/) does with the project's installed versions pom.
+                assertThat(child(parent, "artifactId"))
+                        .as("the parent of %s, looked up in the repositories", pom)
+                        .isEqualTo("flinkss-versions");
+                return ROOT.resolve("versions/pom.xml");
+            }
             String relative = child(parent, "relativePath");
             Path next = current.getParent().resolve(relative.isEmpty() ? "../pom.xml" : relative);
             if (Files.isDirectory(next)) {
