@@ -68,6 +68,17 @@ public final class LandEvents {
             } catch (Exception e) {
                 throw new IllegalStateException("landing batch " + batch + " failed", e);
             }
+            if (events.size() != n) {
+                // The job's results come through a collect iterator: never land a short batch.
+                throw new IllegalStateException(
+                        "landing batch "
+                                + batch
+                                + " failed: the job gave "
+                                + events.size()
+                                + " of "
+                                + n
+                                + " events; nothing was landed, run land-events again");
+            }
         }
         return sorted(events);
     }
@@ -106,6 +117,17 @@ public final class LandEvents {
                 rows.forEachRemaining(row -> events.add(toEvent(row)));
             } catch (Exception e) {
                 throw new IllegalStateException("landing batch " + batch + " failed", e);
+            }
+            if (events.size() != n) {
+                // The job's results come through a collect iterator: never land a short batch.
+                throw new IllegalStateException(
+                        "landing batch "
+                                + batch
+                                + " failed: the job gave "
+                                + events.size()
+                                + " of "
+                                + n
+                                + " events; nothing was landed, run land-events again");
             }
         }
         return sorted(events);
