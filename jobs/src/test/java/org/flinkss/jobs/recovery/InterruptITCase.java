@@ -79,7 +79,9 @@ class InterruptITCase {
 
         assertThat(output)
                 .contains("bronze: interrupted; stopped with a savepoint. Last committed batch: ")
-                .contains("The next run resumes from savepoint " + checkpoint.savepoints())
+                .contains(
+                        "The next run resumes from savepoint "
+                                + Storage.shown(checkpoint.savepoints()))
                 .doesNotContain("is unknown")
                 .doesNotContain("may process committed batches again");
         assertExactlyOnceAfterARerun(options, checkpoint);
