@@ -83,4 +83,31 @@ class CleanExitITCase {
             assertThat(runs.get(i + 1).out).contains("bronze: 1 batch, 500 rows read");
         }
     }
+
+    /**
+     * Queries with RocksDB state print nothing on stderr either. Flink's RocksDB backend warned at
+     * every stateful operator whose state folder's path is longer than 251 characters ("RocksDB
+     * instance path length exceeds limit ..., disable log relocate"): an embedded run's state is
+     * under {@code <base>/_tmp/<query>/<run>/minicluster_.../tm_0/tmp/job_..._op_<operator>_...},
+     * so any base a few folders deep gave it, as this test's does. The relocation it disables
+     * (RocksDB's LOG beside Flink's log file) needs Flink's {@code log.file}, which an embedded run
+     * does not have: there is nothing to say.
+     */
+    @Test
+    void statefulQueriesOnADeepBasePrintNothingOnStderr() throws Exception {
+        Path deep = dir.resolve("a-base-folder-of-a-user/some/project/with/a/rather/long/name");
+        String base = deep.toString();
+        List<Run> runs = new ArrayList<>();
+        runs.add(jar(0, "land-events", "--base", base, "--batch", "1", "--start", "0"));
+        runs.add(jar(1, "run", "bronze", "--base", base, "--quiet"));
+        runs.add(jar(2, "run", "dedup", "--base", base, "--quiet"));
+        runs.add(jar(3, "run", "sessions", "--base", base, "--quiet"));
+
+        for (Run run : runs) {
+            assertThat(run.code).as("%s: exit code; stderr: %s", run.args, run.err).isZero();
+            assertThat(run.err).as("%s: stderr", run.args).isEmpty();
+        }
+        assertThat(runs.get(2).out).contains("dedup: 1 batch, 500 rows read");
+        assertThat(runs.get(3).out).contains("sessions: 1 batch, 500 rows read");
+    }
 }

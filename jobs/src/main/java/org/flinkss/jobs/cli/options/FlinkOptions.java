@@ -1,6 +1,9 @@
 package org.flinkss.jobs.cli.options;
 
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 import org.flinkss.jobs.cli.output.Logging;
 import org.flinkss.runtime.query.RunOptions;
@@ -14,6 +17,10 @@ import java.util.Map;
  * Flink's INFO logs (docs/command-line.md, Flink options; docs/monitoring.md).
  */
 public final class FlinkOptions {
+
+    /** The command this mixin is part of: a misplaced option is its usage error (exit 2). */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
 
     @Option(
             names = "-D",
@@ -50,7 +57,11 @@ public final class FlinkOptions {
     public RunOptions.Builder applyTo(RunOptions.Builder run) {
         flinkOptions.forEach(
                 (key, value) -> {
-                    Logging.refuseAsFlinkOption(key);
+                    try {
+                        Logging.refuseAsFlinkOption(key);
+                    } catch (IllegalArgumentException e) {
+                        throw new ParameterException(command.commandLine(), e.getMessage(), e);
+                    }
                     run.flinkOption(key, value);
                 });
         return run.webUi(webUi);
