@@ -85,13 +85,14 @@ class CleanExitITCase {
     }
 
     /**
-     * A query with RocksDB state (dedup's) prints nothing on stderr either. Flink's RocksDB backend warned at
-     * every stateful operator whose state folder's path is longer than 251 characters ("RocksDB
-     * instance path length exceeds limit ..., disable log relocate"): an embedded run's state is
-     * under {@code <base>/_tmp/<query>/<run>/minicluster_.../tm_0/tmp/job_..._op_<operator>_...},
-     * so any base a few folders deep gave it, as this test's does. The relocation it disables
-     * (RocksDB's LOG beside Flink's log file) needs Flink's {@code log.file}, which an embedded run
-     * does not have: there is nothing to say.
+     * A query with RocksDB state (dedup's) prints nothing on stderr either. Flink's RocksDB backend
+     * warned at every stateful operator whose state folder's path is longer than 251 characters
+     * ("RocksDB instance path length exceeds limit ..., disable log relocate"): an embedded run's
+     * state is under {@code
+     * <base>/_tmp/<query>/<run>/minicluster_.../tm_0/tmp/job_..._op_<operator>_...}, so any base a
+     * few folders deep gave it, as this test's does. The relocation it disables (RocksDB's LOG
+     * beside Flink's log file) needs Flink's {@code log.file}, which an embedded run does not have:
+     * there is nothing to say.
      */
     @Test
     void aStatefulQueryOnADeepBasePrintsNothingOnStderr() throws Exception {
