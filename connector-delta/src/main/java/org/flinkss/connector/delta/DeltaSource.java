@@ -31,7 +31,8 @@ import org.apache.flink.table.types.logical.RowType;
  * Flink's {@code FileSource}, read with the runtime's Parquet reader; a checkpoint keeps the files
  * still to read and the position in each one being read, so a restored job reads each row once. The
  * rows are {@link RowData} of the table's columns ({@link #rowType}). Not a stream of the table's
- * changes: {@code 'connector' = 'delta'} in {@code sql --file} reads a table version by version.
+ * changes: {@link DeltaSourceBuilder#buildStream} gives a {@link DeltaStreamSource}, which goes on
+ * with the versions committed later.
  */
 public final class DeltaSource
         implements Source<RowData, FileSourceSplit, PendingSplitsCheckpoint<FileSourceSplit>>,

@@ -14,7 +14,7 @@ final class SerializerVersions {
     static void check(String what, int version, int known) throws IOException {
         if (version != known) {
             throw new IOException(
-                    "Delta sink: "
+                    "Delta connector: "
                             + what
                             + " of serializer version "
                             + version
