@@ -1,8 +1,6 @@
 package org.flinkss.connector.delta;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
@@ -26,8 +24,6 @@ import org.flinkss.testutils.MiniClusters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,6 +66,7 @@ class DeltaSourceITCase {
 
         // Step 2: source to sink, on RocksDB, failing once mid-way after a checkpoint completed:
         // the source restores its splits' positions, the sink its committables.
+        FailOnceMidway.reset();
         StreamExecutionEnvironment env = FailureEnvironments.rocksDbWithRestarts(150);
         DeltaSource source = DeltaSource.forRowData(from).build();
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "delta")
@@ -81,28 +78,6 @@ class DeltaSourceITCase {
         assertThat(FailOnceMidway.failures.get()).isEqualTo(1);
         assertThat(DeltaTable.forPath(to).snapshot().rows().stream().map(r -> r.getLong(0)))
                 .containsExactlyInAnyOrderElementsOf(range(1, 3000));
-    }
-
-    /** Slow enough for checkpoints mid-file; throws once, after 1,000 rows and a checkpoint. */
-    private static final class FailOnceMidway
-            implements MapFunction<RowData, RowData>, CheckpointListener {
-        static final AtomicInteger failures = new AtomicInteger();
-        static final AtomicLong seen = new AtomicLong();
-        static volatile boolean checkpointed;
-
-        @Override
-        public RowData map(RowData row) throws Exception {
-            Thread.sleep(1);
-            if (seen.incrementAndGet() >= 1_000 && checkpointed && failures.compareAndSet(0, 1)) {
-                throw new IllegalStateException("injected failure after " + seen + " rows");
-            }
-            return row;
-        }
-
-        @Override
-        public void notifyCheckpointComplete(long checkpointId) {
-            checkpointed = true;
-        }
     }
 
     @Test

@@ -1,8 +1,6 @@
 package org.flinkss.connector.delta;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.fs.Path;
@@ -33,8 +31,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -97,6 +93,7 @@ class DeltaStreamSourceITCase {
         // Step 2: stream to sink, on RocksDB, failing once mid-way after a checkpoint completed:
         // the source restores its version, queued files and readers' positions, the sink its
         // committables.
+        FailOnceMidway.reset();
         StreamExecutionEnvironment env = FailureEnvironments.rocksDbWithRestarts(150);
         env.fromSource(
                         DeltaSource.forRowData(from).buildStream(CHECK),
@@ -159,28 +156,6 @@ class DeltaStreamSourceITCase {
         assertThatThrownBy(() -> DeltaSource.forRowData(path).buildStream(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("check interval must be positive");
-    }
-
-    /** Slow enough for checkpoints mid-file; throws once, after 1,000 rows and a checkpoint. */
-    private static final class FailOnceMidway
-            implements MapFunction<RowData, RowData>, CheckpointListener {
-        static final AtomicInteger failures = new AtomicInteger();
-        static final AtomicLong seen = new AtomicLong();
-        static volatile boolean checkpointed;
-
-        @Override
-        public RowData map(RowData row) throws Exception {
-            Thread.sleep(1);
-            if (seen.incrementAndGet() >= 1_000 && checkpointed && failures.compareAndSet(0, 1)) {
-                throw new IllegalStateException("injected failure after " + seen + " rows");
-            }
-            return row;
-        }
-
-        @Override
-        public void notifyCheckpointComplete(long checkpointId) {
-            checkpointed = true;
-        }
     }
 
     private static void take(CloseableIterator<Long> rows, int n, List<Long> into) {
