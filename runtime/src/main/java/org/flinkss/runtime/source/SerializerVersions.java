@@ -14,6 +14,21 @@ public final class SerializerVersions {
      * @param supported the one version this code reads
      */
     public static void require(String what, int supported, int version) throws IOException {
+        require(
+                what,
+                supported,
+                version,
+                "run the flinkss that wrote the checkpoint, or 'reset' the query");
+    }
+
+    /**
+     * {@link #require(String, int, int)} with the way out its user has: a job of the Delta
+     * connector restores with the connector version that wrote the checkpoint, say.
+     *
+     * @param wayOut what to do, for the message
+     */
+    public static void require(String what, int supported, int version, String wayOut)
+            throws IOException {
         if (version != supported) {
             throw new IOException(
                     "a "
@@ -22,7 +37,8 @@ public final class SerializerVersions {
                             + version
                             + ", which this flinkss does not read (it reads version "
                             + supported
-                            + "): run the flinkss that wrote the checkpoint, or 'reset' the query");
+                            + "): "
+                            + wayOut);
         }
     }
 }

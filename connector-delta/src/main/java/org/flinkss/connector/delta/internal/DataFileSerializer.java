@@ -3,6 +3,7 @@ package org.flinkss.connector.delta.internal;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
+import org.flinkss.runtime.source.SerializerVersions;
 import org.flinkss.runtime.table.delta.DataFile;
 
 import java.io.IOException;
@@ -25,7 +26,8 @@ public final class DataFileSerializer implements SimpleVersionedSerializer<DataF
 
     @Override
     public DataFile deserialize(int version, byte[] serialized) throws IOException {
-        SerializerVersions.check("data file description", version, VERSION);
+        SerializerVersions.require(
+                "data file description", VERSION, version, ConnectorRestores.WAY_OUT);
         return DataFile.fromBytes(serialized);
     }
 }

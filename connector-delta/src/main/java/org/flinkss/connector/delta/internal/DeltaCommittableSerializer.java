@@ -5,6 +5,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
+import org.flinkss.runtime.source.SerializerVersions;
 import org.flinkss.runtime.table.delta.DataFile;
 
 import java.io.IOException;
@@ -39,7 +40,7 @@ public final class DeltaCommittableSerializer
 
     @Override
     public DeltaCommittable deserialize(int version, byte[] serialized) throws IOException {
-        SerializerVersions.check("committable", version, VERSION);
+        SerializerVersions.require("committable", VERSION, version, ConnectorRestores.WAY_OUT);
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         String appId = in.readUTF();
         long checkpointId = in.readLong();

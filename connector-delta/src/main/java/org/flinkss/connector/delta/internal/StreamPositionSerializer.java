@@ -7,6 +7,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
+import org.flinkss.runtime.source.SerializerVersions;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +46,8 @@ public final class StreamPositionSerializer implements SimpleVersionedSerializer
 
     @Override
     public StreamPosition deserialize(int version, byte[] serialized) throws IOException {
-        SerializerVersions.check("a Delta stream's position", version, VERSION);
+        SerializerVersions.require(
+                "a Delta stream's position", VERSION, version, ConnectorRestores.WAY_OUT);
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         long nextVersion = in.readLong();
         int splitVersion = in.readInt();

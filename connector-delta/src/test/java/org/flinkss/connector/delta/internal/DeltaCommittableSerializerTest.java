@@ -37,7 +37,7 @@ class DeltaCommittableSerializerTest {
     @Test
     void anUnknownVersionIsRefusedWithWhatToDo() {
         assertThatThrownBy(() -> new DeltaCommittableSerializer().deserialize(99, new byte[0]))
-                .hasMessageContaining("version 99 unknown")
+                .hasMessageContaining("serializer version 99")
                 .hasMessageContaining("restore the checkpoint with the connector version");
     }
 }

@@ -42,7 +42,7 @@ class StreamPositionSerializerTest {
     @Test
     void anUnknownVersionIsRefusedWithWhatToDo() {
         assertThatThrownBy(() -> StreamPositionSerializer.INSTANCE.deserialize(99, new byte[0]))
-                .hasMessageContaining("version 99 unknown")
+                .hasMessageContaining("serializer version 99")
                 .hasMessageContaining("restore the checkpoint with the connector version");
     }
 }
