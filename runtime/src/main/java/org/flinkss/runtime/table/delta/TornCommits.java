@@ -107,10 +107,8 @@ final class TornCommits {
         if (tornBecause(target, length) == null) {
             return;
         }
-        Path aside =
-                new Path(
-                        target.getParent(),
-                        "." + target.getName() + ".torn-" + UUID.randomUUID().toString());
+        String torn = ".torn-" + UUID.randomUUID();
+        Path aside = new Path(target.getParent(), "." + target.getName() + torn);
         if (!target.getFileSystem().rename(target, aside)) {
             throw new IOException(
                     "cannot set the torn Delta log entry "
@@ -120,6 +118,15 @@ final class TornCommits {
                             + "): move it away by hand and run again");
         }
         LOG.info("Delta log entry {} was torn: set aside as {}", target, aside.getName());
+        // Its checksum, if one was written, describes the torn version: the commit that takes the
+        // version writes its own.
+        Path checksum = new Path(target.getParent(), target.getName().replace(".json", ".crc"));
+        if (Storage.exists(checksum)) {
+            target.getFileSystem()
+                    .rename(
+                            checksum,
+                            new Path(target.getParent(), "." + checksum.getName() + torn));
+        }
     }
 
     /**

@@ -31,6 +31,10 @@ class TornCommitTest {
         return dir.resolve("t/_delta_log/" + String.format("%020d.json", version));
     }
 
+    private java.nio.file.Path checksum(long version) {
+        return dir.resolve("t/_delta_log/" + String.format("%020d.crc", version));
+    }
+
     /** Version 0 creates, 1 holds batch 0 (10 rows), 2 holds batch 1 (20 rows). */
     private DataFile twoBatches() throws Exception {
         DeltaTable table = DeltaTable.forPath(dir.resolve("t").toString());
@@ -42,7 +46,8 @@ class TornCommitTest {
         return second;
     }
 
-    private void assertTornCommitIsAbsentThenRewritten(DataFile second) throws Exception {
+    private void assertTornCommitIsAbsentThenRewritten(DataFile second, boolean hadChecksum)
+            throws Exception {
         DeltaTable reopened = DeltaTable.forPath(dir.resolve("t").toString());
         assertThat(reopened.version()).isEqualTo(1);
         assertThat(reopened.committedBatch(QUERY)).hasValue(0);
@@ -63,26 +68,34 @@ class TornCommitTest {
             assertThat(log.map(p -> p.getFileName().toString()))
                     .anyMatch(n -> n.startsWith(".00000000000000000002.json.torn-"));
         }
+        // The torn version's checksum went aside with it: the new commit's is its own.
+        try (Stream<java.nio.file.Path> log = Files.list(dir.resolve("t/_delta_log"))) {
+            assertThat(log.map(p -> p.getFileName().toString()))
+                    .filteredOn(n -> n.startsWith(".00000000000000000002.crc.torn-"))
+                    .hasSize(hadChecksum ? 1 : 0);
+        }
     }
 
     @Test
     void aZeroLengthNewestCommitIsAbsentAndItsBatchIsCommittedAgainAsThatVersion()
             throws Exception {
         DataFile second = twoBatches();
+        boolean hadChecksum = Files.exists(checksum(2));
         Files.write(commit(2), new byte[0]);
 
-        assertTornCommitIsAbsentThenRewritten(second);
+        assertTornCommitIsAbsentThenRewritten(second, hadChecksum);
     }
 
     @Test
     void aHalfWrittenNewestCommitIsAbsentAndItsBatchIsCommittedAgainAsThatVersion()
             throws Exception {
         DataFile second = twoBatches();
+        boolean hadChecksum = Files.exists(checksum(2));
         try (RandomAccessFile f = new RandomAccessFile(commit(2).toFile(), "rw")) {
             f.setLength(f.length() - 30); // cut in its last line
         }
 
-        assertTornCommitIsAbsentThenRewritten(second);
+        assertTornCommitIsAbsentThenRewritten(second, hadChecksum);
     }
 
     @Test
