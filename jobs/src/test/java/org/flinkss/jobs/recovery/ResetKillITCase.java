@@ -129,15 +129,21 @@ class ResetKillITCase {
                 .doesNotContain("\tat ");
     }
 
-    @Test
-    void aResetKilledAfterAnyStepIsCompletedByTheNextResetAndTheNextRunIsExact() throws Exception {
-        // Step 1: the expectation: an uninterrupted reset of win5 and its next run.
+    /** The tables after the same history, an uninterrupted reset of win5 and its next run. */
+    private Map<String, List<List<Object>>> afterAnUninterruptedReset() {
         Path reference = landedAndRun(dir.resolve("reference"));
         ok(reference, "reset", "win5");
         ok(reference, "run", "win5");
         Map<String, List<List<Object>>> expected = tables(reference);
         assertThat(expected.get("events_5min")).isNotEmpty();
         assertThat(expected.get("events_5min_late")).isNotEmpty();
+        return expected;
+    }
+
+    @Test
+    void aResetKilledAfterAnyStepIsCompletedByTheNextResetAndTheNextRunIsExact() throws Exception {
+        // Step 1: the expectation.
+        Map<String, List<List<Object>>> expected = afterAnUninterruptedReset();
 
         // Step 2: the same history, the reset of win5 killed after each of its steps in turn;
         // each time the run is refused naming reset, reset completes, and the run is exact.
@@ -167,11 +173,8 @@ class ResetKillITCase {
 
     @Test
     void resetsKilledAtSeededMomentsEndWithTheTablesOfAnUninterruptedReset() throws Exception {
-        // Step 1: the expectation, as above.
-        Path reference = landedAndRun(dir.resolve("reference"));
-        ok(reference, "reset", "win5");
-        ok(reference, "run", "win5");
-        Map<String, List<List<Object>>> expected = tables(reference);
+        // Step 1: the expectation.
+        Map<String, List<List<Object>>> expected = afterAnUninterruptedReset();
 
         // Step 2: reset win5 in child JVMs killed at seeded moments (JVM start-up takes about a
         // second and the reset well under one, so kills land before, inside and after it), then
