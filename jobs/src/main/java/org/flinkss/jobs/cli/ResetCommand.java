@@ -32,6 +32,14 @@ public final class ResetCommand implements Callable<Integer> {
         }
         // A name of the catalog, or of a SQL query's checkpoint: never a path.
         String q = query.checkpointName(data.base(), "reset");
+        QueryReset.cutShort(data.base(), q)
+                .ifPresent(
+                        cut ->
+                                System.out.println(
+                                        q
+                                                + ": completing a reset that was cut short ("
+                                                + cut
+                                                + ")"));
         List<String> emptied =
                 QueryReset.reset(
                         data.base(),

@@ -159,6 +159,14 @@ public final class CheckpointLayout implements Serializable {
 
     // Where each part is, as Flink's file systems name it (a local directory or an object store).
 
+    /**
+     * A reset under way ({@link ResetMarker}): written before a reset deletes anything, removed
+     * when it is done; not a reset part, so that a reset cut short is completed by the next.
+     */
+    public Path resetMarker() {
+        return location("reset.json");
+    }
+
     /** The query's identity. */
     public Path metadata() {
         return location("metadata.json");

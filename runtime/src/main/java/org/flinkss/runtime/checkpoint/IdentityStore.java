@@ -193,7 +193,11 @@ public final class IdentityStore {
      * @return the new query id
      */
     public String renew(String queryName) {
-        String id = UUID.randomUUID().toString();
+        return renew(queryName, UUID.randomUUID().toString());
+    }
+
+    /** {@link #renew(String)} with the new id {@code id} (a reset's, chosen before it began). */
+    public String renew(String queryName, String id) {
         ObjectNode node = JsonFiles.JSON.createObjectNode();
         node.put("name", queryName);
         node.put("id", id);

@@ -6,6 +6,7 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.CheckpointMetadata;
 import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.IdentityStore;
+import org.flinkss.runtime.checkpoint.ResetMarker;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.runner.RunTmpFolders;
 import org.flinkss.runtime.sink.jdbc.Database;
@@ -20,9 +21,12 @@ import javax.annotation.Nullable;
 import java.io.File;
 import java.io.IOException;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * Topic 11.14's "new checkpoint, reprocess": replaces a query's checkpoint with a new, empty one (a
@@ -36,6 +40,10 @@ import java.util.Set;
  *
  * <p>Which tables are the query's is decided before anything is deleted: a reset that would empty
  * another base's table (a copy of the checkpoint sharing its warehouse) is refused whole.
+ *
+ * <p>Resumable: the decision (tables, new id) is written first, as a {@link ResetMarker} in the
+ * checkpoint; every step after it can be done twice. A reset killed part-way is completed by the
+ * next {@code reset} of the query, and a run of the query is refused until then, naming it.
  */
 public final class QueryReset {
 
@@ -78,58 +86,100 @@ public final class QueryReset {
     private List<String> reset() throws IOException, SQLException {
         String query = checkpoint.query();
         CheckpointLayout layout = checkpoint.layout();
-        if (!checkpoint.exists()) {
+        if (!checkpoint.exists() && ResetMarker.read(layout).isEmpty()) {
             throw nothingToReset();
         }
         List<String> emptied = new ArrayList<>();
         try (QueryCheckpoint.Lock lock = checkpoint.lock()) {
-            // Read as it is: an identity file a disk cut short has no id, and its tables are found
-            // by the folder they record (a damaged checkpoint is what a reset is for).
-            CheckpointMetadata metadata =
-                    CheckpointMetadata.read(layout).orElseThrow(this::nothingToReset);
-            String queryId = metadata.queryId();
-            Set<String> written = metadata.tablesWritten();
-            List<String> owned = ownedInWarehouse(queryId, written);
-            // A table of the SQL database is this query's when its claim names this checkpoint
-            // (SqlTableOwners), or nobody claimed it (a database made before the claims) and no
-            // warehouse table of its name belongs to another writer. Decided before anything is
-            // deleted: a copy's reset is refused whole.
-            List<String> ownedInDatabase = new ArrayList<>();
             SqlTableOwners owners = database == null ? null : new SqlTableOwners(database);
-            TableOwner hereInDatabase =
-                    owners == null ? null : owners.owner(query, queryId, layout);
-            for (String table : written) {
-                if (owners != null
-                        && database.hasTable(table)
-                        && owners.emptiedByResetOf(
-                                table,
-                                hereInDatabase,
-                                owned.contains(table) || !warehouse.exists(table))) {
-                    ownedInDatabase.add(table);
-                }
+            // A reset cut short (killed) left its marker: complete that one, with the tables it
+            // chose while the old identity was there to decide them, and the same new id.
+            ResetMarker marker = ResetMarker.read(layout).orElse(null);
+            if (marker == null) {
+                marker = plan(owners);
+                marker.write(layout);
             }
+            ResetSteps.reached(ResetSteps.MARKED);
             for (Path part : layout.resetParts()) {
                 Folders.deleteQuietly(part);
             }
-            String newId = new IdentityStore(layout).renew(query);
-            TableOwner newOwner = checkpoint.owner(newId, warehouse);
-            for (String table : owned) {
-                warehouse.empty(table, newOwner);
+            ResetSteps.reached(ResetSteps.DELETED);
+            new IdentityStore(layout).renew(query, marker.newId());
+            ResetSteps.reached(ResetSteps.RENEWED);
+            TableOwner newOwner = checkpoint.owner(marker.newId(), warehouse);
+            for (String table : marker.tables()) {
+                if (warehouse.exists(table)) {
+                    warehouse.empty(table, newOwner);
+                }
                 emptied.add(table);
+                ResetSteps.reached(ResetSteps.EMPTIED_ONE);
             }
             // The SQL database's table of the same name too (an update-mode run keeps its rows
             // there, beside the warehouse table of an earlier append run): both start empty.
-            for (String table : ownedInDatabase) {
-                owners.empty(table, hereInDatabase, owners.owner(query, newId, layout));
-                if (!emptied.contains(table)) {
-                    emptied.add(table);
+            if (owners != null) {
+                TableOwner here = owners.owner(query, marker.oldId(), layout);
+                TableOwner next = owners.owner(query, marker.newId(), layout);
+                for (String table : marker.databaseTables()) {
+                    owners.empty(table, here, next);
+                    if (!emptied.contains(table)) {
+                        emptied.add(table);
+                    }
                 }
             }
             // What killed runs of the query left in <base>/_tmp/<query> (their next run would
             // remove it too): a reset leaves nothing of the query's earlier runs.
             RunTmpFolders.removeLeftovers(tmpRoot.toPath(), query);
+            ResetSteps.reached(ResetSteps.EMPTIED_ALL);
+            ResetMarker.remove(layout);
         }
         return emptied;
+    }
+
+    /**
+     * What the reset is to do, decided before anything is deleted (a copy's reset is refused
+     * whole): the tables the query owns in the warehouse and in the SQL database, and the new id.
+     */
+    private ResetMarker plan(@Nullable SqlTableOwners owners) throws IOException, SQLException {
+        String query = checkpoint.query();
+        CheckpointLayout layout = checkpoint.layout();
+        // Read as it is: an identity file a disk cut short has no id, and its tables are found
+        // by the folder they record (a damaged checkpoint is what a reset is for).
+        CheckpointMetadata metadata =
+                CheckpointMetadata.read(layout).orElseThrow(this::nothingToReset);
+        String queryId = metadata.queryId();
+        Set<String> written = metadata.tablesWritten();
+        List<String> owned = ownedInWarehouse(queryId, written);
+        // A table of the SQL database is this query's when its claim names this checkpoint
+        // (SqlTableOwners), or nobody claimed it (a database made before the claims) and no
+        // warehouse table of its name belongs to another writer.
+        List<String> ownedInDatabase = new ArrayList<>();
+        TableOwner hereInDatabase = owners == null ? null : owners.owner(query, queryId, layout);
+        for (String table : written) {
+            if (owners != null
+                    && database.hasTable(table)
+                    && owners.emptiedByResetOf(
+                            table,
+                            hereInDatabase,
+                            owned.contains(table) || !warehouse.exists(table))) {
+                ownedInDatabase.add(table);
+            }
+        }
+        return new ResetMarker(
+                query,
+                queryId,
+                UUID.randomUUID().toString(),
+                owned,
+                ownedInDatabase,
+                Instant.now());
+    }
+
+    /**
+     * The reset of {@code query} of {@code base} that was cut short (killed), which the next {@link
+     * #reset} completes: when it started and what it empties; empty if none.
+     */
+    public static Optional<String> cutShort(Path base, String query) {
+        return ResetMarker.read(QueryCheckpoint.of(base, query).layout())
+                .map(ResetMarker::describe);
     }
 
     private IllegalArgumentException nothingToReset() {

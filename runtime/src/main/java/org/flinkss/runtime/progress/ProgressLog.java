@@ -126,6 +126,9 @@ public final class ProgressLog {
             File log = Storage.localFile(layout.progressLog(), "the progress log");
             Files.createDirectories(log.toPath().getParent());
             Files.write(log.toPath(), line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            // A crash can still cut the line (a torn last line is skipped when read), never an
+            // earlier one.
+            Storage.sync(layout.progressLog());
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot append to the progress log: " + e.getMessage(), e);

@@ -14,6 +14,7 @@ import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.CheckpointLock;
 import org.flinkss.runtime.checkpoint.IdentityStore;
+import org.flinkss.runtime.checkpoint.ResetMarker;
 import org.flinkss.runtime.checkpoint.RestorePoints;
 import org.flinkss.runtime.checkpoint.RunFence;
 import org.flinkss.runtime.checkpoint.RunRecords;
@@ -119,6 +120,17 @@ public final class QueryRun {
         String runId = UUID.randomUUID().toString();
         try (CheckpointLock lock =
                 CheckpointLock.acquire(layout, name, runId, settings.leaseTime)) {
+            // A reset killed part-way: its tables may be half handed over. Refused, not completed
+            // here: emptying tables is the reset's to do, and the user asked for a run.
+            Optional<ResetMarker> reset = ResetMarker.read(layout);
+            if (reset.isPresent()) {
+                throw new QueryException(
+                        "checkpoint "
+                                + layout
+                                + ": "
+                                + reset.get().wayOut()
+                                + ". Nothing was run.");
+            }
             identity.checkLayout(name);
             // Before anything is restored: no job of an earlier run may go on beside this one.
             // Cancelled over REST first (it says so), then fenced: a job that could not be

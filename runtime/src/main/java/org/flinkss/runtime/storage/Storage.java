@@ -10,6 +10,7 @@ import org.apache.flink.core.fs.Path;
 
 import org.flinkss.runtime.storage.impl.ConditionalPut;
 import org.flinkss.runtime.storage.impl.FileEntry;
+import org.flinkss.runtime.storage.impl.Fsync;
 import org.flinkss.runtime.storage.impl.ListFrom;
 import org.flinkss.runtime.storage.impl.LocalDisk;
 import org.flinkss.runtime.storage.impl.Locations;
@@ -241,6 +242,20 @@ public final class Storage {
         // An object store: the object appears with one PUT when the stream closes, whole.
         try (OutputStream out = create(path, FileSystem.WriteMode.OVERWRITE)) {
             out.write(content);
+        }
+    }
+
+    /**
+     * Forces a file just written and closed (a data file a commit is about to name) to the disk,
+     * with the folder that holds its name, so that a crash of the machine cannot leave a commit
+     * naming a file that is empty or torn. On an object store a closed stream's PUT is durable
+     * already: nothing to do.
+     */
+    public static void sync(Path file) throws IOException {
+        if (isLocal(file)) {
+            java.nio.file.Path local = localFile(file, "a file").toPath();
+            Fsync.file(local);
+            Fsync.folder(local.getParent());
         }
     }
 

@@ -3,6 +3,7 @@ package org.flinkss.runtime.table;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.types.logical.RowType;
 
+import org.flinkss.runtime.checkpoint.ResetMarker;
 import org.flinkss.runtime.table.delta.DeltaSchema;
 import org.flinkss.runtime.table.delta.DeltaTable;
 
@@ -66,10 +67,15 @@ final class TableOwnership {
                         writtenBy(name, current)
                                 + ", so "
                                 + owner.describe(folders.rootOrNull())
-                                + " cannot write it: a table belongs to one writing query and its"
-                                + " checkpoint. Two bases sharing one --warehouse? Give each its"
-                                + " own --warehouse. To hand the table over, delete its folder and"
-                                + " run the new writer.");
+                                + " cannot write it: "
+                                + resetCutShort(owner)
+                                        .orElse(
+                                                "a table belongs to one writing query and its"
+                                                        + " checkpoint. Two bases sharing one"
+                                                        + " --warehouse? Give each its own"
+                                                        + " --warehouse. To hand the table over,"
+                                                        + " delete its folder and run the new"
+                                                        + " writer."));
             }
         }
         RowType existing = head.get().rowType(); // no commit above changes the columns
@@ -128,6 +134,24 @@ final class TableOwnership {
                         + ". Reset the query (reset "
                         + owner.query()
                         + ") or write to another warehouse.");
+    }
+
+    /**
+     * The way out when the writer's checkpoint holds a reset that was cut short ({@link
+     * ResetMarker}): then the table still records the checkpoint's identity from before the reset,
+     * and {@code reset <query>} hands it over; no second base, nothing to delete.
+     */
+    private Optional<String> resetCutShort(TableOwner writer) {
+        try {
+            return ResetMarker.read(writer.checkpointLayout(folders.rootOrNull()))
+                    .map(
+                            m ->
+                                    m.wayOut()
+                                            + " (the table still records the checkpoint from before"
+                                            + " the reset; do not delete its folder).");
+        } catch (RuntimeException e) {
+            return Optional.empty(); // a record that names no checkpoint here: no reset of it
+        }
     }
 
     /** For refusals: {@code table 'name' (<folder>) is written by <owner>}. */

@@ -3,14 +3,12 @@ package org.flinkss.runtime.storage.impl;
 import org.apache.flink.annotation.Internal;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -26,17 +24,22 @@ public final class LocalDisk {
 
     private LocalDisk() {}
 
-    /** A temporary file beside the target, then an atomic rename over it. */
+    /**
+     * A temporary file beside the target, forced to the disk, then an atomic rename over it, and
+     * the folder forced too ({@link Fsync}): after a crash the file has the old content or the new,
+     * never none or a part.
+     */
     public static void replace(Path file, byte[] content) throws IOException {
         Files.createDirectories(file.getParent());
         Path temp = hiddenSibling(file);
         try {
-            Files.write(temp, content);
+            Fsync.writeNew(temp, content);
             Files.move(
                     temp,
                     file,
                     StandardCopyOption.ATOMIC_MOVE,
                     StandardCopyOption.REPLACE_EXISTING);
+            Fsync.folder(file.getParent());
         } finally {
             Files.deleteIfExists(temp);
         }
@@ -46,33 +49,31 @@ public final class LocalDisk {
      * The content goes to a hidden temporary file beside the target, which is then hard-linked to
      * the target's name: {@code link(2)} fails with {@code EEXIST} atomically, unlike {@code
      * rename(2)}, which replaces an existing target; so this holds across threads and processes,
-     * with no lock, and readers never see a part of the file.
+     * with no lock, and readers never see a part of the file. The temporary file is forced to the
+     * disk before the link and the folder after it ({@link Fsync}): a crash cannot leave the name
+     * on a file whose content did not reach the disk (a Delta commit of zero bytes).
      */
     public static boolean createIfAbsent(Path file, byte[] content) throws IOException {
         Files.createDirectories(file.getParent());
         Path temp = hiddenSibling(file);
         try {
-            try (OutputStream out =
-                    Files.newOutputStream(
-                            temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                out.write(content);
-            }
+            Fsync.writeNew(temp, content);
             try {
                 Files.createLink(file, temp);
+                Fsync.folder(file.getParent());
                 return true;
             } catch (FileAlreadyExistsException e) {
                 return false;
             } catch (UnsupportedOperationException | FileSystemException e) {
                 // A disk without hard links: O_EXCL creation is still atomic for the name, but a
                 // reader could see the file while it is written (small files, one write call).
-                try (OutputStream out =
-                        Files.newOutputStream(
-                                file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                    out.write(content);
-                    return true;
+                try {
+                    Fsync.writeNew(file, content);
                 } catch (FileAlreadyExistsException exists) {
                     return false;
                 }
+                Fsync.folder(file.getParent());
+                return true;
             }
         } finally {
             Files.deleteIfExists(temp);

@@ -160,10 +160,13 @@ public final class DataFiles {
                 bulk.finish();
                 done = true;
                 out.close();
+                Storage.sync(file);
                 return describe(file);
             }
             ParquetMetadata footer = direct.finish();
             done = true;
+            // On the disk before a commit names it: a crash must not leave a committed file torn.
+            Storage.sync(file);
             FileStatus status = file.getFileSystem().getFileStatus(file);
             if (status.getLen() != direct.size()) {
                 throw new IOException(

@@ -79,7 +79,7 @@ final class FlinkFileIO implements FileIO {
             listed = Storage.listFrom(from.getParent(), from.getName());
         }
         List<FileStatus> files = new ArrayList<>();
-        for (ListedFile f : listed) {
+        for (ListedFile f : TornCommits.withoutTornNewest(listed)) {
             files.add(FileStatus.of(f.path().toString(), f.length(), f.modificationTime()));
         }
         return iterator(files.iterator());
@@ -267,13 +267,18 @@ final class FlinkFileIO implements FileIO {
                     }
                 }
                 if (!overwrite) {
+                    TornCommits.setAsideIfTorn(target);
                     putIfAbsent
                             .apply(scheme(target))
                             .create(fs(target), target, bytes.toByteArray());
                     return;
                 }
-                // _last_checkpoint and checksums: replaced whole by a rename on a disk; an object
-                // store's single PUT is atomic already.
+                // _last_checkpoint and checksums: replaced whole by a rename on a disk (forced to
+                // it, see Storage.replace); an object store's single PUT is atomic already.
+                if (Storage.isLocal(target)) {
+                    Storage.replace(target, bytes.toByteArray());
+                    return;
+                }
                 FileSystem fs = fs(target);
                 if (fs.isDistributedFS()) {
                     try (FSDataOutputStream out =
