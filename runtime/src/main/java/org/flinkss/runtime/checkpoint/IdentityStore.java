@@ -203,7 +203,9 @@ public final class IdentityStore {
     }
 
     private void write(QueryIdentity identity, String id) {
-        JsonFiles.write(layout.metadata(), CheckpointMetadata.json(identity, id));
+        ObjectNode node = CheckpointMetadata.json(identity, id);
+        new WarehouseBinding(layout).keepIn(node); // recorded at the first run, kept since
+        JsonFiles.write(layout.metadata(), node);
     }
 
     /**
