@@ -231,7 +231,8 @@ public final class TableCommand implements Callable<Integer> {
                 description =
                         "allow a retention shorter than the table's (7 days), as Delta's"
                                 + " retentionDurationCheck=false: only when no reader of an older"
-                                + " version and no run of the writer is active")
+                                + " version is active (the files a run of the writer staged and"
+                                + " has not committed are kept whatever this says)")
         boolean force;
 
         @Option(names = "--dry-run", description = "list what would be deleted, delete nothing")

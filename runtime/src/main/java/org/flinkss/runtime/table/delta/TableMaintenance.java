@@ -61,9 +61,9 @@ final class TableMaintenance {
                             + " refused: it is shorter than the table's "
                             + minimum
                             + " (delta.deletedFileRetentionDuration), so readers of older versions"
-                            + " and writers with staged, uncommitted files could lose them. Use a"
-                            + " longer retention, or force it (--force) if no reader or writer is"
-                            + " active.");
+                            + " could lose files they need. Use a longer retention, or force it"
+                            + " (--force) if no such reader is active (table vacuum keeps the files"
+                            + " a writer staged and has not committed either way).");
         }
         long cutoff = System.currentTimeMillis() - retention.toMillis();
         Set<String> keep = new HashSet<>();
