@@ -17,19 +17,17 @@ class JdbcUrlPasswordTest {
 
     @TempDir Path dir;
 
+    /** {@code table count events_latest} in the database of {@code jdbcUrl}. */
+    private CliOutput countWith(String jdbcUrl) {
+        return CliOutput.of(
+                "table", "count", "events_latest", "--base", dir.toString(), "--jdbc-url", jdbcUrl);
+    }
+
     @Test
     void aPasswordInTheJdbcUrlIsWarnedAboutOnceAndNeverPrinted() {
         // No server listens on port 1: the command fails after the warning, and its error names
         // the database without the password either.
-        CliOutput o =
-                CliOutput.of(
-                        "table",
-                        "count",
-                        "events_latest",
-                        "--base",
-                        dir.toString(),
-                        "--jdbc-url",
-                        "jdbc:postgresql://127.0.0.1:1/shop?user=app&password=s3cret");
+        CliOutput o = countWith("jdbc:postgresql://127.0.0.1:1/shop?user=app&password=s3cret");
 
         assertThat(o.err().lines().filter(l -> l.contains("carries a password")))
                 .singleElement()
@@ -41,15 +39,7 @@ class JdbcUrlPasswordTest {
 
     @Test
     void aJdbcUrlWithoutAPasswordGivesNoWarning() {
-        CliOutput o =
-                CliOutput.of(
-                        "table",
-                        "count",
-                        "events_latest",
-                        "--base",
-                        dir.toString(),
-                        "--jdbc-url",
-                        "jdbc:sqlite:" + dir.resolve("db.sqlite"));
+        CliOutput o = countWith("jdbc:sqlite:" + dir.resolve("db.sqlite"));
         assertThat(o.err()).doesNotContain("carries a password");
     }
 }

@@ -38,6 +38,11 @@ class ForgottenWarehouseITCase {
         return o;
     }
 
+    /** {@code table count} of a table. */
+    private static String count(String base, String warehouse, String table) {
+        return ok("table", "count", table, "--base", base, "--warehouse", warehouse).out().strip();
+    }
+
     /** The event ids of {@code table export --csv}, in order (the first column). */
     private static List<Long> exportedIds(String base, String warehouse, String table) {
         String csv =
@@ -78,18 +83,7 @@ class ForgottenWarehouseITCase {
         // Step 3: with the flag again: both batches land in the one warehouse, exactly once.
         ok("land-events", "--base", base, "--batch", "2", "--start", "1000");
         ok("run", "bronze", "--base", base, "--warehouse", warehouse, "--quiet");
-        assertThat(
-                        ok(
-                                        "table",
-                                        "count",
-                                        "events_bronze",
-                                        "--base",
-                                        base,
-                                        "--warehouse",
-                                        warehouse)
-                                .out()
-                                .strip())
-                .isEqualTo("1500");
+        assertThat(count(base, warehouse, "events_bronze")).isEqualTo("1500");
         assertThat(exportedIds(base, warehouse, "events_bronze")).isEqualTo(expected);
 
         // Step 4: a downstream query records the same warehouse, and refuses the forgotten flag
@@ -100,18 +94,7 @@ class ForgottenWarehouseITCase {
                 .contains("query 'win5' refused")
                 .contains("run it again with --warehouse " + warehouse);
         ok("run", "win5", "--base", base, "--warehouse", warehouse, "--quiet");
-        assertThat(
-                        ok(
-                                        "table",
-                                        "count",
-                                        "events_5min",
-                                        "--base",
-                                        base,
-                                        "--warehouse",
-                                        warehouse)
-                                .out()
-                                .strip())
-                .isNotEqualTo("0");
+        assertThat(count(base, warehouse, "events_5min")).isNotEqualTo("0");
         assertThat(ok("status", "bronze", "--base", base).out())
                 .contains("warehouse   " + warehouse);
         assertThat(Path.of(defaultWarehouse)).doesNotExist();

@@ -171,9 +171,14 @@ public final class IdentityStore {
         return QueryIdentity.fromJson(json);
     }
 
-    /** The base folder of the checkpoint ({@code <base>/_cp/<query>}), or null if none. */
     @Nullable
     private String base() {
+        return baseOf(layout);
+    }
+
+    /** The base folder of a checkpoint ({@code <base>/_cp/<query>}), or null if none. */
+    @Nullable
+    static String baseOf(CheckpointLayout layout) {
         Path parent = layout.location().getParent();
         if (parent == null
                 || !parent.getName().equals(CheckpointLayout.CHECKPOINTS_FOLDER)

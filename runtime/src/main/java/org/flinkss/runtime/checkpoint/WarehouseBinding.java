@@ -138,16 +138,10 @@ public final class WarehouseBinding {
         return recorded;
     }
 
-    /** The base folder of the checkpoint ({@code <base>/_cp/<query>}), or null if none. */
     @Nullable
     private String base() {
-        Path parent = layout.location().getParent();
-        if (parent == null
-                || !parent.getName().equals(CheckpointLayout.CHECKPOINTS_FOLDER)
-                || parent.getParent() == null) {
-            return null;
-        }
-        return strip(Storage.shown(parent.getParent()));
+        String base = IdentityStore.baseOf(layout);
+        return base == null ? null : strip(base);
     }
 
     /** A local warehouse as its absolute folder, one on an object store as its URI. */

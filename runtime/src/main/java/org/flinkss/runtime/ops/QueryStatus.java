@@ -42,36 +42,6 @@ public record QueryStatus(
         List<RestorePoint> restorePoints,
         @Nullable String warehouse) {
 
-    /** A status without a recorded warehouse. */
-    public QueryStatus(
-            String query,
-            String checkpoint,
-            @Nullable String queryId,
-            List<String> sources,
-            List<String> tables,
-            Map<String, List<String>> columns,
-            List<String> stateful,
-            long lastBatchId,
-            @Nullable String lastBatchTime,
-            long lastBatchRows,
-            @Nullable String watermark,
-            List<RestorePoint> restorePoints) {
-        this(
-                query,
-                checkpoint,
-                queryId,
-                sources,
-                tables,
-                columns,
-                stateful,
-                lastBatchId,
-                lastBatchTime,
-                lastBatchRows,
-                watermark,
-                restorePoints,
-                null);
-    }
-
     /**
      * A checkpoint or savepoint a run can restore.
      *

@@ -20,12 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class WarehouseBindingTest {
 
-    private static final QueryIdentity BRONZE =
-            new QueryIdentity(
-                    "bronze",
-                    List.of("FileStreamSource[file:/data/events/*.json]"),
-                    List.of("events_bronze"),
-                    List.of());
+    private static final QueryIdentity BRONZE = IdentityStoreTest.BRONZE;
 
     @TempDir java.nio.file.Path dir;
 
