@@ -120,6 +120,28 @@ class ForgottenWarehouseITCase {
                 .isEqualTo("${base}/warehouse");
     }
 
+    @Test
+    void thePipelineWithItsWarehouseForgottenIsRefusedAtItsFirstQuery() {
+        String base = dir.resolve("pipe").toString();
+        String warehouse = dir.resolve("pipe_wh").toString();
+        ok("land-events", "--base", base, "--batch", "0", "--start", "0");
+        ok("run", "pipeline", "--base", base, "--warehouse", warehouse, "--quiet");
+        String silver = count(base, warehouse, "events_silver");
+
+        ok("land-events", "--base", base, "--batch", "1", "--start", "500");
+        CliOutput forgotten = refused("run", "pipeline", "--base", base, "--quiet");
+        assertThat(forgotten.err())
+                .contains("query 'bronze' refused")
+                .contains("run it again with --warehouse " + warehouse);
+        assertThat(Path.of(base, "warehouse", "events_bronze")).doesNotExist();
+        assertThat(count(base, warehouse, "events_bronze")).isEqualTo("500");
+        assertThat(count(base, warehouse, "events_silver")).isEqualTo(silver);
+
+        ok("run", "pipeline", "--base", base, "--warehouse", warehouse, "--quiet");
+        assertThat(exportedIds(base, warehouse, "events_bronze"))
+                .isEqualTo(LongStream.range(0, 1000).boxed().toList());
+    }
+
     private static ObjectNode metadata(String base, String query) throws Exception {
         return (ObjectNode)
                 JSON.readTree(Files.readString(Path.of(base, "_cp", query, "metadata.json")));
