@@ -38,6 +38,12 @@ class ForgottenWarehouseITCase {
         return o;
     }
 
+    /** The project's folder (the tests run in the jobs module's). */
+    private static Path project() {
+        Path here = Path.of("").toAbsolutePath();
+        return Files.exists(here.resolve("examples")) ? here : here.getParent();
+    }
+
     /** {@code table count} of a table. */
     private static String count(String base, String warehouse, String table) {
         return ok("table", "count", table, "--base", base, "--warehouse", warehouse).out().strip();
@@ -121,7 +127,7 @@ class ForgottenWarehouseITCase {
     }
 
     @Test
-    void thePipelineWithItsWarehouseForgottenIsRefusedAtItsFirstQuery() {
+    void thePipelineAndASqlFileWithTheirWarehouseForgottenAreRefused() {
         String base = dir.resolve("pipe").toString();
         String warehouse = dir.resolve("pipe_wh").toString();
         ok("land-events", "--base", base, "--batch", "0", "--start", "0");
@@ -140,6 +146,13 @@ class ForgottenWarehouseITCase {
         ok("run", "pipeline", "--base", base, "--warehouse", warehouse, "--quiet");
         assertThat(exportedIds(base, warehouse, "events_bronze"))
                 .isEqualTo(LongStream.range(0, 1000).boxed().toList());
+
+        // A query of the user's own, from a SQL file, the same way.
+        String sql = project().resolve("examples/sql/win5.sql").toString();
+        ok("sql", "--file", sql, "--name", "mine", "--base", base, "--warehouse", warehouse);
+        assertThat(refused("sql", "--file", sql, "--name", "mine", "--base", base).err())
+                .contains("query 'mine' refused")
+                .contains("run it again with --warehouse " + warehouse);
     }
 
     private static ObjectNode metadata(String base, String query) throws Exception {
