@@ -20,6 +20,7 @@ import org.flinkss.runtime.ops.QueryCheckpoint;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.RowValues;
 import org.flinkss.runtime.table.TableOwner;
+import org.flinkss.runtime.table.TableVacuum;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DeltaSnapshot;
 import org.flinkss.runtime.table.delta.DeltaTable;
@@ -230,7 +231,8 @@ public final class TableCommand implements Callable<Integer> {
                 description =
                         "allow a retention shorter than the table's (7 days), as Delta's"
                                 + " retentionDurationCheck=false: only when no reader of an older"
-                                + " version and no run of the writer is active")
+                                + " version is active (the files a run of the writer staged and"
+                                + " has not committed are kept whatever this says)")
         boolean force;
 
         @Option(names = "--dry-run", description = "list what would be deleted, delete nothing")
@@ -238,13 +240,14 @@ public final class TableCommand implements Callable<Integer> {
 
         @Override
         void run(PrintStream out) {
-            DeltaTable delta = data.openWarehouse().existing(table);
-            VacuumResult result;
+            TableVacuum.Outcome outcome;
             try {
-                result = delta.vacuum(retain, force, dryRun);
+                outcome =
+                        new TableVacuum(data.openWarehouse()).vacuum(table, retain, force, dryRun);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("table " + table + ": " + e.getMessage(), e);
             }
+            VacuumResult result = outcome.result();
             if (dryRun) {
                 result.deleted().forEach(out::println);
             }
@@ -259,6 +262,15 @@ public final class TableCommand implements Callable<Integer> {
                             + " bytes (retention "
                             + retain
                             + ")");
+            if (outcome.keptWhy() != null) {
+                out.println(
+                        "table "
+                                + table
+                                + ": kept "
+                                + result.keptStaged()
+                                + " unreferenced data file(s) "
+                                + outcome.keptWhy());
+            }
         }
     }
 

@@ -126,6 +126,15 @@ class WarehouseS3CliITCase {
                 .isEqualTo(onDisk.sortedValues("events_bronze"));
         assertThat(Files.exists(remoteBase.resolve("_cp/bronze"))).isTrue();
 
+        // Step 4b: the checkpoint knows its S3 warehouse (issue 38 point 1): the flag forgotten,
+        // the run is refused before anything moves, naming the URI to give.
+        CliOutput forgotten = cli("run", "bronze", "--base", remoteBase.toString(), "--quiet");
+        assertThat(forgotten.code()).as(forgotten.err()).isNotZero();
+        assertThat(forgotten.err())
+                .contains("writes to the warehouse " + remote + ",")
+                .contains("run it again with --warehouse " + remote + ",");
+        assertThat(remoteBase.resolve("warehouse/events_bronze")).doesNotExist();
+
         // Step 5: what needs a local warehouse says so in one line, naming the S3 one.
         for (String[] args : new String[][] {{"table", "convert", "no_such_table"}}) {
             List<String> all = new ArrayList<>(List.of(args));

@@ -20,11 +20,13 @@ import java.util.Set;
  * {@code name}, its {@code id} (Spark's query id, kept across runs), the {@code layout} version of
  * the checkpoint ({@link CheckpointLayout#VERSION}) and the query's identity ({@link
  * QueryIdentity}: {@code sources}, {@code sinks}, {@code stateful}, {@code records}, {@code
- * tables}). Earlier versions also wrote {@code base}, the base folder their absolute paths start
- * with. A file that {@code reset} made has a name, an id and a layout, and no identity yet.
+ * tables}) and the {@code warehouse} it writes to ({@link WarehouseBinding}). Earlier versions also
+ * wrote {@code base}, the base folder their absolute paths start with. A file that {@code reset}
+ * made has a name, an id and a layout, and no identity yet.
  *
- * <p>Written by {@link IdentityStore} only; read by the runner (the identity check), the table
- * writers (the query id their commits carry), {@code reset} and {@code recompute}.
+ * <p>Written by {@link IdentityStore} (and its {@code warehouse} by {@link WarehouseBinding}); read
+ * by the runner (the identity check), the table writers (the query id their commits carry), {@code
+ * reset} and {@code recompute}.
  */
 public final class CheckpointMetadata {
 
@@ -118,6 +120,17 @@ public final class CheckpointMetadata {
     /** The base folder an earlier version recorded, or empty. */
     String recordedBase() {
         return json.path(BASE_FIELD).asText("");
+    }
+
+    /**
+     * The warehouse the query writes to, as {@link WarehouseBinding} recorded it at its first run
+     * ({@code ${base}/...} under the base); empty in a checkpoint made before it was recorded.
+     */
+    Optional<String> recordedWarehouse() {
+        JsonNode warehouse = json.path(WarehouseBinding.FIELD);
+        return warehouse.isTextual() && !warehouse.asText().isEmpty()
+                ? Optional.of(warehouse.asText())
+                : Optional.empty();
     }
 
     /** Whether an earlier version recorded the base folder ({@link #recordedBase}). */

@@ -171,9 +171,14 @@ public final class IdentityStore {
         return QueryIdentity.fromJson(json);
     }
 
-    /** The base folder of the checkpoint ({@code <base>/_cp/<query>}), or null if none. */
     @Nullable
     private String base() {
+        return baseOf(layout);
+    }
+
+    /** The base folder of a checkpoint ({@code <base>/_cp/<query>}), or null if none. */
+    @Nullable
+    static String baseOf(CheckpointLayout layout) {
         Path parent = layout.location().getParent();
         if (parent == null
                 || !parent.getName().equals(CheckpointLayout.CHECKPOINTS_FOLDER)
@@ -207,7 +212,9 @@ public final class IdentityStore {
     }
 
     private void write(QueryIdentity identity, String id) {
-        JsonFiles.write(layout.metadata(), CheckpointMetadata.json(identity, id));
+        ObjectNode node = CheckpointMetadata.json(identity, id);
+        new WarehouseBinding(layout).keepIn(node); // recorded at the first run, kept since
+        JsonFiles.write(layout.metadata(), node);
     }
 
     /**

@@ -10,6 +10,7 @@ import org.flinkss.runtime.checkpoint.CheckpointLock;
 import org.flinkss.runtime.checkpoint.CheckpointMetadata;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.checkpoint.WarehouseBinding;
 import org.flinkss.runtime.progress.ProgressLog;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.TableOwner;
@@ -171,7 +172,8 @@ public final class QueryCheckpoint {
                 last == null ? null : last.path("timestamp").asText(null),
                 last == null ? 0 : last.path("numInputRows").asLong(),
                 watermark == Watermarks.NONE ? null : Watermarks.format(watermark),
-                points);
+                points,
+                new WarehouseBinding(layout).warehouse().orElse(null));
     }
 
     /**

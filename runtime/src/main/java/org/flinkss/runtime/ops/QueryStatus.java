@@ -24,6 +24,8 @@ import java.util.Map;
  * @param lastBatchRows the rows it read
  * @param watermark the watermark the last batch ended with, as Spark prints it; null before one
  * @param restorePoints the complete checkpoints and savepoints, oldest first
+ * @param warehouse the warehouse the checkpoint is bound to, recorded at its first run; null if not
+ *     recorded yet (a checkpoint made before the record existed records it at its next run)
  */
 public record QueryStatus(
         String query,
@@ -37,7 +39,8 @@ public record QueryStatus(
         @Nullable String lastBatchTime,
         long lastBatchRows,
         @Nullable String watermark,
-        List<RestorePoint> restorePoints) {
+        List<RestorePoint> restorePoints,
+        @Nullable String warehouse) {
 
     /**
      * A checkpoint or savepoint a run can restore.

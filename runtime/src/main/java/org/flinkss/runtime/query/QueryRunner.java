@@ -43,7 +43,7 @@ public final class QueryRunner {
     public static Result run(Query query, RunOptions options) {
         String name = query.name();
         CheckpointLayout layout = options.checkpointOf(name);
-        QueryRun run = new QueryRun(name, layout, options.runSettings);
+        QueryRun run = new QueryRun(name, layout, options.runSettings, options.warehouse);
         RunOutcome outcome =
                 run.run(
                         (env, scope) -> {

@@ -18,6 +18,7 @@ import org.flinkss.runtime.checkpoint.ResetMarker;
 import org.flinkss.runtime.checkpoint.RestorePoints;
 import org.flinkss.runtime.checkpoint.RunFence;
 import org.flinkss.runtime.checkpoint.RunRecords;
+import org.flinkss.runtime.checkpoint.WarehouseBinding;
 import org.flinkss.runtime.progress.ProgressListener;
 import org.flinkss.runtime.progress.ProgressLog;
 import org.flinkss.runtime.progress.ProgressTracker;
@@ -88,8 +89,19 @@ public final class QueryRun {
     private final IdentityStore identity;
     private final RestorePoints restorePoints;
     private final RunRecords runs;
+    @Nullable private final Path warehouse;
 
     public QueryRun(String name, CheckpointLayout layout, RunSettings settings) {
+        this(name, layout, settings, null);
+    }
+
+    /**
+     * A run whose checkpoint is bound to {@code warehouse} ({@link WarehouseBinding}): recorded at
+     * its first run, a run with another one refused before anything moves.
+     */
+    public QueryRun(
+            String name, CheckpointLayout layout, RunSettings settings, @Nullable Path warehouse) {
+        this.warehouse = warehouse;
         this.name = name;
         this.layout = layout;
         this.settings = settings;
@@ -132,6 +144,9 @@ public final class QueryRun {
                                 + ". Nothing was run.");
             }
             identity.checkLayout(name);
+            if (warehouse != null) {
+                new WarehouseBinding(layout).check(name, warehouse);
+            }
             // Before anything is restored: no job of an earlier run may go on beside this one.
             // Cancelled over REST first (it says so), then fenced: a job that could not be
             // reached stops at its next check of the fence, or its client's heartbeat.
@@ -186,6 +201,9 @@ public final class QueryRun {
                 BuiltJob job =
                         builder.build(env, new RunScope(layout, runId, RunSettings.CLIENT_TIMEOUT));
                 String queryId = identity.claim(job.identity());
+                if (warehouse != null) {
+                    new WarehouseBinding(layout).record(warehouse);
+                }
                 job.prepare();
 
                 List<ObjectNode> committed = new ArrayList<>();

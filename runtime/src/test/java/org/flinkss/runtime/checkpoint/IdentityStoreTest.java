@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The identity in metadata.json: claimed once, kept, and tied to the layout version. */
 class IdentityStoreTest {
 
-    private static final QueryIdentity BRONZE =
+    static final QueryIdentity BRONZE =
             new QueryIdentity(
                     "bronze",
                     List.of("FileStreamSource[file:/data/events/*.json]"),

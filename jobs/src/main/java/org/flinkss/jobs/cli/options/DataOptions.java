@@ -8,6 +8,7 @@ import org.flinkss.jobs.cli.output.Tables;
 import org.flinkss.runtime.ops.StorageSetup;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.sink.jdbc.Database;
+import org.flinkss.runtime.sink.jdbc.JdbcCredentials;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 
@@ -138,6 +139,7 @@ public final class DataOptions {
     }
 
     public Database database() {
+        warnOfAPasswordInTheUrl();
         return jdbcUrl != null
                 ? new Database(jdbcUrl)
                 : Database.sqliteIn(databaseFolder().toPath());
@@ -163,9 +165,22 @@ public final class DataOptions {
     }
 
     public RunOptions.Builder applyTo(RunOptions.Builder run) {
+        warnOfAPasswordInTheUrl();
         if (objectStoreBase() || objectStoreWarehouse()) {
             initializeStorage();
         }
         return run.base(base).warehouse(warehouse()).jdbcUrl(jdbcUrl);
+    }
+
+    /** Whether this command warned already (a command may open its database more than once). */
+    private boolean passwordWarned;
+
+    /** One line on stderr when --jdbc-url carries a password (never shown), naming the way out. */
+    private void warnOfAPasswordInTheUrl() {
+        String warning = jdbcUrl == null ? null : JdbcCredentials.urlPasswordWarning(jdbcUrl);
+        if (warning != null && !passwordWarned) {
+            passwordWarned = true;
+            System.err.println(warning);
+        }
     }
 }

@@ -41,6 +41,11 @@ public final class StatusReport {
         }
         lines.add("  id          " + status.queryId());
         lines.add("  made with   " + madeWith(status));
+        lines.add(
+                "  warehouse   "
+                        + (status.warehouse() == null
+                                ? "not recorded yet (the next run records its --warehouse)"
+                                : status.warehouse()));
         status.sources().forEach(s -> lines.add("  source      " + s));
         status.stateful().forEach(s -> lines.add("  stateful    " + s));
         lines.add(

@@ -15,7 +15,7 @@ class StatusReportTest {
     private static QueryStatus madeOf(List<String> stateful, Map<String, List<String>> columns) {
         return new QueryStatus(
                 "q", "cp", "id", List.of(), List.of(), columns, stateful, -1, null, 0, null,
-                List.of());
+                List.of(), null);
     }
 
     @Test

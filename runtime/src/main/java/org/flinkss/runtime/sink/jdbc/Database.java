@@ -7,7 +7,6 @@ import org.flinkss.runtime.table.RowValues;
 import javax.annotation.Nullable;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Serializable;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +42,7 @@ public final class Database implements Serializable {
         if (!url.startsWith("jdbc:sqlite:") && !url.startsWith("jdbc:postgresql:")) {
             throw new IllegalArgumentException(
                     "unsupported JDBC URL '"
-                            + url
+                            + JdbcCredentials.redacted(url)
                             + "': use jdbc:sqlite:<file> or jdbc:postgresql://host:port/db");
         }
         this.url = url;
@@ -75,30 +74,11 @@ public final class Database implements Serializable {
 
     /** The URL without any user or password in it. */
     public String describe() {
-        return url.replaceAll("(?i)(user|password)=[^&;]*", "$1=***");
+        return JdbcCredentials.redacted(url);
     }
 
     public Connection connect() throws SQLException {
-        Properties props = new Properties();
-        String file = System.getenv("FLINKSS_JDBC_PROPERTIES");
-        if (file != null) {
-            try (InputStream in = Files.newInputStream(Paths.get(file))) {
-                props.load(in);
-            } catch (IOException e) {
-                throw new SQLException(
-                        "cannot read the JDBC properties file named by FLINKSS_JDBC_PROPERTIES ("
-                                + file
-                                + "): "
-                                + e.getMessage(),
-                        e);
-            }
-        }
-        if (System.getenv("FLINKSS_JDBC_USER") != null) {
-            props.setProperty("user", System.getenv("FLINKSS_JDBC_USER"));
-        }
-        if (System.getenv("FLINKSS_JDBC_PASSWORD") != null) {
-            props.setProperty("password", System.getenv("FLINKSS_JDBC_PASSWORD"));
-        }
+        Properties props = JdbcCredentials.from(System.getenv());
         if (isSqlite()) {
             Path db = sqliteFile();
             try {

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.function.Predicate;
 
 /**
  * A Delta Lake table: Parquet data files and a {@code _delta_log/} written and read with Delta
@@ -334,7 +335,19 @@ public final class DeltaTable {
      * never touched.
      */
     public VacuumResult vacuum(Duration retention, boolean force, boolean dryRun) {
-        return maintenance.vacuum(retention, force, dryRun);
+        return maintenance.vacuum(retention, force, dryRun, name -> false);
+    }
+
+    /**
+     * {@link #vacuum(Duration, boolean, boolean)} that keeps, whatever the retention and {@code
+     * force}, the unreferenced data files {@code writersFile} accepts by name that no version ever
+     * removed: files the table's writer staged for a batch it has not committed yet (a live run's,
+     * or a killed run's that its next run commits from its checkpoint). Counted in {@link
+     * VacuumResult#keptStaged}.
+     */
+    public VacuumResult vacuum(
+            Duration retention, boolean force, boolean dryRun, Predicate<String> writersFile) {
+        return maintenance.vacuum(retention, force, dryRun, writersFile);
     }
 
     /**

@@ -14,10 +14,12 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The upkeep of a table outside its commits: Delta's {@code VACUUM} of unreferenced data files, and
@@ -41,7 +43,8 @@ final class TableMaintenance {
     }
 
     /** See {@link DeltaTable#vacuum}. */
-    VacuumResult vacuum(Duration retention, boolean force, boolean dryRun) {
+    VacuumResult vacuum(
+            Duration retention, boolean force, boolean dryRun, Predicate<String> writersFile) {
         Duration minimum = DeltaTable.DEFAULT_RETENTION;
         String configured =
                 KernelInternals.properties(snapshots.latest())
@@ -58,9 +61,9 @@ final class TableMaintenance {
                             + " refused: it is shorter than the table's "
                             + minimum
                             + " (delta.deletedFileRetentionDuration), so readers of older versions"
-                            + " and writers with staged, uncommitted files could lose them. Use a"
-                            + " longer retention, or force it (--force) if no reader or writer is"
-                            + " active.");
+                            + " could lose files they need. Use a longer retention, or force it"
+                            + " (--force) if no such reader is active (table vacuum keeps the files"
+                            + " a writer staged and has not committed either way).");
         }
         long cutoff = System.currentTimeMillis() - retention.toMillis();
         Set<String> keep = new HashSet<>();
@@ -80,6 +83,8 @@ final class TableMaintenance {
         }
         List<String> deleted = new ArrayList<>();
         long bytes = 0;
+        int staged = 0;
+        Set<String> removedEver = null;
         try {
             Path root = new Path(path);
             FileSystem fs = root.getFileSystem();
@@ -88,6 +93,18 @@ final class TableMaintenance {
             for (FileStatus f : candidates) {
                 String p = f.getPath().makeQualified(fs).toString();
                 if (!keep.contains(p) && f.getModificationTime() < cutoff) {
+                    String name = f.getPath().getName();
+                    if (writersFile.test(name)) {
+                        if (removedEver == null) {
+                            removedEver = versions.removedSince(Instant.EPOCH);
+                        }
+                        if (!removedEver.contains(name)) {
+                            // Never committed, never removed: staged by the writer for a batch
+                            // it has not committed yet, whatever the retention and --force say.
+                            staged++;
+                            continue;
+                        }
+                    }
                     if (!dryRun) {
                         fs.delete(f.getPath(), false);
                     }
@@ -105,7 +122,7 @@ final class TableMaintenance {
                 dryRun ? "would delete" : "deleted",
                 deleted.size(),
                 bytes);
-        return new VacuumResult(deleted, bytes, dryRun);
+        return new VacuumResult(deleted, bytes, dryRun, staged);
     }
 
     private static void listData(FileSystem fs, Path dir, List<FileStatus> out) throws IOException {
