@@ -107,6 +107,32 @@ class ForgottenWarehouseITCase {
     }
 
     @Test
+    void aResetWithAnotherWarehouseIsRefusedAndAResetKeepsTheWarehouse() throws Exception {
+        String base = dir.resolve("rw").toString();
+        String warehouse = dir.resolve("rw_wh").toString();
+        ok("land-events", "--base", base, "--batch", "0", "--start", "0");
+        ok("run", "bronze", "--base", base, "--warehouse", warehouse, "--quiet");
+
+        // Step 1: reset with the flag forgotten: refused, the table in its warehouse untouched.
+        CliOutput forgotten = refused("reset", "bronze", "--base", base);
+        assertThat(forgotten.err())
+                .contains("writes to the warehouse " + warehouse)
+                .contains("reset it again with --warehouse " + warehouse);
+        assertThat(count(base, warehouse, "events_bronze")).isEqualTo("500");
+        assertThat(Path.of(base, "_cp", "bronze", "reset.json")).doesNotExist();
+
+        // Step 2: reset with it empties the table, and the new checkpoint keeps the warehouse:
+        // a run with the flag forgotten is still refused, one with it reads everything again.
+        ok("reset", "bronze", "--base", base, "--warehouse", warehouse);
+        assertThat(count(base, warehouse, "events_bronze")).isEqualTo("0");
+        assertThat(metadata(base, "bronze").path("warehouse").asText()).isEqualTo(warehouse);
+        refused("run", "bronze", "--base", base, "--quiet");
+        ok("run", "bronze", "--base", base, "--warehouse", warehouse, "--quiet");
+        assertThat(exportedIds(base, warehouse, "events_bronze"))
+                .isEqualTo(LongStream.range(0, 500).boxed().toList());
+    }
+
+    @Test
     void aCheckpointMadeBeforeTheRecordKeepsRunningAndIsRecordedThen() throws Exception {
         String base = dir.resolve("old").toString();
         ok("land-events", "--base", base, "--batch", "0", "--start", "0");

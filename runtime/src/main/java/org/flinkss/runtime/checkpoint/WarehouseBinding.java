@@ -46,6 +46,14 @@ public final class WarehouseBinding {
      * record).
      */
     public void check(String queryName, Path warehouse) {
+        check(queryName, warehouse, "run");
+    }
+
+    /**
+     * {@link #check(String, Path)} for a command of the query, {@code command} naming it in the
+     * refusal ({@code run}, {@code reset}).
+     */
+    public void check(String queryName, Path warehouse, String command) {
         Optional<String> recorded = recorded();
         if (recorded.isEmpty()) {
             return;
@@ -62,10 +70,14 @@ public final class WarehouseBinding {
                         + layout
                         + " writes to the warehouse "
                         + then
-                        + ", but this run's warehouse is "
+                        + ", but this "
+                        + command
+                        + "'s warehouse is "
                         + now
                         + " (--warehouse, or <base>/warehouse when the flag is absent). A"
-                        + " checkpoint is bound to its warehouse: run it again with --warehouse "
+                        + " checkpoint is bound to its warehouse: "
+                        + command
+                        + " it again with --warehouse "
                         + then
                         + ", or use another --base for another warehouse. Nothing was changed.");
     }

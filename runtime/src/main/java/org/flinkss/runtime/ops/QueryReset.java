@@ -7,6 +7,7 @@ import org.flinkss.runtime.checkpoint.CheckpointMetadata;
 import org.flinkss.runtime.checkpoint.Folders;
 import org.flinkss.runtime.checkpoint.IdentityStore;
 import org.flinkss.runtime.checkpoint.ResetMarker;
+import org.flinkss.runtime.checkpoint.WarehouseBinding;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.runner.RunTmpFolders;
 import org.flinkss.runtime.sink.jdbc.Database;
@@ -96,6 +97,8 @@ public final class QueryReset {
             // chose while the old identity was there to decide them, and the same new id.
             ResetMarker marker = ResetMarker.read(layout).orElse(null);
             if (marker == null) {
+                // A reset with another warehouse would empty the tables of the wrong one.
+                new WarehouseBinding(layout).check(query, warehouse.location(), "reset");
                 marker = plan(owners);
                 marker.write(layout);
             }
@@ -105,6 +108,8 @@ public final class QueryReset {
             }
             ResetSteps.reached(ResetSteps.DELETED);
             new IdentityStore(layout).renew(query, marker.newId());
+            // The new checkpoint stays bound to the warehouse whose tables the reset empties.
+            new WarehouseBinding(layout).record(warehouse.location());
             ResetSteps.reached(ResetSteps.RENEWED);
             TableOwner newOwner = checkpoint.owner(marker.newId(), warehouse);
             for (String table : marker.tables()) {
