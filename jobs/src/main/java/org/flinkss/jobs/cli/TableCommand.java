@@ -39,8 +39,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code table count|show|export|history|vacuum|convert <name>}: a Delta table of the warehouse
- * (or, for reading, a table of the SQL database).
+ * {@code table count|show|export|history|vacuum|convert|repair <name>}: a Delta table of the
+ * warehouse (or, for reading, a table of the SQL database).
  */
 @Command(
         name = "table",
@@ -52,7 +52,8 @@ import java.util.regex.Pattern;
             TableCommand.Export.class,
             TableCommand.History.class,
             TableCommand.Vacuum.class,
-            TableCommand.Convert.class
+            TableCommand.Convert.class,
+            TableRepairCommand.class
         })
 public final class TableCommand implements Callable<Integer> {
 
