@@ -98,6 +98,7 @@ public final class TableCommand implements Callable<Integer> {
         @Option(
                 names = "--version",
                 paramLabel = "N",
+                converter = Converters.TableVersion.class,
                 description = "read the table as of version N (Delta time travel; see history)")
         Long version;
 
@@ -118,6 +119,7 @@ public final class TableCommand implements Callable<Integer> {
         @Option(
                 names = "--limit",
                 defaultValue = "20",
+                converter = Converters.PositiveInt.class,
                 description = "rows to show (default: ${DEFAULT-VALUE})")
         int limit;
 
