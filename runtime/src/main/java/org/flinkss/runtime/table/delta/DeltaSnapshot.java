@@ -59,9 +59,34 @@ public final class DeltaSnapshot {
         return files;
     }
 
-    /** The rows of this version, from the files' statistics (no data is read). */
+    /**
+     * The rows of this version, from the files' statistics; a file whose {@code add} has none
+     * (statistics are optional in Delta: another writer may leave them out) is counted from its
+     * Parquet footer instead of as the -1 that stands for "unknown".
+     */
     public long count() {
-        return files.stream().mapToLong(DataFile::numRecords).sum();
+        long rows = 0;
+        for (DataFile file : files) {
+            rows += file.numRecords() >= 0 ? file.numRecords() : footerRows(file);
+        }
+        return rows;
+    }
+
+    private long footerRows(DataFile file) {
+        try {
+            return DataFiles.describe(new Path(file.path())).numRecords();
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot read "
+                            + file.path()
+                            + " of table "
+                            + table
+                            + " version "
+                            + version
+                            + " to count its rows (its log entry has no statistics): "
+                            + e.getMessage(),
+                    e);
+        }
     }
 
     /** Every row of this version, read with flink-parquet. */
