@@ -73,22 +73,14 @@ public final class DeltaLogDamage {
 
     /** One line: the file, what is wrong with it, and the way out. */
     public String message() {
+        String damage =
+                "the Delta log of table '" + table + "' is damaged: " + damaged.get(0) + " " + what;
         if (fallback < 0) {
-            return "the Delta log of table '"
-                    + table
-                    + "' is damaged: "
-                    + damaged.get(0)
-                    + " "
-                    + what
+            return damage
                     + ", and no readable version is left to fall back to (its earlier commits were"
                     + " cleaned up): reset the query that writes it to rebuild the table";
         }
-        return "the Delta log of table '"
-                + table
-                + "' is damaged: "
-                + damaged.get(0)
-                + " "
-                + what
+        return damage
                 + "; run 'table repair "
                 + table
                 + "' to fall back to version "

@@ -76,16 +76,7 @@ public final class DeltaSnapshot {
         try {
             return DataFiles.describe(new Path(file.path())).numRecords();
         } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot read "
-                            + file.path()
-                            + " of table "
-                            + table
-                            + " version "
-                            + version
-                            + " to count its rows (its log entry has no statistics): "
-                            + e.getMessage(),
-                    e);
+            throw unreadable(file, " to count its rows (its log entry has no statistics)", e);
         }
     }
 
@@ -96,18 +87,23 @@ public final class DeltaSnapshot {
             try {
                 rows.addAll(DataFiles.read(new Path(file.path()), rowType));
             } catch (IOException e) {
-                throw new UncheckedIOException(
-                        "cannot read "
-                                + file.path()
-                                + " of table "
-                                + table
-                                + " version "
-                                + version
-                                + ": "
-                                + e.getMessage(),
-                        e);
+                throw unreadable(file, "", e);
             }
         }
         return rows;
+    }
+
+    private UncheckedIOException unreadable(DataFile file, String why, IOException e) {
+        return new UncheckedIOException(
+                "cannot read "
+                        + file.path()
+                        + " of table "
+                        + table
+                        + " version "
+                        + version
+                        + why
+                        + ": "
+                        + e.getMessage(),
+                e);
     }
 }
