@@ -175,7 +175,12 @@ public final class Main implements Callable<Integer> {
         cli.setExecutionExceptionHandler(
                 (e, commandLine, parseResult) -> {
                     Optional<String> storage = Storage.explainFailure(null, e);
-                    if (e instanceof QueryException
+                    Optional<String> diskFull =
+                            new DiskFull(DiskFull::usableSpace)
+                                    .explain(e, DiskFull.folders(parseResult));
+                    if (diskFull.isPresent()) {
+                        commandLine.getErr().println("error: " + diskFull.get());
+                    } else if (e instanceof QueryException
                             || e instanceof IllegalArgumentException
                             || e instanceof IllegalStateException) {
                         commandLine.getErr().println("error: " + e.getMessage());

@@ -133,7 +133,23 @@ class CommandTreeTest {
         assertThat(table.err())
                 .startsWith(
                         "error: 'flinkss table' needs a command: count, show, export, history,"
-                                + " vacuum, convert\n")
+                                + " vacuum, convert, repair\n")
                 .contains("Usage: flinkss table [-hV] [COMMAND]");
+    }
+
+    @Test
+    void aNegativeLimitOrVersionIsRefusedInOneLineNamingTheOption() {
+        CliOutput limit = cli(List.of("table", "show", "events_bronze", "--limit", "-1"));
+        assertThat(limit.code()).isEqualTo(2);
+        assertThat(limit.err())
+                .isEqualTo(
+                        "error: Invalid value for option '--limit': must be 1 or more, got '-1'\n");
+
+        CliOutput version = cli(List.of("table", "export", "events_bronze", "--version", "-1"));
+        assertThat(version.code()).isEqualTo(2);
+        assertThat(version.err())
+                .isEqualTo(
+                        "error: Invalid value for option '--version': a table's versions start at"
+                                + " 0, got '-1' ('table history <name>' lists them)\n");
     }
 }

@@ -286,6 +286,12 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
         return record.isQuarantined();
     }
 
+    /** bronze, the pipeline and a landing-files SQL table accept {@code --skip-missing-files}. */
+    @Override
+    public boolean skipsMissingFiles() {
+        return true;
+    }
+
     @Override
     public TypeInformation<ParsedEvent> producedType() {
         return TypeInformation.of(ParsedEvent.class);

@@ -102,6 +102,7 @@ public final class Recompute {
                                                         + writer
                                                         + "', which is not a windowed aggregation:"
                                                         + " nothing to recompute"));
+        refuseOtherTablesOf(query, table, writer);
         QueryCheckpoint checkpoint = QueryCheckpoint.of(base, writer);
         try (QueryCheckpoint.Lock lock = checkpoint.lock()) {
             // A window the stream has not closed yet will still be written by it: leave it alone.
@@ -183,6 +184,39 @@ public final class Recompute {
                 .map(QueryCatalog::queryName)
                 .findFirst()
                 .orElseGet(() -> warehouse.writer(table)); // refused: no such table
+    }
+
+    /**
+     * Only the windowed table itself holds windows: the query's {@code <table>_late} holds the
+     * event rows it dropped (their columns are not a window's), and the recompute of the windowed
+     * table already counts them.
+     */
+    private static void refuseOtherTablesOf(WindowQuery query, String table, String writer) {
+        if (table.equals(query.table())) {
+            return;
+        }
+        String what =
+                table.equals(query.table() + EventTables.LATE_SUFFIX)
+                        ? "holds the events query '"
+                                + writer
+                                + "' dropped as late from '"
+                                + query.table()
+                                + "', not windows"
+                        : "is written by query '"
+                                + writer
+                                + "' beside its windowed table '"
+                                + query.table()
+                                + "'";
+        throw new QueryException(
+                "table '"
+                        + table
+                        + "' "
+                        + what
+                        + ": nothing to recompute in it; recompute '"
+                        + query.table()
+                        + "' instead (its windows are rebuilt from "
+                        + query.source()
+                        + ", late events included)");
     }
 
     private static boolean writesToDatabase(Database database, String table, String queryId) {

@@ -40,8 +40,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code table count|show|export|history|vacuum|convert <name>}: a Delta table of the warehouse
- * (or, for reading, a table of the SQL database).
+ * {@code table count|show|export|history|vacuum|convert|repair <name>}: a Delta table of the
+ * warehouse (or, for reading, a table of the SQL database).
  */
 @Command(
         name = "table",
@@ -53,7 +53,8 @@ import java.util.regex.Pattern;
             TableCommand.Export.class,
             TableCommand.History.class,
             TableCommand.Vacuum.class,
-            TableCommand.Convert.class
+            TableCommand.Convert.class,
+            TableRepairCommand.class
         })
 public final class TableCommand implements Callable<Integer> {
 
@@ -98,6 +99,7 @@ public final class TableCommand implements Callable<Integer> {
         @Option(
                 names = "--version",
                 paramLabel = "N",
+                converter = Converters.TableVersion.class,
                 description = "read the table as of version N (Delta time travel; see history)")
         Long version;
 
@@ -118,6 +120,7 @@ public final class TableCommand implements Callable<Integer> {
         @Option(
                 names = "--limit",
                 defaultValue = "20",
+                converter = Converters.PositiveInt.class,
                 description = "rows to show (default: ${DEFAULT-VALUE})")
         int limit;
 

@@ -20,6 +20,7 @@ import org.flinkss.course.queries.WindowQuery;
 import org.flinkss.course.recompute.Recompute;
 import org.flinkss.course.testing.Expected;
 import org.flinkss.jobs.cli.options.Values;
+import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.table.RowValues;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.flinkss.course.testing.Expected.MINUTE;
 
 /** Course topics 11.07, 11.10 and 11.11: watermarks, windows and late data, run by run. */
@@ -139,6 +141,27 @@ public class WindowITCase {
         assertThat(result.written).isEqualTo(6 * 3);
         assertThat(warehouse.sortedValues("events_5min")).containsExactlyElementsOf(exact);
         assertThat(exact).isNotEqualTo(streamed);
+
+        // The late table holds events, not windows: refused in one line naming its windowed
+        // table (it was a ClassCastException), and neither table changes.
+        List<List<Object>> late = warehouse.sortedValues("events_5min_late");
+        assertThatThrownBy(
+                        () ->
+                                Recompute.recompute(
+                                        warehouse,
+                                        null,
+                                        options.base(),
+                                        "events_5min_late",
+                                        Values.timestamp("2025-03-01T00:00:00Z").toEpochMilli(),
+                                        Values.timestamp("2025-03-01T00:30:00Z").toEpochMilli()))
+                .isInstanceOf(QueryException.class)
+                .hasMessage(
+                        "table 'events_5min_late' holds the events query 'win5' dropped as late"
+                                + " from 'events_5min', not windows: nothing to recompute in it;"
+                                + " recompute 'events_5min' instead (its windows are rebuilt from"
+                                + " events_bronze, late events included)");
+        assertThat(warehouse.sortedValues("events_5min_late")).isEqualTo(late).hasSize(1);
+        assertThat(warehouse.sortedValues("events_5min")).containsExactlyElementsOf(exact);
 
         // Step 2: the stream goes on from its own checkpoint: nothing written twice.
         EventFiles.writeBatch(options.events(), 4, EventGenerator.events(1000, 500));

@@ -386,7 +386,10 @@ public final class QueryContext {
                         new DeltaCommitter(
                                 name, warehouse.folder(name), sourceNames.get(0), scope, commit))
                 .setParallelism(1)
-                .setMaxParallelism(1)
+                // Alone in its task, its max parallelism derived: chained into a parallelism-1
+                // run's task it took that task's (128) and a configured 1 then refused the
+                // checkpoint at any other parallelism; a checkpoint holds either, both restore.
+                .disableChaining()
                 .name("commit " + name)
                 .uid("Sink Committer: sink-" + name);
     }

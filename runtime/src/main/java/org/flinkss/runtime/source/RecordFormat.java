@@ -38,5 +38,14 @@ public interface RecordFormat<T, S extends WorkSplit> extends Serializable {
         return null;
     }
 
+    /**
+     * Whether the queries that read this format accept {@code --skip-missing-files}, so that the
+     * error on a split whose data is gone may advise it; false by default (a Delta table's data
+     * file is not skipped: the table would silently lose committed rows).
+     */
+    default boolean skipsMissingFiles() {
+        return false;
+    }
+
     TypeInformation<T> producedType();
 }

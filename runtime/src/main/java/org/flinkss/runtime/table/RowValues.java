@@ -18,12 +18,14 @@ import java.util.List;
  */
 public final class RowValues {
 
+    // The proleptic year (u), as Spark's formatters (they turn a pattern's y into u): year -1 is
+    // -0001, where y (year of era) wrote 0002, the year 2 BC.
     private static final DateTimeFormatter DISPLAY =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
+            DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter ISO =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter ISO_MICROS =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
     /** Every column in order, nulls first. */
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -35,6 +35,17 @@ class RowValuesTest {
     }
 
     @Test
+    void aNegativeYearIsWrittenAsSparkWritesIt() {
+        // Year -1 of the proleptic calendar; "yyyy" (year of era) wrote it 0002 (issue 38).
+        Instant minusOne = Instant.parse("-0001-06-01T12:00:00Z");
+
+        assertThat(RowValues.csv(minusOne)).isEqualTo("-0001-06-01T12:00:00.000Z");
+        assertThat(RowValues.display(minusOne)).isEqualTo("-0001-06-01 12:00:00");
+        assertThat(RowValues.csv(Instant.parse("0001-01-01T00:00:00Z")))
+                .isEqualTo("0001-01-01T00:00:00.000Z");
+    }
+
+    @Test
     void csvKeepsMicrosecondsAndWritesWholeMillisecondsAsBefore() {
         assertThat(RowValues.csv(Instant.parse("2025-03-01T00:00:00.123456Z")))
                 .isEqualTo("2025-03-01T00:00:00.123456Z");

@@ -103,6 +103,14 @@ public final class Converters {
         }
     }
 
+    /** {@link Values#version}: a table version, 0 or more. */
+    public static final class TableVersion implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String text) {
+            return Converters.convert(Values::version, text);
+        }
+    }
+
     /** {@link Values#limit}, as an int (files). */
     public static final class IntLimit implements ITypeConverter<Integer> {
         @Override

@@ -102,18 +102,33 @@ public final class Values {
         return (int) n;
     }
 
+    /** A table version: a whole number, 0 or more (a table's first version is 0). */
+    public static long version(String text) {
+        long n = wholeNumber(text);
+        if (n < 0) {
+            throw new IllegalArgumentException(
+                    "a table's versions start at 0, got '"
+                            + text
+                            + "' ('table history <name>' lists them)");
+        }
+        return n;
+    }
+
     /** A whole number, 1 or more. */
     public static long positiveLong(String text) {
-        long n;
-        try {
-            n = Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + text + "' is not a whole number");
-        }
+        long n = wholeNumber(text);
         if (n < 1) {
             throw new IllegalArgumentException("must be 1 or more, got '" + text + "'");
         }
         return n;
+    }
+
+    private static long wholeNumber(String text) {
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a whole number");
+        }
     }
 
     /** A rate limit: 1 or more; there is no number for "no limit", which is the default. */

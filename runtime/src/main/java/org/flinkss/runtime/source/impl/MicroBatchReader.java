@@ -153,7 +153,7 @@ public final class MicroBatchReader<T, S extends WorkSplit>
             if (skipMissingFiles) {
                 return null;
             }
-            throw new IOException(goneMessage(sourceName, split), e);
+            throw new IOException(goneMessage(sourceName, split, format.skipsMissingFiles()), e);
         } catch (AccessDeniedException e) {
             throw new PermanentFailure(deniedMessage(sourceName, split), e);
         }
@@ -172,8 +172,12 @@ public final class MicroBatchReader<T, S extends WorkSplit>
                 + " is read again from the last checkpoint).";
     }
 
-    /** Why a run fails on a planned file that is gone, and the two ways out. */
-    static String goneMessage(String sourceName, WorkSplit split) {
+    /**
+     * Why a run fails on a planned file that is gone, and the ways out: {@code
+     * --skip-missing-files} only where the query accepts it ({@link
+     * RecordFormat#skipsMissingFiles}).
+     */
+    static String goneMessage(String sourceName, WorkSplit split, boolean skippable) {
         return "source '"
                 + sourceName
                 + "': "
@@ -184,11 +188,18 @@ public final class MicroBatchReader<T, S extends WorkSplit>
                 + (split.position() > 0
                         ? " (after " + split.position() + " of its records were read)"
                         : " before it was read")
-                + ". Either put it back and run the query again (batch "
-                + split.batchId()
-                + " is read again from the last checkpoint), or run it again with"
-                + " --skip-missing-files, which skips the files that are gone and records each one"
-                + " (in the batch's progress and in the query's *_skipped_files table).";
+                + (skippable
+                        ? ". Either put it back and run the query again (batch "
+                                + split.batchId()
+                                + " is read again from the last checkpoint), or run it again with"
+                                + " --skip-missing-files, which skips the files that are gone and"
+                                + " records each one (in the batch's progress and in the query's"
+                                + " *_skipped_files table)."
+                        : ". Put it back and run the query again (batch "
+                                + split.batchId()
+                                + " is read again from the last checkpoint); if it is gone for"
+                                + " good, 'reset' the query that wrote it and then this one, to"
+                                + " rebuild their tables from what is left.");
     }
 
     /** Why a split was skipped, as its record says. */

@@ -59,9 +59,25 @@ public final class DeltaSnapshot {
         return files;
     }
 
-    /** The rows of this version, from the files' statistics (no data is read). */
+    /**
+     * The rows of this version, from the files' statistics; a file whose {@code add} has none
+     * (statistics are optional in Delta: another writer may leave them out) is counted from its
+     * Parquet footer instead of as the -1 that stands for "unknown".
+     */
     public long count() {
-        return files.stream().mapToLong(DataFile::numRecords).sum();
+        long rows = 0;
+        for (DataFile file : files) {
+            rows += file.numRecords() >= 0 ? file.numRecords() : footerRows(file);
+        }
+        return rows;
+    }
+
+    private long footerRows(DataFile file) {
+        try {
+            return DataFiles.describe(new Path(file.path())).numRecords();
+        } catch (IOException e) {
+            throw unreadable(file, " to count its rows (its log entry has no statistics)", e);
+        }
     }
 
     /** Every row of this version, read with flink-parquet. */
@@ -71,18 +87,23 @@ public final class DeltaSnapshot {
             try {
                 rows.addAll(DataFiles.read(new Path(file.path()), rowType));
             } catch (IOException e) {
-                throw new UncheckedIOException(
-                        "cannot read "
-                                + file.path()
-                                + " of table "
-                                + table
-                                + " version "
-                                + version
-                                + ": "
-                                + e.getMessage(),
-                        e);
+                throw unreadable(file, "", e);
             }
         }
         return rows;
+    }
+
+    private UncheckedIOException unreadable(DataFile file, String why, IOException e) {
+        return new UncheckedIOException(
+                "cannot read "
+                        + file.path()
+                        + " of table "
+                        + table
+                        + " version "
+                        + version
+                        + why
+                        + ": "
+                        + e.getMessage(),
+                e);
     }
 }

@@ -6,6 +6,8 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.exceptions.TableNotFoundException;
 
+import org.flinkss.runtime.QueryException;
+
 import java.time.Instant;
 import java.util.Optional;
 
@@ -37,6 +39,8 @@ final class SnapshotReader {
             return Optional.of(latest);
         } catch (TableNotFoundException e) {
             return Optional.empty();
+        } catch (RuntimeException e) {
+            throw explained(e);
         }
     }
 
@@ -56,7 +60,18 @@ final class SnapshotReader {
                             + path
                             + " (no _delta_log): run the query that writes it first",
                     e);
+        } catch (RuntimeException e) {
+            throw explained(e);
         }
+    }
+
+    /**
+     * Kernel's failure to read a damaged log, said in one line that names the damaged file and
+     * {@code table repair} ({@link DeltaLogDamage}); any other failure as it is.
+     */
+    private RuntimeException explained(RuntimeException e) {
+        Optional<DeltaLogDamage> damage = DeltaLogDamage.find(path);
+        return damage.isPresent() ? new QueryException(damage.get().message(), e) : e;
     }
 
     /** The table's current version. */
@@ -121,12 +136,16 @@ final class SnapshotReader {
 
     /** A Kernel snapshot as this project reads it: version, time, columns, properties, files. */
     DeltaSnapshot describe(Snapshot snapshot) {
-        return new DeltaSnapshot(
-                path,
-                snapshot.getVersion(),
-                Instant.ofEpochMilli(snapshot.getTimestamp(engine)),
-                DeltaSchema.toFlink(snapshot.getSchema()),
-                KernelInternals.properties(snapshot),
-                KernelInternals.dataFiles(snapshot, engine));
+        try {
+            return new DeltaSnapshot(
+                    path,
+                    snapshot.getVersion(),
+                    Instant.ofEpochMilli(snapshot.getTimestamp(engine)),
+                    DeltaSchema.toFlink(snapshot.getSchema()),
+                    KernelInternals.properties(snapshot),
+                    KernelInternals.dataFiles(snapshot, engine));
+        } catch (RuntimeException e) {
+            throw explained(e);
+        }
     }
 }

@@ -282,6 +282,11 @@ class MicroBatchReaderTest {
         }
 
         @Override
+        public boolean skipsMissingFiles() {
+            return true;
+        }
+
+        @Override
         public Reading skipped(Unit split, String reason) {
             return new Reading("skipped " + split.describe() + ": " + reason, -1, Long.MIN_VALUE);
         }

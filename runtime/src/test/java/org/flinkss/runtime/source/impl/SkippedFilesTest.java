@@ -81,7 +81,7 @@ class SkippedFilesTest {
 
     @Test
     void aFileGoneWithoutTheFlagIsNamedWithItsBatchAndBothWaysOut() {
-        String message = MicroBatchReader.goneMessage("events", GONE);
+        String message = MicroBatchReader.goneMessage("events", GONE, true);
 
         assertThat(message)
                 .contains(
@@ -93,6 +93,20 @@ class SkippedFilesTest {
     }
 
     @Test
+    void aFileGoneFromASourceThatCannotSkipIsNotAdvisedTheFlagTheQueryRefuses() {
+        // win5 reads events_bronze, and refuses --skip-missing-files: not advised (issue 38).
+        String message = MicroBatchReader.goneMessage("events_bronze", GONE, false);
+
+        assertThat(message).contains("was planned in batch 2 but is gone before it was read");
+        assertThat(message).doesNotContain("--skip-missing-files");
+        assertThat(message)
+                .endsWith(
+                        "Put it back and run the query again (batch 2 is read again from the last"
+                            + " checkpoint); if it is gone for good, 'reset' the query that wrote"
+                            + " it and then this one, to rebuild their tables from what is left.");
+    }
+
+    @Test
     void aFileGoneAfterPartOfItWasReadSaysSoInItsSkipRecord() {
         assertThat(MicroBatchReader.skipReason(GONE))
                 .isEqualTo("gone before it was read (--skip-missing-files)");
@@ -100,7 +114,7 @@ class SkippedFilesTest {
                 .isEqualTo(
                         "gone after 120 of its records were read; the rest was skipped"
                                 + " (--skip-missing-files)");
-        assertThat(MicroBatchReader.goneMessage("events", GONE.withPosition(120)))
+        assertThat(MicroBatchReader.goneMessage("events", GONE.withPosition(120), true))
                 .contains("is gone (after 120 of its records were read)");
         assertThat(List.of(GONE.location())).containsExactly("/data/events/batch_3/part-0.json");
     }
