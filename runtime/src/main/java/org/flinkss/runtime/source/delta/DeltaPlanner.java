@@ -4,6 +4,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
+import org.flinkss.runtime.PermanentFailure;
 import org.flinkss.runtime.progress.SourcePlan;
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.SplitPlanner;
@@ -238,7 +239,8 @@ public final class DeltaPlanner implements SplitPlanner<DeltaSplit> {
                     try {
                         return delta().filesAdded(v, v);
                     } catch (IllegalStateException e) {
-                        throw new IllegalStateException(
+                        // No restart reads it: the job fails at once, in one line.
+                        throw new PermanentFailure(
                                 "table '"
                                         + table
                                         + "' cannot be read further as a stream: "
