@@ -5,6 +5,7 @@ import picocli.CommandLine.ParseResult;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -39,10 +40,17 @@ final class DiskFull {
         while (existing != null && !Files.exists(existing)) {
             existing = existing.getParent();
         }
+        if (existing == null) {
+            return Long.MAX_VALUE;
+        }
         try {
-            return existing == null
-                    ? Long.MAX_VALUE
-                    : Files.getFileStore(existing).getUsableSpace();
+            FileStore store = Files.getFileStore(existing);
+            // A pseudo file system (/sys, /proc: no size) or a read-only one is never "full": a
+            // write there fails for another reason, which the command says itself.
+            if (store.getTotalSpace() == 0 || store.isReadOnly()) {
+                return Long.MAX_VALUE;
+            }
+            return store.getUsableSpace();
         } catch (IOException e) {
             return Long.MAX_VALUE;
         }

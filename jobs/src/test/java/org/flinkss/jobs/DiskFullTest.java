@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A full disk is said in one line naming the folder and that nothing committed was lost (issue 38
@@ -50,6 +51,17 @@ class DiskFullTest {
 
         assertThat(roomy.explain(NO_SPACE, List.of(BASE))).isEmpty();
         assertThat(full.explain(new QueryException("no table 'x'"), List.of(BASE))).isEmpty();
+    }
+
+    @Test
+    void aPseudoFileSystemWithNoSizeIsNeverCalledFull() {
+        // /sys has no size (0 bytes free of 0): a --base there cannot be written for another
+        // reason, which the command says itself (BaseOptionTest), not "the disk is full".
+        Path sys = Path.of("/sys");
+        assumeTrue(java.nio.file.Files.isDirectory(sys), "no /sys here");
+        assertThat(DiskFull.usableSpace(sys.resolve("flinkss-base"))).isEqualTo(Long.MAX_VALUE);
+        assertThat(DiskFull.usableSpace(Path.of(System.getProperty("java.io.tmpdir"))))
+                .isLessThan(Long.MAX_VALUE);
     }
 
     @Test
