@@ -68,19 +68,23 @@ public final class LandEvents {
             } catch (Exception e) {
                 throw new IllegalStateException("landing batch " + batch + " failed", e);
             }
-            if (events.size() != n) {
-                // The job's results come through a collect iterator: never land a short batch.
-                throw new IllegalStateException(
-                        "landing batch "
-                                + batch
-                                + " failed: the job gave "
-                                + events.size()
-                                + " of "
-                                + n
-                                + " events; nothing was landed, run land-events again");
-            }
+            requireWhole(batch, events, n);
         }
         return sorted(events);
+    }
+
+    /** The job's results come through a collect iterator: never land a short batch. */
+    private static void requireWhole(int batch, List<Event> events, int n) {
+        if (events.size() != n) {
+            throw new IllegalStateException(
+                    "landing batch "
+                            + batch
+                            + " failed: the job gave "
+                            + events.size()
+                            + " of "
+                            + n
+                            + " events; nothing was landed, run land-events again");
+        }
     }
 
     /**
@@ -118,17 +122,7 @@ public final class LandEvents {
             } catch (Exception e) {
                 throw new IllegalStateException("landing batch " + batch + " failed", e);
             }
-            if (events.size() != n) {
-                // The job's results come through a collect iterator: never land a short batch.
-                throw new IllegalStateException(
-                        "landing batch "
-                                + batch
-                                + " failed: the job gave "
-                                + events.size()
-                                + " of "
-                                + n
-                                + " events; nothing was landed, run land-events again");
-            }
+            requireWhole(batch, events, n);
         }
         return sorted(events);
     }

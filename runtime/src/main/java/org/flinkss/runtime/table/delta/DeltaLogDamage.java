@@ -61,9 +61,14 @@ public final class DeltaLogDamage {
         return damaged;
     }
 
+    /** Whether {@code name} is a Delta commit's file name ({@code 00000000000000000007.json}). */
+    static boolean isCommit(String name) {
+        return COMMIT.matcher(name).matches();
+    }
+
     /** Whether commits go aside: the rows of those versions leave the table. */
     public boolean dropsVersions() {
-        return damaged.stream().anyMatch(f -> COMMIT.matcher(f.getName()).matches());
+        return damaged.stream().anyMatch(f -> isCommit(f.getName()));
     }
 
     /** The version the table is read at once the damaged files are moved aside. */

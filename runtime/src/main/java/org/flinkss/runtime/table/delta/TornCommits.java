@@ -55,7 +55,7 @@ final class TornCommits {
     static List<ListedFile> withoutTornNewest(List<ListedFile> listed) throws IOException {
         ListedFile newest = null;
         for (ListedFile f : listed) {
-            if (isCommitName(f.name())) {
+            if (DeltaLogDamage.isCommit(f.name())) {
                 newest = f;
             }
         }
@@ -95,7 +95,7 @@ final class TornCommits {
      * its checkpoint's lock ({@code TableOwnership}), so the torn file's name is not raced for.
      */
     static void setAsideIfTorn(Path target) throws IOException {
-        if (!Storage.isLocal(target) || !isCommitName(target.getName())) {
+        if (!Storage.isLocal(target) || !DeltaLogDamage.isCommit(target.getName())) {
             return;
         }
         long length;
@@ -174,17 +174,5 @@ final class TornCommits {
         } catch (JsonProcessingException e) {
             return length + " bytes, its last line is not JSON";
         }
-    }
-
-    private static boolean isCommitName(String name) {
-        if (name.length() != 25 || !name.endsWith(".json")) {
-            return false;
-        }
-        for (int i = 0; i < 20; i++) {
-            if (!Character.isDigit(name.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
     }
 }
