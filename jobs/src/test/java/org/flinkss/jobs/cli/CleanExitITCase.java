@@ -1,5 +1,6 @@
 package org.flinkss.jobs.cli;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * EmbeddedClusters}), about one such run in twenty printed a {@code NoClassDefFoundError} from
  * Pekko's shutdown hook ({@code flink-shutdown-hook-1}) after its summary, exit code 0.
  */
+// Long and cluster-free: it runs beside the cluster tests (the root pom's second failsafe
+// execution).
+@Tag("long")
 class CleanExitITCase {
 
     private static final Path JAR = ProjectScripts.ROOT.resolve("jobs/target/flinkss-jobs.jar");

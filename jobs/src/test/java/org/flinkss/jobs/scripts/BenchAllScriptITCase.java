@@ -1,6 +1,7 @@
 package org.flinkss.jobs.scripts;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -25,6 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * every row of the table is measured, printed once, and its numbers parse and agree with each
  * other. The work folders of the bench scripts are guarded by {@code scripts/lib/bench.sh}.
  */
+// Long and cluster-free: it runs beside the cluster tests (the root pom's second failsafe
+// execution).
+@Tag("long")
 class BenchAllScriptITCase {
 
     private static final Path ROOT = projectRoot();
