@@ -20,10 +20,10 @@ import org.flinkss.jobs.cli.options.OutputModeOption;
 import org.flinkss.jobs.cli.options.ParallelismOption;
 import org.flinkss.jobs.cli.options.ProgressOptions;
 import org.flinkss.jobs.cli.options.RateLimitOptions;
+import org.flinkss.jobs.cli.options.RunOptionGroups;
 import org.flinkss.jobs.cli.options.RunTarget;
 import org.flinkss.jobs.cli.options.TriggerOptions;
 import org.flinkss.jobs.cli.output.RunSummary;
-import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryJar;
 import org.flinkss.runtime.query.QueryJarException;
@@ -144,17 +144,9 @@ public final class RunCommand implements Callable<Integer> {
 
     /** The run's options from the command line, but Kafka's (a catalog query's only). */
     private RunOptions.Builder options() {
-        RunOptions.Builder options =
-                RunOptions.builder()
-                        .parallelism(parallelism.value())
-                        .skipMissingFiles(skipMissingFiles)
-                        .outputMode(outputMode.mode());
-        progress.applyTo(options, Stdout.utf8(), Stdout.utf8ErrStream());
-        flink.applyTo(options);
-        data.applyTo(options);
-        trigger.applyTo(options);
-        limits.applyTo(options);
-        checkpointInterval.applyTo(options);
-        return options;
+        return RunOptionGroups.assemble(
+                        data, trigger, limits, parallelism, checkpointInterval, progress, flink)
+                .skipMissingFiles(skipMissingFiles)
+                .outputMode(outputMode.mode());
     }
 }

@@ -14,9 +14,9 @@ import org.flinkss.jobs.cli.options.FlinkOptions;
 import org.flinkss.jobs.cli.options.ParallelismOption;
 import org.flinkss.jobs.cli.options.ProgressOptions;
 import org.flinkss.jobs.cli.options.RateLimitOptions;
+import org.flinkss.jobs.cli.options.RunOptionGroups;
 import org.flinkss.jobs.cli.options.TriggerOptions;
 import org.flinkss.jobs.cli.output.RunSummary;
-import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.sql.SqlFileException;
@@ -70,14 +70,16 @@ public final class SqlCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        RunOptions.Builder options = RunOptions.builder().parallelism(parallelism.value());
-        progress.applyTo(options, Stdout.utf8(), Stdout.utf8ErrStream());
-        flink.applyTo(options);
-        data.applyTo(options);
-        trigger.applyTo(options);
-        limits.applyTo(options);
-        checkpointInterval.applyTo(options);
-        RunOptions run = options.build();
+        RunOptions run =
+                RunOptionGroups.assemble(
+                                data,
+                                trigger,
+                                limits,
+                                parallelism,
+                                checkpointInterval,
+                                progress,
+                                flink)
+                        .build();
         // As run: the base must exist (a SQL file's sources name their own folders).
         BaseFolder.requireForRun(data, false);
         SqlQuery query;

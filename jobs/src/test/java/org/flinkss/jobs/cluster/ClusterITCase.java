@@ -221,7 +221,10 @@ class ClusterITCase {
     /**
      * A user's own query, the example project's jar, with {@code flink run}: the jar on the job's
      * class path ({@code -C}) and given to {@code run --jar}, as embedded ({@code UserJarITCase}).
-     * A second submission with nothing new reads nothing and leaves the table as it was.
+     * A second submission with nothing new reads nothing and leaves the table as it was. After 500
+     * more events, a third without {@code -C}: the client ships the jar with the job (as in
+     * docker-compose, whose cluster cannot read the client's files) and the TaskManagers run the
+     * query's functions from it.
      */
     @Test
     void aUsersJarRunsOnTheClusterWithFlinkRun() {
@@ -232,22 +235,7 @@ class ClusterITCase {
         Result bronze = bronzeOnTheCluster(base);
         assertThat(bronze.code).as(bronze.output).isZero();
 
-        String[] userJarRun = {
-            "run",
-            "-m",
-            MASTER,
-            "-C",
-            jar.toUri().toString(),
-            CLUSTER_JAR.toString(),
-            "run",
-            "--jar",
-            jar.toString(),
-            "--class",
-            ExampleJar.QUERY_CLASS,
-            "--base",
-            base.toString(),
-            "--quiet"
-        };
+        String[] userJarRun = userJarRun(jar, base, true);
         Result first = flink(userJarRun);
         assertThat(first.code).as(first.output).isZero();
         assertThat(first.output)
@@ -261,6 +249,17 @@ class ClusterITCase {
         assertThat(second.code).as(second.output).isZero();
         assertThat(second.output).contains("0 rows read");
         assertThat(warehouse.sortedValues(UserJarITCase.TABLE)).isEqualTo(expected);
+
+        LocalEventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
+        Result moreBronze = bronzeOnTheCluster(base);
+        assertThat(moreBronze.code).as(moreBronze.output).isZero();
+        Result third = flink(userJarRun(jar, base, false));
+        assertThat(third.code).as(third.output).isZero();
+        assertThat(third.output).contains("buys-per-user: ").contains("500 rows read");
+        // Append mode: the windows the first run wrote stay, each once.
+        assertThat(warehouse.sortedValues(UserJarITCase.TABLE))
+                .containsAll(expected)
+                .doesNotHaveDuplicates();
     }
 
     /**
@@ -531,6 +530,20 @@ class ClusterITCase {
     }
 
     /** {@code flink run ... flinkss-jobs-cluster.jar run bronze --base <base> --quiet}. */
+    /**
+     * {@code flink run ... run --jar JAR --class ...} of the example's query: with {@code -C JAR}
+     * (the jar on the job's class path), or without (the client ships it with the job).
+     */
+    private static String[] userJarRun(Path jar, Path base, boolean onClassPath) {
+        List<String> args = new ArrayList<>(List.of("run", "-m", MASTER));
+        if (onClassPath) {
+            args.addAll(List.of("-C", jar.toUri().toString()));
+        }
+        args.addAll(List.of(CLUSTER_JAR.toString(), "run", "--jar", jar.toString(), "--class"));
+        args.addAll(List.of(ExampleJar.QUERY_CLASS, "--base", base.toString(), "--quiet"));
+        return args.toArray(String[]::new);
+    }
+
     private static Result bronzeOnTheCluster(Path base) {
         return flink(
                 "run",

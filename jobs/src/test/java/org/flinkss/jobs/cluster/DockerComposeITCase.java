@@ -19,6 +19,8 @@ import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.event.LocalEventFiles;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.jobs.CliOutput;
+import org.flinkss.jobs.userquery.ExampleJar;
+import org.flinkss.jobs.userquery.UserJarITCase;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.storage.impl.LocalDisk;
 import org.flinkss.runtime.table.Warehouse;
@@ -49,9 +51,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *   <li>the course scenario from the client container: {@code land-events} (500 events) into an
  *       {@code s3://flinkss/...} base, bronze and win5 submitted with {@code flink run}, 500 more
  *       events, both again: bronze 500 then 1000 rows, read back with {@code table count} in the
- *       client; bronze a third time (nothing new, still 1000 rows) and the pipeline (silver, gold);
- *       every table equal, row for row, to the same commands run embedded in this JVM on a local
- *       base;
+ *       client; bronze a third time (nothing new, still 1000 rows), the pipeline (silver, gold) and
+ *       a user's own query (issue 31: the example project's jar copied into the client, {@code
+ *       flink run ... run --jar ... --class ...}, shipped to the cluster by the client); every
+ *       table equal, row for row, to the same commands run embedded in this JVM on a local base;
  *   <li>a TaskManager container killed ({@code docker kill}, SIGKILL) while bronze runs in batches
  *       of one file, after two batches committed: the run finishes on the other TaskManager's two
  *       slots, and then win5: every table equals an uninterrupted local run's (nothing lost,
@@ -73,6 +76,10 @@ class DockerComposeITCase {
 
     private static final Path WORK = ProjectScripts.ROOT.resolve("jobs/target/docker-compose-it");
     private static final String CLUSTER_JAR = "/opt/flinkss/jobs/flinkss-jobs-cluster.jar";
+
+    /** Where docker/README.md copies a user's jar in the client container. */
+    private static final String USER_JAR = "/tmp/my-first-query.jar";
+
     private static final String WIN5_TABLE = "events_5min";
     private static final String SILVER_TABLE = "events_silver";
     private static final String GOLD_TABLE = "events_by_type";
@@ -208,6 +215,22 @@ class DockerComposeITCase {
         // The pipeline: its bronze finds nothing new, then silver and gold.
         assertThat(flinkRun("run", "pipeline", "--quiet", "--base", remote))
                 .contains("silver: ", "gold: ");
+        // A user's own query (issue 31), as docker/README.md shows it: the example project's jar
+        // copied into the client container, then flink run ... run --jar. The client ships the
+        // jar with the job: the JobManager and the TaskManagers have no copy of it.
+        Path userJar = ExampleJar.build(WORK.resolve("user-jar-build"));
+        cluster.copyInto("client", userJar, USER_JAR);
+        assertThat(
+                        flinkRun(
+                                "run",
+                                "--jar",
+                                USER_JAR,
+                                "--class",
+                                ExampleJar.QUERY_CLASS,
+                                "--quiet",
+                                "--base",
+                                remote))
+                .contains("buys-per-user: ", "1000 rows read");
 
         // The same commands embedded in this JVM, on a local base.
         ok("land-events", "--batch", "1", "--start", "0", "--base", local);
@@ -218,13 +241,31 @@ class DockerComposeITCase {
         ok("run", "win5", "--quiet", "--base", local);
         ok("run", "bronze", "--quiet", "--base", local);
         ok("run", "pipeline", "--quiet", "--base", local);
+        ok(
+                "run",
+                "--jar",
+                userJar.toString(),
+                "--class",
+                ExampleJar.QUERY_CLASS,
+                "--quiet",
+                "--base",
+                local);
 
         Warehouse onCluster = new Warehouse(Storage.location(remote + "/warehouse"));
         Warehouse onDisk = new Warehouse(Storage.location(Path.of(local, "warehouse").toFile()));
         assertThat(onCluster.tables())
-                .contains(BronzeQuery.TABLE, WIN5_TABLE, SILVER_TABLE, GOLD_TABLE)
+                .contains(
+                        BronzeQuery.TABLE,
+                        WIN5_TABLE,
+                        SILVER_TABLE,
+                        GOLD_TABLE,
+                        UserJarITCase.TABLE)
                 .isEqualTo(onDisk.tables());
         assertThat(onDisk.count(BronzeQuery.TABLE)).isEqualTo(1000);
+        assertThat(onDisk.sortedValues(UserJarITCase.TABLE))
+                .as("the user's query: buy windows closed by bronze's 1000 events")
+                .isNotEmpty()
+                .isEqualTo(UserJarITCase.closedBuyWindows(EventGenerator.events(0, 1000)));
         for (String table : List.of(WIN5_TABLE, SILVER_TABLE, GOLD_TABLE)) {
             assertThat(onDisk.count(table)).as(table).isPositive();
         }

@@ -1,6 +1,7 @@
 package org.flinkss.runtime.query;
 
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.ReadableConfig;
 
 import org.flinkss.runtime.runner.impl.JobConfiguration;
 
@@ -14,6 +15,8 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.zip.ZipFile;
 
 /**
@@ -24,8 +27,10 @@ import java.util.zip.ZipFile;
  * <p>The jar gets a class loader of its own, whose parent is the one that loaded the runtime: the
  * query is written against the runtime, which its jar leaves out ({@code provided}). The jar also
  * goes to Flink as a user jar ({@code pipeline.jars}), so that the embedded cluster's task managers
- * load the query's functions from it. Under {@code flink run} the client's jars are Flink's to
- * ship: the jar must be on the job's class path already ({@code flink run -C file://<jar>}).
+ * load the query's functions from it. Under {@code flink run} the jar joins the client's own {@code
+ * pipeline.jars}, which the client uploads to the JobManager with the job: the JobManager and
+ * TaskManagers need no copy of it (a docker-compose cluster shares no folder with the client). A
+ * jar already on the job's class path ({@code flink run -C file://<jar>}) is left to Flink.
  *
  * <p>A jar or class that cannot run is refused before anything is written, in one line that names
  * it ({@link QueryJarException}).
@@ -185,29 +190,37 @@ public final class QueryJar implements AutoCloseable {
 
     /**
      * Gives the jar to Flink with the run's options: an embedded run ships it as a user jar ({@code
-     * pipeline.jars}); under {@code flink run}, where the client ships its own jars, the class must
-     * be on the job's class path already.
-     *
-     * @throws QueryJarException under {@code flink run} without the jar on the job's class path
+     * pipeline.jars}). Under {@code flink run} it is added to the client's {@code pipeline.jars}
+     * (the job's own jar), which the client uploads to the JobManager's blob server with the job,
+     * unless the class is on the job's class path already ({@code flink run -C}).
      */
     public RunOptions.Builder shipWith(RunOptions.Builder options) {
-        if (JobConfiguration.flinkRunClient() == null) {
+        ReadableConfig client = JobConfiguration.flinkRunClient();
+        if (client == null) {
             return options.flinkOption(PipelineOptions.JARS.key(), url(jar).toString());
         }
-        ClassLoader client = Thread.currentThread().getContextClassLoader();
-        try {
-            Class.forName(query.getClass().getName(), false, client);
-        } catch (ClassNotFoundException e) {
-            throw new QueryJarException(
-                    "class "
-                            + query.getClass().getName()
-                            + " is not on the job's class path under flink run: give the jar to"
-                            + " Flink too, 'flink run -C "
-                            + url(jar)
-                            + " ...'",
-                    e);
+        if (onClassPathOfTheJob()) {
+            return options;
         }
-        return options;
+        // The run's Flink options go over the client's configuration: the client's own jar (the
+        // project's, which holds the runtime the query is written against) must stay in the list.
+        List<String> jars =
+                new ArrayList<>(client.getOptional(PipelineOptions.JARS).orElse(List.of()));
+        jars.add(url(jar).toString());
+        return options.flinkOption(PipelineOptions.JARS.key(), String.join(";", jars));
+    }
+
+    /** Whether {@code flink run -C} put the class on the job's class path (the thread's loader). */
+    private boolean onClassPathOfTheJob() {
+        try {
+            Class.forName(
+                    query.getClass().getName(),
+                    false,
+                    Thread.currentThread().getContextClassLoader());
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
     }
 
     /**
