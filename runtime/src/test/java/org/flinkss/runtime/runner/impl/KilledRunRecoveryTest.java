@@ -71,4 +71,48 @@ class KilledRunRecoveryTest {
         assertThat(ProgressTracker.history(layout)).hasSize(1);
         assertThat(tracker.pendingRuns()).isEmpty();
     }
+
+    @Test
+    void aRunKilledAfterItsStopWithASavepointCompletedKeepsTheBatchTheSavepointCommitted()
+            throws IOException {
+        CheckpointLayout layout = CheckpointLayout.of(Storage.location(dir.toFile()), "sessions");
+        // Step 1: checkpoint 1 completed; the stop's savepoint (checkpoint 2) completed and
+        // committed batch 1 into the tables; the driver was killed before it merged it.
+        String job = "3f9a1c0b7e2d4a56b8c9d0e1f2a3b4c5";
+        new RunRecords(layout).recordJob("killed", job, null, null);
+        batch(layout, "killed", 1, 0);
+        batch(layout, "killed", 2, 1);
+        Path chk1 =
+                Files.createDirectories(
+                        Storage.localFile(layout.checkpointsOfJob(job), "a test file")
+                                .toPath()
+                                .resolve("chk-1"));
+        Files.writeString(chk1.resolve("_metadata"), "x");
+        Path savepoint =
+                Files.createDirectories(
+                        Storage.localFile(layout.savepoints(), "a test file")
+                                .toPath()
+                                .resolve("savepoint-3f9a1c-0123456789ab"));
+        Files.writeString(savepoint.resolve("_metadata"), "x");
+
+        List<ObjectNode> committed = new ArrayList<>();
+        ProgressTracker tracker =
+                new ProgressTracker(
+                        layout,
+                        "query-id",
+                        "sessions",
+                        "next-run",
+                        Map.of("events", "DeltaSource[x]"),
+                        Map.of("events_bronze", "DeltaSink[x]"),
+                        List.of(committed::add));
+
+        // Step 2: the next run recovers: both batches, the savepoint's too, once each.
+        new KilledRunRecovery(new RunRecords(layout), new RestorePoints(layout), tracker).recover();
+
+        assertThat(committed).extracting(p -> p.path("batchId").asLong()).containsExactly(0L, 1L);
+        assertThat(ProgressTracker.history(layout))
+                .extracting(p -> p.path("sink").path("numOutputRows").asLong())
+                .containsExactly(100L, 100L);
+        assertThat(tracker.pendingRuns()).isEmpty();
+    }
 }
