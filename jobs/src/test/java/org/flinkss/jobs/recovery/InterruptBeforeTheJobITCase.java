@@ -6,24 +6,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.course.event.EventFiles;
-import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.jobs.Main;
 import org.flinkss.runtime.TestPauses;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
-import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.storage.Storage;
-import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,8 +41,7 @@ class InterruptBeforeTheJobITCase {
     @Test
     void ctrlCWhileTheRunStartsSaysNothingWasWrittenAndTheRerunProcessesEverything()
             throws Exception {
-        RunOptions options = options();
-        EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, EVENTS));
+        RunOptions options = landed();
 
         // Step 1: the run holds its lock, its temporary folder and its embedded cluster.
         String output = interruptAt("run-before-submit", options);
@@ -71,8 +64,7 @@ class InterruptBeforeTheJobITCase {
 
     @Test
     void ctrlCBeforeTheCommandStartsSaysNothingWasWritten() throws Exception {
-        RunOptions options = options();
-        EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, EVENTS));
+        RunOptions options = landed();
 
         String output = interruptAt("command-start", options);
 
@@ -86,12 +78,16 @@ class InterruptBeforeTheJobITCase {
 
     // ---------------------------------------------------------------------------------------------
 
-    private RunOptions options() {
-        return RunOptions.builder()
-                .base(Storage.location(dir.resolve("base").toFile()))
-                .parallelism(1)
-                .printProgress(false)
-                .build();
+    /** The options of a base where one file of the course's events has landed. */
+    private RunOptions landed() throws Exception {
+        RunOptions options =
+                RunOptions.builder()
+                        .base(Storage.location(dir.resolve("base").toFile()))
+                        .parallelism(1)
+                        .printProgress(false)
+                        .build();
+        BronzeInput.land(options, 1, EVENTS);
+        return options;
     }
 
     /** Runs bronze in a child JVM held at {@code point}, sends it SIGINT there: its output. */
@@ -129,15 +125,7 @@ class InterruptBeforeTheJobITCase {
 
     private static void assertRerunProcessesEveryEventOnce(
             RunOptions options, CheckpointLayout checkpoint) throws Exception {
-        QueryRunner.run(new BronzeQuery(options.events()), options);
-        List<Long> ids =
-                new Warehouse(options.warehouse())
-                        .sortedValues(BronzeQuery.TABLE).stream()
-                                .map(row -> (Long) row.get(0))
-                                .toList();
-        assertThat(ids)
-                .as("every event exactly once")
-                .containsExactlyElementsOf(LongStream.range(0, EVENTS).boxed().toList());
+        BronzeInput.assertExactlyOnceAfterARerun(options, checkpoint, EVENTS);
         assertThat(ProgressTracker.history(checkpoint)).as("batches").hasSize(1);
     }
 }

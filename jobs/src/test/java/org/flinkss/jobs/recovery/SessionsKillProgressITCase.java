@@ -7,8 +7,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.course.event.EventFiles;
-import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.jobs.Main;
@@ -73,12 +71,7 @@ class SessionsKillProgressITCase {
                         .maxFilesPerTrigger(1)
                         .printProgress(false)
                         .build();
-        for (int file = 0; file < FILES; file++) {
-            EventFiles.writeBatch(
-                    options.events(),
-                    file + 1,
-                    EventGenerator.events((long) file * EVENTS_PER_FILE, EVENTS_PER_FILE));
-        }
+        BronzeInput.land(options, FILES, EVENTS_PER_FILE);
         QueryRunner.run(new BronzeQuery(options.events()), options);
 
         // Step 2: sessions halts right after the Delta commit of the batch.

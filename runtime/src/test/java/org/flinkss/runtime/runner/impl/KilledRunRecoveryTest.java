@@ -37,6 +37,27 @@ class KilledRunRecoveryTest {
         Fragments.write(scope, checkpointId, new Fragment.SinkRows("events_bronze", 0, 1, 100));
     }
 
+    /** A restore point {@code name} in {@code folder}, complete: it has its {@code _metadata}. */
+    private static void completed(org.apache.flink.core.fs.Path folder, String name)
+            throws IOException {
+        Path point =
+                Files.createDirectories(
+                        Storage.localFile(folder, "a test file").toPath().resolve(name));
+        Files.writeString(point.resolve("_metadata"), "x");
+    }
+
+    /** The tracker of the run after the killed one, telling {@code committed} what it records. */
+    private static ProgressTracker nextRun(CheckpointLayout layout, List<ObjectNode> committed) {
+        return new ProgressTracker(
+                layout,
+                "query-id",
+                layout.location().getName(),
+                "next-run",
+                Map.of("events", "FileStreamSource[x]"),
+                Map.of("events_bronze", "DeltaSink[x]"),
+                List.of(committed::add));
+    }
+
     @Test
     void whatACompletedCheckpointCoveredIsCommittedAndTheRestDiscarded() throws IOException {
         CheckpointLayout layout = CheckpointLayout.of(Storage.location(dir.toFile()), "bronze");
@@ -44,25 +65,12 @@ class KilledRunRecoveryTest {
         new RunRecords(layout).recordJob("killed", "job-k", null, null);
         batch(layout, "killed", 1, 0);
         batch(layout, "killed", 2, 1);
-        Path chk1 =
-                Files.createDirectories(
-                        Storage.localFile(layout.checkpointsOfJob("job-k"), "a test file")
-                                .toPath()
-                                .resolve("chk-1"));
-        Files.writeString(chk1.resolve("_metadata"), "x");
+        completed(layout.checkpointsOfJob("job-k"), "chk-1");
         // A run killed before its job was even submitted: nothing of it is committed.
         batch(layout, "never-submitted", 1, 0);
 
         List<ObjectNode> committed = new ArrayList<>();
-        ProgressTracker tracker =
-                new ProgressTracker(
-                        layout,
-                        "query-id",
-                        "bronze",
-                        "next-run",
-                        Map.of("events", "FileStreamSource[x]"),
-                        Map.of("events_bronze", "DeltaSink[x]"),
-                        List.of(committed::add));
+        ProgressTracker tracker = nextRun(layout, committed);
 
         // Step 2: the next run recovers before it starts.
         new KilledRunRecovery(new RunRecords(layout), new RestorePoints(layout), tracker).recover();
@@ -82,29 +90,11 @@ class KilledRunRecoveryTest {
         new RunRecords(layout).recordJob("killed", job, null, null);
         batch(layout, "killed", 1, 0);
         batch(layout, "killed", 2, 1);
-        Path chk1 =
-                Files.createDirectories(
-                        Storage.localFile(layout.checkpointsOfJob(job), "a test file")
-                                .toPath()
-                                .resolve("chk-1"));
-        Files.writeString(chk1.resolve("_metadata"), "x");
-        Path savepoint =
-                Files.createDirectories(
-                        Storage.localFile(layout.savepoints(), "a test file")
-                                .toPath()
-                                .resolve("savepoint-3f9a1c-0123456789ab"));
-        Files.writeString(savepoint.resolve("_metadata"), "x");
+        completed(layout.checkpointsOfJob(job), "chk-1");
+        completed(layout.savepoints(), "savepoint-3f9a1c-0123456789ab");
 
         List<ObjectNode> committed = new ArrayList<>();
-        ProgressTracker tracker =
-                new ProgressTracker(
-                        layout,
-                        "query-id",
-                        "sessions",
-                        "next-run",
-                        Map.of("events", "DeltaSource[x]"),
-                        Map.of("events_bronze", "DeltaSink[x]"),
-                        List.of(committed::add));
+        ProgressTracker tracker = nextRun(layout, committed);
 
         // Step 2: the next run recovers: both batches, the savepoint's too, once each.
         new KilledRunRecovery(new RunRecords(layout), new RestorePoints(layout), tracker).recover();
