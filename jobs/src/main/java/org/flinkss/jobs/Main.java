@@ -26,6 +26,8 @@ import org.flinkss.jobs.cli.VersionProvider;
 import org.flinkss.jobs.cli.output.Logging;
 import org.flinkss.jobs.cli.output.Stdout;
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.TestPauses;
+import org.flinkss.runtime.runner.EarlyInterruption;
 import org.flinkss.runtime.runner.EmbeddedClusters;
 import org.flinkss.runtime.storage.Storage;
 
@@ -34,6 +36,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -121,6 +124,9 @@ public final class Main implements Callable<Integer> {
             System.err.println("error: " + e.getMessage());
             System.exit(2);
         }
+        // Ctrl-C from here until a run's job is watched says what it interrupted.
+        EarlyInterruption.install(args.length == 0 ? "" : args[0], System.err);
+        TestPauses.at("command-start");
         boolean underFlinkRun = FlinkRunClient.isUnderFlinkRun();
         if (underFlinkRun) {
             FlinkRunClient.startHadoopShutdownHooksOutsideUserCode();
@@ -128,6 +134,7 @@ public final class Main implements Callable<Integer> {
             Storage.initializedByFlink();
         }
         int code = execute(args);
+        EarlyInterruption.uninstall();
         // Flink's embedded cluster leaves non-daemon threads behind: exit explicitly. Under
         // `flink run` the client owns the JVM and only a failure must end it with a code.
         if (code != 0 || !underFlinkRun) {
@@ -172,6 +179,15 @@ public final class Main implements Callable<Integer> {
         // Errors name files and tables: UTF-8, whatever the platform's charset.
         cli.setErr(Stdout.utf8Err());
         cli.setParameterExceptionHandler(Main::invalidInput);
+        cli.setExecutionStrategy(
+                parseResult -> {
+                    // A command that runs queries writes nothing before its run starts (which
+                    // says what Ctrl-C interrupts from then on); any other works from here.
+                    if (!runsQueries(parseResult)) {
+                        EarlyInterruption.silence();
+                    }
+                    return new CommandLine.RunLast().execute(parseResult);
+                });
         cli.setExecutionExceptionHandler(
                 (e, commandLine, parseResult) -> {
                     Optional<String> storage = Storage.explainFailure(null, e);
@@ -195,6 +211,14 @@ public final class Main implements Callable<Integer> {
                 });
         return cli.execute(args);
     }
+
+    private static boolean runsQueries(CommandLine.ParseResult parseResult) {
+        return parseResult.hasSubcommand()
+                && RUN_COMMANDS.contains(parseResult.subcommand().commandSpec().name());
+    }
+
+    /** The commands whose work is query runs, and nothing written before the first starts. */
+    private static final Set<String> RUN_COMMANDS = Set.of("run", "sql");
 
     /** A value or an option that cannot be read: one line, not the whole usage. */
     private static int invalidInput(ParameterException e, String[] args) {

@@ -32,6 +32,7 @@ public final class LandCustomersCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        data.refuseJdbcUrl("land-customers");
         BaseFolder.createForLanding(data);
         Customers.land(data.openWarehouse(), countries);
         System.out.println("customers: " + Customers.COUNT + " rows, countries " + countries);

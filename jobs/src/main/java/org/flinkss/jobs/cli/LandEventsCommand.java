@@ -72,6 +72,7 @@ public final class LandEventsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        data.refuseJdbcUrl("land-events");
         String ids = "ids " + start + ".." + (start + n - 1);
         if (toKafka) {
             Map<String, String> properties = kafka.clientProperties();

@@ -30,6 +30,7 @@ public final class ProgressCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        data.refuseJdbcUrl("progress"); // the checkpoint's progress log only
         if (data.objectStoreBase()) {
             data.initializeStorage();
         }

@@ -3,6 +3,7 @@ package org.flinkss.jobs.cli;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
+import org.flinkss.course.queries.DatabaseWriters;
 import org.flinkss.jobs.cli.options.CheckpointedQuery;
 import org.flinkss.jobs.cli.options.DataOptions;
 import org.flinkss.runtime.ops.QueryReset;
@@ -27,6 +28,10 @@ public final class ResetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // A catalog query that never writes the SQL database has none of its tables there.
+        query.catalog()
+                .filter(q -> !DatabaseWriters.mayWrite(q))
+                .ifPresent(q -> data.refuseJdbcUrl("reset " + q));
         if (data.objectStoreBase()) {
             data.initializeStorage();
         }

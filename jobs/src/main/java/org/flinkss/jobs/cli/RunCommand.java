@@ -5,6 +5,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import org.flinkss.course.event.BadLines;
+import org.flinkss.course.queries.DatabaseWriters;
 import org.flinkss.course.queries.Pipeline;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.course.queries.QueryOption;
@@ -103,6 +104,9 @@ public final class RunCommand implements Callable<Integer> {
         QueryRequest request =
                 new QueryRequest(run, api.api(), rescuedData, skipMissingFiles, kafka, badLines);
         q.check(request);
+        if (!DatabaseWriters.writes(q, run.outputMode())) {
+            data.refuseJdbcUrl("run " + q);
+        }
         // The queries that read the landing folder are those that take its options.
         BaseFolder.requireForRun(
                 data,

@@ -70,6 +70,7 @@ public final class SqlCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        data.refuseJdbcUrl("sql --file"); // a SQL file's connectors are Delta, files and Kafka
         RunOptions run =
                 RunOptionGroups.assemble(
                                 data,

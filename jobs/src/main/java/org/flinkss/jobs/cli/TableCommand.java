@@ -171,6 +171,7 @@ public final class TableCommand implements Callable<Integer> {
 
         @Override
         void run(PrintStream out) {
+            data.refuseJdbcUrl("table history"); // Delta tables only
             List<List<Object>> rows = new ArrayList<>();
             for (HistoryEntry e : data.openWarehouse().existing(table).history(limit)) {
                 rows.add(
@@ -243,6 +244,7 @@ public final class TableCommand implements Callable<Integer> {
 
         @Override
         void run(PrintStream out) {
+            data.refuseJdbcUrl("table vacuum"); // Delta tables only
             TableVacuum.Outcome outcome;
             try {
                 outcome =
@@ -287,6 +289,7 @@ public final class TableCommand implements Callable<Integer> {
     static final class Convert extends OnTable {
         @Override
         void run(PrintStream out) {
+            data.refuseJdbcUrl("table convert"); // Delta tables only
             if (data.objectStoreWarehouse()) {
                 // A table of the earlier format is read as the local files it was written as;
                 // refused before the object store is reached.

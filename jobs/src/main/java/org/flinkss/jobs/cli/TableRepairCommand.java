@@ -33,6 +33,7 @@ final class TableRepairCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        data.refuseJdbcUrl("table repair"); // a Delta log's repair
         // Not warehouse.exists(table): it reads the log, and a damaged one is refused there.
         Warehouse warehouse = data.openWarehouse();
         DeltaLogRepair.Repaired repaired = DeltaLogRepair.repair(warehouse.folder(table));

@@ -142,10 +142,13 @@ class SharedDatabaseITCase {
         // Each base has its own warehouse (its Delta tables); only the database is shared.
         List<String> inA = List.of("--base", a.toString(), "--jdbc-url", url);
         List<String> inB = List.of("--base", b.toString(), "--jdbc-url", url);
+        // Landing and bronze never use the database: they refuse --jdbc-url.
+        List<String> baseA = List.of("--base", a.toString());
+        List<String> baseB = List.of("--base", b.toString());
 
         // Step 1: base a runs bronze, latest and win5 in update mode into PostgreSQL.
-        ok(in(inA, "land-events", "--batch", "1", "--start", "0"));
-        ok(in(inA, "run", "bronze", "--quiet"));
+        ok(in(baseA, "land-events", "--batch", "1", "--start", "0"));
+        ok(in(baseA, "run", "bronze", "--quiet"));
         ok(in(inA, "run", "latest", "--quiet"));
         ok(in(inA, "run", "win5", "--output-mode", "update", "--quiet"));
         List<List<Object>> latest = db.rows(LatestQuery.TABLE);
@@ -154,8 +157,8 @@ class SharedDatabaseITCase {
         assertThat(windows).isNotEmpty();
 
         // Step 2: base b's writers of the same two tables are refused, naming both checkpoints.
-        ok(in(inB, "land-events", "--batch", "1", "--start", "1000"));
-        ok(in(inB, "run", "bronze", "--quiet"));
+        ok(in(baseB, "land-events", "--batch", "1", "--start", "1000"));
+        ok(in(baseB, "run", "bronze", "--quiet"));
         assertRefused(refused(in(inB, "run", "latest", "--quiet")), LatestQuery.TABLE, a, b);
         assertRefused(
                 refused(in(inB, "run", "win5", "--output-mode", "update", "--quiet")),

@@ -6,24 +6,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.flinkss.course.event.EventFiles;
-import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.jobs.Main;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
-import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.storage.Storage;
-import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.MiniClusters;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,7 +42,7 @@ class InterruptITCase {
     void ctrlCOnAnAvailableNowRunSaysWhichBatchWasLastCommittedAndTheNextRunResumesThere()
             throws Exception {
         RunOptions options = options(dir.resolve("base"));
-        landEvents(options);
+        BronzeInput.land(options, FILES, EVENTS_PER_FILE);
         CheckpointLayout checkpoint = options.checkpointOf(BronzeQuery.NAME);
 
         String output = interruptAfterACommit(checkpoint, run(options), "available-now");
@@ -68,7 +62,7 @@ class InterruptITCase {
     @Test
     void ctrlCOnAProcessingTimeRunStopsWithASavepointAndSaysSo() throws Exception {
         RunOptions options = options(dir.resolve("base"));
-        landEvents(options);
+        BronzeInput.land(options, FILES, EVENTS_PER_FILE);
         CheckpointLayout checkpoint = options.checkpointOf(BronzeQuery.NAME);
 
         String output =
@@ -97,15 +91,6 @@ class InterruptITCase {
                 .checkpointInterval(Duration.ofMillis(500))
                 .printProgress(false)
                 .build();
-    }
-
-    private static void landEvents(RunOptions options) throws IOException {
-        for (int file = 0; file < FILES; file++) {
-            EventFiles.writeBatch(
-                    options.events(),
-                    file + 1,
-                    EventGenerator.events((long) file * EVENTS_PER_FILE, EVENTS_PER_FILE));
-        }
     }
 
     private static String[] run(RunOptions options, String... more) {
@@ -158,20 +143,7 @@ class InterruptITCase {
 
     private static void assertExactlyOnceAfterARerun(
             RunOptions options, CheckpointLayout checkpoint) throws Exception {
-        QueryRunner.run(new BronzeQuery(options.events()), options);
-        List<Long> ids =
-                new Warehouse(options.warehouse())
-                        .sortedValues(BronzeQuery.TABLE).stream()
-                                .map(row -> (Long) row.get(0))
-                                .toList();
-        assertThat(ids)
-                .as("every event exactly once")
-                .containsExactlyElementsOf(
-                        LongStream.range(0, (long) FILES * EVENTS_PER_FILE).boxed().toList());
-        List<Long> batches =
-                ProgressTracker.history(checkpoint).stream()
-                        .map(p -> p.path("batchId").asLong())
-                        .toList();
-        assertThat(batches).as("batch ids").doesNotHaveDuplicates().isSorted();
+        BronzeInput.assertExactlyOnceAfterARerun(
+                options, checkpoint, (long) FILES * EVENTS_PER_FILE);
     }
 }

@@ -42,6 +42,16 @@ public final class RestorePoints {
         return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
     }
 
+    /**
+     * Whether job {@code jobId} completed a savepoint into this checkpoint: the stop with a
+     * savepoint that ends a run, the job's last checkpoint. Flink names the folder {@code
+     * savepoint-<the job id's first 6 characters>-<random>}.
+     */
+    public boolean savepointCompletedBy(String jobId) {
+        String prefix = "savepoint-" + jobId.substring(0, Math.min(6, jobId.length())) + "-";
+        return all().stream().anyMatch(p -> p.getName().startsWith(prefix));
+    }
+
     /** Every complete checkpoint and savepoint, oldest first. */
     public List<Path> all() {
         if (!layout.isObjectStore()) {

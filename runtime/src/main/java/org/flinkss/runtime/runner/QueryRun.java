@@ -11,6 +11,7 @@ import org.apache.flink.util.ExceptionUtils;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.TestPauses;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.CheckpointLock;
 import org.flinkss.runtime.checkpoint.IdentityStore;
@@ -130,6 +131,13 @@ public final class QueryRun {
                             + " behaviour, and it honours rate limits)");
         }
         String runId = UUID.randomUUID().toString();
+        // Until the job is submitted and the run's own hook speaks: nothing of a batch is written.
+        EarlyInterruption.at(
+                "query '"
+                        + name
+                        + "': interrupted while starting, before its job ran; no batch was"
+                        + " processed and no row written. Run it again: it starts where the last"
+                        + " run ended.");
         try (CheckpointLock lock =
                 CheckpointLock.acquire(layout, name, runId, settings.leaseTime)) {
             // A reset killed part-way: its tables may be half handed over. Refused, not completed
@@ -167,6 +175,7 @@ public final class QueryRun {
             // no other run of the query is active while this one holds the lock.
             RunTmpFolders.removeLeftovers(settings.tmpRoot, name);
             File tmp = RunTmpFolders.of(settings.tmpRoot, name, runId);
+            EarlyInterruption.runFolder(tmp);
             EarlyMiniCluster early = null;
             try {
                 Configuration conf =
@@ -210,6 +219,7 @@ public final class QueryRun {
                 ProgressTracker tracker = tracker(job, queryId, runId, committed);
                 new KilledRunRecovery(runs, restorePoints, tracker).recover();
 
+                TestPauses.at("run-before-submit");
                 Path savepoint = execute(env, job, runId, lock, tracker, flinkRunClient);
                 // Before noDataProgress, which tells the listeners too: it is no batch.
                 List<ObjectNode> batches = List.copyOf(committed);
@@ -228,6 +238,7 @@ public final class QueryRun {
                     early.close();
                 }
                 RunTmpFolders.removeLeftovers(settings.tmpRoot, name);
+                EarlyInterruption.silence();
             }
         }
     }
@@ -306,6 +317,7 @@ public final class QueryRun {
                         client,
                         settings.trigger.isAvailableNow() ? null : stopper,
                         settings.out)) {
+            EarlyInterruption.silence(); // the run's hook speaks now
             JobWatcher.Ending ending;
             try {
                 ending =

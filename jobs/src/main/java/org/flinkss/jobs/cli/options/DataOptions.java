@@ -2,8 +2,12 @@ package org.flinkss.jobs.cli.options;
 
 import org.apache.flink.core.fs.Path;
 
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
+import org.flinkss.course.queries.DatabaseWriters;
 import org.flinkss.jobs.cli.output.Tables;
 import org.flinkss.runtime.ops.StorageSetup;
 import org.flinkss.runtime.query.RunOptions;
@@ -85,6 +89,26 @@ public final class DataOptions {
                             + " FLINKSS_JDBC_USER/FLINKSS_JDBC_PASSWORD or the file named by"
                             + " FLINKSS_JDBC_PROPERTIES")
     String jdbcUrl;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /**
+     * Refuses --jdbc-url (a usage error, exit 2) where it would be silently ignored: {@code what}
+     * (a command, or a command and its query) never uses the SQL database.
+     */
+    public void refuseJdbcUrl(String what) {
+        if (jdbcUrl != null) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--jdbc-url: '"
+                            + what
+                            + "' does not use the SQL database, so the URL would be ignored; "
+                            + DatabaseWriters.described()
+                            + " write it, and table count|show|export, status, reset, recompute"
+                            + " and report read it. Leave --jdbc-url out");
+        }
+    }
 
     /** Whether --warehouse is on an object store ({@code s3://bucket/prefix}). */
     public boolean objectStoreWarehouse() {

@@ -13,6 +13,12 @@ import java.util.Optional;
  * Keeps the progress of runs whose driver was killed: their operators left progress fragments that
  * no driver merged. What a completed checkpoint of the run's job covers is committed (its rows are
  * in the sinks); the rest was rolled back and is discarded.
+ *
+ * <p>The stop with a savepoint that ends a run is a checkpoint too, and the last batch of an
+ * availableNow run is committed when it completes, but it is no {@code chk-N} of the job: a driver
+ * killed after that commit and before it merged the savepoint's fragments lost the batch from the
+ * progress log (issue 38), while its rows were in the tables. A completed savepoint of the job
+ * commits everything, as the driver does after the stop.
  */
 @Internal
 public final class KilledRunRecovery {
@@ -33,7 +39,9 @@ public final class KilledRunRecovery {
         for (String run : tracker.pendingRuns()) {
             Optional<String> job = runs.jobOf(run);
             List<Long> completed = job.map(restorePoints::completedCheckpoints).orElse(List.of());
-            if (!completed.isEmpty()) {
+            if (job.isPresent() && restorePoints.savepointCompletedBy(job.get())) {
+                tracker.commit(run, Long.MAX_VALUE);
+            } else if (!completed.isEmpty()) {
                 tracker.commit(run, completed.get(completed.size() - 1));
             }
             tracker.discard(run);

@@ -14,6 +14,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.flinkss.runtime.TestPauses;
 import org.flinkss.runtime.checkpoint.CheckpointLog;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.checkpoint.SealedBatch;
@@ -172,6 +173,7 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
                 CommitResult result = commit.commit(delta, queryId, batchId, c.items());
                 if (result.committed()) {
                     LOG.info("Table '{}': {}", table, result.describe());
+                    TestPauses.at("delta-commit:" + table + ":" + batchId);
                 } else {
                     skipped(batchId, c, result.committedBatch());
                 }

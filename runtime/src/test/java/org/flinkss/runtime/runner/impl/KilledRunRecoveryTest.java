@@ -37,6 +37,27 @@ class KilledRunRecoveryTest {
         Fragments.write(scope, checkpointId, new Fragment.SinkRows("events_bronze", 0, 1, 100));
     }
 
+    /** A restore point {@code name} in {@code folder}, complete: it has its {@code _metadata}. */
+    private static void completed(org.apache.flink.core.fs.Path folder, String name)
+            throws IOException {
+        Path point =
+                Files.createDirectories(
+                        Storage.localFile(folder, "a test file").toPath().resolve(name));
+        Files.writeString(point.resolve("_metadata"), "x");
+    }
+
+    /** The tracker of the run after the killed one, telling {@code committed} what it records. */
+    private static ProgressTracker nextRun(CheckpointLayout layout, List<ObjectNode> committed) {
+        return new ProgressTracker(
+                layout,
+                "query-id",
+                layout.location().getName(),
+                "next-run",
+                Map.of("events", "FileStreamSource[x]"),
+                Map.of("events_bronze", "DeltaSink[x]"),
+                List.of(committed::add));
+    }
+
     @Test
     void whatACompletedCheckpointCoveredIsCommittedAndTheRestDiscarded() throws IOException {
         CheckpointLayout layout = CheckpointLayout.of(Storage.location(dir.toFile()), "bronze");
@@ -44,31 +65,44 @@ class KilledRunRecoveryTest {
         new RunRecords(layout).recordJob("killed", "job-k", null, null);
         batch(layout, "killed", 1, 0);
         batch(layout, "killed", 2, 1);
-        Path chk1 =
-                Files.createDirectories(
-                        Storage.localFile(layout.checkpointsOfJob("job-k"), "a test file")
-                                .toPath()
-                                .resolve("chk-1"));
-        Files.writeString(chk1.resolve("_metadata"), "x");
+        completed(layout.checkpointsOfJob("job-k"), "chk-1");
         // A run killed before its job was even submitted: nothing of it is committed.
         batch(layout, "never-submitted", 1, 0);
 
         List<ObjectNode> committed = new ArrayList<>();
-        ProgressTracker tracker =
-                new ProgressTracker(
-                        layout,
-                        "query-id",
-                        "bronze",
-                        "next-run",
-                        Map.of("events", "FileStreamSource[x]"),
-                        Map.of("events_bronze", "DeltaSink[x]"),
-                        List.of(committed::add));
+        ProgressTracker tracker = nextRun(layout, committed);
 
         // Step 2: the next run recovers before it starts.
         new KilledRunRecovery(new RunRecords(layout), new RestorePoints(layout), tracker).recover();
 
         assertThat(committed).extracting(p -> p.path("batchId").asLong()).containsExactly(0L);
         assertThat(ProgressTracker.history(layout)).hasSize(1);
+        assertThat(tracker.pendingRuns()).isEmpty();
+    }
+
+    @Test
+    void aRunKilledAfterItsStopWithASavepointCompletedKeepsTheBatchTheSavepointCommitted()
+            throws IOException {
+        CheckpointLayout layout = CheckpointLayout.of(Storage.location(dir.toFile()), "sessions");
+        // Step 1: checkpoint 1 completed; the stop's savepoint (checkpoint 2) completed and
+        // committed batch 1 into the tables; the driver was killed before it merged it.
+        String job = "3f9a1c0b7e2d4a56b8c9d0e1f2a3b4c5";
+        new RunRecords(layout).recordJob("killed", job, null, null);
+        batch(layout, "killed", 1, 0);
+        batch(layout, "killed", 2, 1);
+        completed(layout.checkpointsOfJob(job), "chk-1");
+        completed(layout.savepoints(), "savepoint-3f9a1c-0123456789ab");
+
+        List<ObjectNode> committed = new ArrayList<>();
+        ProgressTracker tracker = nextRun(layout, committed);
+
+        // Step 2: the next run recovers: both batches, the savepoint's too, once each.
+        new KilledRunRecovery(new RunRecords(layout), new RestorePoints(layout), tracker).recover();
+
+        assertThat(committed).extracting(p -> p.path("batchId").asLong()).containsExactly(0L, 1L);
+        assertThat(ProgressTracker.history(layout))
+                .extracting(p -> p.path("sink").path("numOutputRows").asLong())
+                .containsExactly(100L, 100L);
         assertThat(tracker.pendingRuns()).isEmpty();
     }
 }
