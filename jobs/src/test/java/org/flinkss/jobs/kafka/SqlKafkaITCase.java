@@ -1,0 +1,314 @@
+package org.flinkss.jobs.kafka;
+
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LocalEventFiles;
+import org.flinkss.course.testing.KafkaTestBroker;
+import org.flinkss.jobs.CliOutput;
+import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.testutils.MiniClusters;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 31: {@code 'connector' = 'kafka'} in {@code sql --file} reads a topic in micro-batches as
+ * {@code run kafka-bronze} does: a windowed SQL query over a topic gives, run after run, the table
+ * {@code run win5} gives over the same events landed as files, every event read once; options of
+ * Flink's Kafka connector that the micro-batch source does not take are refused in one line.
+ */
+class SqlKafkaITCase {
+
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+
+    @RegisterExtension static final KafkaTestBroker.PerClass KAFKA = new KafkaTestBroker.PerClass();
+
+    @TempDir Path tmp;
+
+    /**
+     * The course's win5 over a topic, and every record once with where it was read from. Options
+     * after the source's own, and the source's columns, are filled in per test.
+     */
+    static String win5(String topic, String extraOptions) {
+        return "-- win5 over a topic\n"
+                + "CREATE TEMPORARY TABLE events (\n"
+                + "  event_id   BIGINT,\n"
+                + "  user_id    INT,\n"
+                + "  event_type STRING,\n"
+                + "  event_ts   TIMESTAMP_LTZ(3),\n"
+                + "  amount     DOUBLE,\n"
+                + "  `partition` INT METADATA VIRTUAL,\n"
+                + "  kafka_offset BIGINT METADATA FROM 'offset' VIRTUAL,\n"
+                + "  WATERMARK FOR event_ts AS event_ts - INTERVAL '10' MINUTE\n"
+                + ") WITH (\n"
+                + "  'connector' = 'kafka',\n"
+                + "  'topic' = '"
+                + topic
+                + "',\n"
+                + "  'properties.bootstrap.servers' = '"
+                + KAFKA.broker().bootstrapServers()
+                + "',\n"
+                + "  'scan.startup.mode' = 'earliest-offset',\n"
+                + extraOptions
+                + "  'format' = 'json'\n"
+                + ");\n"
+                + "CREATE TEMPORARY TABLE events_5min (window_start TIMESTAMP_LTZ(3), window_end"
+                + " TIMESTAMP_LTZ(3), event_type STRING, events BIGINT, amount DOUBLE)\n"
+                + "  WITH ('connector' = 'delta', 'table' = 'events_5min');\n"
+                + "CREATE TEMPORARY TABLE read_records (event_id BIGINT, `partition` INT,"
+                + " kafka_offset BIGINT)\n"
+                + "  WITH ('connector' = 'delta', 'table' = 'read_records');\n"
+                + "INSERT INTO events_5min\n"
+                + "SELECT window_start, window_end, event_type, COUNT(*) AS events,"
+                + " ROUND(SUM(amount), 2) AS amount\n"
+                + "FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(event_ts), INTERVAL '5' MINUTE))\n"
+                + "GROUP BY window_start, window_end, event_type;\n"
+                + "INSERT INTO read_records SELECT event_id, `partition`, kafka_offset FROM"
+                + " events;\n";
+    }
+
+    static CliOutput ok(String... args) {
+        CliOutput out = CliOutput.of(args);
+        assertThat(out.code()).as(String.join(" ", args) + "\n" + out.out() + out.err()).isZero();
+        return out;
+    }
+
+    /** A new base: the queries' checkpoints and tables. */
+    private Path base(String name) throws IOException {
+        return Files.createDirectories(tmp.resolve(name));
+    }
+
+    private static Warehouse warehouse(Path base) {
+        return new Warehouse(Storage.location(base.resolve("warehouse").toFile()));
+    }
+
+    private Path sqlFile(String name, String sql) throws IOException {
+        Path file = tmp.resolve(name + ".sql");
+        Files.writeString(file, sql, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    @Test
+    void win5OverATopicGivesTheTableOfRunWin5RoundAfterRoundEachEventOnce() throws Exception {
+        Path course = tmp.resolve("course");
+        Path sql = base("sql");
+        Path file = sqlFile("kafka-win5", win5("win5-events", ""));
+        KAFKA.broker().createTopic("win5-events", 3);
+        // The same run boundaries for both: the watermark, and so what is closed, depends on them.
+        List<List<Object>> expected;
+
+        // Step 1: 1,000 events; the topic read by the SQL file, the same events as files by
+        // bronze and win5.
+        KAFKA.broker().produceEvents("win5-events", 0, 1000);
+        LocalEventFiles.writeBatch(course.resolve("events"), 1, EventGenerator.events(0, 1000));
+        ok("run", "bronze", "--base", course.toString(), "--quiet");
+        ok("run", "win5", "--base", course.toString(), "--quiet");
+        CliOutput first = ok("sql", "--file", file.toString(), "--base", sql.toString());
+        assertThat(first.out()).contains("1,000 rows");
+        expected = warehouse(course).sortedValues("events_5min");
+        assertThat(warehouse(sql).sortedValues("events_5min"))
+                .isNotEmpty()
+                .containsExactlyElementsOf(expected);
+
+        // Step 2: 500 more produced between the runs; the next run reads only them.
+        KAFKA.broker().produceEvents("win5-events", 1000, 500);
+        LocalEventFiles.writeBatch(course.resolve("events"), 2, EventGenerator.events(1000, 500));
+        ok("run", "bronze", "--base", course.toString(), "--quiet");
+        ok("run", "win5", "--base", course.toString(), "--quiet");
+        CliOutput second = ok("sql", "--file", file.toString(), "--base", sql.toString());
+        assertThat(second.out()).contains("500 rows");
+        expected = warehouse(course).sortedValues("events_5min");
+        assertThat(warehouse(sql).sortedValues("events_5min")).containsExactlyElementsOf(expected);
+
+        // Step 3: each event read once, at its own offset.
+        List<List<Object>> records = warehouse(sql).sortedValues("read_records");
+        assertThat(records.stream().map(r -> (Long) r.get(0)).collect(Collectors.toList()))
+                .containsExactlyElementsOf(
+                        LongStream.range(0, 1500).boxed().collect(Collectors.toList()));
+        assertThat(records.stream().map(r -> r.get(1) + "@" + r.get(2)).distinct().count())
+                .isEqualTo(1500);
+
+        // Step 4: a rerun with nothing new reads nothing and changes no table.
+        long version = warehouse(sql).snapshot("events_5min").version();
+        CliOutput rerun = ok("sql", "--file", file.toString(), "--base", sql.toString());
+        assertThat(rerun.out()).contains("nothing new (0 rows read");
+        assertThat(warehouse(sql).snapshot("events_5min").version()).isEqualTo(version);
+    }
+
+    @Test
+    void rawValuesTheRecordTimestampAndMaxOffsetsPerTrigger() throws Exception {
+        Path base = base("raw");
+        KAFKA.broker().createTopic("raw-values", 2);
+        for (int i = 0; i < 30; i++) {
+            KAFKA.broker()
+                    .produce("raw-values", "k" + i, ("v" + i).getBytes(StandardCharsets.UTF_8));
+        }
+        Path file =
+                sqlFile(
+                        "raw",
+                        "CREATE TEMPORARY TABLE lines (line STRING,"
+                                + " ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp',"
+                                + " `topic` STRING METADATA VIRTUAL)\n"
+                                + "  WITH ('connector' = 'kafka', 'topic-pattern' = 'raw-.*',"
+                                + " 'properties.bootstrap.servers' = '"
+                                + KAFKA.broker().bootstrapServers()
+                                + "', 'scan.startup.mode' = 'earliest-offset',"
+                                + " 'value.format' = 'raw', 'max-offsets-per-trigger' = '10');\n"
+                                + "CREATE TEMPORARY TABLE out_lines (line STRING, `topic` STRING,"
+                                + " has_ts BOOLEAN)\n"
+                                + "  WITH ('connector' = 'delta', 'table' = 'raw_lines');\n"
+                                + "INSERT INTO out_lines SELECT line, `topic`, ts IS NOT NULL"
+                                + " FROM lines;\n");
+
+        CliOutput run = ok("sql", "--file", file.toString(), "--base", base.toString());
+
+        // 30 offsets, at most 10 a batch: 3 batches at least.
+        assertThat(run.out()).containsPattern("raw: [3-9] batches");
+        List<List<Object>> rows = warehouse(base).sortedValues("raw_lines");
+        assertThat(rows).hasSize(30);
+        assertThat(rows)
+                .allSatisfy(r -> assertThat(r.subList(1, 3)).containsExactly("raw-values", true));
+        assertThat(rows.stream().map(r -> (String) r.get(0)).collect(Collectors.toSet()))
+                .isEqualTo(
+                        LongStream.range(0, 30).mapToObj(i -> "v" + i).collect(Collectors.toSet()));
+    }
+
+    @Test
+    void valuesThatAreNotEventsGiveSparksFromJsonRowAndGoToTheQuarantine() throws Exception {
+        Path base = base("bad");
+        KAFKA.broker().createTopic("bad-values", 1);
+        KAFKA.broker().produceEvents("bad-values", 0, 10);
+        KAFKA.broker().produce("bad-values", "x", "not json".getBytes(StandardCharsets.UTF_8));
+        Path file =
+                sqlFile(
+                        "bad",
+                        "CREATE TEMPORARY TABLE events (event_id BIGINT, event_type STRING)\n"
+                                + "  WITH ('connector' = 'kafka', 'topic' = 'bad-values',"
+                                + " 'properties.bootstrap.servers' = '"
+                                + KAFKA.broker().bootstrapServers()
+                                + "', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json',"
+                                + " 'quarantine-table' = 'bad_values_quarantine');\n"
+                                + "CREATE TEMPORARY TABLE ids (event_id BIGINT, event_type"
+                                + " STRING)\n"
+                                + "  WITH ('connector' = 'delta', 'table' = 'ids');\n"
+                                + "INSERT INTO ids SELECT * FROM events;\n");
+
+        ok("sql", "--file", file.toString(), "--base", base.toString(), "--quiet");
+
+        List<List<Object>> ids = warehouse(base).sortedValues("ids");
+        assertThat(ids).hasSize(11);
+        // from_json's row of nulls for the value that is not JSON, as kafka-events gives it.
+        assertThat(ids).contains(java.util.Arrays.asList(null, null));
+        Event first = EventGenerator.event(0);
+        assertThat(ids).contains(List.of(first.eventId, first.eventType));
+        List<List<Object>> bad = warehouse(base).sortedValues("bad_values_quarantine");
+        assertThat(bad).hasSize(1);
+        assertThat(bad.get(0).subList(0, 4)).containsExactly("bad-values", 0, 10L, "not json");
+        assertThat((String) bad.get(0).get(4)).startsWith("not JSON");
+    }
+
+    static Stream<Arguments> refusals() {
+        return Stream.of(
+                Arguments.of(
+                        "bounded",
+                        "'scan.bounded.mode' = 'latest-offset',\n",
+                        "table 'events': option 'scan.bounded.mode' of Flink's Kafka connector is"
+                                + " not supported by sql --file's micro-batch Kafka source: an"
+                                + " available-now run is bounded at the offsets found at its"
+                                + " start"),
+                Arguments.of(
+                        "key-format",
+                        "'key.format' = 'raw',\n",
+                        "table 'events': option 'key.format' of Flink's Kafka connector is not"
+                                + " supported"),
+                Arguments.of(
+                        "json-option",
+                        "'json.ignore-parse-errors' = 'true',\n",
+                        "table 'events': option 'json.ignore-parse-errors' of Flink's Kafka"
+                                + " connector is not supported"),
+                Arguments.of(
+                        "group-offsets",
+                        "'scan.startup.mode' = 'group-offsets',\n",
+                        "table 'events': 'scan.startup.mode' = 'group-offsets' is not supported"),
+                Arguments.of(
+                        "misspelled",
+                        "'max-offset-per-trigger' = '10',\n",
+                        "table 'events': Unsupported options found for 'kafka'."));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusals")
+    void anOptionTheMicroBatchSourceDoesNotTakeIsRefusedInOneLineExitTwo(
+            String name, String option, String what) throws IOException {
+        Path base = base("refused");
+        // The file's own 'scan.startup.mode' comes first: a repeated key is the later one's.
+        String sql =
+                win5("never-read", option)
+                        .replace(
+                                "  'scan.startup.mode' = 'earliest-offset',\n",
+                                option.contains("scan.startup.mode")
+                                        ? ""
+                                        : "  'scan.startup.mode' = 'earliest-offset',\n");
+        Path file = sqlFile(name, sql);
+
+        CliOutput out = CliOutput.of("sql", "--file", file.toString(), "--base", base.toString());
+
+        assertThat(out.code()).as(out.err()).isEqualTo(2);
+        List<String> lines =
+                out.err()
+                        .strip()
+                        .lines()
+                        .filter(l -> !l.startsWith("flink configuration: "))
+                        .toList();
+        assertThat(lines).hasSize(1);
+        assertThat(lines.get(0))
+                .startsWith("error: " + file + ":")
+                .contains("statement ")
+                .contains(what);
+        assertThat(base.resolve("_cp").resolve(name)).doesNotExist();
+    }
+
+    @Test
+    void aKafkaTableAsTheTargetOfAnInsertIsRefused() throws IOException {
+        Path base = base("sink");
+        Path file =
+                sqlFile(
+                        "to-kafka",
+                        "CREATE TEMPORARY TABLE bronze (event_id BIGINT)\n"
+                                + "  WITH ('connector' = 'delta', 'table' = 'events_bronze');\n"
+                                + "CREATE TEMPORARY TABLE out_topic (event_id BIGINT)\n"
+                                + "  WITH ('connector' = 'kafka', 'topic' = 'out',"
+                                + " 'properties.bootstrap.servers' = 'localhost:9',"
+                                + " 'format' = 'json');\n"
+                                + "INSERT INTO out_topic SELECT event_id FROM bronze;\n");
+        LocalEventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 10));
+        ok("run", "bronze", "--base", base.toString(), "--quiet");
+
+        CliOutput out = CliOutput.of("sql", "--file", file.toString(), "--base", base.toString());
+
+        assertThat(out.code()).as(out.err()).isEqualTo(2);
+        assertThat(out.err())
+                .contains(
+                        file + ":5: statement 3 (",
+                        "table 'out_topic' ('connector' = 'kafka') is read, not written, by sql"
+                                + " --file");
+    }
+}
