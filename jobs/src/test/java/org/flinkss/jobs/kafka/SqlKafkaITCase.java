@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code run win5} gives over the same events landed as files, every event read once; options of
  * Flink's Kafka connector that the micro-batch source does not take are refused in one line.
  */
-class SqlKafkaITCase {
+public class SqlKafkaITCase {
 
     @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
 
@@ -44,10 +44,10 @@ class SqlKafkaITCase {
     @TempDir Path tmp;
 
     /**
-     * The course's win5 over a topic, and every record once with where it was read from. Options
-     * after the source's own, and the source's columns, are filled in per test.
+     * The course's win5 over a topic, and every record with where it was read from (table {@code
+     * read_records}); {@code extraOptions} go before the source's {@code 'format'}.
      */
-    static String win5(String topic, String extraOptions) {
+    public static String win5(String bootstrapServers, String topic, String extraOptions) {
         return "-- win5 over a topic\n"
                 + "CREATE TEMPORARY TABLE events (\n"
                 + "  event_id   BIGINT,\n"
@@ -64,7 +64,7 @@ class SqlKafkaITCase {
                 + topic
                 + "',\n"
                 + "  'properties.bootstrap.servers' = '"
-                + KAFKA.broker().bootstrapServers()
+                + bootstrapServers
                 + "',\n"
                 + "  'scan.startup.mode' = 'earliest-offset',\n"
                 + extraOptions
@@ -110,7 +110,8 @@ class SqlKafkaITCase {
     void win5OverATopicGivesTheTableOfRunWin5RoundAfterRoundEachEventOnce() throws Exception {
         Path course = tmp.resolve("course");
         Path sql = base("sql");
-        Path file = sqlFile("kafka-win5", win5("win5-events", ""));
+        Path file =
+                sqlFile("kafka-win5", win5(KAFKA.broker().bootstrapServers(), "win5-events", ""));
         KAFKA.broker().createTopic("win5-events", 3);
         // The same run boundaries for both: the watermark, and so what is closed, depends on them.
         List<List<Object>> expected;
@@ -261,7 +262,7 @@ class SqlKafkaITCase {
         Path base = base("refused");
         // The file's own 'scan.startup.mode' comes first: a repeated key is the later one's.
         String sql =
-                win5("never-read", option)
+                win5(KAFKA.broker().bootstrapServers(), "never-read", option)
                         .replace(
                                 "  'scan.startup.mode' = 'earliest-offset',\n",
                                 option.contains("scan.startup.mode")
