@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -43,46 +44,39 @@ public class SqlKafkaITCase {
 
     @TempDir Path tmp;
 
+    /** The documented example: win5 over the topic {@code events} at 127.0.0.1:9092. */
+    static final Path KAFKA_WIN5_SQL = project().resolve("examples/sql/kafka-win5.sql");
+
+    /** Every record read, and where it was: the example's metadata columns. */
+    private static final String READ_RECORDS =
+            "CREATE TEMPORARY TABLE read_records (event_id BIGINT, `partition` INT,"
+                    + " kafka_offset BIGINT)\n"
+                    + "  WITH ('connector' = 'delta', 'table' = 'read_records');\n"
+                    + "INSERT INTO read_records SELECT event_id, `partition`, kafka_offset FROM"
+                    + " events;\n";
+
+    /** The project's folder (the tests run in the jobs module's). */
+    private static Path project() {
+        Path here = Paths.get("").toAbsolutePath();
+        return Files.exists(here.resolve("examples")) ? here : here.getParent();
+    }
+
     /**
-     * The course's win5 over a topic, and every record with where it was read from (table {@code
-     * read_records}); {@code extraOptions} go before the source's {@code 'format'}.
+     * The example {@code examples/sql/kafka-win5.sql} on this broker and topic, {@code
+     * extraOptions} before its {@code 'format'}, and a second INSERT of every record with where it
+     * was read from (table {@code read_records}).
      */
-    public static String win5(String bootstrapServers, String topic, String extraOptions) {
-        return "-- win5 over a topic\n"
-                + "CREATE TEMPORARY TABLE events (\n"
-                + "  event_id   BIGINT,\n"
-                + "  user_id    INT,\n"
-                + "  event_type STRING,\n"
-                + "  event_ts   TIMESTAMP_LTZ(3),\n"
-                + "  amount     DOUBLE,\n"
-                + "  `partition` INT METADATA VIRTUAL,\n"
-                + "  kafka_offset BIGINT METADATA FROM 'offset' VIRTUAL,\n"
-                + "  WATERMARK FOR event_ts AS event_ts - INTERVAL '10' MINUTE\n"
-                + ") WITH (\n"
-                + "  'connector' = 'kafka',\n"
-                + "  'topic' = '"
-                + topic
-                + "',\n"
-                + "  'properties.bootstrap.servers' = '"
-                + bootstrapServers
-                + "',\n"
-                + "  'scan.startup.mode' = 'earliest-offset',\n"
-                + extraOptions
-                + "  'format' = 'json'\n"
-                + ");\n"
-                + "CREATE TEMPORARY TABLE events_5min (window_start TIMESTAMP_LTZ(3), window_end"
-                + " TIMESTAMP_LTZ(3), event_type STRING, events BIGINT, amount DOUBLE)\n"
-                + "  WITH ('connector' = 'delta', 'table' = 'events_5min');\n"
-                + "CREATE TEMPORARY TABLE read_records (event_id BIGINT, `partition` INT,"
-                + " kafka_offset BIGINT)\n"
-                + "  WITH ('connector' = 'delta', 'table' = 'read_records');\n"
-                + "INSERT INTO events_5min\n"
-                + "SELECT window_start, window_end, event_type, COUNT(*) AS events,"
-                + " ROUND(SUM(amount), 2) AS amount\n"
-                + "FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(event_ts), INTERVAL '5' MINUTE))\n"
-                + "GROUP BY window_start, window_end, event_type;\n"
-                + "INSERT INTO read_records SELECT event_id, `partition`, kafka_offset FROM"
-                + " events;\n";
+    public static String win5(String bootstrapServers, String topic, String extraOptions)
+            throws IOException {
+        String sql = Files.readString(KAFKA_WIN5_SQL, StandardCharsets.UTF_8);
+        for (String part :
+                List.of("'127.0.0.1:9092'", "'topic' = 'events'", "  'format' = 'json'\n")) {
+            assertThat(sql).as("the example's " + part).contains(part);
+        }
+        return sql.replace("'127.0.0.1:9092'", "'" + bootstrapServers + "'")
+                        .replace("'topic' = 'events'", "'topic' = '" + topic + "'")
+                        .replace("  'format' = 'json'\n", extraOptions + "  'format' = 'json'\n")
+                + READ_RECORDS;
     }
 
     static CliOutput ok(String... args) {
@@ -107,7 +101,7 @@ public class SqlKafkaITCase {
     }
 
     @Test
-    void win5OverATopicGivesTheTableOfRunWin5RoundAfterRoundEachEventOnce() throws Exception {
+    void theKafkaWin5ExampleGivesTheTableOfRunWin5RoundAfterRoundEachEventOnce() throws Exception {
         Path course = tmp.resolve("course");
         Path sql = base("sql");
         Path file =
