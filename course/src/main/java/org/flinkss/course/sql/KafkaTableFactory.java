@@ -17,8 +17,6 @@ import org.flinkss.runtime.sql.SqlOptions;
 import org.flinkss.runtime.sql.SqlTableException;
 import org.flinkss.runtime.sql.SqlWatermark;
 
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -60,7 +58,12 @@ public final class KafkaTableFactory implements MicroBatchConnector {
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
         RowType physical = (RowType) schema.toPhysicalRowDataType().getLogicalType().copy(true);
         KafkaRowFormat.Value value = KafkaTableOptions.value(sqlTable, options);
-        KafkaSourceOptions kafka = KafkaTableOptions.source(sqlTable, options, properties(context));
+        KafkaSourceOptions kafka =
+                KafkaTableOptions.source(
+                        sqlTable,
+                        options,
+                        KafkaTableOptions.clientProperties(
+                                context.getCatalogTable().getOptions(), System.getenv()));
         int[] eventColumns = null;
         if (value == KafkaRowFormat.Value.JSON) {
             eventColumns =
@@ -84,22 +87,6 @@ public final class KafkaTableFactory implements MicroBatchConnector {
                         .map(n -> ReadLimit.none().withMaxOffsetsPerTrigger(n))
                         .orElse(null),
                 options.getOptional(KafkaTableOptions.QUARANTINE_TABLE).orElse(null));
-    }
-
-    /** The client settings: every {@code properties.*} option, without its prefix. */
-    private static Map<String, String> properties(Context context) {
-        Map<String, String> properties = new HashMap<>();
-        context.getCatalogTable()
-                .getOptions()
-                .forEach(
-                        (key, v) -> {
-                            if (key.startsWith(KafkaTableOptions.PROPERTIES_PREFIX)) {
-                                properties.put(
-                                        key.substring(KafkaTableOptions.PROPERTIES_PREFIX.length()),
-                                        v);
-                            }
-                        });
-        return properties;
     }
 
     /** Flink's {@code raw} format: one physical column, STRING (UTF-8) or BYTES. */

@@ -4,9 +4,11 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
 
+import org.flinkss.runtime.source.kafka.KafkaClientProperties;
 import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
 import org.flinkss.runtime.sql.SqlTableException;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -153,6 +155,24 @@ final class KafkaTableOptions {
             }
         }
         return false;
+    }
+
+    /**
+     * The client settings: every {@code properties.*} option without its prefix, overridden by
+     * {@code FLINKSS_KAFKA_*} of {@code env} as for {@code run kafka-bronze} (so that secrets need
+     * not be written in the SQL file).
+     */
+    static Map<String, String> clientProperties(
+            Map<String, String> tableOptions, Map<String, String> env) {
+        Map<String, String> properties = new HashMap<>();
+        tableOptions.forEach(
+                (key, v) -> {
+                    if (key.startsWith(PROPERTIES_PREFIX)) {
+                        properties.put(key.substring(PROPERTIES_PREFIX.length()), v);
+                    }
+                });
+        properties.putAll(KafkaClientProperties.load(null, env));
+        return properties;
     }
 
     /** The value's format: {@code format} or {@code value.format}, json or raw. */
