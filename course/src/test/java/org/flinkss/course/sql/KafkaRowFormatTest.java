@@ -113,4 +113,26 @@ class KafkaRowFormatTest {
         assertThat(format.eventTime(row)).isEqualTo(Long.MIN_VALUE);
         assertThat(format.isBad(row)).isFalse();
     }
+
+    @Test
+    void aWatermarkOnTheRecordTimestampTakesItsEventTimeFromTheRecord() {
+        RowType line = RowType.of(VarCharType.STRING_TYPE);
+        RowType produced =
+                RowType.of(
+                        new LogicalType[] {VarCharType.STRING_TYPE, new LocalZonedTimestampType(3)},
+                        new String[] {"line", "ts"});
+        KafkaRowFormat format =
+                new KafkaRowFormat(
+                        RECORDS,
+                        KafkaRowFormat.Value.RAW_STRING,
+                        line,
+                        null,
+                        List.of("timestamp"),
+                        produced,
+                        1);
+
+        RowData row = format.row(record("x".getBytes(StandardCharsets.UTF_8), 0));
+
+        assertThat(format.eventTime(row)).isEqualTo(1_740_787_200_000L);
+    }
 }

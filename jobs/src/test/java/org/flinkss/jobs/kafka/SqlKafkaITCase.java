@@ -2,6 +2,7 @@ package org.flinkss.jobs.kafka;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +17,8 @@ import org.flinkss.course.kafka.EventsToKafka;
 import org.flinkss.course.testing.KafkaTestBroker;
 import org.flinkss.jobs.CliOutput;
 import org.flinkss.jobs.queries.WindowITCase;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.testutils.MiniClusters;
@@ -25,6 +28,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -166,7 +171,7 @@ public class SqlKafkaITCase {
     }
 
     @Test
-    void rawValuesTheRecordTimestampAndMaxOffsetsPerTrigger() throws Exception {
+    void rawValuesAWatermarkOnTheRecordTimestampAndMaxOffsetsPerTrigger() throws Exception {
         Path base = base("raw");
         KAFKA.broker().createTopic("raw-values", 2);
         for (int i = 0; i < 30; i++) {
@@ -178,7 +183,9 @@ public class SqlKafkaITCase {
                         "raw",
                         "CREATE TEMPORARY TABLE lines (line STRING,"
                                 + " ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp',"
-                                + " `topic` STRING METADATA VIRTUAL)\n"
+                                + " `topic` STRING METADATA VIRTUAL,"
+                                // Spark's withWatermark on the record's timestamp.
+                                + " WATERMARK FOR ts AS ts - INTERVAL '1' MINUTE)\n"
                                 + "  WITH ('connector' = 'kafka', 'topic-pattern' = 'raw-.*',"
                                 + " 'properties.bootstrap.servers' = '"
                                 + KAFKA.broker().bootstrapServers()
@@ -198,6 +205,14 @@ public class SqlKafkaITCase {
         assertThat(rows).hasSize(30);
         assertThat(rows)
                 .allSatisfy(r -> assertThat(r.subList(1, 3)).containsExactly("raw-values", true));
+        // The watermark moved: after the first batch, its newest record timestamp minus a
+        // minute is in force (Spark's rule: the first batch runs with none).
+        List<ObjectNode> progress =
+                ProgressTracker.history(
+                        CheckpointLayout.of(Storage.location(base.toFile()), "raw"));
+        String watermark =
+                progress.get(progress.size() - 1).path("eventTime").path("watermark").asText();
+        assertThat(Instant.parse(watermark)).isAfter(Instant.now().minus(Duration.ofHours(1)));
         assertThat(rows.stream().map(r -> (String) r.get(0)).collect(Collectors.toSet()))
                 .isEqualTo(
                         LongStream.range(0, 30).mapToObj(i -> "v" + i).collect(Collectors.toSet()));
