@@ -3,6 +3,7 @@ package org.flinkss.jobs;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * One command run in this JVM as {@code java -jar} runs it ({@link Main#execute}), with what it
@@ -27,5 +28,13 @@ public record CliOutput(int code, String out, String err) {
         }
         return new CliOutput(
                 code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Standard error's lines, without the note of the Flink configuration a run reads (printed once
+     * per process, so beside the first command's output only).
+     */
+    public List<String> errLines() {
+        return err.strip().lines().filter(l -> !l.startsWith("flink configuration: ")).toList();
     }
 }

@@ -102,14 +102,7 @@ class SqlFileErrorsITCase {
         CliOutput out = CliOutput.of("sql", "--file", file.toString(), "--base", base.toString());
 
         assertThat(out.code()).as(out.err()).isEqualTo(2);
-        // Beside the refusal, stderr may hold the run's note of the Flink configuration it read
-        // (printed once per process, so by the first case only).
-        List<String> lines =
-                out.err()
-                        .strip()
-                        .lines()
-                        .filter(l -> !l.startsWith("flink configuration: "))
-                        .toList();
+        List<String> lines = out.errLines();
         assertThat(lines).hasSize(1);
         assertThat(lines.get(0))
                 .startsWith("error: " + file + ":" + line + ": statement " + statement + " (")

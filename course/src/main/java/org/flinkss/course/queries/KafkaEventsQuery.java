@@ -10,19 +10,12 @@ import org.apache.flink.util.OutputTag;
 
 import org.flinkss.course.event.BadLines;
 import org.flinkss.course.event.Event;
-import org.flinkss.course.event.EventJson;
-import org.flinkss.course.event.EventLinesFormat;
-import org.flinkss.course.event.EventParseException;
+import org.flinkss.course.event.EventValues;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.source.kafka.KafkaTables;
 import org.flinkss.runtime.source.kafka.KafkaTables.BadValue;
-
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 
 /**
  * {@code kafka_bronze} as a stream, its {@code value} parsed with the course's event schema
@@ -39,9 +32,6 @@ public final class KafkaEventsQuery implements Query {
     public static final String NAME = QueryCatalog.KAFKA_EVENTS.queryName();
     public static final String TABLE = KafkaTables.EVENTS;
     public static final String QUARANTINE = KafkaTables.EVENTS_QUARANTINE;
-
-    /** Longest raw text kept in the quarantine for one value. */
-    static final int MAX_RAW = 64 * 1024;
 
     static final OutputTag<BadValue> BAD =
             new OutputTag<>("bad-values", TypeInformation.of(BadValue.class));
@@ -100,56 +90,24 @@ public final class KafkaEventsQuery implements Query {
 
         @Override
         public void processElement(RowData row, Context ctx, Collector<Event> out) {
-            String topic = row.getString(KafkaTables.TOPIC).toString();
-            int partition = row.getInt(KafkaTables.PARTITION);
-            long offset = row.getLong(KafkaTables.OFFSET);
-            String text = null;
-            String problem;
-            Event event = new Event();
-            if (row.isNullAt(KafkaTables.VALUE)) {
-                problem = "value is null";
-            } else {
-                try {
-                    text =
-                            StandardCharsets.UTF_8
-                                    .newDecoder()
-                                    .onMalformedInput(CodingErrorAction.REPORT)
-                                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                                    .decode(ByteBuffer.wrap(row.getBinary(KafkaTables.VALUE)))
-                                    .toString();
-                    problem = null;
-                } catch (CharacterCodingException e) {
-                    problem = "value is not UTF-8 text";
-                }
+            EventValues.Read read =
+                    EventValues.read(
+                            row.isNullAt(KafkaTables.VALUE)
+                                    ? null
+                                    : row.getBinary(KafkaTables.VALUE),
+                            permissive);
+            if (read.event() != null) {
+                out.collect(read.event());
             }
-            if (text != null && !permissive) {
-                try {
-                    out.collect(EventJson.parse(text));
-                    return;
-                } catch (EventParseException e) {
-                    problem = e.getMessage();
-                }
-            } else if (text != null) {
-                if (text.isBlank()) {
-                    problem = "empty value";
-                } else if (EventLinesFormat.isArray(text)) {
-                    // from_json reads one object: an array of them is a row of nulls.
-                    problem = "a JSON array, not one object";
-                } else {
-                    EventJson.Lenient read = EventJson.parseLenient(text, null);
-                    event = read.event;
-                    problem = read.problem;
-                }
-            }
-            if (permissive) {
-                out.collect(event);
-            }
-            if (problem != null) {
-                String raw =
-                        text == null || text.length() <= MAX_RAW
-                                ? text
-                                : text.substring(0, MAX_RAW);
-                ctx.output(BAD, new BadValue(topic, partition, offset, raw, problem));
+            if (read.problem() != null) {
+                ctx.output(
+                        BAD,
+                        new BadValue(
+                                row.getString(KafkaTables.TOPIC).toString(),
+                                row.getInt(KafkaTables.PARTITION),
+                                row.getLong(KafkaTables.OFFSET),
+                                read.raw(),
+                                read.problem()));
             }
         }
     }

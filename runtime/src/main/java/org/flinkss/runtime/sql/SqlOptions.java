@@ -17,8 +17,21 @@ public final class SqlOptions {
 
     /** The table's options, checked by Flink; an unknown or missing one refused in one line. */
     public static ReadableConfig validated(FactoryUtil.TableFactoryHelper helper, String sqlTable) {
+        return validated(helper, sqlTable, new String[0]);
+    }
+
+    /**
+     * As {@link #validated(FactoryUtil.TableFactoryHelper, String)}, options under the given
+     * prefixes ({@code properties.}) taken as they come.
+     */
+    public static ReadableConfig validated(
+            FactoryUtil.TableFactoryHelper helper, String sqlTable, String... freePrefixes) {
         try {
-            helper.validate();
+            if (freePrefixes.length == 0) {
+                helper.validate();
+            } else {
+                helper.validateExcept(freePrefixes);
+            }
         } catch (RuntimeException e) {
             throw new SqlTableException(
                     sqlTable,

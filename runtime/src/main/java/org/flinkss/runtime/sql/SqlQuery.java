@@ -127,6 +127,10 @@ public final class SqlQuery implements Query {
     @Override
     public void build(QueryContext context) {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(context.env());
+        // Our micro-batch connectors before Flink's factories of the same name ('kafka').
+        tEnv.loadModule(
+                SqlConnectorModule.NAME,
+                SqlConnectorModule.discover(Thread.currentThread().getContextClassLoader()));
         // Timestamps in UTC whatever the machine's zone, as Spark's session time zone here.
         tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
         // One plan whatever the data: aggregations in two phases always, and no materializer
