@@ -132,7 +132,7 @@ public final class JobWatcher {
                 return Ending.CAUGHT_UP;
             }
             if (availableNow && checkpointRequests != null && status == JobStatus.RUNNING) {
-                checkpointRequests.forBatch(runs.checkpointWanted(runId, sources), committedUpTo);
+                checkpointRequests.forBatch(runs.checkpointWanted(runId, sources));
             }
             if (!availableNow && System.nanoTime() > deadline) {
                 return Ending.TIME_UP;
