@@ -60,28 +60,14 @@ final class ExpectedDifferences {
     }
 
     /**
-     * Today's list, as measured on Spark 4.0.4 and 4.2. The last entries before this one, a
-     * session's start and end in milliseconds (issue 13 point 6), went when sessions and the join's
-     * range moved to microseconds. Add an entry only for a difference that is understood; one that
-     * is not meant to stay says which work removes it.
+     * Today's list, as measured on Spark 4.0.4 and 4.2: empty. The last entry, user-hop's windows
+     * that end at or before the epoch in sql --file at parallelism 2 and 4, went when the
+     * micro-batch source started a run's first batch only after every reader's epoch watermark
+     * (issue 31); the ones before it, a session's start and end in milliseconds (issue 13 point 6),
+     * when sessions and the join's range moved to microseconds. Add an entry only for a difference
+     * that is understood; one that is not meant to stay says which work removes it.
      */
-    static final List<Entry> KNOWN =
-            List.of(
-                    new Entry(
-                            "user-hop",
-                            BOTH,
-                            Part.ROWS,
-                            "issue 37 point 2, in sql --file",
-                            "a user's SQL window can emit windows that end at or before the epoch"
-                                + " (7 per round with the generator's pre-1970 rows): Spark's"
-                                + " watermark is 0 from the first batch, but at parallelism 2 and 4"
-                                + " the first rows can reach Flink's window operator before every"
-                                + " source subtask has sent a watermark; the course's queries drop"
-                                + " such windows themselves (WindowTableBuilder), sql --file does"
-                                + " not yet. The SQL file is the same in both API configurations of"
-                                + " a round, so it occurs in either. Open: the source must hold a"
-                                + " batch's rows until every reader has sent the epoch watermark",
-                            true));
+    static final List<Entry> KNOWN = List.of();
 
     /**
      * The entries that cover the part of {@code diff} that is present, or an empty list if none

@@ -165,7 +165,8 @@ class CheckpointS3ITCase {
         assertThat(runs.caughtUp("run-1", List.of("events"))).isFalse();
         JsonFiles.touch(scope.caughtUpMarker("events"));
         assertThat(runs.caughtUp("run-1", List.of("events"))).isTrue();
-        assertThat(runs.checkpointWanted("run-1", List.of("events"))).isEqualTo(-1);
+        assertThat(runs.checkpointWanted("run-1", List.of("events")))
+                .isEqualTo(RunRecords.NO_CHECKPOINT_WANTED);
         JsonFiles.write(scope.checkpointWanted("events"), 7L);
         assertThat(runs.checkpointWanted("run-1", List.of("events"))).isEqualTo(7);
 

@@ -136,11 +136,17 @@ public final class RunRecords {
     }
 
     /**
+     * {@link #checkpointWanted} when no source wants one: -1 is a batch here, the one before a
+     * query's first, whose checkpoint holds the readers' starting watermark.
+     */
+    public static final long NO_CHECKPOINT_WANTED = Long.MIN_VALUE;
+
+    /**
      * The newest batch for which a source of run {@code runId} wants a checkpoint at once ({@link
-     * CheckpointLayout#checkpointWanted}), -1 if none.
+     * CheckpointLayout#checkpointWanted}), {@link #NO_CHECKPOINT_WANTED} if none.
      */
     public long checkpointWanted(String runId, List<String> sources) {
-        long wanted = -1;
+        long wanted = NO_CHECKPOINT_WANTED;
         for (String source : sources) {
             Path marker = layout.checkpointWanted(runId, source);
             try {

@@ -2,8 +2,13 @@ package org.flinkss.runtime.runner.impl;
 
 import org.apache.flink.annotation.Internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import org.flinkss.runtime.checkpoint.RunRecords;
+
+import java.util.Optional;
 
 /**
  * Asks the JobManager for a checkpoint at once ({@code POST /jobs/<id>/checkpoints}, Flink's manual
@@ -18,7 +23,11 @@ public final class CheckpointRequests {
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointRequests.class);
 
     private final JobManagerRest jobManager;
-    private long requestedFor = -1;
+    private long requestedFor = RunRecords.NO_CHECKPOINT_WANTED;
+
+    /** The JobManager's id of the last request, until its answer has been read. */
+    private String pendingTrigger;
+
     private boolean unavailable;
 
     public CheckpointRequests(JobManagerRest jobManager) {
@@ -26,16 +35,35 @@ public final class CheckpointRequests {
     }
 
     /**
-     * Asks for a checkpoint if {@code sealedBatch} is newer than the batch it last asked one for. A
-     * request that fails is not repeated for the same batch: the periodic checkpoint comes anyway.
+     * Asks for a checkpoint if {@code sealedBatch} is newer than the batch it last asked one for
+     * (-1: the one before a fresh query's first batch, which waits for a checkpoint holding the
+     * readers' starting watermark). A request that the JobManager refuses is not repeated for the
+     * same batch: the periodic checkpoint comes anyway.
+     *
+     * <p>The answer of the last request is read at each call until it is there. Flink's REST keeps
+     * a manual checkpoint's answer until someone reads it, and an embedded cluster with an unread
+     * one took 30 s to shut down at the end of the run. An answer that says the checkpoint failed
+     * makes the request again: Flink declines a checkpoint while a task is still starting ("Not all
+     * required tasks are currently running"), which is when a run's first batch asks for one, as
+     * soon as the sources run; waiting for the periodic one then cost a fresh run up to its whole
+     * interval.
      */
     public void forBatch(long sealedBatch) {
-        if (sealedBatch <= requestedFor || unavailable) {
+        if (unavailable) {
             return;
         }
-        requestedFor = sealedBatch;
         try {
-            if (!jobManager.post("/jobs/" + jobManager.jobId() + "/checkpoints", "{}")) {
+            boolean failed = pendingTrigger != null && answerSaysFailed();
+            if (sealedBatch == RunRecords.NO_CHECKPOINT_WANTED
+                    || sealedBatch < requestedFor
+                    || (sealedBatch == requestedFor && !failed)) {
+                return;
+            }
+            requestedFor = sealedBatch;
+            Optional<JsonNode> answer =
+                    jobManager.postForJson("/jobs/" + jobManager.jobId() + "/checkpoints", "{}");
+            pendingTrigger = answer.map(a -> a.path("request-id").asText(null)).orElse(null);
+            if (answer.isEmpty()) {
                 LOG.debug(
                         "no checkpoint requested for batch {}: REST refused or unknown",
                         sealedBatch);
@@ -53,7 +81,29 @@ public final class CheckpointRequests {
         }
     }
 
-    /** The batch it last asked a checkpoint for, -1 if none. */
+    /**
+     * Reads the answer of the pending request ({@code GET /jobs/<id>/checkpoints/<request id>}):
+     * true if the checkpoint failed; once an answer is there, the request is no longer pending.
+     */
+    private boolean answerSaysFailed() throws Exception {
+        Optional<JsonNode> status =
+                jobManager.get("/jobs/" + jobManager.jobId() + "/checkpoints/" + pendingTrigger);
+        if (status.isEmpty()
+                || !"COMPLETED".equals(status.get().path("status").path("id").asText())) {
+            return false;
+        }
+        pendingTrigger = null;
+        JsonNode failure = status.get().path("operation").path("failure-cause");
+        if (!failure.isMissingNode() && !failure.isNull()) {
+            LOG.debug("requested checkpoint failed, asked again: {}", failure);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * The batch it last asked a checkpoint for, {@link RunRecords#NO_CHECKPOINT_WANTED} if none.
+     */
     public long requestedFor() {
         return requestedFor;
     }

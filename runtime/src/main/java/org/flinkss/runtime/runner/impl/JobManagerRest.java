@@ -81,9 +81,17 @@ public final class JobManagerRest {
      * status); false when its address is unknown.
      */
     public boolean post(String path, String jsonBody) throws Exception {
+        return postForJson(path, jsonBody).isPresent();
+    }
+
+    /**
+     * {@code POST <address><path>} with a JSON body: the answer's JSON if the JobManager accepted
+     * it (a 2xx status; an empty object for an empty answer), else empty.
+     */
+    public Optional<JsonNode> postForJson(String path, String jsonBody) throws Exception {
         Optional<URI> base = address();
         if (base.isEmpty()) {
-            return false;
+            return Optional.empty();
         }
         URI uri = URI.create(base.get().toString().replaceAll("/+$", "") + path);
         HttpResponse<String> response =
@@ -97,7 +105,13 @@ public final class JobManagerRest {
                                         .POST(HttpRequest.BodyPublishers.ofString(jsonBody))
                                         .build(),
                                 HttpResponse.BodyHandlers.ofString());
-        return response.statusCode() / 100 == 2;
+        if (response.statusCode() / 100 != 2) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                response.body().isBlank()
+                        ? JsonFiles.JSON.createObjectNode()
+                        : JsonFiles.JSON.readTree(response.body()));
     }
 
     /** {@code GET <base><path>}: the answer's JSON if the status is 200, else empty. */

@@ -4,11 +4,14 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
+import org.flinkss.runtime.progress.BatchSummary;
+
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * What one reader read of one batch: counts, event-time extremes, and the files it skipped because
@@ -99,6 +102,25 @@ public final class BatchStats implements Serializable {
         for (int i = 0; i < other.nodeMaxEventTime.length; i++) {
             nodeMaxEventTime[i] = Math.max(nodeMaxEventTime[i], other.nodeMaxEventTime[i]);
         }
+    }
+
+    /**
+     * What these totals of a whole batch say in its progress: rows, bad rows, event times and the
+     * files skipped; the enumerator adds the watermark and the offsets.
+     */
+    BatchSummary summary(long batchId, int splits, long startedAtMillis) {
+        BatchSummary summary = new BatchSummary();
+        summary.batchId = batchId;
+        summary.numInputRows = rows;
+        summary.numBadRows = badRows;
+        summary.numSplits = splits;
+        summary.startedAtMillis = startedAtMillis;
+        summary.readAtMillis = System.currentTimeMillis();
+        summary.minEventTime = minEventTime;
+        summary.maxEventTime = maxEventTime;
+        summary.avgEventTime = eventTimeCount == 0 ? Double.NaN : sumEventTime / eventTimeCount;
+        summary.skippedFiles = skipped.stream().sorted().collect(Collectors.toList());
+        return summary;
     }
 
     public BatchStats copy() {

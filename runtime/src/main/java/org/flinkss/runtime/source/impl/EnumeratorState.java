@@ -44,6 +44,24 @@ public final class EnumeratorState<S extends WorkSplit> {
         long startedAtMillis;
     }
 
+    /** A copy for a checkpoint, which the enumerator goes on changing after the snapshot. */
+    EnumeratorState<S> copy() {
+        EnumeratorState<S> copy = new EnumeratorState<>();
+        copy.nextBatchId = nextBatchId;
+        copy.watermark = watermark;
+        copy.plannerCommitted = plannerCommitted;
+        if (inFlight != null) {
+            InFlight<S> b = new InFlight<>();
+            b.batchId = inFlight.batchId;
+            b.splits = new ArrayList<>(inFlight.splits);
+            b.unassigned = new ArrayList<>(inFlight.unassigned);
+            b.readDone = inFlight.readDone;
+            b.startedAtMillis = inFlight.startedAtMillis;
+            copy.inFlight = b;
+        }
+        return copy;
+    }
+
     public long nextBatchId() {
         return nextBatchId;
     }

@@ -33,7 +33,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
-import java.util.stream.Collectors;
 
 /**
  * Drives micro-batches for one source, as Spark's {@code MicroBatchExecution} does for its offsets:
@@ -73,16 +72,8 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     private final SourceSignals signals;
     private final RunFence fence;
     private final SplitAssigner<S> assigner;
-
-    /** The delay of each watermark node of the source, in the order the readers count them. */
-    private final List<Long> nodeDelays;
-
-    /**
-     * Per watermark node, its watermark in this run of the query (Spark's {@code WatermarkTracker}
-     * map, which lives in the running query: a restarted query starts it empty, and every node then
-     * holds the query's watermark until a batch brings it rows).
-     */
-    private final Map<Integer, Long> nodeWatermarks = new HashMap<>();
+    private final ReaderStart start;
+    private final WatermarkNodes nodes;
 
     /** Readers with nothing to read since their last report, and what they read of the batch. */
     private final Set<Integer> idle = new HashSet<>();
@@ -113,7 +104,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             SplitPlanner<S> planner,
             @Nullable EnumeratorState<S> restored,
             List<Long> nodeDelays) {
-        this.nodeDelays = List.copyOf(nodeDelays);
+        this.nodes = new WatermarkNodes(nodeDelays);
         this.context = context;
         this.spec = spec;
         this.planner = planner;
@@ -124,40 +115,8 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         this.signals = new SourceSignals(spec.scope(), spec.name());
         this.fence = spec.scope().fence();
         this.assigner = new SplitAssigner<>(spec.readOrder());
-    }
-
-    /**
-     * Spark's {@code WatermarkTracker.updateWatermark} at the end of a batch: each node that rows
-     * reached moves to {@code max(event time) - delay} if that is later than where it was, a node
-     * that no row has reached in this run counts as 0 (the epoch), and the query's watermark moves
-     * to the minimum across the nodes if that is later than where it is (it starts at the epoch
-     * too, so it never moves back and never below 0). A source without nodes has no watermark.
-     */
-    private long nextWatermark(BatchStats total) {
-        if (nodeDelays.isEmpty()) {
-            return Long.MIN_VALUE;
-        }
-        long chosen = Long.MAX_VALUE;
-        for (int n = 0; n < nodeDelays.size(); n++) {
-            long max = total.nodeMaxEventTime(n);
-            if (max != Long.MIN_VALUE) {
-                nodeWatermarks.merge(n, max - nodeDelays.get(n), Math::max);
-            } else {
-                nodeWatermarks.putIfAbsent(n, 0L);
-            }
-            chosen = Math.min(chosen, nodeWatermarks.get(n));
-        }
-        return Math.max(chosen, Watermarks.inForce(state.watermark));
-    }
-
-    /**
-     * The watermark a reader starts from, before any record: the one in force. For a source with
-     * watermark nodes that is at least Spark's initial watermark, the epoch, which the readers send
-     * before the first batch too, so that its rows at or before 1970-01-01 are late (Spark's first
-     * batch runs with {@code batchWatermarkMs = 0}); a source without nodes sends none.
-     */
-    private long startingWatermark() {
-        return nodeDelays.isEmpty() ? state.watermark : Watermarks.inForce(state.watermark);
+        // A batch in flight is already in the readers' hands: nothing to hold back.
+        this.start = new ReaderStart(!nodes.none() && state.inFlight == null);
     }
 
     @Override
@@ -217,6 +176,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     public void addReader(int subtaskId) {
         idle.remove(subtaskId);
         watermarkEmitted.remove(subtaskId);
+        start.registered(subtaskId);
         // A reader of a restored job starts from the watermark in force before any record.
         EnumeratorState.InFlight<S> batch = state.inFlight;
         if (batch != null && batch.readDone != null) {
@@ -224,11 +184,12 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                     subtaskId,
                     new SourceEvents.AdvanceWatermark(
                             batch.batchId, batch.readDone.watermarkAfter));
-        } else if (startingWatermark() != Watermarks.NONE) {
+        } else if (nodes.starting(state.watermark) != Watermarks.NONE) {
             // Named after the last sealed batch: a batch in flight is not done by it.
             long sealed = batch != null ? batch.batchId - 1 : state.nextBatchId - 1;
             context.sendEventToSourceReader(
-                    subtaskId, new SourceEvents.AdvanceWatermark(sealed, startingWatermark()));
+                    subtaskId,
+                    new SourceEvents.AdvanceWatermark(sealed, nodes.starting(state.watermark)));
         }
     }
 
@@ -303,29 +264,19 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         for (BatchStats s : statsByReader.values()) {
             total.merge(s);
         }
-        BatchSummary summary = new BatchSummary();
-        summary.batchId = batch.batchId;
-        summary.numInputRows = total.rows;
-        summary.numBadRows = total.badRows;
-        summary.numSplits = batch.splits.size();
-        summary.startedAtMillis = batch.startedAtMillis;
-        summary.readAtMillis = System.currentTimeMillis();
-        summary.minEventTime = total.minEventTime;
-        summary.maxEventTime = total.maxEventTime;
-        summary.avgEventTime =
-                total.eventTimeCount == 0 ? Double.NaN : total.sumEventTime / total.eventTimeCount;
+        BatchSummary summary =
+                total.summary(batch.batchId, batch.splits.size(), batch.startedAtMillis);
         summary.watermarkBefore = state.watermark;
-        summary.watermarkAfter = nextWatermark(total);
-        if (nodeDelays.size() > 1) {
+        summary.watermarkAfter = nodes.next(total, state.watermark);
+        if (nodes.size() > 1) {
             LOG.info(
                     "Source '{}' batch {}: watermark per node {}, query's {}",
                     spec.name(),
                     batch.batchId,
-                    new TreeMap<>(nodeWatermarks),
+                    nodes.byNode(),
                     Watermarks.format(summary.watermarkAfter));
         }
         summary.startOffset = new LinkedHashMap<>(planner.describeOffsets());
-        summary.skippedFiles = total.skipped.stream().sorted().collect(Collectors.toList());
         batch.readDone = summary;
         statsByReader.clear();
         watermarkEmitted.clear();
@@ -338,6 +289,15 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
 
     private void onWatermarkEmitted(int subtaskId, long batchId) {
         EnumeratorState.InFlight<S> batch = state.inFlight;
+        if (batch == null
+                && batchId == state.nextBatchId - 1
+                && start.emitted(
+                        subtaskId,
+                        context.currentParallelism(),
+                        context.registeredReaders().size())) {
+            onStarted();
+            return;
+        }
         if (batch == null || batch.readDone == null || batch.batchId != batchId) {
             return;
         }
@@ -382,6 +342,34 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         }
     }
 
+    /**
+     * Every reader has emitted the starting watermark: the first batch waits, as every later one
+     * does, for a checkpoint taken after that. Its barriers follow the watermark down every channel
+     * and are aligned, so once it completes every operator has the watermark from all of its inputs
+     * before any row of the batch. Without it a reader's watermark can still sit in its unflushed
+     * network buffer while another reader's rows reach a window (the buffer timeout is 100 ms).
+     *
+     * <p>A failover before that checkpoint needs nothing more: no checkpoint means a global restart
+     * from nothing (the regional case is made global by {@link #addSplitsBack}), which builds a new
+     * enumerator that holds the first batch again, and re-registered readers emit the watermark
+     * again. A restore from this checkpoint does not keep any operator's watermark (Flink keeps
+     * none in checkpoints), which is why readers are sent it again before anything is read.
+     */
+    private void onStarted() {
+        long sealed = state.nextBatchId - 1;
+        LOG.info(
+                "Source '{}': every reader has emitted the starting watermark {}; batch {} starts"
+                        + " after the next checkpoint",
+                spec.name(),
+                Watermarks.format(nodes.starting(state.watermark)),
+                state.nextBatchId);
+        waitingForCheckpoint = true;
+        waitingForCheckpointAfter = -1;
+        if (spec.trigger().isAvailableNow()) {
+            signals.checkpointWanted(sealed);
+        }
+    }
+
     private void maybeStartBatch() {
         if (state.inFlight != null) {
             if (state.inFlight.readDone != null) {
@@ -397,6 +385,13 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             return;
         }
         if (waitingForCheckpoint || !targetFixed) {
+            return;
+        }
+        if (!start.done()) {
+            // A run with nothing to read ends without waiting for the readers' start.
+            if (spec.trigger().isAvailableNow() && nothingToRead()) {
+                signals.caughtUp();
+            }
             return;
         }
         fence.checkOwner();
@@ -452,6 +447,15 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         }
     }
 
+    /** Nothing planned and nothing new within the target: an availableNow run is caught up. */
+    private boolean nothingToRead() {
+        try {
+            return plans.read(state.nextBatchId) == null && planner.nextBatchIsEmpty();
+        } catch (IOException e) {
+            return false; // planned, or unknown: the batch is planned once the readers are ready
+        }
+    }
+
     @Override
     public EnumeratorState<S> snapshotState(long checkpointId) {
         // A fenced job completes no checkpoint, so its sinks commit nothing more.
@@ -472,20 +476,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 checkpointId,
                 carried,
                 state.inFlight != null ? state.inFlight.batchId - 1 : state.nextBatchId - 1);
-        EnumeratorState<S> copy = new EnumeratorState<>();
-        copy.nextBatchId = state.nextBatchId;
-        copy.watermark = state.watermark;
-        copy.plannerCommitted = state.plannerCommitted;
-        if (state.inFlight != null) {
-            EnumeratorState.InFlight<S> b = new EnumeratorState.InFlight<>();
-            b.batchId = state.inFlight.batchId;
-            b.splits = new ArrayList<>(state.inFlight.splits);
-            b.unassigned = new ArrayList<>(state.inFlight.unassigned);
-            b.readDone = state.inFlight.readDone;
-            b.startedAtMillis = state.inFlight.startedAtMillis;
-            copy.inFlight = b;
-        }
-        return copy;
+        return state.copy();
     }
 
     @Override

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.flinkss.runtime.PermanentFailure;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.RunFence;
+import org.flinkss.runtime.checkpoint.RunRecords;
 import org.flinkss.runtime.progress.BatchSummary;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
@@ -91,8 +92,11 @@ class MicroBatchEnumeratorTest {
         rows.put(unit, times);
     }
 
-    /** 2025-03-01 at {@code HH:mm} or {@code HH:mm:ss.SSS}, UTC. */
+    /** 2025-03-01 at {@code HH:mm} or {@code HH:mm:ss.SSS}, UTC, or an ISO instant. */
     private static long at(String time) {
+        if (time.endsWith("Z")) {
+            return Instant.parse(time).toEpochMilli();
+        }
         String t = time.length() == 5 ? time + ":00" : time;
         return Instant.parse("2025-03-01T" + t + "Z").toEpochMilli();
     }
@@ -111,15 +115,17 @@ class MicroBatchEnumeratorTest {
         land("c", "00:23");
         Run run = new Run(availableNow(0), 2, null);
 
-        // Step 1: the trigger lists the source; batch 0 is planned and logged before any reader
-        // has one of its splits.
+        // Step 1: the trigger lists the source; the readers register and emit the epoch; once a
+        // checkpoint after that completes, batch 0 is planned and logged before any reader has
+        // one of its splits.
         run.trigger();
+        Run.Reader r0 = run.register(0);
+        Run.Reader r1 = run.register(1);
+        run.checkpoint(1);
         assertThat(planned(0)).containsExactly("a@0", "b@0", "c@0");
         assertThat(run.assignments()).isEmpty();
 
         // Step 2: each reader that says it is idle gets one split.
-        Run.Reader r0 = run.register(0);
-        Run.Reader r1 = run.register(1);
         r0.reportIdle();
         r1.reportIdle();
         assertThat(run.assignments()).containsExactly("0:a@0", "1:b@0");
@@ -143,6 +149,38 @@ class MicroBatchEnumeratorTest {
     }
 
     @Test
+    void aFreshQuerysFirstBatchWaitsForEveryReaderToEmitTheEpochAndForACheckpointAfterIt()
+            throws Throwable {
+        land("a", "1969-12-31T23:58:00Z");
+        land("b", "00:01");
+        Run run = new Run(availableNow(0), 2, null);
+        run.trigger();
+
+        // Step 1: reader 0 registers, emits the epoch and asks for a split: it gets none while
+        // reader 1 has not sent the epoch, or its rows could reach a window before it (issue 31).
+        Run.Reader r0 = run.register(0);
+        r0.reportIdle();
+        assertThat(run.assignments()).isEmpty();
+
+        // Step 2: reader 1 registers and emits it too; a checkpoint taken before that does not
+        // count, and the client is asked for one now, for "batch -1".
+        run.enumerator.snapshotState(1);
+        Run.Reader r1 = run.register(1);
+        run.enumerator.notifyCheckpointComplete(1);
+        assertThat(run.assignments()).isEmpty();
+        assertThat(new RunRecords(layout()).checkpointWanted("run-1", List.of("events")))
+                .isEqualTo(-1);
+
+        // Step 3: a checkpoint taken after it completes: the epoch has reached every operator
+        // (aligned barriers follow it down every channel), and batch 0 goes out.
+        run.checkpoint(2);
+        assertThat(run.assignments()).containsExactly("0:a@0");
+        r1.reportIdle();
+        assertThat(run.assignments()).containsExactly("0:a@0", "1:b@0");
+        assertThat(r0.watermarks()).containsExactly("batch -1: 1970-01-01T00:00:00.000Z");
+    }
+
+    @Test
     void contiguousReadersEachReadTheirOwnRunOfTheBatchInOrderWhoeverAsksFirst() throws Throwable {
         for (String unit : List.of("a", "b", "c", "d", "e")) {
             land(unit, "00:01");
@@ -151,6 +189,7 @@ class MicroBatchEnumeratorTest {
         run.trigger();
         Run.Reader r0 = run.register(0);
         Run.Reader r1 = run.register(1);
+        run.checkpoint(1);
 
         // Reader 1 asks first, and twice before reader 0 asks at all: it still reads only the
         // second run of the batch (c, d, e by the middles of equal weights), in order.
@@ -174,6 +213,7 @@ class MicroBatchEnumeratorTest {
         run.trigger();
         Run.Reader r0 = run.register(0);
         Run.Reader r1 = run.register(1);
+        run.checkpoint(1);
         r1.reportIdle();
         assertThat(run.assignments()).as("reader 1 is idle, but not the reader").isEmpty();
         r0.reportIdle();
@@ -195,8 +235,11 @@ class MicroBatchEnumeratorTest {
         }
         Run first = new Run(ordered(ReadOrder.CONTIGUOUS), 2, null);
         first.trigger();
-        first.register(0).reportIdle();
-        EnumeratorState<Unit> state = roundTrip(first.enumerator.snapshotState(1));
+        first.register(0);
+        first.register(1);
+        first.checkpoint(1);
+        first.reader(0).reportIdle();
+        EnumeratorState<Unit> state = roundTrip(first.enumerator.snapshotState(2));
 
         // The job restarts from that checkpoint: reader 0 has a (in its own state), the rest
         // waits in the enumerator's; reader 1 asks first.
@@ -244,15 +287,16 @@ class MicroBatchEnumeratorTest {
         Run run = new Run(availableNow(0), 2, null);
         run.trigger();
         Run.Reader r0 = run.register(0);
+        Run.Reader r1 = run.register(1);
+        run.checkpoint(0);
         r0.reportIdle();
         r0.readAndReportIdle();
         r0.readAndReportIdle();
         assertThat(r0.read).containsExactly("a", "b");
 
-        // Reader 1 has not registered yet: the batch is not read everywhere.
+        // Reader 1 has not said it is idle yet: the batch is not read everywhere.
         assertThat(r0.watermarks()).containsExactly("batch -1: 1970-01-01T00:00:00.000Z");
 
-        Run.Reader r1 = run.register(1);
         r1.reportIdle();
         assertThat(r0.watermarks())
                 .containsExactly(
@@ -480,6 +524,9 @@ class MicroBatchEnumeratorTest {
         Run.Reader r0 = second.register(0);
         assertThat(r0.watermarks()).containsExactly("batch 0: 2025-03-01T00:20:00.000Z");
         second.register(1);
+        // A restored run's first batch, too, waits for every reader's starting watermark and a
+        // checkpoint after it: Flink restores no operator's watermark.
+        second.checkpoint(2);
         second.trigger();
         second.readAll();
 
@@ -622,6 +669,7 @@ class MicroBatchEnumeratorTest {
         run.trigger();
         Run.Reader r0 = run.register(0);
         Run.Reader r1 = run.register(1);
+        run.checkpoint(0);
         r0.reportIdle();
         r1.reportIdle();
         r0.read();
@@ -707,19 +755,31 @@ class MicroBatchEnumeratorTest {
             enumerator.start();
         }
 
-        Reader register(int subtask) {
+        /**
+         * A reader registers and polls for the first time: it emits the watermark it was sent to
+         * start from, if any, before anything else.
+         */
+        Reader register(int subtask) throws Exception {
             context.registerReader(new ReaderInfo(subtask, "localhost"));
             Reader reader = new Reader(subtask);
             readers.put(subtask, reader);
             enumerator.addReader(subtask);
+            if (!reader.advances().isEmpty()) {
+                reader.emitWatermark();
+            }
             return reader;
         }
 
-        /** Every reader registers and polls once: with nothing to read, it reports idle. */
-        void registerAll() {
+        /**
+         * Every reader registers and emits its starting watermark; checkpoint 0, which the first
+         * batch waits for, completes; then every reader polls once: with nothing to read, it
+         * reports idle.
+         */
+        void registerAll() throws Exception {
             for (int i = 0; i < context.currentParallelism(); i++) {
                 register(i);
             }
+            checkpoint(0);
             readers.values().forEach(Reader::poll);
         }
 
