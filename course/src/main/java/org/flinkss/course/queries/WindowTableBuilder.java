@@ -17,6 +17,7 @@ import org.flinkss.course.event.Event;
 import org.flinkss.course.operators.SessionsFunction;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.query.QueryContext;
+import org.flinkss.runtime.time.Watermarks;
 
 import java.time.Instant;
 
@@ -52,10 +53,14 @@ final class WindowTableBuilder {
                 .map(row -> WindowQuery.toRowData(row, byUser))
                 .returns(InternalTypeInfo.of(query.rowType()))
                 .name("window-rows")
-                // No window that ends at or before the epoch comes out: the source starts a run's
-                // first batch only once every reader's epoch watermark is in a checkpoint (issue
-                // 31).
-                .uid("window-rows-" + query.name());
+                .uid("window-rows-" + query.name())
+                // Spark's watermark is never before the epoch, so a window that ends at or before
+                // it has ended for every row: a sliding row there is kept only in its later
+                // windows. SQL's own watermark is Flink's, which an operator may not have from
+                // every input yet when a run's first rows reach it (issue 37).
+                .filter(row -> row.getTimestamp(1, 3).getMillisecond() > Watermarks.INITIAL)
+                .name("windows ending after the epoch")
+                .uid("after-epoch-" + query.name());
     }
 
     /**
