@@ -82,6 +82,10 @@ import java.util.UUID;
 public final class QueryRun {
 
     private static final Duration REST_TIMEOUT = Duration.ofSeconds(5);
+
+    /** How long the end of a run waits for the answers to its last checkpoint requests. */
+    private static final Duration ANSWERS_WAIT = Duration.ofSeconds(5);
+
     private static final Duration ADOPT_TIMEOUT = Duration.ofSeconds(30);
 
     private final String name;
@@ -308,6 +312,8 @@ public final class QueryRun {
                                 new JobManagerRest(client, flinkRunClient, REST_TIMEOUT)));
         JobStopper stopper =
                 new JobStopper(client, name, layout.savepoints(), failures, StopRetries.DEFAULT);
+        CheckpointRequests checkpointRequests =
+                new CheckpointRequests(new JobManagerRest(client, flinkRunClient, REST_TIMEOUT));
         // Ctrl-C: an unbounded run stops with a savepoint, an availableNow run's job is cancelled;
         // either way the hook says what was kept.
         try (InterruptedRun interruption =
@@ -332,9 +338,7 @@ public final class QueryRun {
                                         tracker,
                                         failures,
                                         settings.out,
-                                        new CheckpointRequests(
-                                                new JobManagerRest(
-                                                        client, flinkRunClient, REST_TIMEOUT)))
+                                        checkpointRequests)
                                 .watch();
             } catch (RuntimeException e) {
                 if (interruption.isInterrupted()) {
@@ -361,6 +365,10 @@ public final class QueryRun {
             // committed.
             tracker.commit(runId, Long.MAX_VALUE);
             return savepoint;
+        } finally {
+            // The answers to the checkpoints asked for, read before the cluster shuts down, which
+            // waits for every unread one.
+            checkpointRequests.readAnswers(ANSWERS_WAIT);
         }
     }
 }

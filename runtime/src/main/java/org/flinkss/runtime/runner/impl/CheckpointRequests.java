@@ -8,7 +8,12 @@ import org.slf4j.LoggerFactory;
 
 import org.flinkss.runtime.checkpoint.RunRecords;
 
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Asks the JobManager for a checkpoint at once ({@code POST /jobs/<id>/checkpoints}, Flink's manual
@@ -22,11 +27,21 @@ public final class CheckpointRequests {
 
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointRequests.class);
 
+    /** How often {@link #readAnswers} looks again for an answer still on its way. */
+    private static final Duration ANSWER_POLL = Duration.ofMillis(50);
+
     private final JobManagerRest jobManager;
     private long requestedFor = RunRecords.NO_CHECKPOINT_WANTED;
 
     /** The JobManager's id of the last request, until its answer has been read. */
     private String pendingTrigger;
+
+    /**
+     * The ids of every request whose answer has not been read yet, the last one included: Flink's
+     * REST keeps each answer until someone reads it, and an embedded cluster's shutdown waits for
+     * that (up to {@code rest.async.store-duration}, 5 minutes; the run gives up after 30 s).
+     */
+    private final Set<String> unread = new LinkedHashSet<>();
 
     private boolean unavailable;
 
@@ -53,6 +68,7 @@ public final class CheckpointRequests {
             return;
         }
         try {
+            readEarlierAnswers();
             boolean failed = pendingTrigger != null && answerSaysFailed();
             if (sealedBatch == RunRecords.NO_CHECKPOINT_WANTED
                     || sealedBatch < requestedFor
@@ -63,6 +79,9 @@ public final class CheckpointRequests {
             Optional<JsonNode> answer =
                     jobManager.postForJson("/jobs/" + jobManager.jobId() + "/checkpoints", "{}");
             pendingTrigger = answer.map(a -> a.path("request-id").asText(null)).orElse(null);
+            if (pendingTrigger != null) {
+                unread.add(pendingTrigger);
+            }
             if (answer.isEmpty()) {
                 LOG.debug(
                         "no checkpoint requested for batch {}: REST refused or unknown",
@@ -86,19 +105,94 @@ public final class CheckpointRequests {
      * true if the checkpoint failed; once an answer is there, the request is no longer pending.
      */
     private boolean answerSaysFailed() throws Exception {
-        Optional<JsonNode> status =
-                jobManager.get("/jobs/" + jobManager.jobId() + "/checkpoints/" + pendingTrigger);
+        Optional<JsonNode> status = answer(pendingTrigger);
         if (status.isEmpty()
                 || !"COMPLETED".equals(status.get().path("status").path("id").asText())) {
             return false;
         }
+        unread.remove(pendingTrigger);
         pendingTrigger = null;
-        JsonNode failure = status.get().path("operation").path("failure-cause");
-        if (!failure.isMissingNode() && !failure.isNull()) {
-            LOG.debug("requested checkpoint failed, asked again: {}", failure);
+        if (failed(status.get())) {
+            LOG.debug("requested checkpoint failed, asked again: {}", status.get());
             return true;
         }
         return false;
+    }
+
+    /**
+     * Whether a completed answer says the checkpoint failed. Flink 2.2 answers a declined one with
+     * {@code {"status":{"id":"COMPLETED"},"operation":{"failureCause":{...}}}}, and one that was
+     * taken with {@code {"status":{"id":"COMPLETED"},"operation":{"checkpointId":N}}}.
+     */
+    static boolean failed(JsonNode answer) {
+        JsonNode operation = answer.path("operation");
+        for (String name : List.of("failureCause", "failure-cause")) {
+            JsonNode failure = operation.path(name);
+            if (!failure.isMissingNode() && !failure.isNull()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Reads the answers of the requests before the last one that have come since the last call (a
+     * request for a newer batch can be made while the answer to the one before is still on its
+     * way).
+     */
+    private void readEarlierAnswers() throws Exception {
+        for (Iterator<String> it = unread.iterator(); it.hasNext(); ) {
+            String trigger = it.next();
+            if (!trigger.equals(pendingTrigger) && isAnswered(trigger)) {
+                it.remove();
+            }
+        }
+    }
+
+    /**
+     * Reads every answer not read yet, waiting up to {@code wait} for those still on their way: to
+     * be called once the job has ended (a request the job's end overtook is answered as failed at
+     * once), so that the embedded cluster shuts down without waiting for them. Gives up quietly at
+     * the first error (the JobManager may be gone already).
+     */
+    public void readAnswers(Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        try {
+            while (!unread.isEmpty()) {
+                unread.removeIf(this::isAnsweredQuietly);
+                if (unread.isEmpty() || System.nanoTime() > deadline) {
+                    break;
+                }
+                Thread.sleep(ANSWER_POLL.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.debug("answers of {} checkpoint requests left unread: {}", unread.size(), e);
+        }
+        if (!unread.isEmpty()) {
+            LOG.debug("answers of {} checkpoint requests left unread", unread.size());
+        }
+        pendingTrigger = null;
+    }
+
+    private boolean isAnsweredQuietly(String trigger) {
+        try {
+            return isAnswered(trigger);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read a checkpoint request's answer", e);
+        }
+    }
+
+    /** Whether the answer of request {@code trigger} is there (read now), or will never be. */
+    private boolean isAnswered(String trigger) throws Exception {
+        Optional<JsonNode> status = answer(trigger);
+        return status.isEmpty()
+                || "COMPLETED".equals(status.get().path("status").path("id").asText());
+    }
+
+    private Optional<JsonNode> answer(String trigger) throws Exception {
+        return jobManager.get("/jobs/" + jobManager.jobId() + "/checkpoints/" + trigger);
     }
 
     /**
