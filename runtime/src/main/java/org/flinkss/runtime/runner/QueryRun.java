@@ -368,7 +368,7 @@ public final class QueryRun {
         } finally {
             // The answers to the checkpoints asked for, read before the cluster shuts down, which
             // waits for every unread one.
-            checkpointRequests.readAnswers(ANSWERS_WAIT);
+            checkpointRequests.readRemainingAnswers(ANSWERS_WAIT);
         }
     }
 }

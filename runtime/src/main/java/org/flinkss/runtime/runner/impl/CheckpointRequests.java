@@ -27,19 +27,19 @@ public final class CheckpointRequests {
 
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointRequests.class);
 
-    /** How often {@link #readAnswers} looks again for an answer still on its way. */
+    /** How often {@link #readRemainingAnswers} looks again for an answer still on its way. */
     private static final Duration ANSWER_POLL = Duration.ofMillis(50);
 
     private final JobManagerRest jobManager;
     private long requestedFor = RunRecords.NO_CHECKPOINT_WANTED;
 
-    /** The JobManager's id of the last request, until its answer has been read. */
-    private String pendingTrigger;
+    /** The JobManager's id of the last request, null if none or it was refused. */
+    private String lastRequest;
 
     /**
-     * The ids of every request whose answer has not been read yet, the last one included: Flink's
-     * REST keeps each answer until someone reads it, and an embedded cluster's shutdown waits for
-     * that (up to {@code rest.async.store-duration}, 5 minutes; the run gives up after 30 s).
+     * The ids of the requests whose answer has not been read yet: Flink's REST keeps each answer
+     * until someone reads it, and an embedded cluster's shutdown waits for that (up to {@code
+     * rest.async.store-duration}, 5 minutes; the run gives up after 30 s).
      */
     private final Set<String> unread = new LinkedHashSet<>();
 
@@ -55,34 +55,30 @@ public final class CheckpointRequests {
      * readers' starting watermark). A request that the JobManager refuses is not repeated for the
      * same batch: the periodic checkpoint comes anyway.
      *
-     * <p>The answer of the last request is read at each call until it is there. Flink's REST keeps
-     * a manual checkpoint's answer until someone reads it, and an embedded cluster with an unread
-     * one took 30 s to shut down at the end of the run. An answer that says the checkpoint failed
-     * makes the request again: Flink declines a checkpoint while a task is still starting ("Not all
-     * required tasks are currently running"), which is when a run's first batch asks for one, as
-     * soon as the sources run; waiting for the periodic one then cost a fresh run up to its whole
-     * interval.
+     * <p>Reads the answers that have come since the last call. One that says the last request's
+     * checkpoint failed makes the request again: Flink declines a checkpoint while a task is still
+     * starting ("Not all required tasks are currently running"), which is when a run's first batch
+     * asks for one, as soon as the sources run; waiting for the periodic one then cost a fresh run
+     * up to its whole interval.
      */
     public void forBatch(long sealedBatch) {
         if (unavailable) {
             return;
         }
         try {
-            readEarlierAnswers();
-            boolean failed = pendingTrigger != null && answerSaysFailed();
+            boolean lastFailed = readAnswersThere();
             if (sealedBatch == RunRecords.NO_CHECKPOINT_WANTED
                     || sealedBatch < requestedFor
-                    || (sealedBatch == requestedFor && !failed)) {
+                    || (sealedBatch == requestedFor && !lastFailed)) {
                 return;
             }
             requestedFor = sealedBatch;
             Optional<JsonNode> answer =
                     jobManager.postForJson("/jobs/" + jobManager.jobId() + "/checkpoints", "{}");
-            pendingTrigger = answer.map(a -> a.path("request-id").asText(null)).orElse(null);
-            if (pendingTrigger != null) {
-                unread.add(pendingTrigger);
-            }
-            if (answer.isEmpty()) {
+            lastRequest = answer.map(a -> a.path("request-id").asText(null)).orElse(null);
+            if (lastRequest != null) {
+                unread.add(lastRequest);
+            } else {
                 LOG.debug(
                         "no checkpoint requested for batch {}: REST refused or unknown",
                         sealedBatch);
@@ -101,22 +97,51 @@ public final class CheckpointRequests {
     }
 
     /**
-     * Reads the answer of the pending request ({@code GET /jobs/<id>/checkpoints/<request id>}):
-     * true if the checkpoint failed; once an answer is there, the request is no longer pending.
+     * Reads every answer not read yet, waiting up to {@code wait} for those still on their way: to
+     * be called once the job has ended (a request the job's end overtook is answered as failed at
+     * once), so that the embedded cluster shuts down without waiting for them. Gives up quietly at
+     * the first error (the JobManager may be gone already).
      */
-    private boolean answerSaysFailed() throws Exception {
-        Optional<JsonNode> status = answer(pendingTrigger);
-        if (status.isEmpty()
-                || !"COMPLETED".equals(status.get().path("status").path("id").asText())) {
-            return false;
+    public void readRemainingAnswers(Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        try {
+            readAnswersThere();
+            while (!unread.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(ANSWER_POLL.toMillis());
+                readAnswersThere();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.debug("cannot read the answers of checkpoint requests: {}", e.toString());
         }
-        unread.remove(pendingTrigger);
-        pendingTrigger = null;
-        if (failed(status.get())) {
-            LOG.debug("requested checkpoint failed, asked again: {}", status.get());
-            return true;
+        if (!unread.isEmpty()) {
+            LOG.debug("answers of {} checkpoint requests left unread", unread.size());
         }
-        return false;
+    }
+
+    /**
+     * Reads the answers that are there ({@code GET /jobs/<id>/checkpoints/<request id>}); one that
+     * is not (an unknown request) will never be. Returns whether the last request's answer came and
+     * says its checkpoint failed.
+     */
+    private boolean readAnswersThere() throws Exception {
+        boolean lastFailed = false;
+        for (Iterator<String> it = unread.iterator(); it.hasNext(); ) {
+            String request = it.next();
+            Optional<JsonNode> status =
+                    jobManager.get("/jobs/" + jobManager.jobId() + "/checkpoints/" + request);
+            if (status.isPresent()
+                    && !"COMPLETED".equals(status.get().path("status").path("id").asText())) {
+                continue; // still on its way
+            }
+            it.remove();
+            if (request.equals(lastRequest) && status.isPresent() && failed(status.get())) {
+                LOG.debug("requested checkpoint failed, asked again: {}", status.get());
+                lastFailed = true;
+            }
+        }
+        return lastFailed;
     }
 
     /**
@@ -133,66 +158,6 @@ public final class CheckpointRequests {
             }
         }
         return false;
-    }
-
-    /**
-     * Reads the answers of the requests before the last one that have come since the last call (a
-     * request for a newer batch can be made while the answer to the one before is still on its
-     * way).
-     */
-    private void readEarlierAnswers() throws Exception {
-        for (Iterator<String> it = unread.iterator(); it.hasNext(); ) {
-            String trigger = it.next();
-            if (!trigger.equals(pendingTrigger) && isAnswered(trigger)) {
-                it.remove();
-            }
-        }
-    }
-
-    /**
-     * Reads every answer not read yet, waiting up to {@code wait} for those still on their way: to
-     * be called once the job has ended (a request the job's end overtook is answered as failed at
-     * once), so that the embedded cluster shuts down without waiting for them. Gives up quietly at
-     * the first error (the JobManager may be gone already).
-     */
-    public void readAnswers(Duration wait) {
-        long deadline = System.nanoTime() + wait.toNanos();
-        try {
-            while (!unread.isEmpty()) {
-                unread.removeIf(this::isAnsweredQuietly);
-                if (unread.isEmpty() || System.nanoTime() > deadline) {
-                    break;
-                }
-                Thread.sleep(ANSWER_POLL.toMillis());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            LOG.debug("answers of {} checkpoint requests left unread: {}", unread.size(), e);
-        }
-        if (!unread.isEmpty()) {
-            LOG.debug("answers of {} checkpoint requests left unread", unread.size());
-        }
-        pendingTrigger = null;
-    }
-
-    private boolean isAnsweredQuietly(String trigger) {
-        try {
-            return isAnswered(trigger);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read a checkpoint request's answer", e);
-        }
-    }
-
-    /** Whether the answer of request {@code trigger} is there (read now), or will never be. */
-    private boolean isAnswered(String trigger) throws Exception {
-        Optional<JsonNode> status = answer(trigger);
-        return status.isEmpty()
-                || "COMPLETED".equals(status.get().path("status").path("id").asText());
-    }
-
-    private Optional<JsonNode> answer(String trigger) throws Exception {
-        return jobManager.get("/jobs/" + jobManager.jobId() + "/checkpoints/" + trigger);
     }
 
     /**
