@@ -1,6 +1,5 @@
 package org.flinkss.jobs.cli;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,9 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * EmbeddedClusters}), about one such run in twenty printed a {@code NoClassDefFoundError} from
  * Pekko's shutdown hook ({@code flink-shutdown-hook-1}) after its summary, exit code 0.
  */
-// Long and cluster-free: it runs beside the cluster tests (the root pom's second failsafe
-// execution).
-@Tag("long")
+// Cluster-free, and short enough for the first failsafe execution (2-2.5 minutes in CI): in the
+// second one it ran before the docker test in the same JVM, and that JVM's three tests were the
+// longest way through the execution (the root pom says how the two are balanced).
 class CleanExitITCase {
 
     private static final Path JAR = ProjectScripts.ROOT.resolve("jobs/target/flinkss-jobs.jar");
