@@ -16,6 +16,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -28,7 +33,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * as one bash script ({@code set -euo pipefail}: every command must exit 0), in a fresh working
  * folder, so that the default base {@code data} is new. {@code scripts/s3}, {@code scripts/kafka},
  * {@code scripts/cluster} and {@code scripts/flink} start the servers the pages name, on their
- * default ports; whatever a page leaves running is stopped at the end.
+ * default ports; whatever a page leaves running is stopped at the end. A page that starts only a
+ * Kafka broker runs beside the others, whose servers use other ports ({@link #onlyKafka}).
  *
  * <p>Adapted, and nothing else: the paths {@code scripts/...} and {@code jobs/target/...} name the
  * repository's (the scripts keep their installations there, the cluster's under {@link
@@ -59,7 +65,14 @@ class DocPortsCommandsITCase {
     private static final Pattern REPOSITORY_PATH =
             Pattern.compile("(?<![\\w./-])(scripts/|jobs/target/)");
 
+    /** The scripts that start servers, each stopped after a page. */
+    private static final List<String> SERVERS = List.of("cluster", "kafka", "s3");
+
     private static final Pattern RUN_FOR = Pattern.compile("--run-for\\s+\\S+");
+
+    /** What starts a server on Flink's or S3Proxy's ports, or uses the cluster installation. */
+    private static final Pattern OTHER_SERVERS =
+            Pattern.compile("scripts/(cluster|flink|s3)\\b|--web-ui|s3://|:8081|:9000");
 
     @TempDir Path dir;
 
@@ -78,16 +91,70 @@ class DocPortsCommandsITCase {
                         ProjectScripts.isFree(port.getKey()),
                         "port " + port.getKey() + " (" + port.getValue() + ") is taken");
             }
-            int n = 0;
-            for (Map.Entry<Path, List<DocBlocks.Block>> page : pages.entrySet()) {
-                Path work = dir.resolve(String.format("%02d-%s", ++n, page.getKey().getFileName()));
-                ProjectScripts scripts = scripts(work);
-                try {
-                    runPage(page.getValue(), work, scripts);
-                } finally {
-                    stopServers(scripts);
+            // The pages that start only a Kafka broker run beside the others (one at a time
+            // among themselves): no other page starts anything on the broker's ports, and theirs
+            // never use Flink's, S3Proxy's or the cluster installation. The kafka page is about a
+            // third of this test's time.
+            ExecutorService beside = Executors.newSingleThreadExecutor();
+            try {
+                List<Future<?>> besideRuns = new ArrayList<>();
+                int n = 0;
+                for (Map.Entry<Path, List<DocBlocks.Block>> page : pages.entrySet()) {
+                    Path work =
+                            dir.resolve(String.format("%02d-%s", ++n, page.getKey().getFileName()));
+                    if (onlyKafka(page.getValue())) {
+                        besideRuns.add(
+                                beside.submit(
+                                        () -> {
+                                            runPageAndStopServers(page.getValue(), work);
+                                            return null;
+                                        }));
+                    } else {
+                        runPageAndStopServers(page.getValue(), work);
+                    }
                 }
+                for (Future<?> run : besideRuns) {
+                    awaitPage(run);
+                }
+            } finally {
+                // A failed page above must not leave one beside it running past the test.
+                beside.shutdown();
+                beside.awaitTermination(PAGE_TIMEOUT.toMinutes() + 3, TimeUnit.MINUTES);
             }
+        }
+    }
+
+    /**
+     * Whether a page's blocks start a Kafka broker (scripts/kafka) and no other server: no cluster,
+     * no S3Proxy, no web UI (Flink's REST port).
+     */
+    static boolean onlyKafka(List<DocBlocks.Block> blocks) {
+        List<String> lines = blocks.stream().flatMap(b -> b.lines().stream()).toList();
+        return lines.stream().anyMatch(l -> l.contains("scripts/kafka"))
+                && lines.stream().noneMatch(l -> OTHER_SERVERS.matcher(l).find());
+    }
+
+    private void runPageAndStopServers(List<DocBlocks.Block> blocks, Path work) throws Exception {
+        ProjectScripts scripts = scripts(work);
+        try {
+            runPage(blocks, work, scripts);
+        } finally {
+            // A page beside the others stops only its broker (its own installation, in its
+            // folder): scripts/s3 and scripts/cluster keep one record of what runs, the
+            // repository's, so their stop would end the servers of the page running meanwhile.
+            stopServers(scripts, onlyKafka(blocks) ? List.of("kafka") : SERVERS);
+        }
+    }
+
+    /** Waits for a page run beside the others; its failure is this test's. */
+    private static void awaitPage(Future<?> run) throws Exception {
+        try {
+            run.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw (Exception) e.getCause();
         }
     }
 
@@ -109,17 +176,16 @@ class DocPortsCommandsITCase {
         Files.writeString(file, script);
         ProcessBuilder builder = scripts.builder("bash", file.toString()).directory(work.toFile());
         Path log = work.resolve("page.log");
+        long started = System.nanoTime();
         Process process = builder.redirectOutput(log.toFile()).start();
-        boolean ended =
-                process.waitFor(
-                        PAGE_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        boolean ended = process.waitFor(PAGE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         if (!ended) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
         }
         String where = blocks.get(0).where();
         String output = ProjectScripts.read(log);
-        System.out.printf("[%s] %s%n", where, output);
+        System.out.printf("[%s] %.1f s%n%s%n", where, (System.nanoTime() - started) / 1e9, output);
         assertThat(ended).as("%s did not end within %s:\n%s", where, PAGE_TIMEOUT, output).isTrue();
         assertThat(process.exitValue()).as("the ports blocks of %s:\n%s", where, output).isZero();
     }
@@ -145,8 +211,8 @@ class DocPortsCommandsITCase {
     }
 
     /** Stops what a page left running (each script stops only what it started and recorded). */
-    private static void stopServers(ProjectScripts scripts) {
-        for (String server : List.of("cluster", "kafka", "s3")) {
+    private static void stopServers(ProjectScripts scripts, List<String> servers) {
+        for (String server : servers) {
             scripts.script(Duration.ofMinutes(2), server, "stop");
         }
     }
