@@ -228,8 +228,11 @@ class MicroBatchEnumeratorTest {
                         "batch -1: 1970-01-01T00:00:00.000Z", "batch 0: 2025-02-28T23:52:00.000Z");
     }
 
-    @Test
-    void aRestoredEnumeratorGivesTheRestOfAContiguousRunToTheReaderThatHadIt() throws Throwable {
+    /**
+     * The state of a checkpoint taken inside batch 0 (a, b, c, d read in contiguous runs) once
+     * reader 0 had a.
+     */
+    private EnumeratorState<Unit> contiguousBatchWithReader0OnA() throws Throwable {
         for (String unit : List.of("a", "b", "c", "d")) {
             land(unit, "00:01");
         }
@@ -239,7 +242,12 @@ class MicroBatchEnumeratorTest {
         first.register(1);
         first.checkpoint(1);
         first.reader(0).reportIdle();
-        EnumeratorState<Unit> state = roundTrip(first.enumerator.snapshotState(2));
+        return roundTrip(first.enumerator.snapshotState(2));
+    }
+
+    @Test
+    void aRestoredEnumeratorGivesTheRestOfAContiguousRunToTheReaderThatHadIt() throws Throwable {
+        EnumeratorState<Unit> state = contiguousBatchWithReader0OnA();
 
         // The job restarts from that checkpoint: reader 0 has a (in its own state), the rest
         // waits in the enumerator's; reader 1 asks first.
@@ -313,16 +321,7 @@ class MicroBatchEnumeratorTest {
     @Test
     void aReaderWithoutRestoredSplitsGetsNoSplitOfTheRestoredBatchBeforeTheRelease()
             throws Throwable {
-        for (String unit : List.of("a", "b", "c", "d")) {
-            land(unit, "00:01");
-        }
-        Run first = new Run(ordered(ReadOrder.CONTIGUOUS), 2, null);
-        first.trigger();
-        first.register(0);
-        first.register(1);
-        first.checkpoint(1);
-        first.reader(0).reportIdle();
-        EnumeratorState<Unit> state = roundTrip(first.enumerator.snapshotState(2));
+        EnumeratorState<Unit> state = contiguousBatchWithReader0OnA();
 
         Run restored = new Run(ordered(ReadOrder.CONTIGUOUS), 2, state);
         restored.trigger();
