@@ -46,12 +46,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * router, must write after the failover what an uninterrupted run writes. A run's second batch
  * carries rows late for a window that fired in the first; a checkpoint is taken inside that batch,
  * after which an operator fails once, as the first late row reaches it. Flink restores no
- * operator's watermark: restored readers hold their splits until the restored watermark has reached
- * every operator, so the late rows go to {@code win5_late} again, and reopen no window.
+ * operator's watermark: the restored batch is held (the splits left in the enumerator, and any a
+ * reader got back from its state) until the restored watermark is in a checkpoint, so the late rows
+ * go to {@code win5_late} again, and reopen no window.
  *
- * <p>On the MiniCluster the restored watermark reached the readers before their first poll in each
- * of the runs tried before the source held them, so this test passed before that hold too; the
- * hold's own tests are in the runtime ({@code MicroBatchEnumeratorTest}, {@code
+ * <p>This test passed before that hold too (3 of 3 runs with the failover): each reader reads a
+ * whole file in one poll here, so the checkpoint finds the rest of the batch in the enumerator,
+ * which sent each reader its watermark before any split, and the router is chained to its reader.
+ * The hold's own tests are in the runtime ({@code MicroBatchEnumeratorTest}, {@code
  * MicroBatchReaderTest}). Flink SQL's own window aggregate keeps its progress in state
  * (FLINK-24501, FLINK-36663) and drops such rows whatever its watermark.
  */
