@@ -5,14 +5,20 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.CheckpointLog;
 import org.flinkss.runtime.checkpoint.LogCodec;
+import org.flinkss.runtime.source.SourceSpec;
+import org.flinkss.runtime.source.SplitPlanner;
 import org.flinkss.runtime.source.WorkSplit;
 
 import javax.annotation.Nullable;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,6 +42,8 @@ import java.util.List;
  */
 final class BatchPlans<S extends WorkSplit> {
 
+    private static final Logger LOG = LoggerFactory.getLogger(BatchPlans.class);
+
     private final CheckpointLog<Long, List<S>> log;
 
     /**
@@ -56,6 +64,48 @@ final class BatchPlans<S extends WorkSplit> {
     /** Records batch {@code batchId}'s splits (atomically). */
     void write(long batchId, List<S> splits) throws IOException {
         log.add(batchId, splits);
+    }
+
+    /**
+     * The splits of batch {@code batchId}: as it was planned before the job restarted, if it was,
+     * or planned now by {@code planner} within the source's rate limits and recorded before any
+     * reader gets one.
+     */
+    List<S> replayOrPlan(long batchId, SplitPlanner<S> planner, SourceSpec spec) {
+        try {
+            List<S> splits = read(batchId);
+            if (splits != null) {
+                LOG.info(
+                        "Source '{}' reads batch {} again as it was planned before the job"
+                                + " restarted",
+                        spec.name(),
+                        batchId);
+                return splits;
+            }
+            splits = planner.nextBatch(batchId, spec.readLimit());
+            if (!splits.isEmpty()) {
+                write(batchId, splits);
+            }
+            return splits;
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "source '"
+                            + spec.name()
+                            + "': cannot plan batch "
+                            + batchId
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
+    /** Nothing planned and nothing new within the planner's target: an availableNow run is done. */
+    boolean nothingToPlan(long batchId, SplitPlanner<S> planner) {
+        try {
+            return read(batchId) == null && planner.nextBatchIsEmpty();
+        } catch (IOException e) {
+            return false; // planned, or unknown: the batch is planned once the readers are ready
+        }
     }
 
     /**

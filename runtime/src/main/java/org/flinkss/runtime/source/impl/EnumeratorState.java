@@ -62,6 +62,11 @@ public final class EnumeratorState<S extends WorkSplit> {
         return copy;
     }
 
+    /** The last batch sealed: the one before a batch in flight. */
+    long lastSealed() {
+        return inFlight != null ? inFlight.batchId - 1 : nextBatchId - 1;
+    }
+
     public long nextBatchId() {
         return nextBatchId;
     }

@@ -73,6 +73,10 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     private final RunFence fence;
     private final SplitAssigner<S> assigner;
     private final ReaderStart start;
+
+    /** Restored with a batch still being read: held until {@link #releaseRestoredBatch}. */
+    private final boolean restoredReading;
+
     private final WatermarkNodes nodes;
 
     /** Readers with nothing to read since their last report, and what they read of the batch. */
@@ -115,8 +119,9 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         this.signals = new SourceSignals(spec.scope(), spec.name());
         this.fence = spec.scope().fence();
         this.assigner = new SplitAssigner<>(spec.readOrder());
-        // A batch in flight is already in the readers' hands: nothing to hold back.
-        this.start = new ReaderStart(!nodes.none() && state.inFlight == null);
+        this.restoredReading = state.inFlight != null && state.inFlight.readDone == null;
+        // A batch whose watermark is fixed has nothing left to read: nothing to hold back.
+        this.start = new ReaderStart(!nodes.none() && (state.inFlight == null || restoredReading));
     }
 
     @Override
@@ -186,10 +191,13 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                             batch.batchId, batch.readDone.watermarkAfter));
         } else if (nodes.starting(state.watermark) != Watermarks.NONE) {
             // Named after the last sealed batch: a batch in flight is not done by it.
-            long sealed = batch != null ? batch.batchId - 1 : state.nextBatchId - 1;
             context.sendEventToSourceReader(
                     subtaskId,
-                    new SourceEvents.AdvanceWatermark(sealed, nodes.starting(state.watermark)));
+                    new SourceEvents.AdvanceWatermark(
+                            state.lastSealed(), nodes.starting(state.watermark)));
+        }
+        if (restoredReading && start.over()) {
+            context.sendEventToSourceReader(subtaskId, new SourceEvents.ReleaseSplits());
         }
     }
 
@@ -241,6 +249,10 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         if (stats.batchId == batch.batchId) {
             statsByReader.put(subtaskId, stats);
         }
+        if (!start.over()) {
+            idle.add(subtaskId); // given a split once the restored batch is released
+            return;
+        }
         S next = assigner.take(batch, subtaskId, context.currentParallelism());
         if (next != null) {
             context.assignSplit(MicroBatchSplit.of(next), subtaskId);
@@ -280,17 +292,13 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         batch.readDone = summary;
         statsByReader.clear();
         watermarkEmitted.clear();
-        for (int reader : context.registeredReaders().keySet()) {
-            context.sendEventToSourceReader(
-                    reader,
-                    new SourceEvents.AdvanceWatermark(batch.batchId, summary.watermarkAfter));
-        }
+        tellReaders(new SourceEvents.AdvanceWatermark(batch.batchId, summary.watermarkAfter));
     }
 
     private void onWatermarkEmitted(int subtaskId, long batchId) {
         EnumeratorState.InFlight<S> batch = state.inFlight;
-        if (batch == null
-                && batchId == state.nextBatchId - 1
+        if ((batch == null || batch.readDone == null)
+                && batchId == state.lastSealed()
                 && start.emitted(
                         subtaskId,
                         context.currentParallelism(),
@@ -343,26 +351,22 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     }
 
     /**
-     * Every reader has emitted the starting watermark: the first batch waits, as every later one
-     * does, for a checkpoint taken after that. Its barriers follow the watermark down every channel
-     * and are aligned, so once it completes every operator has the watermark from all of its inputs
-     * before any row of the batch. Without it a reader's watermark can still sit in its unflushed
-     * network buffer while another reader's rows reach a window (the buffer timeout is 100 ms).
-     *
-     * <p>A failover before that checkpoint needs nothing more: no checkpoint means a global restart
-     * from nothing (the regional case is made global by {@link #addSplitsBack}), which builds a new
-     * enumerator that holds the first batch again, and re-registered readers emit the watermark
-     * again. A restore from this checkpoint does not keep any operator's watermark (Flink keeps
-     * none in checkpoints), which is why readers are sent it again before anything is read.
+     * Every reader has emitted the starting watermark: the first batch (or a batch restored in the
+     * middle of its reading) waits, as every later one does, for a checkpoint taken after that
+     * ({@link ReaderStart} says why). A failover before that checkpoint needs nothing more: it
+     * restores an enumerator that holds the batch again, and re-registered readers emit the
+     * watermark again; a restore from it keeps no operator's watermark, which is why readers are
+     * sent it again before anything is read.
      */
     private void onStarted() {
-        long sealed = state.nextBatchId - 1;
+        long sealed = state.lastSealed();
         LOG.info(
-                "Source '{}': every reader has emitted the starting watermark {}; batch {} starts"
+                "Source '{}': every reader has emitted the starting watermark {}; batch {} {}"
                         + " after the next checkpoint",
                 spec.name(),
                 Watermarks.format(nodes.starting(state.watermark)),
-                state.nextBatchId);
+                sealed + 1,
+                restoredReading ? "is read on" : "starts");
         waitingForCheckpoint = true;
         waitingForCheckpointAfter = -1;
         if (spec.trigger().isAvailableNow()) {
@@ -371,16 +375,18 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     }
 
     private void maybeStartBatch() {
+        if (!start.over() && start.done() && !waitingForCheckpoint) {
+            start.end();
+            if (restoredReading) {
+                releaseRestoredBatch();
+            }
+        }
         if (state.inFlight != null) {
             if (state.inFlight.readDone != null) {
                 // Restored after the watermark was fixed: every reader emits it again.
-                for (int reader : context.registeredReaders().keySet()) {
-                    context.sendEventToSourceReader(
-                            reader,
-                            new SourceEvents.AdvanceWatermark(
-                                    state.inFlight.batchId,
-                                    state.inFlight.readDone.watermarkAfter));
-                }
+                tellReaders(
+                        new SourceEvents.AdvanceWatermark(
+                                state.inFlight.batchId, state.inFlight.readDone.watermarkAfter));
             }
             return;
         }
@@ -389,37 +395,14 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         }
         if (!start.done()) {
             // A run with nothing to read ends without waiting for the readers' start.
-            if (spec.trigger().isAvailableNow() && nothingToRead()) {
+            if (spec.trigger().isAvailableNow()
+                    && plans.nothingToPlan(state.nextBatchId, planner)) {
                 signals.caughtUp();
             }
             return;
         }
         fence.checkOwner();
-        List<S> splits;
-        try {
-            splits = plans.read(state.nextBatchId);
-            if (splits != null) {
-                LOG.info(
-                        "Source '{}' reads batch {} again as it was planned before the job"
-                                + " restarted",
-                        spec.name(),
-                        state.nextBatchId);
-            } else {
-                splits = planner.nextBatch(state.nextBatchId, spec.readLimit());
-                if (!splits.isEmpty()) {
-                    plans.write(state.nextBatchId, splits);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "source '"
-                            + spec.name()
-                            + "': cannot plan batch "
-                            + state.nextBatchId
-                            + ": "
-                            + e.getMessage(),
-                    e);
-        }
+        List<S> splits = plans.replayOrPlan(state.nextBatchId, planner, spec);
         if (splits.isEmpty()) {
             if (spec.trigger().isAvailableNow()) {
                 signals.caughtUp();
@@ -438,21 +421,40 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 spec.name(),
                 batch.batchId,
                 splits.size());
+        assignToIdleReaders(batch);
+    }
+
+    /**
+     * A batch restored in the middle of its reading: every reader has emitted the restored
+     * watermark and a checkpoint taken after that completed ({@link ReaderStart} says why both), so
+     * the readers read on the splits they hold, and the idle ones get the rest.
+     */
+    private void releaseRestoredBatch() {
+        LOG.info(
+                "Source '{}': the restored watermark {} is in a checkpoint; the readers read on"
+                        + " batch {}",
+                spec.name(),
+                Watermarks.format(nodes.starting(state.watermark)),
+                state.inFlight.batchId);
+        tellReaders(new SourceEvents.ReleaseSplits());
+        assignToIdleReaders(state.inFlight);
+        maybeFinishReading();
+    }
+
+    private void tellReaders(SourceEvent event) {
+        for (int reader : context.registeredReaders().keySet()) {
+            context.sendEventToSourceReader(reader, event);
+        }
+    }
+
+    /** Each idle reader gets the next split of {@code batch} it may read, if any is left. */
+    private void assignToIdleReaders(EnumeratorState.InFlight<S> batch) {
         for (int reader : new TreeSet<>(idle)) {
             S next = assigner.take(batch, reader, context.currentParallelism());
             if (next != null) {
                 context.assignSplit(MicroBatchSplit.of(next), reader);
                 idle.remove(reader);
             }
-        }
-    }
-
-    /** Nothing planned and nothing new within the target: an availableNow run is caught up. */
-    private boolean nothingToRead() {
-        try {
-            return plans.read(state.nextBatchId) == null && planner.nextBatchIsEmpty();
-        } catch (IOException e) {
-            return false; // planned, or unknown: the batch is planned once the readers are ready
         }
     }
 
@@ -472,10 +474,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         // snapshot of the same checkpoint to know which batch their staged files close.
         List<BatchSummary> carried = new ArrayList<>();
         sealedByCheckpoint.values().forEach(carried::addAll);
-        signals.atCheckpoint(
-                checkpointId,
-                carried,
-                state.inFlight != null ? state.inFlight.batchId - 1 : state.nextBatchId - 1);
+        signals.atCheckpoint(checkpointId, carried, state.lastSealed());
         return state.copy();
     }
 

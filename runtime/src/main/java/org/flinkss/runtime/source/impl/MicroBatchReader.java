@@ -65,6 +65,14 @@ public final class MicroBatchReader<T, S extends WorkSplit>
     private long pendingWatermarkBatch = -1;
     private long pendingWatermark = Long.MIN_VALUE;
     private boolean hasPendingWatermark;
+
+    /**
+     * Restored with splits of a batch still being read: they wait for the enumerator's {@link
+     * SourceEvents.ReleaseSplits}, sent once the restored watermark has reached every operator.
+     */
+    private boolean held;
+
+    private boolean started;
     private CompletableFuture<Void> available = new CompletableFuture<>();
 
     /**
@@ -85,7 +93,9 @@ public final class MicroBatchReader<T, S extends WorkSplit>
     }
 
     @Override
-    public void start() {}
+    public void start() {
+        started = true;
+    }
 
     @Override
     public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
@@ -100,6 +110,12 @@ public final class MicroBatchReader<T, S extends WorkSplit>
             context.sendSourceEventToCoordinator(
                     new SourceEvents.WatermarkEmitted(pendingWatermarkBatch));
             return InputStatus.MORE_AVAILABLE;
+        }
+        if (held) {
+            if (available.isDone()) {
+                available = new CompletableFuture<>();
+            }
+            return InputStatus.NOTHING_AVAILABLE;
         }
         if (current == null) {
             current = queue.poll();
@@ -260,6 +276,8 @@ public final class MicroBatchReader<T, S extends WorkSplit>
             if (split.work != null) {
                 queue.add(split.work);
                 reportedIdle = false;
+                // Flink hands a reader the splits of its state before it starts.
+                held |= !started;
             } else {
                 // Totals restored from a checkpoint taken before the batch's watermark was emitted.
                 stats.merge(split.stats);
@@ -279,6 +297,12 @@ public final class MicroBatchReader<T, S extends WorkSplit>
                 pendingWatermarkBatch = Math.max(pendingWatermarkBatch, advance.batchId);
             }
             hasPendingWatermark = true;
+            available.complete(null);
+        } else if (event instanceof SourceEvents.ReleaseSplits && held) {
+            LOG.info(
+                    "Source '{}': the reader reads on the splits restored from its state",
+                    sourceName);
+            held = false;
             available.complete(null);
         }
     }

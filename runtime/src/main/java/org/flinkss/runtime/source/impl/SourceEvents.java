@@ -46,4 +46,14 @@ final class SourceEvents {
             this.batchId = batchId;
         }
     }
+
+    /**
+     * Enumerator to readers: read the splits restored from your state. A reader restored with
+     * splits of a batch still being read holds them until this comes, which is once the restored
+     * watermark has reached every operator ({@link MicroBatchEnumerator}); any other reader has
+     * nothing to hold and ignores it.
+     */
+    static final class ReleaseSplits implements SourceEvent {
+        private static final long serialVersionUID = 1L;
+    }
 }

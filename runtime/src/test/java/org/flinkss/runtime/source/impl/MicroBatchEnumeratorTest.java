@@ -228,8 +228,11 @@ class MicroBatchEnumeratorTest {
                         "batch -1: 1970-01-01T00:00:00.000Z", "batch 0: 2025-02-28T23:52:00.000Z");
     }
 
-    @Test
-    void aRestoredEnumeratorGivesTheRestOfAContiguousRunToTheReaderThatHadIt() throws Throwable {
+    /**
+     * The state of a checkpoint taken inside batch 0 (a, b, c, d read in contiguous runs) once
+     * reader 0 had a.
+     */
+    private EnumeratorState<Unit> contiguousBatchWithReader0OnA() throws Throwable {
         for (String unit : List.of("a", "b", "c", "d")) {
             land(unit, "00:01");
         }
@@ -239,7 +242,12 @@ class MicroBatchEnumeratorTest {
         first.register(1);
         first.checkpoint(1);
         first.reader(0).reportIdle();
-        EnumeratorState<Unit> state = roundTrip(first.enumerator.snapshotState(2));
+        return roundTrip(first.enumerator.snapshotState(2));
+    }
+
+    @Test
+    void aRestoredEnumeratorGivesTheRestOfAContiguousRunToTheReaderThatHadIt() throws Throwable {
+        EnumeratorState<Unit> state = contiguousBatchWithReader0OnA();
 
         // The job restarts from that checkpoint: reader 0 has a (in its own state), the rest
         // waits in the enumerator's; reader 1 asks first.
@@ -247,11 +255,120 @@ class MicroBatchEnumeratorTest {
         restored.trigger();
         Run.Reader r0 = restored.register(0);
         Run.Reader r1 = restored.register(1);
+        restored.checkpoint(3);
         r1.reportIdle();
         r1.readAndReportIdle();
         r0.reportIdle();
 
         assertThat(restored.assignments()).containsExactly("1:c@0", "1:d@0", "0:b@0");
+    }
+
+    /**
+     * Issue 31: a failover to a checkpoint taken inside a batch. Restored readers hold the splits
+     * they got back from their own state, and no split is given out, until every reader has emitted
+     * the restored watermark and a checkpoint taken after that has completed: the batch's rows late
+     * for windows that fired before the failover then meet that watermark everywhere.
+     */
+    @Test
+    void
+            aBatchRestoredMidReadIsReleasedOnlyOnceEveryReaderEmittedTheWatermarkAndACheckpointFollowed()
+                    throws Throwable {
+        // Batch 0 is a; batch 1 is c, late for a window batch 0's watermark (00:20) closed.
+        land("a", "00:30");
+        land("c", "00:05");
+        Run first = new Run(availableNow(1), 2, null);
+        first.registerAll();
+        first.trigger();
+        first.readAndSeal();
+        first.checkpoint(1);
+        // The job fails after a checkpoint taken once reader 0 had c, before it read it.
+        EnumeratorState<Unit> state = roundTrip(first.enumerator.snapshotState(2));
+        assertThat(state.inFlight.batchId).isEqualTo(1);
+        assertThat(state.inFlight.readDone).isNull();
+        assertThat(first.assignments()).containsExactly("0:a@0", "0:c@1");
+
+        // Step 1: restored, reader 0 has c back from its own state; both readers are sent the
+        // watermark batch 0 ended with; nothing is released while it is not in a checkpoint.
+        Run second = new Run(availableNow(1), 2, state);
+        second.trigger();
+        Run.Reader r0 = second.register(0);
+        r0.queue.add(state.inFlight.splits.get(0));
+        assertThat(r0.watermarks()).containsExactly("batch 0: 2025-03-01T00:20:00.000Z");
+        second.enumerator.snapshotState(3);
+        Run.Reader r1 = second.register(1);
+        r1.reportIdle();
+        assertThat(second.releases()).isEmpty();
+
+        // Step 2: a checkpoint taken before the last reader emitted it does not count; the client
+        // is asked for one after it (for "batch 0", the last sealed).
+        second.enumerator.notifyCheckpointComplete(3);
+        assertThat(second.releases()).isEmpty();
+        assertThat(new RunRecords(layout()).checkpointWanted("run-1", List.of("events")))
+                .isEqualTo(0);
+
+        // Step 3: once one taken after it completes, every registered reader is released; the
+        // batch is read and sealed from the watermark in force before it.
+        second.checkpoint(4);
+        assertThat(second.releases()).containsExactly(0, 1);
+        r0.readAndReportIdle();
+        second.emitWatermarks();
+        second.checkpoint(5);
+        assertThat(sourceBatches(5))
+                .extracting(b -> b.batchId, b -> b.numInputRows, b -> b.watermarkBefore)
+                .containsExactly(tuple(1L, 1L, at("00:20")));
+    }
+
+    @Test
+    void aReaderWithoutRestoredSplitsGetsNoSplitOfTheRestoredBatchBeforeTheRelease()
+            throws Throwable {
+        EnumeratorState<Unit> state = contiguousBatchWithReader0OnA();
+
+        Run restored = new Run(ordered(ReadOrder.CONTIGUOUS), 2, state);
+        restored.trigger();
+        restored.register(0);
+        restored.register(1).reportIdle();
+        assertThat(restored.assignments()).as("held until a checkpoint").isEmpty();
+        restored.checkpoint(3);
+        assertThat(restored.assignments()).containsExactly("1:c@0");
+    }
+
+    @Test
+    void aReaderThatRegistersAgainDuringTheHoldMustEmitTheWatermarkAgain() throws Throwable {
+        land("a", "00:30");
+        Run first = new Run(availableNow(0), 2, null);
+        first.registerAll();
+        first.trigger();
+        EnumeratorState<Unit> state = roundTrip(first.enumerator.snapshotState(1));
+
+        Run second = new Run(availableNow(0), 2, state);
+        second.trigger();
+        second.register(0);
+        second.register(1);
+        // Reader 1's task restarts before the hold ends: what it emitted before does not count.
+        second.context.registeredReaders().remove(1);
+        second.context.registerReader(new ReaderInfo(1, "localhost"));
+        second.enumerator.addReader(1);
+        second.checkpoint(2);
+        assertThat(second.releases()).as("reader 1 has not emitted it again").isEmpty();
+
+        second.reader(1).emitWatermark();
+        second.checkpoint(3);
+        assertThat(second.releases()).containsExactly(0, 1);
+    }
+
+    @Test
+    void withoutAWatermarkABatchRestoredMidReadIsReleasedAtOnce() throws Throwable {
+        land("a", "00:30");
+        Run first = new Run(availableNow(0), 2, null, Map.of());
+        first.registerAll();
+        first.trigger();
+        EnumeratorState<Unit> state = roundTrip(first.enumerator.snapshotState(1));
+
+        Run second = new Run(availableNow(0), 2, state, Map.of());
+        second.trigger();
+        second.register(0);
+        second.register(1);
+        assertThat(second.releases()).containsExactly(0, 1);
     }
 
     @Test
@@ -823,6 +940,18 @@ class MicroBatchEnumeratorTest {
             EnumeratorState<Unit> state = enumerator.snapshotState(checkpointId);
             enumerator.notifyCheckpointComplete(checkpointId);
             return state;
+        }
+
+        /** The readers told to read the splits restored from their state, in order. */
+        List<Integer> releases() throws Exception {
+            List<Integer> released = new ArrayList<>();
+            context.getSentSourceEvent()
+                    .forEach(
+                            (reader, events) ->
+                                    events.stream()
+                                            .filter(e -> e instanceof SourceEvents.ReleaseSplits)
+                                            .forEach(e -> released.add(reader)));
+            return released;
         }
 
         /** Every split assignment so far, as {@code reader:unit@batch}. */

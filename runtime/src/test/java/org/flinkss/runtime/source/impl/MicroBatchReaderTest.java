@@ -130,11 +130,11 @@ class MicroBatchReaderTest {
         assertThat(state.get(0).work.position()).isEqualTo(2048);
         first.close();
 
-        // Step 3: a new reader restored from it emits the rest, once, and reports the batch's
-        // totals over both runs.
+        // Step 3: a new reader restored from it emits the rest, once released, and reports the
+        // batch's totals over both runs.
         output.lines.clear();
-        MicroBatchReader<Reading, Unit> restored = reader(units, false);
-        restored.addSplits(state);
+        MicroBatchReader<Reading, Unit> restored = restored(units, state);
+        restored.handleSourceEvents(new SourceEvents.ReleaseSplits());
         readAll(restored);
         assertThat(output.lines).hasSize(3000 - 2048 + 1);
         assertThat(output.lines.get(0)).isEqualTo("long#2048 @" + at(2048));
@@ -143,6 +143,55 @@ class MicroBatchReaderTest {
         assertThat(idle.batchId).isEqualTo(4);
         assertThat(idle.rows).isEqualTo(3001);
         assertThat(idle.maxEventTime).isEqualTo(at(2999));
+    }
+
+    @Test
+    void aReaderRestoredInsideABatchHoldsItsSplitsButEmitsTheRestoredWatermarkUntilReleased()
+            throws Exception {
+        // Step 1: a reader restored from a checkpoint taken inside batch 4, with a split unread.
+        Units units = new Units(Map.of("late", minutes(1, 2)), Set.of());
+        MicroBatchReader<Reading, Unit> reader = restored(units, List.of(split("late", 4)));
+
+        // Step 2: it reads nothing, and asks for nothing: its rows could otherwise reach a window
+        // before the restored watermark, which Flink keeps in no checkpoint.
+        assertThat(reader.pollNext(output)).isEqualTo(InputStatus.NOTHING_AVAILABLE);
+        assertThat(output.lines).isEmpty();
+        assertThat(context.getSentEvents()).isEmpty();
+        assertThat(reader.isAvailable()).isNotDone();
+
+        // Step 3: the restored watermark (the one batch 3 ended with) is emitted and acknowledged
+        // while the split is held.
+        reader.handleSourceEvents(new SourceEvents.AdvanceWatermark(3, at(0)));
+        assertThat(reader.isAvailable()).isDone();
+        assertThat(readAll(reader)).isEqualTo(InputStatus.NOTHING_AVAILABLE);
+        assertThat(output.lines).containsExactly("watermark " + Watermarks.toFlink(at(0)));
+        assertThat(context.getSentEvents())
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        SourceEvents.WatermarkEmitted.class,
+                        e -> assertThat(e.batchId).isEqualTo(3));
+
+        // Step 4: released, it reads the split, after the watermark, and reports the batch.
+        context.clearSentEvents();
+        reader.handleSourceEvents(new SourceEvents.ReleaseSplits());
+        assertThat(reader.isAvailable()).isDone();
+        readAll(reader);
+        assertThat(output.lines)
+                .containsExactly(
+                        "watermark " + Watermarks.toFlink(at(0)),
+                        "late#0 @" + at(1),
+                        "late#1 @" + at(2));
+        assertThat(onlyIdle().batchId).isEqualTo(4);
+    }
+
+    @Test
+    void aReaderGivenSplitsAfterItStartedReadsThemAtOnceAndIgnoresARelease() throws Exception {
+        Units units = new Units(Map.of("a", minutes(1)), Set.of());
+        MicroBatchReader<Reading, Unit> reader = reader(units, false);
+        reader.handleSourceEvents(new SourceEvents.ReleaseSplits());
+        reader.addSplits(List.of(split("a", 0)));
+        readAll(reader);
+        assertThat(output.lines).containsExactly("a#0 @" + at(1));
     }
 
     @Test
@@ -192,9 +241,23 @@ class MicroBatchReaderTest {
         return reader(units, skipMissingFiles, List.of());
     }
 
+    /** A started reader: the splits it is given are assigned ones. */
     private MicroBatchReader<Reading, Unit> reader(
             Units units, boolean skipMissingFiles, List<WatermarkNode<Reading>> nodes) {
-        return new MicroBatchReader<>(context, units, "units", skipMissingFiles, nodes);
+        MicroBatchReader<Reading, Unit> reader =
+                new MicroBatchReader<>(context, units, "units", skipMissingFiles, nodes);
+        reader.start();
+        return reader;
+    }
+
+    /** A reader as Flink restores one: the splits of its state first, then {@code start}. */
+    private MicroBatchReader<Reading, Unit> restored(
+            Units units, List<MicroBatchSplit<Unit>> state) {
+        MicroBatchReader<Reading, Unit> reader =
+                new MicroBatchReader<>(context, units, "units", false, List.of());
+        reader.addSplits(state);
+        reader.start();
+        return reader;
     }
 
     /** Polls until the reader has nothing left (it then waits for splits or a watermark). */
