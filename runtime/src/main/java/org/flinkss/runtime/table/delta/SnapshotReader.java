@@ -104,6 +104,22 @@ final class SnapshotReader {
         return describe(latest());
     }
 
+    /** {@link #current} with each file's statistics from its {@code add} action. */
+    DeltaSnapshot currentWithStatistics() {
+        Snapshot snapshot = latest();
+        try {
+            return new DeltaSnapshot(
+                    path,
+                    snapshot.getVersion(),
+                    Instant.ofEpochMilli(snapshot.getTimestamp(engine)),
+                    DeltaSchema.toFlink(snapshot.getSchema()),
+                    KernelInternals.properties(snapshot),
+                    KernelInternals.dataFilesWithStatistics(snapshot, engine));
+        } catch (RuntimeException e) {
+            throw explained(e);
+        }
+    }
+
     /** The table as of {@code version}, refused naming the versions there are. */
     DeltaSnapshot at(long version) {
         try {
