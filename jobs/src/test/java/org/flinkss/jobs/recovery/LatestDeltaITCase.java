@@ -11,7 +11,6 @@ import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.LatestQuery;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.course.testing.EventCopies;
-import org.flinkss.jobs.Main;
 import org.flinkss.runtime.TestPauses;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.query.QueryRunner;
@@ -19,11 +18,9 @@ import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.HistoryEntry;
-import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -132,16 +129,6 @@ class LatestDeltaITCase {
     }
 
     private int runChild(String[] args, String property, String name) throws Exception {
-        ChildJvm.Launcher launcher =
-                ChildJvm.of(Main.class)
-                        .jvmOption(property)
-                        .workDir(dir.resolve("child"))
-                        .tmpDir(dir.resolve("child-tmp"))
-                        .output(dir.resolve(name + ".log"));
-        try (ChildJvm child = launcher.start(args)) {
-            int code = child.waitFor(Duration.ofMinutes(3));
-            System.out.println("===== latest, " + name + " =====\n" + child.outputText());
-            return code;
-        }
+        return HaltedRuns.run(dir, args, property, "latest", name);
     }
 }

@@ -97,20 +97,7 @@ final class KernelInternals {
      * where a file has none), in Kernel's scan order.
      */
     static List<DataFile> dataFiles(Snapshot snapshot, Engine engine) {
-        List<DataFile> files = new ArrayList<>();
-        forEachAddFile(
-                snapshot,
-                engine,
-                (scanRow, add) -> {
-                    FileStatus status = InternalScanFileUtils.getAddFileStatus(scanRow);
-                    files.add(
-                            DataFile.of(
-                                    status.getPath(),
-                                    status.getSize(),
-                                    status.getModificationTime(),
-                                    add.getNumRecords().orElse(-1L)));
-                });
-        return files;
+        return dataFiles(snapshot, engine, false);
     }
 
     /**
@@ -119,6 +106,10 @@ final class KernelInternals {
      * without statistics has none.
      */
     static List<DataFile> dataFilesWithStatistics(Snapshot snapshot, Engine engine) {
+        return dataFiles(snapshot, engine, true);
+    }
+
+    private static List<DataFile> dataFiles(Snapshot snapshot, Engine engine, boolean statistics) {
         List<DataFile> files = new ArrayList<>();
         forEachAddFile(
                 snapshot,
@@ -126,11 +117,17 @@ final class KernelInternals {
                 (scanRow, add) -> {
                     FileStatus status = InternalScanFileUtils.getAddFileStatus(scanRow);
                     files.add(
-                            AddStatistics.parse(
-                                    status.getPath(),
-                                    status.getSize(),
-                                    status.getModificationTime(),
-                                    add.getStatsJson().orElse(null)));
+                            statistics
+                                    ? AddStatistics.parse(
+                                            status.getPath(),
+                                            status.getSize(),
+                                            status.getModificationTime(),
+                                            add.getStatsJson().orElse(null))
+                                    : DataFile.of(
+                                            status.getPath(),
+                                            status.getSize(),
+                                            status.getModificationTime(),
+                                            add.getNumRecords().orElse(-1L)));
                 });
         return files;
     }

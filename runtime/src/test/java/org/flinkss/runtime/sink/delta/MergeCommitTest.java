@@ -1,10 +1,8 @@
 package org.flinkss.runtime.sink.delta;
 
-import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -208,17 +206,11 @@ class MergeCommitTest {
     // ---------------------------------------------------------------- helpers
 
     private CommitResult commit(long batchId, List<RowData> rows) throws IOException {
-        return merge.commit(table, QUERY, batchId, rows.isEmpty() ? List.of() : List.of(set(rows)));
-    }
-
-    private static byte[] set(List<RowData> rows) throws IOException {
-        RowDataSerializer serializer = new RowDataSerializer(ROW_TYPE);
-        DataOutputSerializer out = new DataOutputSerializer(256);
-        out.writeInt(rows.size());
-        for (RowData row : rows) {
-            serializer.serialize(row, out);
-        }
-        return out.getCopyOfBuffer();
+        return merge.commit(
+                table,
+                QUERY,
+                batchId,
+                rows.isEmpty() ? List.of() : List.of(ChangeSetBytes.of(ROW_TYPE, rows)));
     }
 
     private static RowData row(Long id, String type, double amount) {

@@ -1,14 +1,13 @@
 package org.flinkss.runtime.table.delta;
 
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.runtime.sink.delta.ChangeSetBytes;
 import org.flinkss.runtime.sink.delta.MergeCommit;
 
 import java.util.ArrayList;
@@ -32,17 +31,6 @@ class DeltaSparkReadBackITCase {
 
     private static DataFile write(DeltaTable table, List<RowData> rows) throws Exception {
         return DataFiles.write(new Path(table.path()), EVENTS, rows);
-    }
-
-    /** Rows as {@code ChangeSetWriter} sends them to a table's committer. */
-    private static byte[] changeSet(List<RowData> rows) throws Exception {
-        RowDataSerializer serializer = new RowDataSerializer(EVENTS);
-        DataOutputSerializer out = new DataOutputSerializer(1024);
-        out.writeInt(rows.size());
-        for (RowData row : rows) {
-            serializer.serialize(row, out);
-        }
-        return out.getCopyOfBuffer();
     }
 
     @Test
@@ -81,9 +69,13 @@ class DeltaSparkReadBackITCase {
         DeltaTable merged = DeltaTable.forPath(dir.resolve("merged").toString());
         merged.create(EVENTS, Map.of());
         MergeCommit merge = new MergeCommit(EVENTS, List.of("event_id"));
-        merge.commit(merged, "m", 0, List.of(changeSet(events(0, 10))));
-        merge.commit(merged, "m", 1, List.of(changeSet(events(5, 10))));
-        merge.commit(merged, "m", 1, List.of(changeSet(events(20, 10)))); // replay: skipped
+        merge.commit(merged, "m", 0, List.of(ChangeSetBytes.of(EVENTS, events(0, 10))));
+        merge.commit(merged, "m", 1, List.of(ChangeSetBytes.of(EVENTS, events(5, 10))));
+        merge.commit(
+                merged,
+                "m",
+                1,
+                List.of(ChangeSetBytes.of(EVENTS, events(20, 10)))); // replay: skipped
 
         Map<String, SparkDeltaReader.Table> spark =
                 SparkDeltaReader.read(
