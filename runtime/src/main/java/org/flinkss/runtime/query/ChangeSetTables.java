@@ -32,17 +32,14 @@ final class ChangeSetTables {
             String table,
             RowType rowType,
             List<String> keyColumns) {
-        DataStream<Void> committed =
-                commit(
-                        context,
-                        changes,
-                        table,
-                        rowType,
-                        TableMode.REPLACED,
-                        new CompleteCommit(rowType, keyColumns),
-                        false);
-        context.describeSink(table, "DeltaSink[" + context.warehouse().uri(table) + ", complete]");
-        return committed;
+        return commit(
+                context,
+                changes,
+                table,
+                rowType,
+                TableMode.REPLACED,
+                new CompleteCommit(rowType, keyColumns),
+                "complete");
     }
 
     /** See {@link QueryContext#toMergedTable}. */
@@ -52,21 +49,19 @@ final class ChangeSetTables {
             String table,
             RowType rowType,
             List<String> keyColumns) {
-        DataStream<Void> committed =
-                commit(
-                        context,
-                        rows,
-                        table,
-                        rowType,
-                        TableMode.MERGED,
-                        new MergeCommit(rowType, keyColumns),
-                        true);
-        context.describeSink(
+        return commit(
+                context,
+                rows,
                 table,
-                "DeltaSink[" + context.warehouse().uri(table) + ", MERGE ON " + keyColumns + "]");
-        return committed;
+                rowType,
+                TableMode.MERGED,
+                new MergeCommit(rowType, keyColumns),
+                "MERGE ON " + keyColumns);
     }
 
+    /**
+     * @param how the sink's description after the table's place ({@code DeltaSink[<uri>, how]})
+     */
     private static DataStream<Void> commit(
             QueryContext context,
             DataStream<RowData> rows,
@@ -74,7 +69,7 @@ final class ChangeSetTables {
             RowType rowType,
             TableMode mode,
             TableCommit commit,
-            boolean inOrder) {
+            String how) {
         var counted =
                 rows.map(new ProgressCounter<>(context.scope(), table, (RowData r) -> r))
                         .returns(InternalTypeInfo.of(rowType))
@@ -87,11 +82,14 @@ final class ChangeSetTables {
                                 new ChangeSetWriter(rowType))
                         .name(table)
                         .uid("sink-" + table);
-        if (inOrder) {
+        if (mode == TableMode.MERGED) {
             // One writer: the rows of a key reach it in the stream's order (a query reads with
             // ReadOrder.ONE_READER), so the last row of a key in the batch is the last one merged.
             sets.setParallelism(1);
         }
-        return context.toDelta(sets, table, rowType, mode, commit);
+        DataStream<Void> committed = context.toDelta(sets, table, rowType, mode, commit);
+        context.describeSink(
+                table, "DeltaSink[" + context.warehouse().uri(table) + ", " + how + "]");
+        return committed;
     }
 }
