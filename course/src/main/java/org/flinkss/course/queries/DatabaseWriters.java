@@ -8,9 +8,9 @@ import java.util.stream.Collectors;
 
 /**
  * Which of the catalog's queries write the SQL database (the one {@code --jdbc-url} names): {@code
- * latest}'s upserts always, a windowed query's in update mode; every other run writes only Delta
- * tables (or a topic). A command that will not use the database refuses the URL rather than ignore
- * it (issue 38).
+ * latest}'s upserts when given one (without, it MERGEs into Delta), a windowed query's in update
+ * mode; every other run writes only Delta tables (or a topic). A command that will not use the
+ * database refuses the URL rather than ignore it (issue 38).
  */
 public final class DatabaseWriters {
 

@@ -103,7 +103,8 @@ public enum QueryCatalog {
                     .refuses(Refusal.UPDATE_OF_STREAM_JOIN, Refusal.COMPLETE_WITHOUT_AGGREGATION)
                     .creates(r -> new ViewThenBuyQuery(true, r.api()))),
     /**
-     * {@code events_bronze} upserted on {@code event_id}: of several rows with one id in a batch,
+     * {@code events_bronze} upserted on {@code event_id}, MERGEd into the Delta table by default or
+     * into the SQL database given with {@code --jdbc-url}: of several rows with one id in a batch,
      * the last in bronze's order (version, file as its log adds it, row) wins, as a later batch
      * would have written it (Spark's MERGE fails on such a batch; docs/semantics.md).
      */
@@ -113,7 +114,11 @@ public enum QueryCatalog {
                     .apis(Api.DATASTREAM)
                     // An upsert already: update writes the same rows as append.
                     .refuses(Refusal.COMPLETE_WITHOUT_AGGREGATION)
-                    .creates(r -> new LatestQuery(r.run().database()))),
+                    .creates(
+                            r ->
+                                    r.run().hasJdbcUrl()
+                                            ? new LatestQuery(r.run().database())
+                                            : new LatestQuery())),
     KAFKA_BRONZE(
             query("kafka-bronze")
                     .writes(KafkaTables.BRONZE)

@@ -90,10 +90,11 @@ class SharedDatabaseITCase {
         List<String> inB = List.of("--base", b.toString(), "--warehouse", warehouse.toString());
         Database db = Database.sqliteIn(warehouse);
 
-        // Step 1: base a lands 500 events, runs bronze and latest into <warehouse>/warehouse.db.
+        // Step 1: base a lands 500 events, runs bronze and latest into <warehouse>/warehouse.db
+        // (given as --jdbc-url: without it latest MERGEs into the Delta table).
         ok(in(inA, "land-events", "--batch", "1", "--start", "0"));
         ok(in(inA, "run", "bronze", "--quiet"));
-        ok(in(inA, "run", "latest", "--quiet"));
+        ok(in(inA, "run", "latest", "--quiet", "--jdbc-url", db.describe()));
         List<List<Object>> aRows = db.rows(LatestQuery.TABLE);
         assertThat(aRows).hasSize(500);
 
@@ -103,11 +104,12 @@ class SharedDatabaseITCase {
                 Statement s = c.createStatement()) {
             s.executeUpdate("DROP TABLE IF EXISTS " + SqlTableOwners.TABLE);
         }
-        ok(in(inA, "run", "latest", "--quiet"));
+        ok(in(inA, "run", "latest", "--quiet", "--jdbc-url", db.describe()));
 
         // Step 3: base b, on the same warehouse, would upsert into a's events_latest: refused.
         ok(in(inB, "land-events", "--batch", "1", "--start", "1000"));
-        CliOutput second = refused(in(inB, "run", "latest", "--quiet"));
+        CliOutput second =
+                refused(in(inB, "run", "latest", "--quiet", "--jdbc-url", db.describe()));
         assertRefused(second, LatestQuery.TABLE, a, b);
         assertThat(db.rows(LatestQuery.TABLE)).isEqualTo(aRows);
 
@@ -120,9 +122,13 @@ class SharedDatabaseITCase {
         // still refused.
         assertThat(ok(in(inA, "reset", "latest")).out()).contains("tables emptied: events_latest");
         assertThat(db.count(LatestQuery.TABLE)).isZero();
-        ok(in(inA, "run", "latest", "--quiet"));
+        ok(in(inA, "run", "latest", "--quiet", "--jdbc-url", db.describe()));
         assertThat(db.rows(LatestQuery.TABLE)).isEqualTo(aRows);
-        assertRefused(refused(in(inB, "run", "latest", "--quiet")), LatestQuery.TABLE, a, b);
+        assertRefused(
+                refused(in(inB, "run", "latest", "--quiet", "--jdbc-url", db.describe())),
+                LatestQuery.TABLE,
+                a,
+                b);
         assertThat(db.rows(LatestQuery.TABLE)).isEqualTo(aRows);
     }
 
@@ -199,7 +205,7 @@ class SharedDatabaseITCase {
         // Step 1: the original runs bronze and latest; then cp -a of the base (same query ids).
         ok(in(inOriginal, "land-events", "--batch", "1", "--start", "0"));
         ok(in(inOriginal, "run", "bronze", "--quiet"));
-        ok(in(inOriginal, "run", "latest", "--quiet"));
+        ok(in(inOriginal, "run", "latest", "--quiet", "--jdbc-url", db.describe()));
         List<List<Object>> rows = db.rows(LatestQuery.TABLE);
         Process cp =
                 new ProcessBuilder("cp", "-a", original.toString(), copy.toString())
@@ -208,7 +214,8 @@ class SharedDatabaseITCase {
         assertThat(cp.waitFor()).isZero();
 
         // Step 2: the copy's run and reset would write or empty the original's table: refused.
-        CliOutput run = refused(in(inCopy, "run", "latest", "--quiet"));
+        CliOutput run =
+                refused(in(inCopy, "run", "latest", "--quiet", "--jdbc-url", db.describe()));
         assertThat(run.err())
                 .contains("is a copy of that checkpoint", original.resolve("_cp").toString())
                 .contains(copy.resolve("_cp").toString());

@@ -133,6 +133,10 @@ class ChaosITCase {
                             "--checkpoint-interval",
                             "300ms",
                             "--quiet"));
+            if (query.equals("latest")) {
+                // The SQL path, as the reference (without it latest MERGEs into Delta).
+                args.addAll(List.of("--jdbc-url", killed.database().describe()));
+            }
             if (!fromBronze) {
                 // The landing files in batches of two; a table is read with no limit (Spark
                 // refuses 0, the option left out means none).

@@ -81,7 +81,10 @@ class LatestKillRecoveryITCase {
             "2",
             "--checkpoint-interval",
             "300ms",
-            "--quiet"
+            "--quiet",
+            // The SQL path, as the uninterrupted runs above (without it latest MERGEs into Delta).
+            "--jdbc-url",
+            killed.database().describe()
         };
         // From JVM start-up to the savepoint: a run takes 4 to 10 s here.
         SeededKills.Result result =

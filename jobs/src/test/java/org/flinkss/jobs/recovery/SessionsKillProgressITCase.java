@@ -9,7 +9,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.QueryCatalog;
-import org.flinkss.jobs.Main;
 import org.flinkss.runtime.TestPauses;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
@@ -19,11 +18,9 @@ import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.HistoryEntry;
-import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -129,16 +126,6 @@ class SessionsKillProgressITCase {
     }
 
     private int runChild(String[] args, String property, String name) throws Exception {
-        ChildJvm.Launcher launcher =
-                ChildJvm.of(Main.class)
-                        .jvmOption(property)
-                        .workDir(dir.resolve("child"))
-                        .tmpDir(dir.resolve("child-tmp"))
-                        .output(dir.resolve(name + ".log"));
-        try (ChildJvm child = launcher.start(args)) {
-            int code = child.waitFor(Duration.ofMinutes(3));
-            System.out.println("===== sessions, " + name + " =====\n" + child.outputText());
-            return code;
-        }
+        return HaltedRuns.run(dir, args, property, "sessions", name);
     }
 }

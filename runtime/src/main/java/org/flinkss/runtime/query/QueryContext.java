@@ -20,10 +20,10 @@ import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.sink.ChangesPerBatch;
 import org.flinkss.runtime.sink.ForEachBatchSink;
 import org.flinkss.runtime.sink.delta.AppendCommit;
-import org.flinkss.runtime.sink.delta.ChangeSetWriter;
 import org.flinkss.runtime.sink.delta.CompleteCommit;
 import org.flinkss.runtime.sink.delta.DataFileWriter;
 import org.flinkss.runtime.sink.delta.DeltaCommitter;
+import org.flinkss.runtime.sink.delta.MergeCommit;
 import org.flinkss.runtime.sink.delta.TableCommit;
 import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.runtime.sink.jdbc.JdbcUpsert;
@@ -358,7 +358,7 @@ public final class QueryContext {
      * Flink gave the committer of the sink this replaced, so that checkpoints made before keep
      * restoring.
      */
-    private SingleOutputStreamOperator<Void> toDelta(
+    SingleOutputStreamOperator<Void> toDelta(
             DataStream<byte[]> staged,
             String name,
             RowType rowType,
@@ -510,26 +510,29 @@ public final class QueryContext {
      */
     public DataStream<Void> toCompleteTable(
             DataStream<RowData> changes, String table, RowType rowType, List<String> keyColumns) {
-        DataStream<RowData> counted =
-                ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table)
-                        .map(new ProgressCounter<>(scope, table, (RowData r) -> r))
-                        .returns(InternalTypeInfo.of(rowType))
-                        .name("to-" + table)
-                        .uid("rows-" + table);
-        DataStream<Void> committed =
-                toDelta(
-                        counted.transform(
-                                        "changes " + table,
-                                        PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
-                                        new ChangeSetWriter(rowType))
-                                .name(table)
-                                .uid("sink-" + table),
-                        table,
-                        rowType,
-                        TableMode.REPLACED,
-                        new CompleteCommit(rowType, keyColumns));
-        sinks.put(table, "DeltaSink[" + warehouse.uri(table) + ", complete]");
-        return committed;
+        return ChangeSetTables.complete(
+                this,
+                ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table),
+                table,
+                rowType,
+                keyColumns);
+    }
+
+    /**
+     * Upserts a stream into a Delta table of the warehouse by {@code keyColumns}, one {@code MERGE}
+     * commit per micro-batch (Spark's {@code foreachBatch} + {@code MERGE INTO}): of several rows
+     * of one key in a batch the last in the stream's order wins; matched rows are rewritten
+     * copy-on-write, a replayed batch is skipped ({@link MergeCommit}). Read the stream with {@link
+     * ReadOrder#ONE_READER} when the order of a key's rows matters.
+     */
+    public DataStream<Void> toMergedTable(
+            DataStream<RowData> rows, String table, RowType rowType, List<String> keyColumns) {
+        return ChangeSetTables.merged(this, rows, table, rowType, keyColumns);
+    }
+
+    /** How the query's identity and progress describe a sink. */
+    void describeSink(String table, String description) {
+        sinks.put(table, description);
     }
 
     /** Declares a stateful operator: it is part of the query's identity for its checkpoint. */

@@ -68,6 +68,14 @@ public final class RunOptions {
     }
 
     /**
+     * Whether the run was given a database ({@code --jdbc-url}): then a query that upserts may
+     * write it rather than a Delta table.
+     */
+    public boolean hasJdbcUrl() {
+        return jdbcUrl != null;
+    }
+
+    /**
      * The SQL database of upsert tables: --jdbc-url, else SQLite in {@code
      * <warehouse>/warehouse.db}.
      */

@@ -12,7 +12,14 @@ public enum TableMode {
     APPENDED("append"),
 
     /** A table replaced whole at each micro-batch: complete output mode ({@code complete}). */
-    REPLACED("complete");
+    REPLACED("complete"),
+
+    /**
+     * A table whose rows are upserted by key at each micro-batch, one {@code MERGE} commit each
+     * (Spark's {@code foreachBatch} + {@code MERGE INTO}): matched rows rewritten, new ones added
+     * ({@code merge}).
+     */
+    MERGED("merge");
 
     private final String text;
 
@@ -20,7 +27,7 @@ public enum TableMode {
         this.text = text;
     }
 
-    /** As a table's properties record it: {@code append} or {@code complete}. */
+    /** As a table's properties record it: {@code append}, {@code complete} or {@code merge}. */
     public String text() {
         return text;
     }
@@ -37,7 +44,7 @@ public enum TableMode {
                         + text
                         + "' ("
                         + TableOwner.MODE
-                        + "): a table is written in append or complete mode");
+                        + "): a table is written in append or complete mode, or by a MERGE");
     }
 
     /** The mode a table's properties record; {@link #APPENDED} when they record none. */

@@ -1,9 +1,7 @@
 package org.flinkss.runtime.sink.delta;
 
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 
@@ -43,7 +41,7 @@ public final class CompleteCommit implements TableCommit {
     @Override
     public CommitResult commit(DeltaTable table, String queryId, long batchId, List<byte[]> items)
             throws IOException {
-        List<RowData> changes = changes(items);
+        List<RowData> changes = ChangeSets.rows(rowType, items);
         if (changes.isEmpty()) {
             return table.append(queryId, batchId, List.of());
         }
@@ -76,18 +74,6 @@ public final class CompleteCommit implements TableCommit {
             file.getFileSystem().delete(file, false);
         }
         return committed;
-    }
-
-    private List<RowData> changes(List<byte[]> items) throws IOException {
-        RowDataSerializer serializer = new RowDataSerializer(rowType);
-        List<RowData> changes = new ArrayList<>();
-        for (byte[] set : items) {
-            DataInputDeserializer in = new DataInputDeserializer(set);
-            for (int n = in.readInt(); n > 0; n--) {
-                changes.add(serializer.deserialize(in));
-            }
-        }
-        return changes;
     }
 
     private static List<Object> key(RowData row, RowData.FieldGetter[] keys) {

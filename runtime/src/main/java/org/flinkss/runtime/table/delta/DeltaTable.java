@@ -243,11 +243,40 @@ public final class DeltaTable {
         return writer.commit(appId, batchId, files, mode);
     }
 
+    /**
+     * Commits a micro-batch that rewrote part of the table, planned on version {@code
+     * plannedVersion}: the data files named in {@code removed} are removed and {@code added} added,
+     * in one version carrying the batch's {@code txn} action and {@code info} (its operation, e.g.
+     * {@code MERGE}, with Delta's metrics) in its {@code commitInfo}. Skipped, as {@link #commit},
+     * when the table already holds the batch.
+     *
+     * @throws TableChangedException if the table is no longer at {@code plannedVersion}: nothing
+     *     was committed, plan again
+     */
+    public CommitResult merge(
+            String appId,
+            long batchId,
+            long plannedVersion,
+            Set<String> removed,
+            List<DataFile> added,
+            OperationInfo info) {
+        return writer.merge(appId, batchId, plannedVersion, removed, added, info);
+    }
+
     // ---------------------------------------------------------------- snapshots
 
     /** The table as of its current version. */
     public DeltaSnapshot snapshot() {
         return snapshots.current();
+    }
+
+    /**
+     * The table as of its current version, each data file with the statistics its {@code add}
+     * action records (the minimum, maximum and null count of each column that has them): what a
+     * writer reads to find the files that may hold a key.
+     */
+    public DeltaSnapshot snapshotWithStatistics() {
+        return snapshots.currentWithStatistics();
     }
 
     /** The table as of {@code version} (time travel: {@code VERSION AS OF}). */

@@ -12,8 +12,10 @@ import io.delta.kernel.internal.ScanImpl;
 import io.delta.kernel.internal.SnapshotImpl;
 import io.delta.kernel.internal.TableImpl;
 import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.actions.CommitInfo;
 import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.checkpoints.Checkpointer;
+import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 
@@ -46,6 +48,9 @@ import java.util.function.Predicate;
  *   <li>{@link #writeCheckpoint}: {@code Table.checkpoint(engine, version)} is public, but it loads
  *       the version by time travel, which in Kernel 4.0.0 lists the whole log of a table with
  *       checksum files; the checkpointer takes the snapshot this project already holds.
+ *   <li>{@link #withOperation}: a transaction's {@code commitInfo} names one of Kernel's own few
+ *       operations ({@code MERGE} is not one) and carries no metrics; {@code CommitInfo} is
+ *       internal.
  *   <li>{@link #isShortListing}: Kernel's public exception for a log that misses entries is {@link
  *       InvalidTableException}; three more of its checks throw plain {@code IllegalStateException}
  *       / {@code IllegalArgumentException}, known only by their texts.
@@ -92,6 +97,19 @@ final class KernelInternals {
      * where a file has none), in Kernel's scan order.
      */
     static List<DataFile> dataFiles(Snapshot snapshot, Engine engine) {
+        return dataFiles(snapshot, engine, false);
+    }
+
+    /**
+     * {@link #dataFiles} with each file's minimum, maximum and null count per column, parsed from
+     * its {@code add} action's statistics (numbers as Long or Double, strings as String); a file
+     * without statistics has none.
+     */
+    static List<DataFile> dataFilesWithStatistics(Snapshot snapshot, Engine engine) {
+        return dataFiles(snapshot, engine, true);
+    }
+
+    private static List<DataFile> dataFiles(Snapshot snapshot, Engine engine, boolean statistics) {
         List<DataFile> files = new ArrayList<>();
         forEachAddFile(
                 snapshot,
@@ -99,11 +117,17 @@ final class KernelInternals {
                 (scanRow, add) -> {
                     FileStatus status = InternalScanFileUtils.getAddFileStatus(scanRow);
                     files.add(
-                            DataFile.of(
-                                    status.getPath(),
-                                    status.getSize(),
-                                    status.getModificationTime(),
-                                    add.getNumRecords().orElse(-1L)));
+                            statistics
+                                    ? AddStatistics.parse(
+                                            status.getPath(),
+                                            status.getSize(),
+                                            status.getModificationTime(),
+                                            add.getStatsJson().orElse(null))
+                                    : DataFile.of(
+                                            status.getPath(),
+                                            status.getSize(),
+                                            status.getModificationTime(),
+                                            add.getNumRecords().orElse(-1L)));
                 });
         return files;
     }
@@ -127,6 +151,35 @@ final class KernelInternals {
                     }
                 });
         return removes;
+    }
+
+    /**
+     * A log action row as Kernel made it for a commit, with its {@code commitInfo} (if it is one)
+     * naming {@code info}'s operation, parameters and metrics; {@code isBlindAppend} false, since
+     * such an operation read the table. Any other row is returned as it is.
+     */
+    static Row withOperation(Row action, OperationInfo info) {
+        int at = action.getSchema().indexOf("commitInfo");
+        if (at < 0 || action.isNullAt(at)) {
+            return action;
+        }
+        Row kernels = action.getStruct(at);
+        StructType schema = kernels.getSchema();
+        int ict = schema.indexOf("inCommitTimestamp");
+        int txnId = schema.indexOf("txnId");
+        CommitInfo ours =
+                new CommitInfo(
+                        ict < 0 || kernels.isNullAt(ict)
+                                ? Optional.empty()
+                                : Optional.of(kernels.getLong(ict)),
+                        kernels.getLong(schema.indexOf("timestamp")),
+                        kernels.getString(schema.indexOf("engineInfo")),
+                        info.operation(),
+                        info.parameters(),
+                        false,
+                        txnId < 0 || kernels.isNullAt(txnId) ? null : kernels.getString(txnId),
+                        info.metrics());
+        return SingleAction.createCommitInfoSingleAction(ours.toRow());
     }
 
     /** The file a row of {@code Scan.getScanFiles} names, to read it with the Parquet handler. */

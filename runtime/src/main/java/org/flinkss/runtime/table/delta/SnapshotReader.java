@@ -104,6 +104,11 @@ final class SnapshotReader {
         return describe(latest());
     }
 
+    /** {@link #current} with each file's statistics from its {@code add} action. */
+    DeltaSnapshot currentWithStatistics() {
+        return describe(latest(), true);
+    }
+
     /** The table as of {@code version}, refused naming the versions there are. */
     DeltaSnapshot at(long version) {
         try {
@@ -136,6 +141,10 @@ final class SnapshotReader {
 
     /** A Kernel snapshot as this project reads it: version, time, columns, properties, files. */
     DeltaSnapshot describe(Snapshot snapshot) {
+        return describe(snapshot, false);
+    }
+
+    private DeltaSnapshot describe(Snapshot snapshot, boolean statistics) {
         try {
             return new DeltaSnapshot(
                     path,
@@ -143,7 +152,9 @@ final class SnapshotReader {
                     Instant.ofEpochMilli(snapshot.getTimestamp(engine)),
                     DeltaSchema.toFlink(snapshot.getSchema()),
                     KernelInternals.properties(snapshot),
-                    KernelInternals.dataFiles(snapshot, engine));
+                    statistics
+                            ? KernelInternals.dataFilesWithStatistics(snapshot, engine)
+                            : KernelInternals.dataFiles(snapshot, engine));
         } catch (RuntimeException e) {
             throw explained(e);
         }

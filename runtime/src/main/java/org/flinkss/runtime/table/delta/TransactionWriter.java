@@ -245,6 +245,52 @@ final class TransactionWriter {
         }
     }
 
+    /** See {@link DeltaTable#merge}. */
+    CommitResult merge(
+            String appId,
+            long batchId,
+            long plannedVersion,
+            Set<String> removed,
+            List<DataFile> added,
+            OperationInfo info) {
+        Transaction txn;
+        try {
+            txn =
+                    table.createTransactionBuilder(engine, DeltaTable.ENGINE_INFO, Operation.WRITE)
+                            .withTransactionId(engine, appId, batchId)
+                            // Planned on one version: a commit rebased on another would remove
+                            // files without their rows' new values. The caller plans again.
+                            .withMaxRetries(0)
+                            .build(engine);
+        } catch (ConcurrentTransactionException e) {
+            return skipped(appId, batchId);
+        }
+        long read = txn.getReadTableVersion();
+        if (read != plannedVersion) {
+            throw new TableChangedException(path, plannedVersion, read);
+        }
+        List<Row> actions = new ArrayList<>(removeNamed(read, removed));
+        actions.addAll(addActions(txn, added));
+        try {
+            long version = commitActions(txn, actions, new OperationEngine(engine, info));
+            LOG.info(
+                    "Delta table {}: batch {} of {} committed as version {} ({}: {} files"
+                            + " removed, {} added)",
+                    path,
+                    batchId,
+                    appId,
+                    version,
+                    info.operation(),
+                    removed.size(),
+                    added.size());
+            return new CommitResult(true, appId, batchId, version, batchId);
+        } catch (ConcurrentTransactionException e) {
+            return skipped(appId, batchId);
+        } catch (ConcurrentWriteException e) {
+            throw new TableChangedException(path, plannedVersion, snapshots.version());
+        }
+    }
+
     private static void pauseAfterShortListing(int attempt) {
         try {
             Thread.sleep(25L * attempt);
@@ -268,9 +314,13 @@ final class TransactionWriter {
     }
 
     private long commitActions(Transaction txn, List<Row> actions) {
+        return commitActions(txn, actions, engine);
+    }
+
+    private long commitActions(Transaction txn, List<Row> actions, Engine committing) {
         CloseableIterable<Row> rows =
                 CloseableIterable.inMemoryIterable(FlinkFileIO.iterator(actions.iterator()));
-        TransactionCommitResult result = txn.commit(engine, rows);
+        TransactionCommitResult result = txn.commit(committing, rows);
         List<PostCommitHook> hooks = result.getPostCommitHooks();
         if (!hooks.isEmpty()) {
             postCommit.execute(() -> runHooks(hooks, result.getVersion()));

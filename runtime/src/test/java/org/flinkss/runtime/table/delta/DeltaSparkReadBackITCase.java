@@ -7,6 +7,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.flinkss.runtime.sink.delta.ChangeSetBytes;
+import org.flinkss.runtime.sink.delta.MergeCommit;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -61,9 +64,23 @@ class DeltaSparkReadBackITCase {
         DeltaTable converted =
                 LegacyTables.convert(legacy.toFile(), DeltaStorage.flink(), Map.of());
 
+        // Step 5: a table merged into (events_latest's MERGE): inserts, then updates of keys in
+        // the first file with new ones, then that batch replayed (skipped).
+        DeltaTable merged = DeltaTable.forPath(dir.resolve("merged").toString());
+        merged.create(EVENTS, Map.of());
+        MergeCommit merge = new MergeCommit(EVENTS, List.of("event_id"));
+        merge.commit(merged, "m", 0, List.of(ChangeSetBytes.of(EVENTS, events(0, 10))));
+        merge.commit(merged, "m", 1, List.of(ChangeSetBytes.of(EVENTS, events(5, 10))));
+        merge.commit(
+                merged,
+                "m",
+                1,
+                List.of(ChangeSetBytes.of(EVENTS, events(20, 10)))); // replay: skipped
+
         Map<String, SparkDeltaReader.Table> spark =
                 SparkDeltaReader.read(
                         List.of(
+                                merged.path(),
                                 appended.path(),
                                 appended.path() + "@1",
                                 complete.path(),
@@ -88,6 +105,10 @@ class DeltaSparkReadBackITCase {
                 .isEqualTo(SparkDeltaReader.lines(values(events(0, 120), EVENTS)));
         assertThat(spark.get(converted.path()).rows())
                 .isEqualTo(SparkDeltaReader.lines(values(events(0, 25), EVENTS)));
+        assertThat(spark.get(merged.path()).rows())
+                .isEqualTo(SparkDeltaReader.lines(values(events(0, 15), EVENTS)));
+        assertThat(spark.get(merged.path()).history())
+                .containsExactly("2 MERGE", "1 MERGE", "0 CREATE TABLE");
         // The same rows as the project's reader and Kernel's give.
         List<List<Object>> ours = new ArrayList<>(values(appended.snapshot().rows(), EVENTS));
         assertThat(SparkDeltaReader.lines(ours)).isEqualTo(spark.get(appended.path()).rows());

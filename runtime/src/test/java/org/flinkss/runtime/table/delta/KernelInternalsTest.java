@@ -49,6 +49,46 @@ class KernelInternalsTest {
 
     private final Engine engine = DeltaStorage.flink().engine();
 
+    @Test
+    void dataFilesWithStatisticsReadEachFilesMinimumMaximumAndNullCountsFromTheLog()
+            throws Exception {
+        DeltaTable table = newTable(Map.of());
+        table.append("q", 0, List.of(write(table, 7)));
+
+        List<DataFile> files = KernelInternals.dataFilesWithStatistics(latest(table), engine);
+
+        assertThat(files).hasSize(1);
+        assertThat(files.get(0).numRecords()).isEqualTo(7);
+        assertThat(files.get(0).minValues()).containsEntry("event_id", 0L);
+        assertThat(files.get(0).maxValues()).containsEntry("event_id", 6L);
+        assertThat(files.get(0).nullCounts()).containsKey("event_id");
+        assertThat(KernelInternals.dataFiles(latest(table), engine).get(0).minValues()).isEmpty();
+    }
+
+    @Test
+    void withOperationPutsTheOperationAndMetricsIntoTheCommitInfoAndLeavesOtherActions()
+            throws Exception {
+        DeltaTable table = newTable(Map.of());
+        Transaction txn =
+                Table.forPath(engine, table.path())
+                        .createTransactionBuilder(engine, "test", Operation.WRITE)
+                        .build(engine);
+        OperationInfo info =
+                new OperationInfo("MERGE", Map.of("predicate", "[]"), Map.of("numSourceRows", "3"));
+        long version =
+                txn.commit(new OperationEngine(engine, info), CloseableIterable.emptyIterable())
+                        .getVersion();
+
+        JsonNode commitInfo = action(version, "commitInfo");
+        assertThat(commitInfo.path("operation").asText()).isEqualTo("MERGE");
+        assertThat(commitInfo.path("operationMetrics").path("numSourceRows").asText())
+                .isEqualTo("3");
+        assertThat(commitInfo.path("operationParameters").path("predicate").asText())
+                .isEqualTo("[]");
+        assertThat(commitInfo.path("isBlindAppend").asBoolean()).isFalse();
+        assertThat(commitInfo.path("engineInfo").asText()).contains("test");
+    }
+
     private DeltaTable newTable(Map<String, String> properties) {
         DeltaTable table = DeltaTable.forPath(dir.resolve("t").toString());
         table.create(EVENTS, properties);

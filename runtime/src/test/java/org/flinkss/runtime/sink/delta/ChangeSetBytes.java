@@ -1,0 +1,25 @@
+package org.flinkss.runtime.sink.delta;
+
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.RowType;
+
+import java.io.IOException;
+import java.util.List;
+
+/** Rows as one change set, as {@link ChangeSetWriter} sends them to a table's committer. */
+public final class ChangeSetBytes {
+
+    private ChangeSetBytes() {}
+
+    public static byte[] of(RowType rowType, List<RowData> rows) throws IOException {
+        RowDataSerializer serializer = new RowDataSerializer(rowType);
+        DataOutputSerializer out = new DataOutputSerializer(1024);
+        out.writeInt(rows.size());
+        for (RowData row : rows) {
+            serializer.serialize(row, out);
+        }
+        return out.getCopyOfBuffer();
+    }
+}
