@@ -34,10 +34,7 @@ class StateITCase {
     @TempDir Path dir;
 
     private CliOutput ok(String... args) {
-        long t0 = System.nanoTime();
         CliOutput o = CliOutput.of(args);
-        System.err.println(
-                "TIMING " + List.of(args) + " " + (System.nanoTime() - t0) / 1_000_000 + " ms");
         assertThat(o.code()).as("%s: %s%s", List.of(args), o.out(), o.err()).isZero();
         return o;
     }

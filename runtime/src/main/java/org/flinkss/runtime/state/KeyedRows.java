@@ -1,6 +1,5 @@
 package org.flinkss.runtime.state;
 
-import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.state.api.OperatorIdentifier;
 import org.apache.flink.state.api.SavepointReader;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
@@ -25,7 +24,6 @@ final class KeyedRows {
     static <K> List<Row> read(StatePoint point, KeyedStateView<K> view) {
         MetadataReader.load(point); // a damaged point is said in one line, before any job
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         List<Row> rows = new ArrayList<>();
         try (CloseableIterator<Row> read =
                 SavepointReader.read(

@@ -84,9 +84,17 @@ public final class StateOutput {
             views = StateViews.of(catalog.get());
             uids = StateViews.uids(catalog.get());
             noViews =
-                    views.isEmpty()
-                            ? "the rows of the state of query '" + name + "' cannot be shown yet"
-                            : null;
+                    !views.isEmpty()
+                            ? null
+                            : stateful.isEmpty()
+                                    ? "query '"
+                                            + name
+                                            + "' has no stateful operator: what it keeps is its"
+                                            + " sources' and sinks' progress"
+                                    : "the rows of query '"
+                                            + name
+                                            + "''s operators are not readable yet (those of win5,"
+                                            + " sliding, sessions, gold, dedup and silver are)";
         }
         return new StateOutput(name, state, point, batch == null, views, uids, noViews);
     }
@@ -144,8 +152,9 @@ public final class StateOutput {
 
     /** Each keyed operator's rows (or the one named), the first {@code limit} of each. */
     public void show(PrintStream out, @Nullable String operator, int limit) {
+        List<KeyedStateView<?>> chosen = chosen(operator, "show");
         out.println(header());
-        for (KeyedStateView<?> view : chosen(operator, "show")) {
+        for (KeyedStateView<?> view : chosen) {
             List<List<Object>> rows = state.rows(point, view);
             out.println(
                     "operator "
