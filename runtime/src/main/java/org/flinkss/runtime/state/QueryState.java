@@ -4,19 +4,16 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.types.Row;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
-import org.flinkss.runtime.checkpoint.CheckpointMetadata;
 import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.ops.QueryCheckpoint;
 import org.flinkss.runtime.progress.ProgressLog;
 import org.flinkss.runtime.table.RowValues;
 
 import javax.annotation.Nullable;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -43,15 +40,9 @@ public final class QueryState {
      * @throws IllegalArgumentException if the query has no checkpoint there
      */
     public static QueryState of(Path base, String query) {
+        QueryCheckpoint checkpoint = QueryCheckpoint.of(base, query);
         CheckpointLayout layout = CheckpointLayout.of(base, query);
-        Optional<CheckpointMetadata> metadata;
-        try {
-            metadata = CheckpointMetadata.read(layout);
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot read " + layout + "'s metadata.json: " + e.getMessage(), e);
-        }
-        if (metadata.isEmpty()) {
+        if (!checkpoint.exists()) {
             throw new IllegalArgumentException(
                     "query '"
                             + query

@@ -185,18 +185,7 @@ public final class StateOutput {
                             + ")");
         }
         KeyedStateView<?> view = chosen.get(0);
-        out.println(String.join(",", view.columns()));
-        StringBuilder line = new StringBuilder();
-        for (List<Object> row : state.rows(point, view)) {
-            line.setLength(0);
-            for (int i = 0; i < row.size(); i++) {
-                if (i > 0) {
-                    line.append(',');
-                }
-                line.append(RowValues.csv(row.get(i)));
-            }
-            out.println(line);
-        }
+        TablePrinter.csv(out, view.columns(), state.rows(point, view));
     }
 
     private List<KeyedStateView<?>> chosen(@Nullable String operator, String command) {
