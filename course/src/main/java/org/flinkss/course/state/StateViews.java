@@ -34,6 +34,9 @@ public final class StateViews {
             case DEDUP:
             case SILVER:
                 return List.of(new DedupStateView(entry.queryName()));
+            case VIEW_THEN_BUY:
+            case VIEW_THEN_BUY_OUTER:
+                return List.of(new ViewThenBuyStateView(entry.queryName()));
             default:
                 return List.of();
         }

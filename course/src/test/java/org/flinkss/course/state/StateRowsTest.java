@@ -81,4 +81,24 @@ class StateRowsTest {
         assertThat(StateViews.madeByTableApi(List.of("window[datastream]: tumbling 5 min")))
                 .isFalse();
     }
+
+    @Test
+    void theJoinsBufferedRowsAreItsViewsAndBuys() {
+        long t = Instant.parse("2025-03-01T00:00:10Z").toEpochMilli() * 1000;
+        long[] stored = {7, t, 1, 0, t + 5, 2};
+        assertThat(ViewThenBuyStateView.rows(NullableKey.of(12), "view", stored))
+                .containsExactly(
+                        Row.of(12, "view", 7L, Instant.parse("2025-03-01T00:00:10Z"), true),
+                        Row.of(
+                                12,
+                                "view",
+                                null,
+                                Instant.parse("2025-03-01T00:00:10.000005Z"),
+                                false));
+        assertThat(ViewThenBuyStateView.rows(NullableKey.of(12), "buy", new long[] {9, t, 0}))
+                .containsExactly(
+                        Row.of(12, "buy", 9L, Instant.parse("2025-03-01T00:00:10Z"), null));
+        assertThat(StateViews.of(QueryCatalog.VIEW_THEN_BUY_OUTER).get(0).uid())
+                .isEqualTo("join-view-then-buy-outer");
+    }
 }

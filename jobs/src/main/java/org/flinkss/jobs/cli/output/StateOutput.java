@@ -94,7 +94,8 @@ public final class StateOutput {
                                     : "the rows of query '"
                                             + name
                                             + "''s operators are not readable yet (those of win5,"
-                                            + " sliding, sessions, gold, dedup and silver are)";
+                                            + " sliding, sessions, gold, dedup, silver and"
+                                            + " view-then-buy are)";
         }
         return new StateOutput(name, state, point, batch == null, views, uids, noViews);
     }
