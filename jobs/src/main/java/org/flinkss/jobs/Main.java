@@ -20,6 +20,7 @@ import org.flinkss.jobs.cli.ReportCommand;
 import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.jobs.cli.RunCommand;
 import org.flinkss.jobs.cli.SqlCommand;
+import org.flinkss.jobs.cli.StateCommand;
 import org.flinkss.jobs.cli.StatusCommand;
 import org.flinkss.jobs.cli.TableCommand;
 import org.flinkss.jobs.cli.VersionProvider;
@@ -63,6 +64,7 @@ public final class Main implements Callable<Integer> {
                     TableCommand.class,
                     ProgressCommand.class,
                     StatusCommand.class,
+                    StateCommand.class,
                     RecomputeCommand.class,
                     ResetCommand.class,
                     DemoCommand.class,

@@ -167,6 +167,7 @@ class CommandLineTest {
                         "table",
                         "progress",
                         "status",
+                        "state",
                         "recompute",
                         "reset",
                         "demo",

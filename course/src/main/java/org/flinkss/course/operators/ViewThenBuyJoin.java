@@ -2,10 +2,6 @@ package org.flinkss.course.operators;
 
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
@@ -79,20 +75,13 @@ public final class ViewThenBuyJoin
 
     @Override
     public void open(OpenContext openContext) {
-        views =
-                getRuntimeContext()
-                        .getMapState(new MapStateDescriptor<>("views", Types.LONG, LONGS));
-        buys = getRuntimeContext().getMapState(new MapStateDescriptor<>("buys", Types.LONG, LONGS));
+        views = getRuntimeContext().getMapState(ViewThenBuyState.views());
+        buys = getRuntimeContext().getMapState(ViewThenBuyState.buys());
     }
 
-    private static final TypeInformation<long[]> LONGS =
-            PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO;
+    private static final long MATCHED = ViewThenBuyState.MATCHED;
 
-    /** A view that a buy matched. */
-    private static final long MATCHED = 1;
-
-    /** A row whose event_id is null: no id stands in for it (issue 37). */
-    private static final long NO_ID = 2;
+    private static final long NO_ID = ViewThenBuyState.NO_ID;
 
     private static long id(Event e) {
         return e.eventId == null ? 0 : e.eventId;

@@ -172,6 +172,17 @@ public final class WindowQuery implements Query {
                 api);
     }
 
+    /**
+     * The key of the DataStream window operator's rows whose key column is null: Spark groups nulls
+     * together, and Flink keys must not be null.
+     */
+    public static final String NULL_KEY = "\u0000null";
+
+    /** Whether the windows slide (a row is in several). */
+    public boolean isSliding() {
+        return kind == Kind.SLIDING;
+    }
+
     /** Whether the windows are sessions, keyed by {@code user_id}. */
     public boolean isSessions() {
         return kind == Kind.SESSION;

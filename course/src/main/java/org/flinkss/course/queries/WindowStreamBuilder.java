@@ -56,14 +56,14 @@ final class WindowStreamBuilder {
         boolean byUser = query.byUser();
         KeySelector<Event, String> key =
                 byUser
-                        ? e -> e.userId == null ? NULL_KEY : String.valueOf(e.userId)
-                        : e -> e.eventType == null ? NULL_KEY : e.eventType;
+                        ? e -> e.userId == null ? WindowQuery.NULL_KEY : String.valueOf(e.userId)
+                        : e -> e.eventType == null ? WindowQuery.NULL_KEY : e.eventType;
         WindowAggregate.Emitter<String, CountAndSum> emitter =
                 (start, end, k, acc) ->
                         GenericRowData.of(
                                 WindowQuery.timestampOfMicros(start),
                                 WindowQuery.timestampOfMicros(end),
-                                k.equals(NULL_KEY)
+                                k.equals(WindowQuery.NULL_KEY)
                                         ? null
                                         : byUser
                                                 ? (Object) Integer.valueOf(k)
@@ -118,7 +118,4 @@ final class WindowStreamBuilder {
                         new WindowAggregate.Operator<>(aggregate))
                 .uid("window-" + query.name());
     }
-
-    /** Spark groups nulls together; Flink keys must not be null. */
-    private static final String NULL_KEY = "\u0000null";
 }

@@ -3,8 +3,6 @@ package org.flinkss.runtime.operators;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.api.java.tuple.Tuple2;
@@ -195,14 +193,14 @@ public final class DedupWithinWatermark<K, T> extends AbstractStreamOperator<T>
     @SuppressWarnings("unchecked")
     public void open() throws Exception {
         super.open();
-        expiresAt = getPartitionedState(new ValueStateDescriptor<>("expires-at", Types.LONG));
+        expiresAt = getPartitionedState(DedupState.expiresAt());
         TypeSerializer<K> keys = this.<K>getKeyedStateBackend().getKeySerializer().duplicate();
         expiring =
                 (InternalListState<K, Long, Tuple2<K, Long>>)
                         getOrCreateKeyedState(
                                 LongSerializer.INSTANCE,
                                 new ListStateDescriptor<>(
-                                        "expiring",
+                                        DedupState.EXPIRING,
                                         new TupleSerializer<Tuple2<K, Long>>(
                                                 (Class<Tuple2<K, Long>>) (Class<?>) Tuple2.class,
                                                 new TypeSerializer<?>[] {

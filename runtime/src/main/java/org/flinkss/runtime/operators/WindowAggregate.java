@@ -5,8 +5,6 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
@@ -262,20 +260,10 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
 
     @Override
     public void open(OpenContext openContext) {
-        windows =
-                getRuntimeContext()
-                        .getMapState(
-                                new MapStateDescriptor<>(
-                                        "windows", Types.LONG, Types.POJO(accumulatorClass)));
+        windows = getRuntimeContext().getMapState(WindowAggregateState.windows(accumulatorClass));
         windowSize = -1;
         firings = new HashMap<>();
-        sessionIndex =
-                getRuntimeContext()
-                        .getMapState(
-                                new MapStateDescriptor<>(
-                                        "session-index",
-                                        Types.LONG,
-                                        PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
+        sessionIndex = getRuntimeContext().getMapState(WindowAggregateState.sessionIndex());
     }
 
     @Override

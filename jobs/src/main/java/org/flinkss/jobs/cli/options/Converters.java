@@ -111,6 +111,14 @@ public final class Converters {
         }
     }
 
+    /** {@link Values#batchId}: a batch id, 0 or more. */
+    public static final class BatchId implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String text) {
+            return Converters.convert(Values::batchId, text);
+        }
+    }
+
     /** {@link Values#limit}, as an int (files). */
     public static final class IntLimit implements ITypeConverter<Integer> {
         @Override

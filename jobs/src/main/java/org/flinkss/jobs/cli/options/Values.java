@@ -114,6 +114,18 @@ public final class Values {
         return n;
     }
 
+    /** A batch id, 0 or more. */
+    public static long batchId(String text) {
+        long n = wholeNumber(text);
+        if (n < 0) {
+            throw new IllegalArgumentException(
+                    "batch ids start at 0, got '"
+                            + text
+                            + "' ('progress <query> --all' lists them)");
+        }
+        return n;
+    }
+
     /** A whole number, 1 or more. */
     public static long positiveLong(String text) {
         long n = wholeNumber(text);

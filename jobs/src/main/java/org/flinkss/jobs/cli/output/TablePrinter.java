@@ -47,9 +47,14 @@ public final class TablePrinter {
             PrintStream out,
             @Nullable Long version,
             @Nullable Instant time) {
-        out.println(String.join(",", tables.columns(table, version, time)));
+        csv(out, tables.columns(table, version, time), tables.sortedValues(table, version, time));
+    }
+
+    /** Rows as CSV, in the order given, with one header line. */
+    public static void csv(PrintStream out, List<String> columns, List<List<Object>> rows) {
+        out.println(String.join(",", columns));
         StringBuilder line = new StringBuilder();
-        for (List<Object> row : tables.sortedValues(table, version, time)) {
+        for (List<Object> row : rows) {
             line.setLength(0);
             for (int i = 0; i < row.size(); i++) {
                 if (i > 0) {
