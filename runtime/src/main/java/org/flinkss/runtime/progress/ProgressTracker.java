@@ -152,27 +152,42 @@ public final class ProgressTracker {
             // stay in sinkRows until then.
             sources.clear();
         }
+        boolean replayedOnly = false;
         for (Fragment.SourceBatches source : sources) {
             for (BatchSummary batch : source.batches()) {
                 long batchId = batch.batchId;
                 if (batchId <= lastBatchId) {
-                    continue; // carried again after a checkpoint that did not complete
+                    // Carried again after a checkpoint that did not complete, or read again by a
+                    // run restored from before its commit (which the sink then skipped).
+                    replayedOnly = emitted.isEmpty();
+                    continue;
                 }
+                replayedOnly = false;
                 ObjectNode progress = build(source.source(), batch);
                 record(progress);
                 emitted.add(progress);
                 lastBatchId = batchId;
-                sinkRows.clear();
-                stateOperators
-                        .values()
-                        .forEach(
-                                op -> {
-                                    op.put("numRowsUpdated", 0);
-                                    op.put("numRowsDroppedByWatermark", 0);
-                                });
+                resetCounts();
             }
         }
+        if (replayedOnly) {
+            // The rows the sinks counted belong to a batch recorded already: they are not the
+            // next batch's (a run killed right after a commit, then restored from before it).
+            resetCounts();
+        }
         return emitted;
+    }
+
+    /** The counts since the last batch recorded start again from zero. */
+    private void resetCounts() {
+        sinkRows.clear();
+        stateOperators
+                .values()
+                .forEach(
+                        op -> {
+                            op.put("numRowsUpdated", 0);
+                            op.put("numRowsDroppedByWatermark", 0);
+                        });
     }
 
     /**

@@ -74,4 +74,47 @@ class ProgressTrackerTest {
         assertThat(emitted.get(0).path("sink").path("others").path("events_5min_late").asLong())
                 .isEqualTo(1);
     }
+
+    /**
+     * A run killed right after batch 1's commit and restored from a checkpoint before it reads
+     * batch 1 again; the sink skips its commit, and its rows are not batch 2's (issue 38 point 7:
+     * sessions recorded 799 rows for a batch that committed 404).
+     */
+    @Test
+    void theRowsOfABatchReadAgainAfterItWasRecordedAreNotTheNextBatchs() {
+        Map<String, String> sinks = Map.of("events_sessions", "append");
+        ProgressTracker tracker =
+                new ProgressTracker(
+                        new CheckpointLayout(Storage.location(checkpoint.toFile())),
+                        "query-id",
+                        "sessions",
+                        RUN,
+                        Map.of(),
+                        sinks,
+                        List.of());
+        source(1, 0, 500);
+        sink(1, "events_sessions", 0, 340);
+        sink(1, "events_sessions", 1, 4);
+        source(2, 1, 500);
+        sink(2, "events_sessions", 0, 390);
+        sink(2, "events_sessions", 1, 5);
+        assertThat(tracker.commit(RUN, 2)).hasSize(2);
+
+        // Read again: a checkpoint with rows and no batch, then batch 1 sealed again.
+        sink(3, "events_sessions", 0, 200);
+        sink(3, "events_sessions", 1, 0);
+        source(4, 1, 500);
+        sink(4, "events_sessions", 0, 190);
+        sink(4, "events_sessions", 1, 5);
+        // Batch 2, new.
+        source(5, 2, 500);
+        sink(5, "events_sessions", 0, 400);
+        sink(5, "events_sessions", 1, 4);
+
+        List<ObjectNode> emitted = tracker.commit(RUN, Long.MAX_VALUE);
+
+        assertThat(emitted).hasSize(1);
+        assertThat(emitted.get(0).path("batchId").asLong()).isEqualTo(2);
+        assertThat(emitted.get(0).path("sink").path("numOutputRows").asLong()).isEqualTo(404);
+    }
 }
