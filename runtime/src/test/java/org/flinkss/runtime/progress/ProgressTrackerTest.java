@@ -37,20 +37,23 @@ class ProgressTrackerTest {
         Fragments.write(scope(), checkpointId, new Fragment.SinkRows(name, subtask, 2, rows));
     }
 
+    private ProgressTracker tracker(String query, Map<String, String> sinks) {
+        return new ProgressTracker(
+                new CheckpointLayout(Storage.location(checkpoint.toFile())),
+                "query-id",
+                query,
+                RUN,
+                Map.of(),
+                sinks,
+                List.of());
+    }
+
     @Test
     void aBatchWaitsForEverySinksFragmentsWhenACheckpointWasCutShort() {
         Map<String, String> sinks = new LinkedHashMap<>();
         sinks.put("events_5min", "upsert");
         sinks.put("events_5min_late", "late rows");
-        ProgressTracker tracker =
-                new ProgressTracker(
-                        new CheckpointLayout(Storage.location(checkpoint.toFile())),
-                        "query-id",
-                        "win5",
-                        RUN,
-                        Map.of(),
-                        sinks,
-                        List.of());
+        ProgressTracker tracker = tracker("win5", sinks);
 
         // Checkpoint 1 was aborted by the stop: the enumerator reported batch 0, the late sink
         // snapshotted both subtasks, the main sink only one of its two.
@@ -83,15 +86,7 @@ class ProgressTrackerTest {
     @Test
     void theRowsOfABatchReadAgainAfterItWasRecordedAreNotTheNextBatchs() {
         Map<String, String> sinks = Map.of("events_sessions", "append");
-        ProgressTracker tracker =
-                new ProgressTracker(
-                        new CheckpointLayout(Storage.location(checkpoint.toFile())),
-                        "query-id",
-                        "sessions",
-                        RUN,
-                        Map.of(),
-                        sinks,
-                        List.of());
+        ProgressTracker tracker = tracker("sessions", sinks);
         source(1, 0, 500);
         sink(1, "events_sessions", 0, 340);
         sink(1, "events_sessions", 1, 4);
