@@ -6,6 +6,7 @@ import org.flinkss.course.queries.WindowQuery;
 import org.flinkss.runtime.state.KeyedStateView;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -40,6 +41,17 @@ public final class StateViews {
             default:
                 return List.of();
         }
+    }
+
+    /** The names of the queries whose keyed state {@link #of} reads, in the catalog's order. */
+    public static List<String> readable() {
+        Set<String> names = new LinkedHashSet<>();
+        for (QueryCatalog entry : QueryCatalog.values()) {
+            if (!of(entry).isEmpty()) {
+                names.add(entry.queryName());
+            }
+        }
+        return List.copyOf(names);
     }
 
     /**

@@ -77,6 +77,17 @@ class StateRowsTest {
                 .containsExactly("windows", "session-index");
         assertThat(StateViews.of(QueryCatalog.DEDUP).get(0).uid()).isEqualTo("dedupe-dedup");
         assertThat(StateViews.of(QueryCatalog.BRONZE)).isEmpty();
+        assertThat(StateViews.readable())
+                .containsExactly(
+                        "win5",
+                        "sliding",
+                        "sessions",
+                        "dedup",
+                        "silver",
+                        "gold",
+                        "view-then-buy",
+                        "view-then-buy-outer")
+                .doesNotContain("latest", "enriched");
         assertThat(StateViews.madeByTableApi(List.of("window[table]: tumbling 5 min"))).isTrue();
         assertThat(StateViews.madeByTableApi(List.of("window[datastream]: tumbling 5 min")))
                 .isFalse();

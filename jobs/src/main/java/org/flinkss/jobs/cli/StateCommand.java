@@ -86,8 +86,8 @@ public final class StateCommand implements Callable<Integer> {
     @Command(
             name = "show",
             description =
-                    "The keyed state as rows: open windows with their partial count and sum, kept"
-                            + " ids with their expiry.")
+                    "The keyed state as rows: open windows and sessions with their partial count"
+                            + " and sum, kept ids with their expiry, a join's buffered rows.")
     static final class Show extends OnState {
         @Option(
                 names = "--limit",

@@ -91,11 +91,11 @@ public final class StateOutput {
                                             + name
                                             + "' has no stateful operator: what it keeps is its"
                                             + " sources' and sinks' progress"
-                                    : "the rows of query '"
+                                    : "the rows of the operators of query '"
                                             + name
-                                            + "''s operators are not readable yet (those of win5,"
-                                            + " sliding, sessions, gold, dedup, silver and"
-                                            + " view-then-buy are)";
+                                            + "' are not readable yet (those of "
+                                            + String.join(", ", StateViews.readable())
+                                            + " are)";
         }
         return new StateOutput(name, state, point, batch == null, views, uids, noViews);
     }
