@@ -144,7 +144,7 @@ public final class MergeCommit implements TableCommit {
             }
             metrics.inserted = inserted.size();
         } catch (IOException | RuntimeException e) {
-            delete(added);
+            deleteAfter(e, added);
             throw e;
         }
         metrics.filesAdded = added.size();
@@ -160,7 +160,7 @@ public final class MergeCommit implements TableCommit {
                             added,
                             metrics.info(keyColumns, elapsedMs(started)));
         } catch (TableChangedException e) {
-            delete(added); // known not committed; any other failure may have committed them
+            deleteAfter(e, added); // known not committed; any other failure may have committed them
             throw e;
         }
         if (!result.committed()) {
@@ -200,6 +200,15 @@ public final class MergeCommit implements TableCommit {
         for (DataFile f : files) {
             Path p = new Path(f.path());
             p.getFileSystem().delete(p, false);
+        }
+    }
+
+    /** Deletes files written for a merge that failed, keeping {@code failure} the error shown. */
+    private static void deleteAfter(Exception failure, List<DataFile> files) {
+        try {
+            delete(files);
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
         }
     }
 
