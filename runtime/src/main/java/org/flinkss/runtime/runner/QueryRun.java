@@ -123,7 +123,11 @@ public final class QueryRun {
             // The savepoint holds the batch's committables: a run from it commits them again
             // (sinks are idempotent or transactional), then finds nothing new and stops.
             settings.out.println(
-                    "warning: " + e.getMessage() + "; running '" + name + "' again to commit it");
+                    "warning: "
+                            + e.getMessage()
+                            + "\n  Running '"
+                            + name
+                            + "' again to commit it.");
             return runOnce(builder);
         }
     }

@@ -112,9 +112,8 @@ public final class InterruptedRun implements AutoCloseable {
                     out.println(
                             "warning: query '"
                                     + queryName
-                                    + "' was interrupted and could not stop with a savepoint ("
-                                    + e.getMessage().split("\n")[0]
-                                    + ")");
+                                    + "' was interrupted and could not stop with a savepoint: "
+                                    + e.getMessage());
                     out.println(
                             kept(
                                     "the job was not stopped cleanly",

@@ -89,9 +89,10 @@ public final class JobStopper {
                                 "query '"
                                         + queryName
                                         + "' took its savepoint but failed to commit its last"
-                                        + " batch ("
-                                        + failures.cause().split("\n")[0]
-                                        + ")",
+                                        + " batch: "
+                                        // Whole: the first line is Flink's "failed during
+                                        // stopping"; the task's exception is in the causes.
+                                        + failures.cause(),
                                 e);
                     case JOB_ENDED:
                         throw new QueryException(
