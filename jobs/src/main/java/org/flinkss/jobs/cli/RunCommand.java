@@ -89,6 +89,15 @@ public final class RunCommand implements Callable<Integer> {
                         + " quarantine-only: the quarantine table only")
     BadLines badLines;
 
+    @Option(
+            names = "--dry-run",
+            description =
+                    "Say what the run would do, and run nothing: the restore point it would use,"
+                        + " whether the checkpoint serves this query, what each source would read"
+                        + " next under the limits, and whether each operator's state in the restore"
+                        + " point is kept or refused. Writes nothing; exit 0")
+    boolean dryRun;
+
     @Mixin ProgressOptions progress;
     @Mixin FlinkOptions flink;
 
@@ -112,6 +121,14 @@ public final class RunCommand implements Callable<Integer> {
                 data,
                 q.options().contains(QueryOption.SKIP_MISSING_FILES),
                 q.options().contains(QueryOption.KAFKA_SOURCE));
+        if (dryRun) {
+            List<Query> queries =
+                    q.isComposite() ? Pipeline.layers(request) : List.of(q.create(request));
+            for (Query built : queries) {
+                QueryRunner.dryRun(built, run).lines().forEach(System.out::println);
+            }
+            return 0;
+        }
         if (q.isComposite()) {
             List<QueryRunner.Result> results = Pipeline.run(request);
             for (int i = 0; i < results.size(); i++) {

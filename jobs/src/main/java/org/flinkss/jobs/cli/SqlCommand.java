@@ -65,6 +65,14 @@ public final class SqlCommand implements Callable<Integer> {
     @Mixin ParallelismOption parallelism;
     @Mixin CheckpointIntervalOption checkpointInterval;
 
+    @Option(
+            names = "--dry-run",
+            description =
+                    "Say what the run would do, and run nothing (as run --dry-run): the restore"
+                            + " point, whether the checkpoint serves this query, what each source"
+                            + " would read next, the state kept or refused. Writes nothing; exit 0")
+    boolean dryRun;
+
     @Mixin ProgressOptions progress;
     @Mixin FlinkOptions flink;
 
@@ -90,6 +98,10 @@ public final class SqlCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         try {
+            if (dryRun) {
+                QueryRunner.dryRun(query, run).lines().forEach(System.out::println);
+                return 0;
+            }
             QueryRunner.Result result = query.run(run);
             System.out.println(RunSummary.of(query.name(), result));
             return 0;

@@ -100,8 +100,38 @@ public final class IdentityStore {
         if (stored.hasRecordedBase()) {
             write(existing, id); // recorded relative to the base from now on
         }
+        QueryException refused = refusal(existing, identity);
+        if (refused != null) {
+            throw refused;
+        }
+        if (!existing.records().equals(identity.records())) {
+            // Same query, with record tables a later version added: list them for reset.
+            write(existing.withRecords(identity.records()), id);
+        }
+        return id;
+    }
+
+    /**
+     * What {@link #claim} would say of {@code identity}, writing nothing ({@code run --dry-run}):
+     * empty if the checkpoint is new or serves this query, else the refusal's message.
+     */
+    public Optional<String> check(QueryIdentity identity) {
+        Optional<CheckpointMetadata> read = read(identity.name());
+        if (read.isEmpty() || !read.get().hasIdentity()) {
+            return Optional.empty();
+        }
+        identity = portable(identity, base());
+        String recordedBase = read.get().recordedBase();
+        QueryIdentity existing =
+                portable(read.get().identity(), recordedBase.isEmpty() ? base() : recordedBase);
+        return Optional.ofNullable(refusal(existing, identity)).map(Throwable::getMessage);
+    }
+
+    /** Why a checkpoint of {@code existing} cannot serve {@code identity}, or null if it can. */
+    @Nullable
+    private QueryException refusal(QueryIdentity existing, QueryIdentity identity) {
         if (!existing.sameQuery(identity)) {
-            throw new QueryException(
+            return new QueryException(
                     "checkpoint "
                             + layout
                             + " belongs to query "
@@ -117,7 +147,7 @@ public final class IdentityStore {
         }
         String change = existing.columnChange(identity);
         if (change != null) {
-            throw new QueryException(
+            return new QueryException(
                     "checkpoint "
                             + layout
                             + " of query '"
@@ -132,11 +162,7 @@ public final class IdentityStore {
                             + " or use another --base, or run the query as it was when the"
                             + " checkpoint was made.");
         }
-        if (!existing.records().equals(identity.records())) {
-            // Same query, with record tables a later version added: list them for reset.
-            write(existing.withRecords(identity.records()), id);
-        }
-        return id;
+        return null;
     }
 
     /** How the identity writes the base folder in the paths of its sources and sinks. */

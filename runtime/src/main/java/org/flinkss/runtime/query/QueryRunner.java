@@ -5,6 +5,9 @@ import org.flinkss.runtime.checkpoint.CheckpointLock;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.checkpoint.SkippedCommit;
 import org.flinkss.runtime.runner.BuiltJob;
+import org.flinkss.runtime.runner.JobBuilder;
+import org.flinkss.runtime.runner.Preflight;
+import org.flinkss.runtime.runner.PreflightReport;
 import org.flinkss.runtime.runner.QueryRun;
 import org.flinkss.runtime.runner.RunOutcome;
 import org.flinkss.runtime.table.Warehouse;
@@ -44,19 +47,32 @@ public final class QueryRunner {
         String name = query.name();
         CheckpointLayout layout = options.checkpointOf(name);
         QueryRun run = new QueryRun(name, layout, options.runSettings, options.warehouse);
-        RunOutcome outcome =
-                run.run(
-                        (env, scope) -> {
-                            Warehouse warehouse = new Warehouse(options.warehouse);
-                            QueryContext context =
-                                    new QueryContext(name, env, scope, options, warehouse);
-                            query.build(context);
-                            return new Built(context, warehouse);
-                        });
+        RunOutcome outcome = run.run(builder(query, options));
         List<SkippedCommit> skipped = SkippedCommit.readAll(layout, outcome.runId);
         SkippedCommit.clearAll(layout);
         report(name, skipped, options);
         return new Result(outcome, skipped);
+    }
+
+    /**
+     * What a run of {@code query} as {@code options} say would do, writing nothing ({@code run
+     * --dry-run}): see {@link Preflight}.
+     */
+    public static PreflightReport dryRun(Query query, RunOptions options) {
+        String name = query.name();
+        return new Preflight(
+                        name, options.checkpointOf(name), options.runSettings, options.warehouse)
+                .check(builder(query, options));
+    }
+
+    /** Builds {@code query}'s graph on a run's environment, as {@code options} say. */
+    private static JobBuilder builder(Query query, RunOptions options) {
+        return (env, scope) -> {
+            Warehouse warehouse = new Warehouse(options.warehouse);
+            QueryContext context = new QueryContext(query.name(), env, scope, options, warehouse);
+            query.build(context);
+            return new Built(context, warehouse);
+        };
     }
 
     /**

@@ -4,6 +4,10 @@ import org.apache.flink.core.fs.Path;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.RestorePoints;
+import org.flinkss.runtime.progress.ProgressLog;
+
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -18,6 +22,15 @@ import java.util.function.Function;
 final class PointBatches {
 
     private PointBatches() {}
+
+    /** Every restore point of the checkpoint {@code layout}, with its batch, oldest first. */
+    static List<StatePoint> of(CheckpointLayout layout) {
+        return of(
+                new RestorePoints(layout).all(),
+                RestorePoints::timeMillis,
+                new ProgressLog(layout).all(),
+                RestorePoints::shown);
+    }
 
     /**
      * @param points restore points, oldest first

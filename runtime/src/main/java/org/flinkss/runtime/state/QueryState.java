@@ -4,13 +4,13 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.types.Row;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
-import org.flinkss.runtime.checkpoint.RestorePoints;
-import org.flinkss.runtime.ops.QueryCheckpoint;
-import org.flinkss.runtime.progress.ProgressLog;
+import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.RowValues;
 
 import javax.annotation.Nullable;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -35,14 +35,14 @@ public final class QueryState {
     }
 
     /**
-     * The state of query {@code query} under {@code base}.
+     * The state of query {@code query} under {@code base} (a name its caller checked: a folder of
+     * {@code _cp}, never a path).
      *
      * @throws IllegalArgumentException if the query has no checkpoint there
      */
     public static QueryState of(Path base, String query) {
-        QueryCheckpoint checkpoint = QueryCheckpoint.of(base, query);
         CheckpointLayout layout = CheckpointLayout.of(base, query);
-        if (!checkpoint.exists()) {
+        if (!exists(layout)) {
             throw new IllegalArgumentException(
                     "query '"
                             + query
@@ -55,13 +55,18 @@ public final class QueryState {
         return new QueryState(query, layout);
     }
 
+    private static boolean exists(CheckpointLayout layout) {
+        try {
+            return Storage.exists(layout.metadata());
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot read checkpoint " + layout + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Every restore point the checkpoint holds, with its batch, oldest first. */
     public List<StatePoint> points() {
-        return PointBatches.of(
-                new RestorePoints(layout).all(),
-                RestorePoints::timeMillis,
-                new ProgressLog(layout).all(),
-                RestorePoints::shown);
+        return PointBatches.of(layout);
     }
 
     /**

@@ -61,9 +61,10 @@ public final class StateOutput {
      */
     public static StateOutput of(
             Path base, String name, Optional<QueryCatalog> catalog, @Nullable Long batch) {
+        QueryCheckpoint checkpoint = QueryCheckpoint.of(base, name); // refuses a path as a name
         QueryState state = QueryState.of(base, name);
         StatePoint point = state.point(batch);
-        List<String> stateful = QueryCheckpoint.of(base, name).status().stateful();
+        List<String> stateful = checkpoint.status().stateful();
         List<KeyedStateView<?>> views = List.of();
         List<String> uids = List.of();
         String noViews;

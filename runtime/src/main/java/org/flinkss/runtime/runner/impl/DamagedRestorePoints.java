@@ -100,6 +100,27 @@ public final class DamagedRestorePoints {
         }
     }
 
+    /**
+     * What {@link #setAside} would move aside, newest first, moving nothing ({@code run
+     * --dry-run}): the restore points newer than the newest readable one, each with why.
+     */
+    public List<String> wouldSetAside() {
+        List<Path> all = restorePoints.all();
+        List<String> damaged = new ArrayList<>();
+        for (int i = all.size() - 1; i >= 0; i--) {
+            Optional<String> problem = problem(all.get(i));
+            if (problem.isEmpty()) {
+                break;
+            }
+            damaged.add(
+                    RestorePoints.shown(metadata(all.get(i)))
+                            + " cannot be read ("
+                            + problem.get()
+                            + ")");
+        }
+        return damaged;
+    }
+
     /** Why Flink could not read a restore point's {@code _metadata} on any storage. */
     static Optional<String> problem(Path restorePoint) {
         Path metadata = metadata(restorePoint);

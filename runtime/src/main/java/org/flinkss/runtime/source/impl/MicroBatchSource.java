@@ -66,6 +66,11 @@ public final class MicroBatchSource<T, S extends WorkSplit>
         return spec;
     }
 
+    /** The planner as the job ships it: the enumerator restores its own copy. */
+    SplitPlanner<S> planner() {
+        return planner;
+    }
+
     @Override
     public Boundedness getBoundedness() {
         return Boundedness.CONTINUOUS_UNBOUNDED;
