@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * The writes of a table with a change data feed ({@link ChangeDataFeed#PROPERTY}), each one log
@@ -64,44 +65,32 @@ final class FeedLog {
     /** Version 0 with the feed on; {@code false} when another writer created the table first. */
     boolean create(RowType rowType, Map<String, String> properties) {
         long now = System.currentTimeMillis();
-        List<Row> actions =
+        return write(
+                0,
                 List.of(
-                        KernelInternals.commitInfoAction(
-                                now,
-                                DeltaTable.ENGINE_INFO,
-                                new OperationInfo("CREATE TABLE", Map.of(), Map.of()),
-                                true),
+                        commitInfo(now, "CREATE TABLE", true),
                         KernelInternals.protocolAction(1, MIN_WRITER_VERSION),
                         KernelInternals.metadataAction(
-                                null, DeltaSchema.toDelta(rowType), properties, now));
-        return write(0, actions);
+                                null, DeltaSchema.toDelta(rowType), properties, now)));
     }
 
-    /** See {@link DeltaTable#replace}, for a table with the feed. */
+    /** See {@link DeltaTable#replace}, for a table with the feed or turning it on. */
     long replace(RowType rowType, Map<String, String> properties) {
-        for (int attempt = 1; ; attempt++) {
-            Snapshot latest = snapshots.latest();
-            long now = System.currentTimeMillis();
-            List<Row> actions = new ArrayList<>();
-            actions.add(
-                    KernelInternals.commitInfoAction(
-                            now,
-                            DeltaTable.ENGINE_INFO,
-                            new OperationInfo("REPLACE TABLE", Map.of(), Map.of()),
-                            false));
-            if (!ChangeDataFeed.enabledIn(KernelInternals.properties(latest))) {
-                actions.add(protocolWithFeed(latest));
-            }
-            actions.add(
-                    KernelInternals.metadataAction(
-                            latest, DeltaSchema.toDelta(rowType), properties, now));
-            actions.addAll(KernelInternals.removeActions(latest, engine, name -> true, now));
-            long version = latest.getVersion() + 1;
-            if (write(version, actions)) {
-                return version;
-            }
-            refuseAfter(attempt, "replacing it");
-        }
+        return writeNext(
+                "replacing it",
+                (latest, now) -> {
+                    List<Row> actions = new ArrayList<>();
+                    actions.add(commitInfo(now, "REPLACE TABLE", false));
+                    if (!ChangeDataFeed.enabledIn(KernelInternals.properties(latest))) {
+                        actions.add(protocolWithFeed(latest));
+                    }
+                    actions.add(
+                            KernelInternals.metadataAction(
+                                    latest, DeltaSchema.toDelta(rowType), properties, now));
+                    actions.addAll(
+                            KernelInternals.removeActions(latest, engine, name -> true, now));
+                    return actions;
+                });
     }
 
     /**
@@ -126,46 +115,47 @@ final class FeedLog {
 
     /** See {@link DeltaTable#setProperties}, for a table with the feed. */
     long setProperties(Map<String, String> properties) {
-        for (int attempt = 1; ; attempt++) {
-            Snapshot latest = snapshots.latest();
-            long now = System.currentTimeMillis();
-            Map<String, String> merged = new HashMap<>(KernelInternals.properties(latest));
-            merged.putAll(properties);
-            List<Row> actions =
-                    List.of(
-                            KernelInternals.commitInfoAction(
-                                    now,
-                                    DeltaTable.ENGINE_INFO,
-                                    new OperationInfo("SET TBLPROPERTIES", Map.of(), Map.of()),
-                                    false),
+        return writeNext(
+                "setting its properties",
+                (latest, now) -> {
+                    Map<String, String> merged = new HashMap<>(KernelInternals.properties(latest));
+                    merged.putAll(properties);
+                    return List.of(
+                            commitInfo(now, "SET TBLPROPERTIES", false),
                             KernelInternals.metadataAction(
                                     latest, latest.getSchema(), merged, now));
-            long version = latest.getVersion() + 1;
-            if (write(version, actions)) {
-                return version;
-            }
-            refuseAfter(attempt, "setting its properties");
-        }
+                });
     }
 
     /** See {@link DeltaTable#rewrite}, for a table with the feed: no {@code txn}. */
     long rewrite(Set<String> removed, List<DataFile> added) {
+        OperationInfo info = new OperationInfo("WRITE", Map.of("mode", "Overwrite"), Map.of());
+        return writeNext(
+                "a rewrite",
+                (latest, now) -> actions(latest, now, null, -1, removed, added, List.of(), info));
+    }
+
+    /**
+     * Writes the version after the latest of the actions {@code actionsOf} makes for it, reading
+     * the table again and trying again when another writer took that version.
+     */
+    private long writeNext(String what, BiFunction<Snapshot, Long, List<Row>> actionsOf) {
         for (int attempt = 1; ; attempt++) {
             Snapshot latest = snapshots.latest();
-            Optional<Long> version =
-                    write(
-                            latest,
-                            null,
-                            -1,
-                            removed,
-                            added,
-                            List.of(),
-                            new OperationInfo("WRITE", Map.of("mode", "Overwrite"), Map.of()));
-            if (version.isPresent()) {
-                return version.get();
+            long version = latest.getVersion() + 1;
+            if (write(version, actionsOf.apply(latest, System.currentTimeMillis()))) {
+                return version;
             }
-            refuseAfter(attempt, "a rewrite");
+            refuseAfter(attempt, what);
         }
+    }
+
+    private static Row commitInfo(long now, String operation, boolean blindAppend) {
+        return KernelInternals.commitInfoAction(
+                now,
+                DeltaTable.ENGINE_INFO,
+                new OperationInfo(operation, Map.of(), Map.of()),
+                blindAppend);
     }
 
     /**
@@ -255,7 +245,18 @@ final class FeedLog {
             List<DataFile> added,
             List<DataFile> changeFiles,
             OperationInfo info) {
-        Optional<Long> version = write(latest, appId, batchId, removed, added, changeFiles, info);
+        long next = latest.getVersion() + 1;
+        List<Row> actions =
+                actions(
+                        latest,
+                        System.currentTimeMillis(),
+                        appId,
+                        batchId,
+                        removed,
+                        added,
+                        changeFiles,
+                        info);
+        Optional<Long> version = write(next, actions) ? Optional.of(next) : Optional.empty();
         version.ifPresent(
                 v ->
                         LOG.info(
@@ -272,18 +273,20 @@ final class FeedLog {
     }
 
     /**
-     * Writes the version after {@code latest} of these actions, with a {@code txn} unless {@code
-     * appId} is null; empty when another writer wrote that version first.
+     * The actions of a data commit on {@code latest}: its {@code commitInfo}, a {@code txn} unless
+     * {@code appId} is null, the removes, the adds and the {@code cdc} actions.
+     *
+     * @param removed names of the files of {@code latest} to remove; null: all of them
      */
-    private Optional<Long> write(
+    private List<Row> actions(
             Snapshot latest,
+            long now,
             String appId,
             long batchId,
             Set<String> removed,
             List<DataFile> added,
             List<DataFile> changeFiles,
             OperationInfo info) {
-        long now = System.currentTimeMillis();
         StructType schema = latest.getSchema();
         List<Row> actions = new ArrayList<>();
         actions.add(
@@ -317,8 +320,7 @@ final class FeedLog {
         for (DataFile file : changeFiles) {
             actions.add(KernelInternals.cdcAction(relative(file.path()), file.size()));
         }
-        long version = latest.getVersion() + 1;
-        return write(version, actions) ? Optional.of(version) : Optional.empty();
+        return actions;
     }
 
     /** Writes the log entry of {@code version} unless it exists; whether it was written. */
