@@ -18,8 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.table.delta.ChangeDataFeed;
 import org.flinkss.runtime.table.delta.CommitResult;
+import org.flinkss.runtime.table.delta.DataFile;
+import org.flinkss.runtime.table.delta.DataFiles;
 import org.flinkss.runtime.table.delta.DeltaTable;
 import org.flinkss.runtime.table.delta.FeedRow;
+import org.flinkss.runtime.table.delta.OperationInfo;
+import org.flinkss.runtime.table.delta.TableChangedException;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,6 +31,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -217,6 +222,55 @@ class ChangeFeedCommitTest {
         assertThat(plain.hasChangeFeed()).isTrue();
         JsonNode protocol = action(plain, version, "protocol");
         assertThat(protocol.path("minWriterVersion").asInt()).isEqualTo(4);
+    }
+
+    @Test
+    void aMergePlannedOnAnOlderVersionIsRefusedAndCommitsNothing() throws IOException {
+        commit(merge, 0, row(1, "view", 1.0));
+        long planned = table.version() - 1;
+
+        assertThatThrownBy(
+                        () ->
+                                table.merge(
+                                        QUERY,
+                                        1,
+                                        planned,
+                                        Set.of(),
+                                        List.of(),
+                                        List.of(),
+                                        new OperationInfo("MERGE", Map.of(), Map.of())))
+                .isInstanceOf(TableChangedException.class);
+        assertThat(table.committedBatch(QUERY)).hasValue(0);
+    }
+
+    @Test
+    void settingPropertiesKeepsTheFeedOn() throws IOException {
+        table.setProperties(Map.of("flinkss.writer", "latest"));
+
+        assertThat(table.properties())
+                .containsEntry(ChangeDataFeed.PROPERTY, "true")
+                .containsEntry("flinkss.writer", "latest");
+        assertThat(table.hasChangeFeed()).isTrue();
+        // Still written with its feed afterwards.
+        CommitResult result = commit(merge, 0, row(1, "view", 1.0));
+        assertThat(feed(result.version())).containsExactly("insert 1 view 1.0");
+    }
+
+    @Test
+    void aRewriteOutsideAStreamIsInTheFeedAsDeletesAndInserts() throws IOException {
+        commit(merge, 0, row(1, "view", 1.0));
+        String old = table.snapshot().files().get(0).name();
+        DataFile replacement =
+                DataFiles.writeFile(
+                        new org.apache.flink.core.fs.Path(table.path(), "recomputed.parquet"),
+                        ROW_TYPE,
+                        List.of(row(1, "view", 1.5)));
+
+        long version = table.rewrite(Set.of(old), List.of(replacement));
+
+        assertThat(feed(version))
+                .containsExactlyInAnyOrder("delete 1 view 1.0", "insert 1 view 1.5");
+        assertThat(actions(version, "txn")).isEmpty();
     }
 
     // ---------------------------------------------------------------- helpers
