@@ -19,6 +19,7 @@ import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.event.EventJson;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.table.delta.DeltaTable;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 12): the project's real commands ({@code Main.execute}, on this JVM's MiniCluster, as {@link
  * SparkDiffITCase} drives them) run two rounds on one base, then Delta Spark 4.0.0 (the oracle's
  * {@code read-delta}) reads every table of the warehouse and must see the rows of the project's
- * {@code table export --csv}, row for row.
+ * {@code table export --csv}, row for row. {@code events_latest}'s change data feed, three batches
+ * of {@code run latest}, must equal the feed of Spark's own {@code MERGE INTO} on the same batches,
+ * both read by Spark's {@code readChangeFeed}.
  *
  * <p>What the two rounds make: {@code events_bronze}, {@code events_bronze_quarantine} (a bad line
  * in a landed file), {@code events_bronze_skipped_files} ({@code --skip-missing-files} and a landed
@@ -80,6 +83,7 @@ class WarehouseReadBackITCase {
                     "events_dedup",
                     "events_dedup_late",
                     "events_enriched",
+                    "events_latest",
                     "events_sessions",
                     "events_silver",
                     "events_silver_late",
@@ -99,6 +103,9 @@ class WarehouseReadBackITCase {
     static CompletableFuture<SparkOracleProcess> spark;
     static volatile String smoke;
     static KafkaClusterTestKit kafka;
+
+    /** The version of events_bronze that each {@code run latest} read up to, in order. */
+    static final List<Long> LATEST_READ_UP_TO = new ArrayList<>();
 
     @BeforeAll
     static void start() throws Exception {
@@ -239,6 +246,12 @@ class WarehouseReadBackITCase {
         runTheRest(base, bootstrap);
         say("round 2 in " + SparkDiffITCase.seconds(round2));
 
+        // Round 3, latest's third batch: 50 events landed again (ids 0-49, updates of rows that
+        // round 1 inserted and round 2's late rows updated).
+        cli("land-events", "--batch", "7", "--start", "0", "--n", "50", "--base", base.toString());
+        runBronze(base, List.of());
+        runLatest(base);
+
         // The scenario did make every kind of table, with rows where it matters.
         assertThat(count(base, "events_bronze_quarantine")).as("quarantined lines").isEqualTo(1);
         List<String> skipped = ProjectRunner.export(base, "events_bronze_skipped_files");
@@ -311,6 +324,7 @@ class WarehouseReadBackITCase {
             readBack.add(t);
         }
         assertThat(readBack).containsExactlyElementsOf(folders);
+        changeFeedsEqualSparksOwn(reader, warehouse);
         say(
                 readBack.size()
                         + " tables, "
@@ -319,6 +333,67 @@ class WarehouseReadBackITCase {
                         + SparkDiffITCase.seconds(reading)
                         + "; whole test "
                         + SparkDiffITCase.seconds(start));
+    }
+
+    /**
+     * Spark runs the course's 11.13 upsert on the same three batches as the project's {@code run
+     * latest} (the rows each run read from events_bronze) into a table with the change data feed,
+     * and reads both tables' feeds with {@code readChangeFeed}: the same rows with the same {@code
+     * _change_type}, batch by batch (issue 34, point 2).
+     */
+    private static void changeFeedsEqualSparksOwn(SparkOracleProcess reader, Path warehouse)
+            throws IOException {
+        long start = System.nanoTime();
+        Path sparkLatest = WORK.resolve("spark-latest");
+        long after = -1;
+        for (long upTo : LATEST_READ_UP_TO) {
+            reader.call(
+                    "upsert "
+                            + warehouse.resolve("events_bronze")
+                            + " "
+                            + after
+                            + " "
+                            + upTo
+                            + " "
+                            + sparkLatest);
+            after = upTo;
+        }
+        Path ours = WORK.resolve("read-feed").resolve("events_latest.csv");
+        Path sparks = WORK.resolve("read-feed").resolve("spark_latest.csv");
+        reader.call("read-feed " + warehouse.resolve("events_latest") + " " + ours);
+        reader.call("read-feed " + sparkLatest + " " + sparks);
+        List<String> ourFeed = Files.readAllLines(ours, StandardCharsets.UTF_8);
+        List<String> sparkFeed = Files.readAllLines(sparks, StandardCharsets.UTF_8);
+        assertThat(ourFeed.get(0)).as("columns of the feeds").isEqualTo(sparkFeed.get(0));
+        assertThat(ourFeed.get(0)).endsWith(",_change_type,_change_batch");
+        assertThat(ourFeed.subList(1, ourFeed.size()))
+                .as(
+                        "events_latest's change data feed read by Spark (readChangeFeed) vs the"
+                                + " feed of Spark's own MERGE INTO on the same batches")
+                .containsExactlyInAnyOrderElementsOf(sparkFeed.subList(1, sparkFeed.size()));
+        assertThat(ourFeed.stream().filter(l -> l.contains(",update_preimage,")).count())
+                .as("updated rows in the feed (round 2's 40 late ids, round 3's 50)")
+                .isEqualTo(90);
+        assertThat(ourFeed.stream().filter(l -> l.endsWith(",3")).count())
+                .as("changes of the third batch")
+                .isEqualTo(100);
+        say(
+                (ourFeed.size() - 1)
+                        + " rows of events_latest's change data feed, the same as Spark's own,"
+                        + " read by Spark in "
+                        + SparkDiffITCase.seconds(start));
+    }
+
+    /** {@code run latest}, recording the version of events_bronze it read up to. */
+    private static void runLatest(Path base) {
+        LATEST_READ_UP_TO.add(
+                DeltaTable.forPath(
+                                base.resolve("warehouse")
+                                        .resolve("events_bronze")
+                                        .toUri()
+                                        .toString())
+                        .version());
+        run(base, "latest");
     }
 
     /** Bronze, then every other query that writes a warehouse table, then the Kafka queries. */
@@ -332,6 +407,7 @@ class WarehouseReadBackITCase {
         run(base, "enriched");
         run(base, "silver");
         run(base, "gold", "--output-mode", "complete");
+        runLatest(base);
         run(
                 base,
                 "kafka-bronze",

@@ -40,8 +40,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code table count|show|export|history|vacuum|convert|repair <name>}: a Delta table of the
- * warehouse (or, for reading, a table of the SQL database).
+ * {@code table count|show|export|history|changes|vacuum|convert|repair <name>}: a Delta table of
+ * the warehouse (or, for reading, a table of the SQL database).
  */
 @Command(
         name = "table",
@@ -52,6 +52,7 @@ import java.util.regex.Pattern;
             TableCommand.Show.class,
             TableCommand.Export.class,
             TableCommand.History.class,
+            TableChangesCommand.class,
             TableCommand.Vacuum.class,
             TableCommand.Convert.class,
             TableRepairCommand.class

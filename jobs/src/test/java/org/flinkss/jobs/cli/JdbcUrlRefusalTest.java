@@ -91,6 +91,7 @@ class JdbcUrlRefusalTest {
     @Test
     void tableCommandsThatOnlyKnowDeltaRefuseTheUrlAndReadersTakeIt() {
         refused("table history", "table", "history", "events_bronze");
+        refused("table changes", "table", "changes", "events_latest");
         refused("table vacuum", "table", "vacuum", "events_bronze");
         refused("table convert", "table", "convert", "events_bronze");
         refused("table repair", "table", "repair", "events_bronze");

@@ -3,6 +3,7 @@ package org.flinkss.runtime.table;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.table.delta.ChangeDataFeed;
 
 import javax.annotation.Nullable;
 
@@ -120,10 +121,17 @@ public record TableOwner(String query, @Nullable String queryId, @Nullable Strin
         return p;
     }
 
-    /** This owner and a mode as table properties. */
+    /**
+     * This owner and a mode as table properties. A table whose rows are updated or replaced
+     * (complete and merge modes) has Delta's change data feed on, as the course's readers of {@code
+     * readChangeFeed} expect.
+     */
     Map<String, String> properties(TableMode mode) {
         Map<String, String> p = writerProperties();
         p.put(MODE, mode.text());
+        if (mode == TableMode.REPLACED || mode == TableMode.MERGED) {
+            p.put(ChangeDataFeed.PROPERTY, "true");
+        }
         return p;
     }
 

@@ -30,7 +30,8 @@ import java.util.concurrent.TimeUnit;
  * that holds one is rewritten with the matched rows replaced (a remove and an add), the others stay
  * untouched, and the batch's new keys go to one new file. The commit carries the batch's {@code
  * txn} (a replayed batch is skipped whole), operation {@code MERGE} and Delta's metrics ({@link
- * MergeMetrics}).
+ * MergeMetrics}). On a table with a change data feed the commit also names the batch's change data
+ * file ({@link ChangeFeedWriter}).
  *
  * <p>A row with a null in its key is a row of its own, inserted (a MERGE never matches a null key).
  * A row of kind {@code DELETE} deletes its key's row (update mode never sends one; a changelog
@@ -98,6 +99,8 @@ public final class MergeCommit implements TableCommit {
         Set<List<Object>> unmatched = new HashSet<>(byKey.keySet());
         Set<String> removed = new HashSet<>();
         List<DataFile> added = new ArrayList<>();
+        ChangeFeedWriter feed = new ChangeFeedWriter(table, rowType);
+        List<DataFile> changeFiles = new ArrayList<>();
         try {
             for (DataFile file : snapshot.files()) {
                 long scan = System.nanoTime();
@@ -118,7 +121,9 @@ public final class MergeCommit implements TableCommit {
                         unmatched.remove(k);
                         if (UpsertBatch.isDelete(source)) {
                             metrics.deleted++;
+                            feed.deleted(row);
                         } else {
+                            feed.updated(row, source);
                             kept.add(asInsert(source));
                             metrics.updated++;
                         }
@@ -143,8 +148,11 @@ public final class MergeCommit implements TableCommit {
                 added.add(write(table, queryId, inserted));
             }
             metrics.inserted = inserted.size();
+            feed.inserted(inserted);
+            changeFiles.addAll(feed.write(table, queryId));
         } catch (IOException | RuntimeException e) {
             deleteAfter(e, added);
+            deleteAfter(e, changeFiles);
             throw e;
         }
         metrics.filesAdded = added.size();
@@ -158,13 +166,16 @@ public final class MergeCommit implements TableCommit {
                             snapshot.version(),
                             removed,
                             added,
+                            changeFiles,
                             metrics.info(keyColumns, elapsedMs(started)));
         } catch (TableChangedException e) {
             deleteAfter(e, added); // known not committed; any other failure may have committed them
+            deleteAfter(e, changeFiles);
             throw e;
         }
         if (!result.committed()) {
             delete(added);
+            delete(changeFiles);
         }
         return result;
     }

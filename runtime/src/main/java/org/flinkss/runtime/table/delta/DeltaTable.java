@@ -67,6 +67,7 @@ public final class DeltaTable {
     private final VersionReader versions;
     private final TableMaintenance maintenance;
     private final TransactionWriter writer;
+    private final FeedLog feed;
 
     private DeltaTable(String path, DeltaStorage storage, Executor postCommit) {
         this.storage = storage;
@@ -78,6 +79,7 @@ public final class DeltaTable {
         this.maintenance = new TableMaintenance(this.path, engine, snapshots, versions);
         this.writer =
                 new TransactionWriter(this.path, engine, table, snapshots, maintenance, postCommit);
+        this.feed = new FeedLog(this.path, engine, snapshots);
     }
 
     /**
@@ -134,6 +136,13 @@ public final class DeltaTable {
      * @return the table's version after the call
      */
     public long create(RowType rowType, Map<String, String> properties) {
+        if (ChangeDataFeed.enabledIn(properties) && !exists()) {
+            // Kernel 4.0.0 refuses to create a table with the feed: written by FeedLog. One that
+            // another writer created first is compared by the writer below.
+            if (feed.create(rowType, properties)) {
+                return 0;
+            }
+        }
         return writer.create(rowType, properties);
     }
 
@@ -190,6 +199,9 @@ public final class DeltaTable {
      * @return the new version
      */
     public long replace(RowType rowType, Map<String, String> properties) {
+        if (ChangeDataFeed.enabledIn(properties) || feed.enabled()) {
+            return feed.replace(rowType, properties);
+        }
         return writer.replace(rowType, properties);
     }
 
@@ -199,6 +211,9 @@ public final class DeltaTable {
      * @return the new version
      */
     public long setProperties(Map<String, String> properties) {
+        if (feed.enabled()) {
+            return feed.setProperties(properties);
+        }
         return writer.setProperties(properties);
     }
 
@@ -210,6 +225,9 @@ public final class DeltaTable {
      * @return the new version
      */
     public long rewrite(Set<String> removed, List<DataFile> added) {
+        if (feed.enabled()) {
+            return feed.rewrite(removed, added);
+        }
         return writer.rewrite(removed, added);
     }
 
@@ -240,6 +258,9 @@ public final class DeltaTable {
      * batch of this query. The files must exist, whole, before the call; none is written or moved.
      */
     public CommitResult commit(String appId, long batchId, List<DataFile> files, WriteMode mode) {
+        if (feed.enabled()) {
+            return feed.commit(appId, batchId, files, mode);
+        }
         return writer.commit(appId, batchId, files, mode);
     }
 
@@ -260,7 +281,67 @@ public final class DeltaTable {
             Set<String> removed,
             List<DataFile> added,
             OperationInfo info) {
+        return merge(appId, batchId, plannedVersion, removed, added, List.of(), info);
+    }
+
+    /**
+     * {@link #merge} with the version's change data files ({@link ChangeDataFeed#FOLDER}), on a
+     * table with the change data feed; on one without, {@code changeFiles} must be empty.
+     */
+    public CommitResult merge(
+            String appId,
+            long batchId,
+            long plannedVersion,
+            Set<String> removed,
+            List<DataFile> added,
+            List<DataFile> changeFiles,
+            OperationInfo info) {
+        if (feed.enabled()) {
+            return feed.merge(appId, batchId, plannedVersion, removed, added, changeFiles, info);
+        }
+        if (!changeFiles.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "Delta table " + path + " has no change data feed: no change data files");
+        }
         return writer.merge(appId, batchId, plannedVersion, removed, added, info);
+    }
+
+    /** Whether the table has its change data feed on ({@link ChangeDataFeed#PROPERTY}). */
+    public boolean hasChangeFeed() {
+        return feed.enabled();
+    }
+
+    /**
+     * The change data feed of versions {@code from} to {@code to} (both included), in version
+     * order, as Spark's {@code table_changes} reads it.
+     *
+     * @throws IllegalStateException if the table has no feed, naming it and what to do
+     */
+    public List<FeedRow> changes(long from, long to) {
+        if (!feed.enabled()) {
+            throw new IllegalStateException(
+                    "Delta table "
+                            + path
+                            + " has no change data feed ("
+                            + ChangeDataFeed.PROPERTY
+                            + " is not set): it records changes only when created with it. A"
+                            + " table of a MERGE or complete-mode query gets it when its query"
+                            + " is reset (reset <query>), which empties it.");
+        }
+        long last = snapshots.version();
+        if (from < 0 || to < from || to > last) {
+            throw new IllegalArgumentException(
+                    "Delta table "
+                            + path
+                            + ": versions "
+                            + from
+                            + " to "
+                            + to
+                            + " are not a range of its versions (0 to "
+                            + last
+                            + ")");
+        }
+        return new ChangeFeedReader(path, versions).read(rowType(), from, to);
     }
 
     // ---------------------------------------------------------------- snapshots

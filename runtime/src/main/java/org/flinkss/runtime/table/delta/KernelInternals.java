@@ -13,19 +13,33 @@ import io.delta.kernel.internal.SnapshotImpl;
 import io.delta.kernel.internal.TableImpl;
 import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.actions.CommitInfo;
+import io.delta.kernel.internal.actions.Format;
+import io.delta.kernel.internal.actions.Metadata;
+import io.delta.kernel.internal.actions.Protocol;
+import io.delta.kernel.internal.actions.SetTransaction;
 import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.checkpoints.Checkpointer;
+import io.delta.kernel.internal.data.GenericRow;
+import io.delta.kernel.internal.util.VectorUtils;
+import io.delta.kernel.types.BooleanType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.MapType;
+import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
 import io.delta.kernel.utils.FileStatus;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.UUID;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
@@ -51,6 +65,11 @@ import java.util.function.Predicate;
  *   <li>{@link #withOperation}: a transaction's {@code commitInfo} names one of Kernel's own few
  *       operations ({@code MERGE} is not one) and carries no metrics; {@code CommitInfo} is
  *       internal.
+ *   <li>{@link #protocolAction}, {@link #metadataAction}, {@link #addAction}, {@link #cdcAction},
+ *       {@link #txnAction}, {@link #commitInfoAction}: Kernel 4.0.0 refuses every transaction on a
+ *       table with {@code delta.enableChangeDataFeed} ({@code ChangeDataFeedFeature} has no write
+ *       support in it), so {@link FeedLog} writes those tables' log entries itself, of the action
+ *       rows Kernel's own commits are made of ({@code cdc} has no builder in Kernel).
  *   <li>{@link #isShortListing}: Kernel's public exception for a log that misses entries is {@link
  *       InvalidTableException}; three more of its checks throw plain {@code IllegalStateException}
  *       / {@code IllegalArgumentException}, known only by their texts.
@@ -180,6 +199,101 @@ final class KernelInternals {
                         txnId < 0 || kernels.isNullAt(txnId) ? null : kernels.getString(txnId),
                         info.metrics());
         return SingleAction.createCommitInfoSingleAction(ours.toRow());
+    }
+
+    /** A snapshot's protocol as its reader and writer versions. */
+    static int[] protocolVersions(Snapshot snapshot) {
+        Protocol p = ((SnapshotImpl) snapshot).getProtocol();
+        return new int[] {p.getMinReaderVersion(), p.getMinWriterVersion()};
+    }
+
+    /** A {@code protocol} action with these legacy reader and writer versions. */
+    static Row protocolAction(int minReaderVersion, int minWriterVersion) {
+        return SingleAction.createProtocolSingleAction(
+                new Protocol(minReaderVersion, minWriterVersion).toRow());
+    }
+
+    /**
+     * A {@code metaData} action: a new table's (a new id, Parquet, no partition columns) when
+     * {@code current} is null, else {@code current}'s with this schema and these properties
+     * replacing its own.
+     */
+    static Row metadataAction(
+            Snapshot current, StructType schema, Map<String, String> properties, long now) {
+        Metadata metadata =
+                current == null
+                        ? new Metadata(
+                                UUID.randomUUID().toString(),
+                                Optional.empty(),
+                                Optional.empty(),
+                                new Format(),
+                                schema.toJson(),
+                                schema,
+                                VectorUtils.buildArrayValue(List.of(), StringType.STRING),
+                                Optional.of(now),
+                                VectorUtils.stringStringMapValue(properties))
+                        : ((SnapshotImpl) current)
+                                .getMetadata()
+                                .withNewSchema(schema)
+                                .withReplacedConfiguration(properties);
+        return SingleAction.createMetadataSingleAction(metadata.toRow());
+    }
+
+    /** An {@code add} action ({@code dataChange} true) for a file, relative to the table's root. */
+    static Row addAction(StructType schema, String tablePath, DataFileStatus file) {
+        return SingleAction.createAddFileSingleAction(
+                AddFile.convertDataFileStatus(
+                                schema, URI.create(tablePath), file, Map.of(), true, Map.of())
+                        .toRow());
+    }
+
+    /** The {@code cdc} action's fields, as the protocol's "Change Data Files" names them. */
+    private static final StructType CDC =
+            new StructType()
+                    .add("path", StringType.STRING, false)
+                    .add(
+                            "partitionValues",
+                            new MapType(StringType.STRING, StringType.STRING, true),
+                            false)
+                    .add("size", LongType.LONG, false)
+                    .add("dataChange", BooleanType.BOOLEAN, false);
+
+    private static final StructType CDC_ACTION = new StructType().add("cdc", CDC);
+
+    /**
+     * A {@code cdc} action for a change data file ({@code dataChange} false, as the protocol
+     * requires: the {@code add} and {@code remove} actions carry the data change).
+     *
+     * @param relativePath the file's path relative to the table's root ({@code _change_data/...})
+     */
+    static Row cdcAction(String relativePath, long size) {
+        Map<Integer, Object> cdc = new HashMap<>();
+        cdc.put(0, relativePath);
+        cdc.put(1, VectorUtils.stringStringMapValue(Map.of()));
+        cdc.put(2, size);
+        cdc.put(3, false);
+        return new GenericRow(CDC_ACTION, Map.of(0, new GenericRow(CDC, cdc)));
+    }
+
+    /** A {@code txn} action: {@code appId}'s batch {@code version} is in this commit. */
+    static Row txnAction(String appId, long version, long now) {
+        return SingleAction.createTxnSingleAction(
+                new SetTransaction(appId, version, Optional.of(now)).toRow());
+    }
+
+    /** A {@code commitInfo} action for a commit this project writes itself. */
+    static Row commitInfoAction(long now, String engineInfo, OperationInfo info, boolean blind) {
+        return SingleAction.createCommitInfoSingleAction(
+                new CommitInfo(
+                                Optional.empty(),
+                                now,
+                                engineInfo,
+                                info.operation(),
+                                info.parameters(),
+                                blind,
+                                UUID.randomUUID().toString(),
+                                info.metrics())
+                        .toRow());
     }
 
     /** The file a row of {@code Scan.getScanFiles} names, to read it with the Parquet handler. */

@@ -59,12 +59,14 @@ final class LogEntry {
                             new StructType()
                                     .add("timestamp", LongType.LONG)
                                     .add("inCommitTimestamp", LongType.LONG)
-                                    .add("operation", StringType.STRING));
+                                    .add("operation", StringType.STRING))
+                    .add("cdc", new StructType().add("path", StringType.STRING));
 
     private static final int ADD = 0;
     private static final int REMOVE = 1;
     private static final int TXN = 2;
     private static final int COMMIT_INFO = 3;
+    private static final int CDC = 4;
 
     final List<AddedFile> added = new ArrayList<>();
 
@@ -72,6 +74,9 @@ final class LogEntry {
     final List<String> removed = new ArrayList<>();
 
     final List<Long> removedAt = new ArrayList<>();
+
+    /** The absolute paths of its change data files ({@code cdc} actions), in the log's order. */
+    final List<String> changeFiles = new ArrayList<>();
 
     Instant timestamp;
     String operation;
@@ -146,6 +151,9 @@ final class LogEntry {
                         } else if (!row.isNullAt(TXN)) {
                             entry.appId = row.getStruct(TXN).getString(0);
                             entry.batchId = row.getStruct(TXN).getLong(1);
+                        } else if (!row.isNullAt(CDC)) {
+                            entry.changeFiles.add(
+                                    absolute(tablePath, row.getStruct(CDC).getString(0)));
                         } else if (!row.isNullAt(COMMIT_INFO)) {
                             Row info = row.getStruct(COMMIT_INFO);
                             entry.operation = info.isNullAt(2) ? null : info.getString(2);

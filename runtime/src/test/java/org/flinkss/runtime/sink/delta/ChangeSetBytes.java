@@ -1,9 +1,9 @@
 package org.flinkss.runtime.sink.delta;
 
-import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
+
+import org.flinkss.runtime.testing.ChangeSetRows;
 
 import java.io.IOException;
 import java.util.List;
@@ -14,12 +14,6 @@ public final class ChangeSetBytes {
     private ChangeSetBytes() {}
 
     public static byte[] of(RowType rowType, List<RowData> rows) throws IOException {
-        RowDataSerializer serializer = new RowDataSerializer(rowType);
-        DataOutputSerializer out = new DataOutputSerializer(1024);
-        out.writeInt(rows.size());
-        for (RowData row : rows) {
-            serializer.serialize(row, out);
-        }
-        return out.getCopyOfBuffer();
+        return ChangeSetRows.bytes(rowType, rows);
     }
 }

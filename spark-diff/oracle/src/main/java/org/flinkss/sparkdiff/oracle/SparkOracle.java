@@ -61,6 +61,9 @@ import static org.apache.spark.sql.functions.window;
  *   <li>{@code read-delta <table dir> <csv file>}: reads any Delta table as a batch ({@code
  *       spark.read.format("delta")}, its current snapshot) into {@code <csv file>} (a header, then
  *       the rows sorted as text, values as the project's {@code table export --csv} writes them);
+ *   <li>{@code upsert <bronze dir> <after version> <to version> <table dir>}, {@code read-feed
+ *       <table dir> <csv file>}: the course's 11.13 upsert into a table with Delta's change data
+ *       feed, and a table's feed as {@code readChangeFeed} reads it ({@link ChangeFeedOracle});
  *   <li>{@code quit}.
  * </ul>
  *
@@ -197,12 +200,35 @@ public final class SparkOracle {
                     String[] paths = words[1].split(" ");
                     return readDelta(Paths.get(paths[0]), Paths.get(paths[1]));
                 }
+            case "upsert":
+                {
+                    String[] paths = words[1].split(" ");
+                    return new ChangeFeedOracle(spark)
+                            .upsert(
+                                    Paths.get(paths[0]),
+                                    Long.parseLong(paths[1]),
+                                    Long.parseLong(paths[2]),
+                                    Paths.get(paths[3]));
+                }
+            case "read-feed":
+                {
+                    String[] paths = words[1].split(" ");
+                    Path file = Paths.get(paths[1]);
+                    Files.createDirectories(file.getParent());
+                    writeCsv(new ChangeFeedOracle(spark).feed(Paths.get(paths[0])), file);
+                    return "read-feed "
+                            + paths[0]
+                            + " "
+                            + (Files.readAllLines(file).size() - 1)
+                            + " rows";
+                }
             default:
                 throw new IllegalArgumentException(
                         "unknown command '"
                                 + line
                                 + "': open <dir>, round <n>, smoke <dir>, read-delta <table dir>"
-                                + " <csv file>, quit");
+                                + " <csv file>, upsert <bronze dir> <after version> <to version>"
+                                + " <table dir>, read-feed <table dir> <csv file>, quit");
         }
     }
 
