@@ -192,6 +192,13 @@ public final class SparkOracle {
                         + " s";
             case "smoke":
                 return smoke(Paths.get(words[1]));
+            case "upsert":
+                {
+                    // upsert <bronze dir> <events_latest dir> <checkpoint dir>: topic 11.13.
+                    String[] paths = words[1].split(" ");
+                    return SparkUpsert.run(
+                            spark, Paths.get(paths[0]), Paths.get(paths[1]), Paths.get(paths[2]));
+                }
             case "read-delta":
                 {
                     String[] paths = words[1].split(" ");
@@ -202,7 +209,8 @@ public final class SparkOracle {
                         "unknown command '"
                                 + line
                                 + "': open <dir>, round <n>, smoke <dir>, read-delta <table dir>"
-                                + " <csv file>, quit");
+                                + " <csv file>, upsert <bronze dir> <latest dir> <checkpoint"
+                                + " dir>, quit");
         }
     }
 
