@@ -30,7 +30,19 @@ class StatusITCase {
             ok("land-events", "--base", base, "--batch", "" + b, "--start", "" + b * 500);
         }
         ok("run", "bronze", "--base", base, "--rescued-data", "--quiet");
-        ok("run", "win5", "--base", base, "--output-mode", "update", "--quiet");
+        // The SQL path (without --jdbc-url update mode MERGEs into Delta); the commands below
+        // find the same file as the base's default SQLite database.
+        String sqlite = "jdbc:sqlite:" + dir.resolve("base/warehouse/warehouse.db");
+        ok(
+                "run",
+                "win5",
+                "--base",
+                base,
+                "--output-mode",
+                "update",
+                "--jdbc-url",
+                sqlite,
+                "--quiet");
 
         String bronze = ok("status", "bronze", "--base", base).out();
         assertThat(bronze)

@@ -15,11 +15,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.event.EventJson;
+import org.flinkss.jobs.Main;
+import org.flinkss.runtime.TestPauses;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DeltaTable;
+import org.flinkss.runtime.testing.ChildJvm;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -394,6 +399,84 @@ class WarehouseReadBackITCase {
                                         .toString())
                         .version());
         run(base, "latest");
+    }
+
+    /**
+     * Issue 34: Delta Spark reads {@code events_latest} after three batches of {@code run latest},
+     * one of them replayed (the run halted right after the batch's MERGE commit, before the
+     * checkpoint that follows, as a kill would end it, then ran again), and the rows equal Spark's
+     * own run of the course's {@code upsert} (topic 11.13: {@code foreachBatch} + {@code MERGE
+     * INTO}) over the same bronze, batch for batch.
+     */
+    @Test
+    void eventsLatestWithAReplayedBatchEqualsSparksOwnUpsert() throws Exception {
+        Path base = WORK.resolve("latest");
+        Path events = base.resolve("events");
+        String[] latest = {"run", "latest", "--base", base.toString(), "--parallelism", "1"};
+        // Step 1: three rounds of 300 ids each, the next starting 100 ids later (200 updated, 100
+        // new), every row of round k of type "v<k>"; bronze at parallelism 1 writes one file a
+        // round, so each round is one batch for both, as Spark's MERGE needs (one row per id).
+        for (int round = 1; round <= 3; round++) {
+            List<Event> rows = new ArrayList<>();
+            for (Event e : EventGenerator.events((round - 1) * 100L, 300)) {
+                rows.add(new Event(e.eventId, e.userId, "v" + round, e.eventTs, e.amount * round));
+            }
+            EventFiles.writeBatch(Storage.location(events.toFile()), round, rows);
+            cli("run", "bronze", "--base", base.toString(), "--parallelism", "1", "--quiet");
+            if (round == 2) {
+                // Step 2: batch 1 halts right after its MERGE commit; the rerun replays it.
+                int code;
+                try (ChildJvm child =
+                        ChildJvm.of(Main.class)
+                                .jvmOption(
+                                        "-D"
+                                                + TestPauses.HALT_PROPERTY
+                                                + "=delta-commit:events_latest:1")
+                                .workDir(WORK.resolve("latest-child"))
+                                .tmpDir(WORK.resolve("latest-child-tmp"))
+                                .output(WORK.resolve("latest-halted.log"))
+                                .start(latest)) {
+                    code = child.waitFor(Duration.ofMinutes(3));
+                }
+                assertThat(code)
+                        .as("the halted run's exit code")
+                        .isEqualTo(TestPauses.HALT_EXIT_CODE);
+            }
+            cli(latest);
+        }
+        Path table = base.resolve("warehouse").resolve("events_latest");
+        List<String> exported = ProjectRunner.export(base, "events_latest");
+        assertThat(exported).as("ids 0..499, each once").hasSize(1 + 500);
+
+        // Step 3: Delta Spark reads the project's table; Spark's own upsert over the project's
+        // bronze (one batch a file) makes the same rows.
+        SparkOracleProcess reader = spark.get(5, TimeUnit.MINUTES);
+        DeltaReadBack.check(
+                reader,
+                table,
+                WORK.resolve("read-back-replayed/events_latest.csv"),
+                "events_latest",
+                exported);
+        Path sparks = WORK.resolve("spark-latest-stream");
+        say(
+                reader.call(
+                        "upsert-stream "
+                                + base.resolve("warehouse").resolve("events_bronze")
+                                + " "
+                                + sparks
+                                + " "
+                                + WORK.resolve("spark-latest-stream-cp")));
+        Path sparkCsv = WORK.resolve("read-back-replayed/spark_events_latest.csv");
+        reader.call("read-delta " + sparks + " " + sparkCsv);
+        List<String> ours =
+                Files.readAllLines(WORK.resolve("read-back-replayed/events_latest.csv"));
+        assertThat(ours)
+                .as("events_latest: the project's MERGEs vs Spark's upsert, both read by Spark")
+                .containsExactlyElementsOf(Files.readAllLines(sparkCsv));
+        assertThat(ours)
+                .filteredOn(l -> l.contains(",v3,"))
+                .as("round 3's ids 200..499")
+                .hasSize(300);
     }
 
     /** Bronze, then every other query that writes a warehouse table, then the Kafka queries. */

@@ -13,6 +13,7 @@ import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.table.delta.HistoryEntry;
 import org.flinkss.runtime.time.Watermarks;
 import org.flinkss.runtime.trigger.Trigger;
 
@@ -285,28 +286,26 @@ public final class DemoScenario {
 
     private void exactlyOnce() {
         s.header("11.13", "Exactly-Once Processing Semantics");
-        QueryRunner.Result first = s.runQuery(new LatestQuery(s.options.database()));
+        QueryRunner.Result first = s.runQuery(new LatestQuery());
         s.check(
                 "11.13",
                 "foreachBatch(upsert) MERGE INTO events_latest: one row per event_id",
                 1501L,
-                () -> DemoSession.call(() -> s.options.database().count(LatestQuery.TABLE)));
-        QueryRunner.Result again = s.runQuery(new LatestQuery(s.options.database()));
+                () -> s.warehouse.count(LatestQuery.TABLE));
+        s.check(
+                "11.13",
+                "each batch one Delta commit: operation MERGE with txn(query id, batch id)",
+                "MERGE " + first.lastProgress.path("batchId").asLong(),
+                () -> {
+                    HistoryEntry last = s.warehouse.existing(LatestQuery.TABLE).history(1).get(0);
+                    return last.operation() + " " + last.batchId();
+                });
+        QueryRunner.Result again = s.runQuery(new LatestQuery());
         s.check(
                 "11.13",
                 "rerun: no new batch, the table unchanged",
                 "0 1501",
-                () ->
-                        again.batches()
-                                + " "
-                                + DemoSession.call(
-                                        () -> s.options.database().count(LatestQuery.TABLE)));
-        if (s.loud) {
-            s.out.println(
-                    "    batch "
-                            + first.lastProgress.path("batchId").asLong()
-                            + " recorded in _flinkss_batches with the query id");
-        }
+                () -> again.batches() + " " + s.warehouse.count(LatestQuery.TABLE));
     }
 
     private void pipeline() {

@@ -125,17 +125,4 @@ final class DemoSession {
     static long watermarkAfter(QueryRunner.Result result) {
         return result.lastProgress.path("sources").path(0).path("watermarkAfter").asLong();
     }
-
-    /** A call to the SQL database. */
-    interface Sql<T> {
-        T get() throws Exception;
-    }
-
-    static <T> T call(Sql<T> sql) {
-        try {
-            return sql.get();
-        } catch (Exception e) {
-            throw new IllegalStateException(e.getMessage(), e);
-        }
-    }
 }

@@ -15,7 +15,6 @@ import org.flinkss.runtime.table.RowValues;
 import org.flinkss.runtime.table.Warehouse;
 
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -86,8 +85,8 @@ final class JoinsAndWindows {
 
     /**
      * "Update mode writes partial results; use foreachBatch + MERGE for it": win5 again, in update
-     * mode (into the SQL database) and in complete mode, beside the append table, in a folder of
-     * their own so that each keeps its checkpoint.
+     * mode (MERGEd into its Delta table) and in complete mode, beside the append table, in a folder
+     * of their own so that each keeps its checkpoint.
      */
     private void outputModes() {
         // Below the demo's local folder (DemoSession.base).
@@ -120,18 +119,13 @@ final class JoinsAndWindows {
         QueryRunner.run(QueryCatalog.WIN5.create(update, Api.DATASTREAM), update);
         QueryRunner.run(QueryCatalog.SLIDING.create(complete, Api.DATASTREAM), complete);
         List<List<Object>> closed = s.warehouse.sortedValues(QueryCatalog.WIN5.table());
-        List<List<Object>> updated;
-        try {
-            updated = update.database().rows(QueryCatalog.WIN5.table());
-        } catch (SQLException e) {
-            throw new IllegalStateException(
-                    "reading the update-mode table failed: " + e.getMessage(), e);
-        }
+        List<List<Object>> updated =
+                new Warehouse(update.warehouse()).sortedValues(QueryCatalog.WIN5.table());
         if (s.loud) {
             s.out.println(
-                    ">>> win5 with outputMode(\"update\") through foreachBatch + MERGE ("
-                            + update.database().describe()
-                            + ")");
+                    ">>> win5 with outputMode(\"update\"): each batch MERGEd into the Delta table"
+                            + " events_5min of "
+                            + update.warehouse());
             s.out.print(
                     RowValues.grid(
                             List.of("window_start", "window_end", "event_type", "events", "amount"),

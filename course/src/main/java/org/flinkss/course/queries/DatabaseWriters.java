@@ -7,15 +7,16 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Which of the catalog's queries write the SQL database (the one {@code --jdbc-url} names): {@code
- * latest}'s upserts when given one (without, it MERGEs into Delta), a windowed query's in update
- * mode; every other run writes only Delta tables (or a topic). A command that will not use the
- * database refuses the URL rather than ignore it (issue 38).
+ * Which of the catalog's queries write the SQL database (the one {@code --jdbc-url} names) when
+ * given one: {@code latest}'s upserts and a windowed query's in update mode (without, both MERGE
+ * into Delta); every other run writes only Delta tables (or a topic). A command that will not use
+ * the database refuses the URL rather than ignore it (issue 38).
  */
 public final class DatabaseWriters {
 
     /**
-     * The windowed queries whose update mode upserts into the SQL database ({@link WindowQuery}).
+     * The windowed queries whose update mode upserts into the SQL database given with {@code
+     * --jdbc-url} ({@link WindowQuery}).
      */
     private static final Set<QueryCatalog> IN_UPDATE_MODE =
             EnumSet.of(QueryCatalog.WIN5, QueryCatalog.SLIDING, QueryCatalog.GOLD);

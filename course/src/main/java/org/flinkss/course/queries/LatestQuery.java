@@ -36,7 +36,7 @@ public final class LatestQuery implements Query {
      * Names the Delta path in the query's identity: a checkpoint of the SQL path (which wrote
      * another table under the same name) is refused by it, and the other way round.
      */
-    static final String DELTA_MERGE = "MERGE INTO events_latest (Delta)";
+    static final String DELTA_MERGE = QueryCatalog.deltaMerge(TABLE);
 
     @Nullable private final Database database;
 

@@ -384,10 +384,22 @@ public enum QueryCatalog {
         return built;
     }
 
-    /** The database of an update-mode run's upserts; none in the other modes. */
+    /**
+     * The database of an update-mode run's upserts, given with {@code --jdbc-url}; none without one
+     * (update mode MERGEs into the Delta table) and in the other modes.
+     */
     @Nullable
     static Database updateDatabase(RunOptions run) {
-        return run.outputMode() == OutputMode.UPDATE ? run.database() : null;
+        return run.outputMode() == OutputMode.UPDATE && run.hasJdbcUrl() ? run.database() : null;
+    }
+
+    /**
+     * How a query that MERGEs into the Delta table {@code table} marks it in its identity (a
+     * stateful operator's name): a checkpoint of the SQL path, which wrote another table of that
+     * name, is refused by it, and the other way round.
+     */
+    static String deltaMerge(String table) {
+        return "MERGE INTO " + table + " (Delta)";
     }
 
     /**

@@ -21,6 +21,7 @@ import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.sink.ChangesPerBatch;
 import org.flinkss.runtime.sink.jdbc.Database;
 
 import javax.annotation.Nullable;
@@ -77,10 +78,6 @@ public final class WindowQuery implements Query {
             Api api,
             OutputMode mode,
             @Nullable Database database) {
-        if (mode == OutputMode.UPDATE && database == null) {
-            throw new IllegalArgumentException(
-                    "update mode writes through the upsert sink: it needs a database");
-        }
         this.entry = entry;
         this.name = entry.queryName();
         this.source = source;
@@ -106,10 +103,11 @@ public final class WindowQuery implements Query {
     }
 
     /**
-     * The same query in the run's output mode (topic 11.02): update upserts the changed windows of
-     * each batch into the run's database; complete replaces the table of the warehouse with every
-     * window at each commit. {@link QueryCatalog#check} refuses, with the reason, the modes Spark
-     * or Flink SQL cannot do; only the catalog calls this.
+     * The same query in the run's output mode (topic 11.02): update MERGEs the changed windows of
+     * each batch into the Delta table of the warehouse (or, given {@code --jdbc-url}, upserts them
+     * into that database); complete replaces the table of the warehouse with every window at each
+     * commit. {@link QueryCatalog#check} refuses, with the reason, the modes Spark or Flink SQL
+     * cannot do; only the catalog calls this.
      */
     WindowQuery withOutputMode(RunOptions run) {
         return new WindowQuery(
@@ -264,7 +262,18 @@ public final class WindowQuery implements Query {
                     api == Api.TABLE
                             ? new WindowTableBuilder(this, context).changes(onTime, true)
                             : new WindowStreamBuilder(this, context).windows(onTime);
-            context.toUpdatedTable(changes, table, rowType(), keyColumns(), database);
+            if (database != null) {
+                context.toUpdatedTable(changes, table, rowType(), keyColumns(), database);
+            } else {
+                // The SQL path's checkpoint is refused here, and the other way round: each
+                // recorded its batches in its own table.
+                context.stateful(QueryCatalog.deltaMerge(table));
+                context.toMergedTable(
+                        ChangesPerBatch.of(changes, rowType(), keyColumns(), "changes-" + table),
+                        table,
+                        rowType(),
+                        keyColumns());
+            }
         } else {
             DataStream<RowData> windows =
                     api == Api.TABLE

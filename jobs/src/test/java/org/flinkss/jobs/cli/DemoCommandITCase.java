@@ -63,6 +63,33 @@ class DemoCommandITCase {
                 .endsWith("  2 of 2 results match the course.\n");
     }
 
+    /**
+     * Topic 11.13 MERGEs into the Delta table {@code events_latest}, as the course does; the topics
+     * before it ran quietly, 11.10's update mode MERGEing into its own Delta table among them.
+     */
+    @Test
+    void topic1113MergesIntoTheDeltaTableOneMergeCommitPerBatch() {
+        CliOutput demo =
+                CliOutput.of(
+                        "demo",
+                        "--topic",
+                        "11.13",
+                        "--base",
+                        dir.resolve("demo-1113").toString(),
+                        "--parallelism",
+                        "1");
+
+        assertThat(demo.code()).as(demo.out() + demo.err()).isZero();
+        assertThat(demo.out())
+                .contains("== 11.13 Exactly-Once Processing Semantics ==")
+                .contains(
+                        "each batch one Delta commit: operation MERGE with txn(query id, batch id)")
+                .contains("    course: 1501  (matches)")
+                .contains("    course: 0 1501  (matches)")
+                .doesNotContain("DIFFERS")
+                .endsWith("  3 of 3 results match the course.\n");
+    }
+
     @Test
     void anUnknownTopicIsRefusedBeforeAnythingRuns() {
         Path base = dir.resolve("demo");

@@ -316,6 +316,8 @@ class ReportITCase {
                         .parallelism(2)
                         .printProgress(false)
                         .outputMode(OutputMode.UPDATE)
+                        // The SQL path (without --jdbc-url update mode MERGEs into Delta).
+                        .jdbcUrl(options.database().describe())
                         .build();
         for (int batch = 1; batch <= 3; batch++) {
             EventFiles.writeBatch(

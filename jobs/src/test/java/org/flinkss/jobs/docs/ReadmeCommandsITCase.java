@@ -131,11 +131,12 @@ class ReadmeCommandsITCase {
                             .endsWith(line.comment());
                 }
                 if (line.args().get(0).equals("recompute")) {
-                    // The block runs win5 in update mode before it: its windows are in the SQL
-                    // database, and the recompute rebuilds them there.
+                    // The block runs win5 in update mode before it: its windows are in the Delta
+                    // table it MERGEs into, and the recompute rebuilds them there.
                     assertThat(o.out())
                             .as(line.where() + ": " + line.text())
-                            .contains("in the SQL database");
+                            .contains("events_5min: replaced")
+                            .doesNotContain("SQL database");
                 }
             }
         }

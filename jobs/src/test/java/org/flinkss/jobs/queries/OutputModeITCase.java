@@ -21,7 +21,6 @@ import org.flinkss.runtime.ops.QueryReset;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
-import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DeltaTable;
@@ -77,16 +76,16 @@ class OutputModeITCase {
 
     @ParameterizedTest
     @EnumSource(Api.class)
-    void updateModeUpsertsPartialWindowsThatLaterRunsOverwrite(Api api) throws Exception {
+    void updateModeMergesPartialWindowsIntoDeltaThatLaterRunsOverwrite(Api api) throws Exception {
         RunOptions options = options(base, OutputMode.UPDATE);
-        Database db = options.database();
+        Warehouse warehouse = new Warehouse(options.warehouse());
         List<Event> first = EventGenerator.events(0, 1000);
 
         // Step 1: batches 1 and 2: every window so far, the open ones with partial counts.
         EventFiles.writeBatch(options.events(), 1, EventGenerator.events(0, 500));
         EventFiles.writeBatch(options.events(), 2, EventGenerator.events(500, 500));
         QueryRunner.Result run1 = run(QueryCatalog.WIN5, api, options);
-        List<List<Object>> afterRun1 = db.rows("events_5min");
+        List<List<Object>> afterRun1 = warehouse.sortedValues("events_5min");
         assertThat(afterRun1)
                 .containsExactlyElementsOf(
                         Expected.windows(first, 5 * MINUTE, 5 * MINUTE, false, NO_WATERMARK));
@@ -111,7 +110,7 @@ class OutputModeITCase {
         EventFiles.writeBatch(options.events(), 4, EventGenerator.events(1000, 500));
         QueryRunner.Result run2 = run(QueryCatalog.WIN5, api, options);
         List<Event> all = EventGenerator.events(0, 1500);
-        List<List<Object>> afterRun2 = db.rows("events_5min");
+        List<List<Object>> afterRun2 = warehouse.sortedValues("events_5min");
         assertThat(afterRun2)
                 .containsExactlyElementsOf(
                         Expected.windows(all, 5 * MINUTE, 5 * MINUTE, false, NO_WATERMARK));
@@ -130,6 +129,28 @@ class OutputModeITCase {
         long changed = afterRun2.stream().filter(row -> !afterRun1.contains(row)).count();
         assertThat(run2.lastProgress.path("sink").path("numOutputRows").asLong())
                 .isBetween(changed, (long) afterRun2.size() / 2);
+        // Each batch one MERGE commit; the SQL database was never written.
+        assertThat(warehouse.existing("events_5min").history(Integer.MAX_VALUE))
+                .filteredOn(e -> e.batchId() >= 0)
+                .isNotEmpty()
+                .allSatisfy(e -> assertThat(e.operation()).isEqualTo("MERGE"));
+        assertThat(Files.exists(base.resolve("warehouse").resolve("warehouse.db"))).isFalse();
+
+        // Step 3: the SQL path (--jdbc-url) on this checkpoint is refused before any data moves,
+        // naming the Delta MERGE the checkpoint was made with and the way out.
+        RunOptions sql =
+                RunOptions.builder()
+                        .base(options.base())
+                        .parallelism(2)
+                        .printProgress(false)
+                        .outputMode(OutputMode.UPDATE)
+                        .jdbcUrl("jdbc:sqlite:" + base.resolve("other.db"))
+                        .build();
+        assertThatThrownBy(() -> QueryRunner.run(QueryCatalog.WIN5.create(sql, api), sql))
+                .isInstanceOf(QueryException.class)
+                .hasMessageContaining("MERGE INTO events_5min (Delta)")
+                .hasMessageContaining("reset win5");
+        assertThat(warehouse.sortedValues("events_5min")).isEqualTo(afterRun2);
     }
 
     /**
@@ -168,7 +189,7 @@ class OutputModeITCase {
         before.stream()
                 .filter(row -> row.get(0).equals(endedStart) && "view".equals(row.get(2)))
                 .forEach(expected::add);
-        assertThat(sortedRows(options.database().rows("events_sliding")))
+        assertThat(sortedRows(new Warehouse(options.warehouse()).sortedValues("events_sliding")))
                 .containsExactlyElementsOf(sortedRows(expected));
         assertThat(new Warehouse(options.warehouse()).count("events_sliding_late")).isEqualTo(1);
     }

@@ -49,6 +49,14 @@ class RecomputeUpdateModeITCase {
         return o;
     }
 
+    /**
+     * The base's default SQLite file, given as {@code --jdbc-url}: without it update mode MERGEs
+     * into the Delta table; the commands that read it (recompute) find it by default.
+     */
+    private String sqlite() {
+        return "jdbc:sqlite:" + base.resolve("warehouse").resolve("warehouse.db");
+    }
+
     @Test
     void recomputeOfAnUpdateModeQueryRebuildsTheClosedWindowsInTheSqlDatabase() throws Exception {
         Database database = Database.sqliteIn(base.resolve("warehouse"));
@@ -61,10 +69,10 @@ class RecomputeUpdateModeITCase {
         ok("run", "bronze", "--quiet");
         ok("run", "win5", "--quiet");
         ok("reset", "win5");
-        ok("run", "win5", "--output-mode", "update", "--quiet");
+        ok("run", "win5", "--output-mode", "update", "--jdbc-url", sqlite(), "--quiet");
         LocalEventFiles.writeBatch(base.resolve("events"), 3, List.of(WindowITCase.LATE));
         ok("run", "bronze", "--quiet");
-        ok("run", "win5", "--output-mode", "update", "--quiet");
+        ok("run", "win5", "--output-mode", "update", "--jdbc-url", sqlite(), "--quiet");
         List<Event> events = EventGenerator.events(0, 1000);
         List<List<Object>> streamed = database.rows("events_5min");
         assertThat(streamed)
@@ -103,7 +111,7 @@ class RecomputeUpdateModeITCase {
         // Step 3: the stream goes on from its checkpoint: the next batch's windows upserted beside.
         ok("land-events", "--batch", "4", "--start", "1000");
         ok("run", "bronze", "--quiet");
-        ok("run", "win5", "--output-mode", "update", "--quiet");
+        ok("run", "win5", "--output-mode", "update", "--jdbc-url", sqlite(), "--quiet");
         List<List<Object>> after = database.rows("events_5min");
         assertThat(after)
                 .filteredOn(r -> ((Instant) r.get(1)).toEpochMilli() <= cut)

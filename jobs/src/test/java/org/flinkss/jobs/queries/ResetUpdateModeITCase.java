@@ -35,19 +35,21 @@ class ResetUpdateModeITCase {
 
     @TempDir Path base;
 
-    private RunOptions options(OutputMode mode) {
+    private RunOptions.Builder options(OutputMode mode) {
         return RunOptions.builder()
                 .base(Storage.location(base.toFile()))
                 .parallelism(2)
                 .printProgress(false)
-                .outputMode(mode)
-                .build();
+                .outputMode(mode);
     }
 
     @Test
     void resetEmptiesTheSqlTableOfAnUpdateModeRunBesideTheWarehouseTable() throws Exception {
-        RunOptions append = options(OutputMode.APPEND);
-        RunOptions update = options(OutputMode.UPDATE);
+        RunOptions append = options(OutputMode.APPEND).build();
+        // The SQL path: the base's default SQLite file as --jdbc-url (without, update MERGEs into
+        // the Delta table).
+        RunOptions update =
+                options(OutputMode.UPDATE).jdbcUrl(append.database().describe()).build();
         EventFiles.writeBatch(append.events(), 1, EventGenerator.events(0, 500));
         QueryRunner.run(new BronzeQuery(append.events()), append);
         QueryRunner.run(QueryCatalog.WIN5.create(append, Api.DATASTREAM), append);

@@ -11,6 +11,7 @@ import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.LatestQuery;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.course.testing.EventCopies;
+import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.TestPauses;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.query.QueryRunner;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Issue 34 point 1: {@code run latest} MERGEs each micro-batch into the Delta table {@code
@@ -117,6 +119,17 @@ class LatestDeltaITCase {
         assertThat(warehouse.existing(TABLE).snapshot().files())
                 .as("every version rewrote the one file that held all ids")
                 .hasSize(1);
+
+        // Step 5: the SQL path on the Delta path's checkpoint is refused before any data moves,
+        // naming the MERGE the checkpoint was made with and the way out; nothing changed.
+        long version = warehouse.existing(TABLE).snapshot().version();
+        assertThatThrownBy(() -> QueryRunner.run(new LatestQuery(delta.database()), delta))
+                .isInstanceOf(QueryException.class)
+                .hasMessageContaining("belongs to query 'latest'")
+                .hasMessageContaining("MERGE INTO events_latest (Delta)")
+                .hasMessageContaining("reset latest");
+        assertThat(warehouse.existing(TABLE).snapshot().version()).isEqualTo(version);
+        assertThat(rows(warehouse)).containsExactlyInAnyOrderElementsOf(expected);
     }
 
     /** The Delta table's rows as (event_id, event_type, amount). */

@@ -182,6 +182,43 @@ class BenchAllScriptITCase {
         }
     }
 
+    @Test
+    void benchMergeMeasuresEachShapeOnATinyTableInAFolderOfItsOwn() throws Exception {
+        Path folder = tmp.resolve("merge");
+        Result result =
+                script(
+                        "bench-merge",
+                        "--rows",
+                        "2000",
+                        "--rows-per-file",
+                        "1000",
+                        "--batch-rows",
+                        "10",
+                        "--batches",
+                        "1",
+                        "--dir",
+                        folder.toString());
+
+        assertThat(result.exit).as(result.output).isZero();
+        assertThat(result.stdout).contains("load average before: ", "load average after: ");
+        assertThat(result.table())
+                .hasSize(5)
+                .element(2)
+                .asString()
+                .startsWith("| 2,000 | 2 | insert, 10 rows | 0 | 10 | ");
+        assertThat(folder.resolve(".flinkss-bench-merge")).exists();
+
+        // A second run replaces its own tables; a folder it did not make is refused and kept.
+        assertThat(script("bench-merge", "--rows", "1000", "--dir", folder.toString()).exit)
+                .isZero();
+        Path foreign = Files.createDirectories(tmp.resolve("mine"));
+        Files.writeString(foreign.resolve("notes.txt"), "keep me");
+        Result refused = script("bench-merge", "--dir", foreign.toString());
+        assertThat(refused.exit).as(refused.output).isEqualTo(2);
+        assertThat(refused.output).contains("did not make it");
+        assertThat(foreign.resolve("notes.txt")).hasContent("keep me");
+    }
+
     private Result benchAll(String... args) throws IOException, InterruptedException {
         return script("bench-all", args);
     }

@@ -13,9 +13,10 @@ public final class OutputModeOption {
             paramLabel = "MODE",
             converter = Converters.OutputModeValue.class,
             description =
-                    "append (final rows), update (changed rows, upserted into the SQL database) or"
-                        + " complete (the whole result, the table replaced at each commit); window"
-                        + " queries take all three (default: ${DEFAULT-VALUE})")
+                    "append (final rows), update (changed rows, MERGEd into the Delta table; with"
+                        + " --jdbc-url upserted into that database) or complete (the whole result,"
+                        + " the table replaced at each commit); window queries take all three"
+                        + " (default: ${DEFAULT-VALUE})")
     OutputMode mode;
 
     public OutputMode mode() {

@@ -64,6 +64,8 @@ import static org.apache.spark.sql.functions.window;
  *   <li>{@code upsert <bronze dir> <after version> <to version> <table dir>}, {@code read-feed
  *       <table dir> <csv file>}: the course's 11.13 upsert into a table with Delta's change data
  *       feed, and a table's feed as {@code readChangeFeed} reads it ({@link ChangeFeedOracle});
+ *   <li>{@code upsert-stream <bronze dir> <events_latest dir> <checkpoint dir>}: the same upsert as
+ *       the course runs it, an availableNow stream with {@code foreachBatch} ({@link SparkUpsert});
  *   <li>{@code quit}.
  * </ul>
  *
@@ -195,6 +197,14 @@ public final class SparkOracle {
                         + " s";
             case "smoke":
                 return smoke(Paths.get(words[1]));
+            case "upsert-stream":
+                {
+                    // upsert-stream <bronze dir> <events_latest dir> <checkpoint dir>: topic
+                    // 11.13 as the course runs it, a stream with foreachBatch.
+                    String[] paths = words[1].split(" ");
+                    return SparkUpsert.run(
+                            spark, Paths.get(paths[0]), Paths.get(paths[1]), Paths.get(paths[2]));
+                }
             case "read-delta":
                 {
                     String[] paths = words[1].split(" ");
@@ -228,7 +238,8 @@ public final class SparkOracle {
                                 + line
                                 + "': open <dir>, round <n>, smoke <dir>, read-delta <table dir>"
                                 + " <csv file>, upsert <bronze dir> <after version> <to version>"
-                                + " <table dir>, read-feed <table dir> <csv file>, quit");
+                                + " <table dir>, read-feed <table dir> <csv file>, upsert-stream"
+                                + " <bronze dir> <latest dir> <checkpoint dir>, quit");
         }
     }
 
