@@ -84,13 +84,8 @@ public final class Preflight {
         try {
             tmp = Files.createTempDirectory("flinkss-dry-run-").toFile();
             Configuration conf =
-                    new JobConfiguration(
+                    settings.jobConfiguration(
                                     layout,
-                                    settings.checkpointInterval(),
-                                    settings.flinkOverrides,
-                                    settings.flinkConfDir == null
-                                            ? null
-                                            : settings.flinkConfDir.toFile(),
                                     JobConfiguration.flinkRunClient(),
                                     new PrintStream(new ByteArrayOutputStream()),
                                     false)

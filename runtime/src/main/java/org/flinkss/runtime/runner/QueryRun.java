@@ -187,16 +187,8 @@ public final class QueryRun {
             EarlyMiniCluster early = null;
             try {
                 Configuration conf =
-                        new JobConfiguration(
-                                        layout,
-                                        settings.checkpointInterval(),
-                                        settings.flinkOverrides,
-                                        settings.flinkConfDir == null
-                                                ? null
-                                                : settings.flinkConfDir.toFile(),
-                                        flinkRunClient,
-                                        settings.out,
-                                        settings.announce)
+                        settings.jobConfiguration(
+                                        layout, flinkRunClient, settings.out, settings.announce)
                                 .servingWebUi(settings.webUi)
                                 .build(restore, tmp, settings.parallelism);
                 if (flinkRunClient != null) {

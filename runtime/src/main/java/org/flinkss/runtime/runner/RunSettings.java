@@ -1,7 +1,11 @@
 package org.flinkss.runtime.runner;
 
+import org.apache.flink.configuration.ReadableConfig;
+
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressListener;
 import org.flinkss.runtime.runner.impl.FlinkOverrides;
+import org.flinkss.runtime.runner.impl.JobConfiguration;
 import org.flinkss.runtime.storage.Lease;
 import org.flinkss.runtime.trigger.Trigger;
 
@@ -55,6 +59,22 @@ public final class RunSettings {
         this.webUi = b.webUi;
         this.tmpRoot = b.tmpRoot;
         this.leaseTime = b.leaseTime;
+    }
+
+    /** The Flink configuration of a run of the checkpoint {@code layout} with these settings. */
+    JobConfiguration jobConfiguration(
+            CheckpointLayout layout,
+            @Nullable ReadableConfig flinkRunClient,
+            PrintStream out,
+            boolean announce) {
+        return new JobConfiguration(
+                layout,
+                checkpointInterval(),
+                flinkOverrides,
+                flinkConfDir == null ? null : flinkConfDir.toFile(),
+                flinkRunClient,
+                out,
+                announce);
     }
 
     public static Builder builder() {
