@@ -15,6 +15,8 @@ import org.apache.flink.table.types.logical.RowType;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
+import org.flinkss.runtime.expect.Expectation;
+import org.flinkss.runtime.expect.Expectations;
 import org.flinkss.runtime.progress.ProgressCounter;
 import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.sink.ChangesPerBatch;
@@ -79,6 +81,13 @@ public final class QueryContext {
     private final List<String> sourceNames = new ArrayList<>();
     private final Map<String, String> sinks = new LinkedHashMap<>();
     private final List<String> skippedFilesTables = new ArrayList<>();
+
+    /** The {@code <table>_rejected} tables of expectations: records, as skipped-files tables. */
+    private final List<String> rejectedTables = new ArrayList<>();
+
+    private final List<Expectation> expectations;
+    private final List<Expectation> appliedExpectations = new ArrayList<>();
+    @Nullable private String mainTable;
     private final List<String> stateful = new ArrayList<>();
     private final List<Runnable> beforeRun = new ArrayList<>();
     private final List<String> tables = new ArrayList<>();
@@ -105,6 +114,7 @@ public final class QueryContext {
         this.readLimit = options.readLimit;
         this.skipMissingFiles = options.skipMissingFiles;
         this.warehouse = warehouse;
+        this.expectations = options.expectations;
     }
 
     public StreamExecutionEnvironment env() {
@@ -328,6 +338,26 @@ public final class QueryContext {
      */
     public <T> DataStream<Void> toTable(DataStream<T> stream, TableDef<T> table) {
         String name = table.name();
+        boolean main = mainTable == null;
+        if (main) {
+            mainTable = name;
+        }
+        List<Expectation> rules =
+                expectations.stream().filter(rule -> rule.appliesTo(name, main)).toList();
+        String rejected = Expectations.rejectedTable(name);
+        // Once a table has a rejected table, it stays wired without rules: its committer's state
+        // is in the checkpoint, and expectations may change from run to run, as in Spark.
+        if (!rules.isEmpty() || warehouse.exists(rejected)) {
+            appliedExpectations.addAll(rules);
+            rejectedTables.add(rejected);
+            return ExpectationTables.checked(this, stream, table, rules);
+        }
+        return append(stream, table);
+    }
+
+    /** {@link #toTable} without expectations. */
+    <T> DataStream<Void> append(DataStream<T> stream, TableDef<T> table) {
+        String name = table.name();
         SingleOutputStreamOperator<RowData> rows =
                 stream.map(new ProgressCounter<>(scope, name, table.rowFunction()))
                         .returns(InternalTypeInfo.of(table.rowType()))
@@ -543,8 +573,23 @@ public final class QueryContext {
     QueryIdentity identity() {
         List<String> outputs = new ArrayList<>(sinks.keySet());
         outputs.removeAll(skippedFilesTables);
-        return new QueryIdentity(
-                queryName, sources, outputs, stateful, skippedFilesTables, tableColumns);
+        outputs.removeAll(rejectedTables);
+        List<String> records = new ArrayList<>(skippedFilesTables);
+        records.addAll(rejectedTables);
+        return new QueryIdentity(queryName, sources, outputs, stateful, records, tableColumns);
+    }
+
+    /**
+     * Refuses the run if an expectation applied to no table: it names a table the query does not
+     * append to (expectations check appended tables only), or the query appends to none.
+     */
+    void checkExpectationsApplied() {
+        for (Expectation rule : expectations) {
+            if (!appliedExpectations.contains(rule)) {
+                throw new QueryException(
+                        ExpectationTables.unapplied(rule, queryName, tableModes, rejectedTables));
+            }
+        }
     }
 
     /** The tables of {@link #toSkippedFilesTable}. */

@@ -51,6 +51,7 @@ public final class QueryRunner {
                             QueryContext context =
                                     new QueryContext(name, env, scope, options, warehouse);
                             query.build(context);
+                            context.checkExpectationsApplied();
                             return new Built(context, warehouse);
                         });
         List<SkippedCommit> skipped = SkippedCommit.readAll(layout, outcome.runId);
