@@ -13,7 +13,6 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.util.OutputTag;
 
-import org.flinkss.runtime.expect.impl.ExpectationCheck;
 import org.flinkss.runtime.progress.RunScope;
 
 import java.util.ArrayList;

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.flinkss.runtime.PermanentFailure;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
-import org.flinkss.runtime.expect.impl.ExpectationCheck;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.progress.RunScope;

@@ -1,6 +1,5 @@
-package org.flinkss.runtime.expect.impl;
+package org.flinkss.runtime.expect;
 
-import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
@@ -14,8 +13,6 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 import org.flinkss.runtime.PermanentFailure;
-import org.flinkss.runtime.expect.Expectation;
-import org.flinkss.runtime.expect.ExpectationAction;
 import org.flinkss.runtime.progress.Fragment;
 import org.flinkss.runtime.progress.Fragments;
 import org.flinkss.runtime.progress.RunScope;
@@ -31,10 +28,9 @@ import java.util.StringJoiner;
  * {@code fail} rule fails the job at once with a {@link PermanentFailure}: the checkpoint that
  * would have committed the batch never completes, so nothing of the batch is committed and no
  * restart replays it into the same failure. At every checkpoint each rule's counts are left as a
- * progress fragment.
+ * progress fragment. Package-private: the machinery of {@link Expectations}.
  */
-@Internal
-public final class ExpectationCheck extends ProcessFunction<RowData, RowData>
+final class ExpectationCheck extends ProcessFunction<RowData, RowData>
         implements CheckpointedFunction {
 
     private static final long serialVersionUID = 1L;
@@ -50,7 +46,7 @@ public final class ExpectationCheck extends ProcessFunction<RowData, RowData>
     private transient long[] failed;
     private transient int subtask;
 
-    public ExpectationCheck(
+    ExpectationCheck(
             String table,
             RowType rowType,
             List<Expectation> rules,
