@@ -58,6 +58,11 @@ public final class RunOptions {
         this.trigger = runSettings.trigger();
     }
 
+    /** The expectations on the rows written ({@code --expect}), in the order given. */
+    public List<Expectation> expectations() {
+        return expectations;
+    }
+
     /** Spark's {@code outputMode}: append unless set. */
     public OutputMode outputMode() {
         return outputMode;
