@@ -111,6 +111,14 @@ public final class RunCommand implements Callable<Integer> {
         QueryRequest request =
                 new QueryRequest(run, api.api(), rescuedData, skipMissingFiles, kafka, badLines);
         q.check(request);
+        if (q.isComposite() && !run.expectations().isEmpty()) {
+            // One rule would reach bronze's, silver's and gold's tables alike.
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--expect is for one query: run "
+                            + q.layers().stream().map(QueryCatalog::queryName).toList()
+                            + " one by one with their own rules");
+        }
         if (!DatabaseWriters.writes(q, run.outputMode())) {
             data.refuseJdbcUrl("run " + q);
         }
@@ -120,14 +128,6 @@ public final class RunCommand implements Callable<Integer> {
                 q.options().contains(QueryOption.SKIP_MISSING_FILES),
                 q.options().contains(QueryOption.KAFKA_SOURCE));
         if (q.isComposite()) {
-            if (!run.expectations().isEmpty()) {
-                // One rule would reach bronze's, silver's and gold's tables alike.
-                throw new ParameterException(
-                        spec.commandLine(),
-                        "--expect is for one query: run "
-                                + q.layers().stream().map(QueryCatalog::queryName).toList()
-                                + " one by one with their own rules");
-            }
             List<QueryRunner.Result> results = Pipeline.run(request);
             for (int i = 0; i < results.size(); i++) {
                 System.out.println(RunSummary.of(q.layers().get(i).queryName(), results.get(i)));
