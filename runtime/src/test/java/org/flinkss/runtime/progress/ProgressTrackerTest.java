@@ -37,6 +37,15 @@ class ProgressTrackerTest {
         Fragments.write(scope(), checkpointId, new Fragment.SinkRows(name, subtask, 2, rows));
     }
 
+    /** What subtask {@code subtask} counted for bronze's drop rule positive_amount. */
+    private void positiveAmount(long checkpointId, int subtask, long passed, long failed) {
+        Fragments.write(
+                scope(),
+                checkpointId,
+                new Fragment.ExpectationRows(
+                        "events_bronze", "positive_amount", "drop", subtask, passed, failed));
+    }
+
     private ProgressTracker tracker(String query, Map<String, String> sinks) {
         return new ProgressTracker(
                 new CheckpointLayout(Storage.location(checkpoint.toFile())),
@@ -122,21 +131,12 @@ class ProgressTrackerTest {
         source(1, 0, 10);
         sink(1, "events_bronze", 0, 4);
         sink(1, "events_bronze", 1, 4);
-        Fragments.write(
-                scope(),
-                1,
-                new Fragment.ExpectationRows("events_bronze", "positive_amount", "drop", 0, 4, 1));
-        Fragments.write(
-                scope(),
-                1,
-                new Fragment.ExpectationRows("events_bronze", "positive_amount", "drop", 1, 4, 1));
+        positiveAmount(1, 0, 4, 1);
+        positiveAmount(1, 1, 4, 1);
         source(2, 1, 5);
         sink(2, "events_bronze", 0, 5);
         sink(2, "events_bronze", 1, 0);
-        Fragments.write(
-                scope(),
-                2,
-                new Fragment.ExpectationRows("events_bronze", "positive_amount", "drop", 0, 5, 0));
+        positiveAmount(2, 0, 5, 0);
 
         List<ObjectNode> batches = tracker.commit(RUN, 2);
 
