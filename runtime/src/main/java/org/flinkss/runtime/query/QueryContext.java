@@ -15,8 +15,6 @@ import org.apache.flink.table.types.logical.RowType;
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
-import org.flinkss.runtime.expect.Expectation;
-import org.flinkss.runtime.expect.Expectations;
 import org.flinkss.runtime.progress.ProgressCounter;
 import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.sink.ChangesPerBatch;
@@ -82,12 +80,9 @@ public final class QueryContext {
     private final Map<String, String> sinks = new LinkedHashMap<>();
     private final List<String> skippedFilesTables = new ArrayList<>();
 
-    /** The {@code <table>_rejected} tables of expectations: records, as skipped-files tables. */
-    private final List<String> rejectedTables = new ArrayList<>();
+    /** The run's expectations and the tables they check ({@code --expect}). */
+    private final ExpectationTables expected;
 
-    private final List<Expectation> expectations;
-    private final List<Expectation> appliedExpectations = new ArrayList<>();
-    @Nullable private String mainTable;
     private final List<String> stateful = new ArrayList<>();
     private final List<Runnable> beforeRun = new ArrayList<>();
     private final List<String> tables = new ArrayList<>();
@@ -114,7 +109,7 @@ public final class QueryContext {
         this.readLimit = options.readLimit;
         this.skipMissingFiles = options.skipMissingFiles;
         this.warehouse = warehouse;
-        this.expectations = options.expectations;
+        this.expected = new ExpectationTables(options.expectations);
     }
 
     public StreamExecutionEnvironment env() {
@@ -337,22 +332,9 @@ public final class QueryContext {
      * @return the committer's (empty) output, for an API that wants a sink at the end
      */
     public <T> DataStream<Void> toTable(DataStream<T> stream, TableDef<T> table) {
-        String name = table.name();
-        boolean main = mainTable == null;
-        if (main) {
-            mainTable = name;
-        }
-        List<Expectation> rules =
-                expectations.stream().filter(rule -> rule.appliesTo(name, main)).toList();
-        String rejected = Expectations.rejectedTable(name);
-        // Once a table has a rejected table, it stays wired without rules: its committer's state
-        // is in the checkpoint, and expectations may change from run to run, as in Spark.
-        if (!rules.isEmpty() || warehouse.exists(rejected)) {
-            appliedExpectations.addAll(rules);
-            rejectedTables.add(rejected);
-            return ExpectationTables.checked(this, stream, table, rules);
-        }
-        return append(stream, table);
+        return expected.checks(table.name(), warehouse)
+                ? expected.checked(this, stream, table)
+                : append(stream, table);
     }
 
     /** {@link #toTable} without expectations. */
@@ -573,23 +555,15 @@ public final class QueryContext {
     QueryIdentity identity() {
         List<String> outputs = new ArrayList<>(sinks.keySet());
         outputs.removeAll(skippedFilesTables);
-        outputs.removeAll(rejectedTables);
+        outputs.removeAll(expected.rejectedTables());
         List<String> records = new ArrayList<>(skippedFilesTables);
-        records.addAll(rejectedTables);
+        records.addAll(expected.rejectedTables());
         return new QueryIdentity(queryName, sources, outputs, stateful, records, tableColumns);
     }
 
-    /**
-     * Refuses the run if an expectation applied to no table: it names a table the query does not
-     * append to (expectations check appended tables only), or the query appends to none.
-     */
+    /** Refuses the run if an expectation applied to no table ({@link ExpectationTables}). */
     void checkExpectationsApplied() {
-        for (Expectation rule : expectations) {
-            if (!appliedExpectations.contains(rule)) {
-                throw new QueryException(
-                        ExpectationTables.unapplied(rule, queryName, tableModes, rejectedTables));
-            }
-        }
+        expected.checkApplied(queryName, tableModes);
     }
 
     /** The tables of {@link #toSkippedFilesTable}. */
