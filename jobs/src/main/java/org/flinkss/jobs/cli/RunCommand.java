@@ -2,7 +2,10 @@ package org.flinkss.jobs.cli;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 import org.flinkss.course.event.BadLines;
 import org.flinkss.course.queries.DatabaseWriters;
@@ -15,6 +18,7 @@ import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.CheckpointIntervalOption;
 import org.flinkss.jobs.cli.options.Converters;
 import org.flinkss.jobs.cli.options.DataOptions;
+import org.flinkss.jobs.cli.options.ExpectOption;
 import org.flinkss.jobs.cli.options.FlinkOptions;
 import org.flinkss.jobs.cli.options.KafkaOptions;
 import org.flinkss.jobs.cli.options.OutputModeOption;
@@ -46,6 +50,8 @@ import java.util.concurrent.Callable;
                 "One run of a query with its trigger (default available-now: process what is there,"
                         + " commit, stop).")
 public final class RunCommand implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
 
     @Mixin DataOptions data;
     @Mixin RunTarget query;
@@ -100,6 +106,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Mixin ProgressOptions progress;
     @Mixin FlinkOptions flink;
+    @Mixin ExpectOption expect;
 
     @Override
     public Integer call() {
@@ -113,6 +120,14 @@ public final class RunCommand implements Callable<Integer> {
         QueryRequest request =
                 new QueryRequest(run, api.api(), rescuedData, skipMissingFiles, kafka, badLines);
         q.check(request);
+        if (q.isComposite() && !run.expectations().isEmpty()) {
+            // One rule would reach bronze's, silver's and gold's tables alike.
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--expect is for one query: run "
+                            + q.layers().stream().map(QueryCatalog::queryName).toList()
+                            + " one by one with their own rules");
+        }
         if (!DatabaseWriters.writes(q, run.outputMode())) {
             data.refuseJdbcUrl("run " + q);
         }
@@ -166,7 +181,14 @@ public final class RunCommand implements Callable<Integer> {
     /** The run's options from the command line, but Kafka's (a catalog query's only). */
     private RunOptions.Builder options() {
         return RunOptionGroups.assemble(
-                        data, trigger, limits, parallelism, checkpointInterval, progress, flink)
+                        data,
+                        trigger,
+                        limits,
+                        parallelism,
+                        checkpointInterval,
+                        progress,
+                        flink,
+                        expect)
                 .skipMissingFiles(skipMissingFiles)
                 .outputMode(outputMode.mode());
     }

@@ -10,6 +10,7 @@ import picocli.CommandLine.Spec;
 import org.flinkss.jobs.cli.options.BaseFolder;
 import org.flinkss.jobs.cli.options.CheckpointIntervalOption;
 import org.flinkss.jobs.cli.options.DataOptions;
+import org.flinkss.jobs.cli.options.ExpectOption;
 import org.flinkss.jobs.cli.options.FlinkOptions;
 import org.flinkss.jobs.cli.options.ParallelismOption;
 import org.flinkss.jobs.cli.options.ProgressOptions;
@@ -75,6 +76,7 @@ public final class SqlCommand implements Callable<Integer> {
 
     @Mixin ProgressOptions progress;
     @Mixin FlinkOptions flink;
+    @Mixin ExpectOption expect;
 
     @Override
     public Integer call() {
@@ -87,7 +89,8 @@ public final class SqlCommand implements Callable<Integer> {
                                 parallelism,
                                 checkpointInterval,
                                 progress,
-                                flink)
+                                flink,
+                                expect)
                         .build();
         // As run: the base must exist (a SQL file's sources name their own folders).
         BaseFolder.requireForRun(data, false);

@@ -12,6 +12,8 @@ import java.util.List;
  * @param windowedTables the windowed tables of the warehouse and of the SQL database
  * @param lateRows the {@code <table>_late} tables
  * @param quarantine the quarantine tables
+ * @param expectations each query's expectations, summed over its batches
+ * @param rejected the {@code <table>_rejected} tables of the expectations' drop rules
  */
 public record ReportData(
         String base,
@@ -19,12 +21,16 @@ public record ReportData(
         List<QueryHistory> queries,
         List<WindowedTable> windowedTables,
         List<RowSample> lateRows,
-        List<RowSample> quarantine) {
+        List<RowSample> quarantine,
+        List<ExpectationTally> expectations,
+        List<RowSample> rejected) {
 
     public ReportData {
         queries = List.copyOf(queries);
         windowedTables = List.copyOf(windowedTables);
         lateRows = List.copyOf(lateRows);
         quarantine = List.copyOf(quarantine);
+        expectations = List.copyOf(expectations);
+        rejected = List.copyOf(rejected);
     }
 }

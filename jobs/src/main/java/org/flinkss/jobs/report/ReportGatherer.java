@@ -2,6 +2,8 @@ package org.flinkss.jobs.report;
 
 import org.apache.flink.core.fs.Path;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.ops.QueryCheckpoint;
 import org.flinkss.runtime.sink.jdbc.Database;
@@ -40,15 +42,19 @@ public final class ReportGatherer {
 
     private ReportData gather(List<QueryCheckpoint> checkpoints, String shownAs) {
         List<QueryHistory> queries = new ArrayList<>();
+        List<ExpectationTally> expectations = new ArrayList<>();
         for (QueryCheckpoint cp : checkpoints) {
-            List<Batch> batches = cp.progress().stream().map(Batch::fromProgress).toList();
+            List<ObjectNode> progress = cp.progress();
+            List<Batch> batches = progress.stream().map(Batch::fromProgress).toList();
             if (!batches.isEmpty()) {
                 queries.add(new QueryHistory(cp.query(), batches));
             }
+            expectations.addAll(ExpectationTally.of(cp.query(), progress));
         }
         List<WindowedTable> windowed = new ArrayList<>();
         List<RowSample> late = new ArrayList<>();
         List<RowSample> quarantine = new ArrayList<>();
+        List<RowSample> rejected = new ArrayList<>();
         for (String table : warehouse.tables()) {
             List<String> columns = warehouse.rowType(table).getFieldNames();
             if (WindowedTable.isWindowed(columns)) {
@@ -57,12 +63,22 @@ public final class ReportGatherer {
                 late.add(sample(table, columns, warehouse.sortedValues(table)));
             } else if (table.endsWith("_quarantine")) {
                 quarantine.add(sample(table, columns, warehouse.sortedValues(table)));
+            } else if (table.endsWith("_rejected")) {
+                rejected.add(sample(table, columns, warehouse.sortedValues(table)));
             }
         }
         if (database != null) {
             windowed.addAll(databaseTables(database));
         }
-        return new ReportData(shownAs, Instant.now(), queries, windowed, late, quarantine);
+        return new ReportData(
+                shownAs,
+                Instant.now(),
+                queries,
+                windowed,
+                late,
+                quarantine,
+                expectations,
+                rejected);
     }
 
     private static List<WindowedTable> databaseTables(Database database) {

@@ -59,6 +59,8 @@ public final class ReportPage {
                 "Quarantined lines",
                 "landed lines that were not JSON or did not fit the schema",
                 data.quarantine());
+        expectations(data.expectations());
+        samples("Rejected rows", "rows left out by an expectation's drop rule", data.rejected());
         windowedTables(data.windowedTables());
         ObjectNode json = JSON.createObjectNode();
         json.set("charts", charts);
@@ -115,6 +117,31 @@ public final class ReportPage {
                     .append("</p>");
             charts(q.name(), ChartSpecs.ofQuery(q));
         }
+    }
+
+    /** Lakeflow's data quality: each rule's passed and failed rows over the query's batches. */
+    private void expectations(List<ExpectationTally> tallies) {
+        html.append("<h2>Expectations</h2>");
+        if (tallies.isEmpty()) {
+            html.append("<p class=\"empty\">No query has run with expectations (--expect).</p>");
+            return;
+        }
+        html.append("<table class=\"summary\"><thead><tr><th>query</th><th>table</th>")
+                .append("<th>rule</th><th>action</th><th>rows passed</th><th>rows failed</th>")
+                .append("<th>batches</th></tr></thead><tbody>");
+        for (ExpectationTally t : tallies) {
+            html.append("<tr><td class=\"name\">")
+                    .append(Html.escape(t.query()))
+                    .append("</td>")
+                    .append(cell(t.table()))
+                    .append(cell(t.rule()))
+                    .append(cell(t.action()))
+                    .append(cell(count(t.passed())))
+                    .append(cell(count(t.failed())))
+                    .append(cell(Integer.toString(t.batches())))
+                    .append("</tr>");
+        }
+        html.append("</tbody></table>");
     }
 
     private void samples(String title, String what, List<RowSample> samples) {

@@ -41,14 +41,25 @@ class RunOptionGroupsTest {
     @Test
     void theSameArgumentsGiveRunAndSqlTheSameRunOptions() {
         String[] shared = {
-            "--base", base.toString(),
-            "--warehouse", base.resolve("tables").toString(),
-            "--trigger", "processing-time=5s",
-            "--max-files-per-trigger", "3",
-            "--parallelism", "3",
-            "--checkpoint-interval", "7s",
-            "-D", "pipeline.name=same",
-            "--quiet"
+            "--base",
+            base.toString(),
+            "--warehouse",
+            base.resolve("tables").toString(),
+            "--trigger",
+            "processing-time=5s",
+            "--max-files-per-trigger",
+            "3",
+            "--parallelism",
+            "3",
+            "--checkpoint-interval",
+            "7s",
+            "-D",
+            "pipeline.name=same",
+            "--quiet",
+            "--expect",
+            "positive_amount:amount >= 0:drop",
+            "--expect",
+            "events_bronze.known_type:event_type IN ('view', 'click', 'buy'):fail"
         };
         RunCommand run = new RunCommand();
         new CommandLine(run).parseArgs(concat(shared, "--jar", "q.jar", "--class", "com.acme.Q"));
@@ -63,7 +74,8 @@ class RunOptionGroupsTest {
                                 run.parallelism,
                                 run.checkpointInterval,
                                 run.progress,
-                                run.flink)
+                                run.flink,
+                                run.expect)
                         .build();
         RunOptions fromSql =
                 RunOptionGroups.assemble(
@@ -73,7 +85,8 @@ class RunOptionGroupsTest {
                                 sql.parallelism,
                                 sql.checkpointInterval,
                                 sql.progress,
-                                sql.flink)
+                                sql.flink,
+                                sql.expect)
                         .build();
 
         assertThat(fromSql.base()).isEqualTo(fromRun.base());
@@ -83,6 +96,12 @@ class RunOptionGroupsTest {
         assertThat(fromRun.trigger()).hasToString("processing-time=5000ms");
         assertThat(fromSql.readLimit()).isEqualTo(fromRun.readLimit());
         assertThat(fromRun.readLimit().maxUnits()).isEqualTo(3);
+        assertThat(fromSql.expectations()).isEqualTo(fromRun.expectations());
+        assertThat(fromRun.expectations())
+                .extracting(Object::toString)
+                .containsExactly(
+                        "positive_amount:amount >= 0:drop",
+                        "events_bronze.known_type:event_type IN ('view', 'click', 'buy'):fail");
     }
 
     private static String[] concat(String[] first, String... more) {

@@ -17,7 +17,8 @@ import java.util.List;
     @JsonSubTypes.Type(value = Fragment.SourceBatches.class, name = "source"),
     @JsonSubTypes.Type(value = Fragment.SinkRows.class, name = "sink"),
     @JsonSubTypes.Type(value = Fragment.StateRows.class, name = "state"),
-    @JsonSubTypes.Type(value = Fragment.DroppedRows.class, name = "dropped")
+    @JsonSubTypes.Type(value = Fragment.DroppedRows.class, name = "dropped"),
+    @JsonSubTypes.Type(value = Fragment.ExpectationRows.class, name = "expectation")
 })
 public sealed interface Fragment {
 
@@ -62,6 +63,19 @@ public sealed interface Fragment {
         @Override
         public String fileName() {
             return "dropped-" + operator + "-" + subtask + ".json";
+        }
+    }
+
+    /**
+     * Rows one subtask checked against an expectation of a table since the last checkpoint: how
+     * many passed and how many failed (Lakeflow's {@code passed_records}, {@code failed_records}).
+     */
+    record ExpectationRows(
+            String table, String rule, String action, int subtask, long passed, long failed)
+            implements Fragment {
+        @Override
+        public String fileName() {
+            return "expectation-" + table + "-" + rule + "-" + subtask + ".json";
         }
     }
 }

@@ -34,6 +34,10 @@ public final class ProgressTracker {
     private final List<ProgressListener> listeners;
     private final Map<String, Long> sinkRows = new LinkedHashMap<>();
     private final Map<String, ObjectNode> stateOperators = new LinkedHashMap<>();
+
+    /** The expectations' counts since the last batch recorded, by table and rule. */
+    private final Map<String, ObjectNode> expectations = new LinkedHashMap<>();
+
     private final Map<String, String> sourceDescriptions;
     private final Map<String, String> sinkDescriptions;
     private long lastBatchId;
@@ -142,6 +146,8 @@ public final class ProgressTracker {
                 op.put(
                         "numRowsDroppedByWatermark",
                         op.path("numRowsDroppedByWatermark").asLong() + dropped.rows());
+            } else if (fragment instanceof Fragment.ExpectationRows rows) {
+                mergeExpectation(rows);
             }
         }
         List<ObjectNode> emitted = new ArrayList<>();
@@ -181,6 +187,7 @@ public final class ProgressTracker {
     /** The counts since the last batch recorded start again from zero. */
     private void resetCounts() {
         sinkRows.clear();
+        expectations.clear();
         stateOperators
                 .values()
                 .forEach(
@@ -217,6 +224,23 @@ public final class ProgressTracker {
                     o.set("subtasks", JsonFiles.JSON.createObjectNode());
                     return o;
                 });
+    }
+
+    private void mergeExpectation(Fragment.ExpectationRows rows) {
+        ObjectNode rule =
+                expectations.computeIfAbsent(
+                        rows.table() + "." + rows.rule(),
+                        k -> {
+                            ObjectNode o = JsonFiles.JSON.createObjectNode();
+                            o.put("table", rows.table());
+                            o.put("rule", rows.rule());
+                            o.put("action", rows.action());
+                            o.put("passed", 0L);
+                            o.put("failed", 0L);
+                            return o;
+                        });
+        rule.put("passed", rule.path("passed").asLong() + rows.passed());
+        rule.put("failed", rule.path("failed").asLong() + rows.failed());
     }
 
     private void mergeState(Fragment.StateRows state) {
@@ -291,6 +315,12 @@ public final class ProgressTracker {
         src.put("watermarkAfter", batch.watermarkAfter);
         src.put("inputRowsPerSecond", round(rows / inputSeconds));
         src.put("processedRowsPerSecond", round(rows / (total / 1000.0)));
+
+        if (!expectations.isEmpty()) {
+            // Only a query run with expectations has the field, as DLT's data_quality.
+            ArrayNode rules = p.putArray("expectations");
+            expectations.values().forEach(rule -> rules.add(rule.deepCopy()));
+        }
 
         ObjectNode sink = p.putObject("sink");
         String main = sinkDescriptions.isEmpty() ? "" : sinkDescriptions.keySet().iterator().next();

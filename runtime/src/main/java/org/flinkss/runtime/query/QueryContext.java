@@ -79,6 +79,10 @@ public final class QueryContext {
     private final List<String> sourceNames = new ArrayList<>();
     private final Map<String, String> sinks = new LinkedHashMap<>();
     private final List<String> skippedFilesTables = new ArrayList<>();
+
+    /** The run's expectations and the tables they check ({@code --expect}). */
+    private final ExpectationTables expected;
+
     private final List<String> stateful = new ArrayList<>();
     private final List<Runnable> beforeRun = new ArrayList<>();
     private final List<String> tables = new ArrayList<>();
@@ -105,6 +109,7 @@ public final class QueryContext {
         this.readLimit = options.readLimit;
         this.skipMissingFiles = options.skipMissingFiles;
         this.warehouse = warehouse;
+        this.expected = new ExpectationTables(options.expectations);
     }
 
     public StreamExecutionEnvironment env() {
@@ -327,6 +332,13 @@ public final class QueryContext {
      * @return the committer's (empty) output, for an API that wants a sink at the end
      */
     public <T> DataStream<Void> toTable(DataStream<T> stream, TableDef<T> table) {
+        return expected.checks(table.name(), warehouse)
+                ? expected.checked(this, stream, table)
+                : append(stream, table);
+    }
+
+    /** {@link #toTable} without expectations. */
+    <T> DataStream<Void> append(DataStream<T> stream, TableDef<T> table) {
         String name = table.name();
         SingleOutputStreamOperator<RowData> rows =
                 stream.map(new ProgressCounter<>(scope, name, table.rowFunction()))
@@ -543,8 +555,15 @@ public final class QueryContext {
     QueryIdentity identity() {
         List<String> outputs = new ArrayList<>(sinks.keySet());
         outputs.removeAll(skippedFilesTables);
-        return new QueryIdentity(
-                queryName, sources, outputs, stateful, skippedFilesTables, tableColumns);
+        outputs.removeAll(expected.rejectedTables());
+        List<String> records = new ArrayList<>(skippedFilesTables);
+        records.addAll(expected.rejectedTables());
+        return new QueryIdentity(queryName, sources, outputs, stateful, records, tableColumns);
+    }
+
+    /** Refuses the run if an expectation applied to no table ({@link ExpectationTables}). */
+    void checkExpectationsApplied() {
+        expected.checkApplied(queryName, tableModes);
     }
 
     /** The tables of {@link #toSkippedFilesTable}. */

@@ -71,6 +71,7 @@ public final class QueryRunner {
             Warehouse warehouse = new Warehouse(options.warehouse);
             QueryContext context = new QueryContext(query.name(), env, scope, options, warehouse);
             query.build(context);
+            context.checkExpectationsApplied();
             return new Built(context, warehouse);
         };
     }

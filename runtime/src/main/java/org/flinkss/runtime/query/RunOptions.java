@@ -3,6 +3,7 @@ package org.flinkss.runtime.query;
 import org.apache.flink.core.fs.Path;
 
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.expect.Expectation;
 import org.flinkss.runtime.progress.ProgressListener;
 import org.flinkss.runtime.runner.RunSettings;
 import org.flinkss.runtime.sink.jdbc.Database;
@@ -15,6 +16,7 @@ import javax.annotation.Nullable;
 import java.io.File;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * How to run a query: where, with which trigger, and how to report. Built with {@link #builder()}.
@@ -32,6 +34,9 @@ public final class RunOptions {
     @Nullable final String jdbcUrl;
     final OutputMode outputMode;
 
+    /** Data-quality rules on the rows written ({@code --expect}); not part of the identity. */
+    final List<Expectation> expectations;
+
     /** How the runner runs the job: the part of these options that is not the query's. */
     final RunSettings runSettings;
 
@@ -47,9 +52,15 @@ public final class RunOptions {
         this.skipMissingFiles = b.skipMissingFiles;
         this.jdbcUrl = b.jdbcUrl;
         this.outputMode = b.outputMode;
+        this.expectations = List.copyOf(b.expectations);
         // A run's temporary files are local: beside a local base, else in the JVM's temp folder.
         this.runSettings = b.run.tmpRoot(tmpRootOf(base).toPath()).build();
         this.trigger = runSettings.trigger();
+    }
+
+    /** The expectations on the rows written ({@code --expect}), in the order given. */
+    public List<Expectation> expectations() {
+        return expectations;
     }
 
     /** Spark's {@code outputMode}: append unless set. */
@@ -159,6 +170,7 @@ public final class RunOptions {
         private boolean skipMissingFiles;
         private String jdbcUrl;
         private OutputMode outputMode = OutputMode.APPEND;
+        private List<Expectation> expectations = List.of();
 
         /**
          * Landing folder {@code <base>/events} and checkpoints {@code <base>/_cp/<query>}: a local
@@ -324,6 +336,15 @@ public final class RunOptions {
          */
         public Builder outputMode(OutputMode mode) {
             this.outputMode = mode;
+            return this;
+        }
+
+        /**
+         * Expectations on the rows the query appends ({@link Expectation}): checked in every batch,
+         * counted in progress. They may change from run to run, as Lakeflow's do.
+         */
+        public Builder expectations(List<Expectation> rules) {
+            this.expectations = List.copyOf(rules);
             return this;
         }
 

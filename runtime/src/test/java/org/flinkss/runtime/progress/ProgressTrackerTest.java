@@ -37,6 +37,15 @@ class ProgressTrackerTest {
         Fragments.write(scope(), checkpointId, new Fragment.SinkRows(name, subtask, 2, rows));
     }
 
+    /** What subtask {@code subtask} counted for bronze's drop rule positive_amount. */
+    private void positiveAmount(long checkpointId, int subtask, long passed, long failed) {
+        Fragments.write(
+                scope(),
+                checkpointId,
+                new Fragment.ExpectationRows(
+                        "events_bronze", "positive_amount", "drop", subtask, passed, failed));
+    }
+
     private ProgressTracker tracker(String query, Map<String, String> sinks) {
         return new ProgressTracker(
                 new CheckpointLayout(Storage.location(checkpoint.toFile())),
@@ -111,5 +120,43 @@ class ProgressTrackerTest {
         assertThat(emitted).hasSize(1);
         assertThat(emitted.get(0).path("batchId").asLong()).isEqualTo(2);
         assertThat(emitted.get(0).path("sink").path("numOutputRows").asLong()).isEqualTo(404);
+    }
+
+    @Test
+    void expectationCountsAreSummedOverSubtasksPerBatchAndStartAgainAtTheNext() {
+        Map<String, String> sinks = new LinkedHashMap<>();
+        sinks.put("events_bronze", "delta");
+        ProgressTracker tracker = tracker("bronze", sinks);
+
+        source(1, 0, 10);
+        sink(1, "events_bronze", 0, 4);
+        sink(1, "events_bronze", 1, 4);
+        positiveAmount(1, 0, 4, 1);
+        positiveAmount(1, 1, 4, 1);
+        source(2, 1, 5);
+        sink(2, "events_bronze", 0, 5);
+        sink(2, "events_bronze", 1, 0);
+        positiveAmount(2, 0, 5, 0);
+
+        List<ObjectNode> batches = tracker.commit(RUN, 2);
+
+        assertThat(batches.get(0).get("expectations").toString())
+                .isEqualTo(
+                        "[{\"table\":\"events_bronze\",\"rule\":\"positive_amount\","
+                                + "\"action\":\"drop\",\"passed\":8,\"failed\":2}]");
+        assertThat(batches.get(1).get("expectations").toString())
+                .isEqualTo(
+                        "[{\"table\":\"events_bronze\",\"rule\":\"positive_amount\","
+                                + "\"action\":\"drop\",\"passed\":5,\"failed\":0}]");
+    }
+
+    @Test
+    void aQueryWithoutExpectationsHasNoExpectationsField() {
+        ProgressTracker tracker = tracker("bronze", Map.of("events_bronze", "delta"));
+        source(1, 0, 10);
+        sink(1, "events_bronze", 0, 5);
+        sink(1, "events_bronze", 1, 5);
+
+        assertThat(tracker.commit(RUN, 1).get(0).has("expectations")).isFalse();
     }
 }

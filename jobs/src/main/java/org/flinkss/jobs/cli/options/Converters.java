@@ -6,6 +6,7 @@ import picocli.CommandLine.TypeConversionException;
 import org.flinkss.course.event.BadLines;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.QueryCatalog;
+import org.flinkss.runtime.expect.Expectation;
 import org.flinkss.runtime.query.OutputMode;
 import org.flinkss.runtime.trigger.Trigger;
 
@@ -100,6 +101,14 @@ public final class Converters {
         @Override
         public Integer convert(String text) {
             return Converters.convert(Values::positiveInt, text);
+        }
+    }
+
+    /** {@link Expectation#parse}: {@code [TABLE.]NAME:EXPR:ACTION}. */
+    public static final class ExpectationRule implements ITypeConverter<Expectation> {
+        @Override
+        public Expectation convert(String text) {
+            return Converters.convert(Expectation::parse, text);
         }
     }
 

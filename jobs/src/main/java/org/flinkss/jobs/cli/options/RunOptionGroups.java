@@ -17,7 +17,7 @@ public final class RunOptionGroups {
     /**
      * A builder with the groups applied: progress on stdout and the run's notes on stderr (UTF-8),
      * the {@code -D} options, the base and warehouse, the trigger, the rate limits, the checkpoint
-     * interval and the parallelism.
+     * interval, the parallelism and the expectations.
      */
     public static RunOptions.Builder assemble(
             DataOptions data,
@@ -26,7 +26,8 @@ public final class RunOptionGroups {
             ParallelismOption parallelism,
             CheckpointIntervalOption checkpointInterval,
             ProgressOptions progress,
-            FlinkOptions flink) {
+            FlinkOptions flink,
+            ExpectOption expect) {
         RunOptions.Builder options = RunOptions.builder().parallelism(parallelism.value());
         progress.applyTo(options, Stdout.utf8(), Stdout.utf8ErrStream());
         flink.applyTo(options);
@@ -34,6 +35,7 @@ public final class RunOptionGroups {
         trigger.applyTo(options);
         limits.applyTo(options);
         checkpointInterval.applyTo(options);
+        expect.applyTo(options);
         return options;
     }
 }
