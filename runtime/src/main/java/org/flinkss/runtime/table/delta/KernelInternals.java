@@ -2,6 +2,7 @@ package org.flinkss.runtime.table.delta;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
+import io.delta.kernel.Transaction;
 import io.delta.kernel.TransactionBuilder;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
@@ -11,8 +12,10 @@ import io.delta.kernel.internal.InternalScanFileUtils;
 import io.delta.kernel.internal.ScanImpl;
 import io.delta.kernel.internal.SnapshotImpl;
 import io.delta.kernel.internal.TableImpl;
+import io.delta.kernel.internal.TransactionImpl;
 import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.actions.CommitInfo;
+import io.delta.kernel.internal.actions.Metadata;
 import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.checkpoints.Checkpointer;
 import io.delta.kernel.types.StructType;
@@ -21,6 +24,7 @@ import io.delta.kernel.utils.FileStatus;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +55,10 @@ import java.util.function.Predicate;
  *   <li>{@link #withOperation}: a transaction's {@code commitInfo} names one of Kernel's own few
  *       operations ({@code MERGE} is not one) and carries no metrics; {@code CommitInfo} is
  *       internal.
+ *   <li>{@link #withSchema}: Kernel's builder refuses a schema for a table that exists ("Evolution
+ *       is not currently supported", without column mapping); adding nullable columns at the end,
+ *       which Delta allows without column mapping, is done by giving the transaction the table's
+ *       metadata with the grown schema, which Kernel then writes as the commit's {@code metaData}.
  *   <li>{@link #isShortListing}: Kernel's public exception for a log that misses entries is {@link
  *       InvalidTableException}; three more of its checks throw plain {@code IllegalStateException}
  *       / {@code IllegalArgumentException}, known only by their texts.
@@ -180,6 +188,31 @@ final class KernelInternals {
                         txnId < 0 || kernels.isNullAt(txnId) ? null : kernels.getString(txnId),
                         info.metrics());
         return SingleAction.createCommitInfoSingleAction(ours.toRow());
+    }
+
+    /**
+     * Makes a transaction that Kernel built for an existing table commit {@code schema} as the
+     * table's new schema: its {@code metaData} action (the table's metadata with the new schema,
+     * every other field kept) is written with the transaction's other actions, in the same log
+     * entry, and its write context and statistics follow the new schema. The caller checks that
+     * {@code schema} only adds nullable columns at the end ({@code SchemaGrowth}).
+     */
+    static void withSchema(Transaction txn, StructType schema) {
+        try {
+            Field metadata = TransactionImpl.class.getDeclaredField("metadata");
+            Field update = TransactionImpl.class.getDeclaredField("shouldUpdateMetadata");
+            metadata.setAccessible(true);
+            update.setAccessible(true);
+            Metadata current = (Metadata) metadata.get(txn);
+            metadata.set(txn, current.withNewSchema(schema));
+            update.setBoolean(txn, true);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(
+                    "Delta Kernel's transaction has no field this project sets to change a"
+                            + " table's schema (a Kernel other than 4.0.0?): "
+                            + e,
+                    e);
+        }
     }
 
     /** The file a row of {@code Scan.getScanFiles} names, to read it with the Parquet handler. */
