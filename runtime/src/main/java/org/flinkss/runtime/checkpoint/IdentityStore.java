@@ -83,7 +83,8 @@ public final class IdentityStore {
             write(portable(identity, base()), id);
             return id;
         }
-        identity = portable(identity, base());
+        // What a run may grow is the run's, not recorded: carried past the JSON round trip.
+        identity = portable(identity, base()).growing(identity.growingTables());
         CheckpointMetadata stored = read.get();
         String id = stored.queryId();
         if (!stored.hasIdentity() && !id.isEmpty()) {
@@ -132,7 +133,10 @@ public final class IdentityStore {
                             + " or use another --base, or run the query as it was when the"
                             + " checkpoint was made.");
         }
-        if (!existing.records().equals(identity.records())) {
+        if (existing.grownBy(identity)) {
+            // Columns a run of a growing table added (addNewColumns): the checkpoint goes on.
+            write(existing.withRecords(identity.records()).withTablesOf(identity), id);
+        } else if (!existing.records().equals(identity.records())) {
             // Same query, with record tables a later version added: list them for reset.
             write(existing.withRecords(identity.records()), id);
         }
