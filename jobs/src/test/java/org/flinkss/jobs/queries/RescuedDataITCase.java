@@ -62,7 +62,7 @@ class RescuedDataITCase {
     }
 
     /** Writes one landing file, as a producer would. */
-    private static Path land(RunOptions options, int batch, List<String> lines) throws IOException {
+    static Path land(RunOptions options, int batch, List<String> lines) throws IOException {
         Path file =
                 Storage.localFile(options.events(), "a test file")
                         .toPath()

@@ -47,16 +47,6 @@ class SchemaEvolutionITCase {
 
     @TempDir Path base;
 
-    private static Path land(RunOptions options, int batch, List<String> lines) throws IOException {
-        Path file =
-                Storage.localFile(options.events(), "a test file")
-                        .toPath()
-                        .resolve("batch_" + batch)
-                        .resolve("part-00000-c000.json");
-        Files.createDirectories(file.getParent());
-        return Files.write(file, lines);
-    }
-
     /** The event's line with further fields, as a newer producer writes it. */
     private static String with(Event event, String fields) {
         String json = EventJson.toJson(event);
@@ -117,8 +107,8 @@ class SchemaEvolutionITCase {
                 secondPlain.add(EventJson.toJson(e));
             }
         }
-        land(evolved, 1, first);
-        land(plain, 1, first);
+        RescuedDataITCase.land(evolved, 1, first);
+        RescuedDataITCase.land(plain, 1, first);
         QueryRunner.run(evolving(evolved, false), evolved);
         QueryRunner.run(new BronzeQuery(plain.events()), plain);
         Warehouse tables = new Warehouse(evolved.warehouse());
@@ -126,8 +116,8 @@ class SchemaEvolutionITCase {
         long beforeSecond = tables.delta(BronzeQuery.TABLE).version();
 
         // Step 2: the second batch on the same checkpoint.
-        land(evolved, 2, second);
-        land(plain, 2, secondPlain);
+        RescuedDataITCase.land(evolved, 2, second);
+        RescuedDataITCase.land(plain, 2, secondPlain);
         QueryRunner.Result run = QueryRunner.run(evolving(evolved, false), evolved);
         QueryRunner.run(new BronzeQuery(plain.events()), plain);
 
@@ -157,7 +147,7 @@ class SchemaEvolutionITCase {
         // Step 5: a score that is no longer a number is refused in one line naming the file, the
         // line, the field and both types; nothing is committed.
         Event e600 = EventGenerator.event(600);
-        Path file3 = land(evolved, 3, List.of(with(e600, "\"score\":\"high\"")));
+        Path file3 = RescuedDataITCase.land(evolved, 3, List.of(with(e600, "\"score\":\"high\"")));
         long beforeThird = tables.delta(BronzeQuery.TABLE).version();
         assertThatThrownBy(() -> QueryRunner.run(evolving(evolved, false), evolved))
                 .hasStackTraceContaining(

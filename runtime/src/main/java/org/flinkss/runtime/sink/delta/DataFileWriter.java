@@ -109,9 +109,13 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
         }
         DataFiles.Writer finishing = writer;
         writer = null;
-        DataFile staged;
+        output.collect(new StreamRecord<>(finish(table, finishing).toBytes()));
+    }
+
+    /** Finishes and closes a table's data file, and describes it; an error names both. */
+    static DataFile finish(String table, DataFiles.Writer finishing) throws IOException {
         try {
-            staged = finishing.finish();
+            return finishing.finish();
         } catch (IOException e) {
             throw new IOException(
                     "table '" + table + "': cannot finish data file " + finishing.path() + ": " + e,
@@ -119,7 +123,6 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
         } finally {
             finishing.close();
         }
-        output.collect(new StreamRecord<>(staged.toBytes()));
     }
 
     @Override

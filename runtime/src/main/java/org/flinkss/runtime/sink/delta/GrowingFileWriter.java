@@ -192,16 +192,7 @@ public final class GrowingFileWriter<T> extends AbstractStreamOperator<byte[]>
         }
         DataFiles.Writer finishing = writer;
         writer = null;
-        DataFile staged;
-        try {
-            staged = finishing.finish();
-        } catch (IOException e) {
-            throw new IOException(
-                    "table '" + table + "': cannot finish data file " + finishing.path() + ": " + e,
-                    e);
-        } finally {
-            finishing.close();
-        }
+        DataFile staged = DataFileWriter.finish(table, finishing);
         output.collect(new StreamRecord<>(new GrownFile(staged, List.copyOf(added)).toBytes()));
     }
 
