@@ -17,6 +17,7 @@ import org.flinkss.course.event.SchemaEvolution;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.BronzeITCase;
 import org.flinkss.course.queries.BronzeQuery;
+import org.flinkss.course.queries.DedupQuery;
 import org.flinkss.course.queries.WindowQuery;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.query.QueryRunner;
@@ -38,8 +39,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Issue 34 point 3: {@code run bronze --schema-evolution add-new-columns} (Auto Loader's {@code
  * addNewColumns}). A field landed mid-stream becomes a column of events_bronze in the one commit of
- * the batch that brought it; the checkpoint goes on; win5 downstream writes what it writes without
- * the field; a type change is refused in one line, or rescued.
+ * the batch that brought it; the checkpoint goes on; win5 and silver downstream write what they
+ * write without the field; a type change is refused in one line, or rescued.
  */
 class SchemaEvolutionITCase {
 
@@ -87,7 +88,8 @@ class SchemaEvolutionITCase {
     }
 
     @Test
-    void aFieldLandedMidStreamIsOneSchemaCommitAndWin5DownstreamIsUnchanged() throws Exception {
+    void aFieldLandedMidStreamIsOneSchemaCommitAndWin5AndSilverDownstreamAreUnchanged()
+            throws Exception {
         List<Event> events = EventGenerator.events(0, 600);
         RunOptions evolved = BronzeITCase.options(base.resolve("evolved"), 2);
         RunOptions plain = BronzeITCase.options(base.resolve("plain"), 2);
@@ -130,19 +132,27 @@ class SchemaEvolutionITCase {
         columns.add(new RowType.RowField("channel", VarCharType.STRING_TYPE));
         columns.add(new RowType.RowField("score", new BigIntType()));
         assertThat(tables.rowType(BronzeQuery.TABLE)).isEqualTo(new RowType(columns));
-        List<List<Object>> rows = tables.sortedValues(BronzeQuery.TABLE);
-        assertThat(rows).hasSize(600);
-        assertThat(rows.get(0)).isEqualTo(row(events.get(0), null, null));
-        assertThat(rows.get(501)).isEqualTo(row(events.get(501), "web", 501L));
-        assertThat(rows.get(502)).isEqualTo(row(events.get(502), null, null));
-        assertThat(rows.subList(0, 500)).allMatch(r -> r.get(5) == null && r.get(6) == null);
+        List<List<Object>> bronze = tables.sortedValues(BronzeQuery.TABLE);
+        assertThat(bronze).hasSize(600);
+        assertThat(bronze.get(0)).isEqualTo(row(events.get(0), null, null));
+        assertThat(bronze.get(501)).isEqualTo(row(events.get(501), "web", 501L));
+        assertThat(bronze.get(502)).isEqualTo(row(events.get(502), null, null));
+        assertThat(bronze.subList(0, 500)).allMatch(r -> r.get(5) == null && r.get(6) == null);
 
-        // Step 4: win5 over the evolved bronze writes the table it writes over the plain one.
-        QueryRunner.run(WindowQuery.win5(Api.DATASTREAM), evolved);
-        QueryRunner.run(WindowQuery.win5(Api.DATASTREAM), plain);
-        List<List<Object>> windows = new Warehouse(plain.warehouse()).sortedValues("events_5min");
-        assertThat(windows).isNotEmpty();
-        assertThat(tables.sortedValues("events_5min")).containsExactlyElementsOf(windows);
+        // Step 4: win5 and silver over the evolved bronze write the tables they write over the
+        // plain one.
+        Warehouse plainTables = new Warehouse(plain.warehouse());
+        for (RunOptions options : List.of(evolved, plain)) {
+            QueryRunner.run(WindowQuery.win5(Api.DATASTREAM), options);
+            QueryRunner.run(DedupQuery.silver(Api.DATASTREAM), options);
+        }
+        for (String downstream : List.of("events_5min", "events_silver")) {
+            List<List<Object>> rows = plainTables.sortedValues(downstream);
+            assertThat(rows).as(downstream).isNotEmpty();
+            assertThat(tables.sortedValues(downstream))
+                    .as(downstream)
+                    .containsExactlyElementsOf(rows);
+        }
 
         // Step 5: a score that is no longer a number is refused in one line naming the file, the
         // line, the field and both types; nothing is committed.
