@@ -15,7 +15,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.flinkss.runtime.PermanentFailure;
-import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.table.OpenColumns;
 import org.flinkss.runtime.table.TableDef;
@@ -89,6 +88,7 @@ public final class GrowingFileWriter<T> extends AbstractStreamOperator<byte[]>
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
+        // As DataFileWriter: checkpoint ids only grow, so later files sort after earlier ones.
         lastCheckpoint = context.getRestoredCheckpointId().orElse(0);
     }
 
@@ -96,9 +96,8 @@ public final class GrowingFileWriter<T> extends AbstractStreamOperator<byte[]>
     public void open() throws Exception {
         super.open();
         prefix =
-                DataFileWriter.fileNamePrefix(QueryIdentity.idIn(scope.layout()))
-                        + String.format(
-                                "%05d-", getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
+                DataFileWriter.subtaskPrefix(
+                        scope, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
         RowType fixedType = fixed.rowType();
         getters = new RowData.FieldGetter[fixedType.getFieldCount()];
         fixedAt = new HashMap<>();
