@@ -6,6 +6,8 @@ import org.flinkss.runtime.source.RecordFormat;
 import org.flinkss.runtime.source.SplitRecordReader;
 import org.flinkss.runtime.source.files.FileSplit;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +41,7 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
 
     private final boolean rescuedData;
     private final BadLines badLines;
+    @Nullable private final NewColumns newColumns;
 
     /** Unknown fields are skipped; lines that are not clean are read as Spark reads them. */
     public EventLinesFormat() {
@@ -57,8 +60,18 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
      * @param badLines what a line that is not clean gives
      */
     public EventLinesFormat(boolean rescuedData, BadLines badLines) {
+        this(rescuedData, badLines, null);
+    }
+
+    /**
+     * @param newColumns with schema evolution, what makes a line's further fields columns; null to
+     *     skip them (or rescue them), as the explicit schema does
+     */
+    public EventLinesFormat(
+            boolean rescuedData, BadLines badLines, @Nullable NewColumns newColumns) {
         this.rescuedData = rescuedData;
         this.badLines = badLines;
+        this.newColumns = newColumns;
     }
 
     @Override
@@ -146,6 +159,14 @@ public final class EventLinesFormat implements RecordFormat<ParsedEvent, FileSpl
             }
 
             private ParsedEvent record(String text, String json, long lineNo, String where) {
+                ParsedEvent read = read(text, json, lineNo, where);
+                if (newColumns != null && read.event != null) {
+                    newColumns.apply(read, json, file, lineNo);
+                }
+                return read;
+            }
+
+            private ParsedEvent read(String text, String json, long lineNo, String where) {
                 if (badLines == BadLines.PERMISSIVE) {
                     EventJson.Lenient read = EventJson.parseLenient(json, rescuing);
                     return read.problem == null

@@ -42,7 +42,26 @@ public final class EventSources {
             @Nullable Duration watermarkDelay,
             boolean rescuedData,
             BadLines badLines) {
+        return jsonFiles(context, name, folder, watermarkDelay, rescuedData, badLines, null);
+    }
+
+    /**
+     * As above; with {@code newColumns} (schema evolution), a line's fields beyond the event
+     * columns are read into {@link ParsedEvent#columns}.
+     */
+    public static DataStream<ParsedEvent> jsonFiles(
+            QueryContext context,
+            String name,
+            Path folder,
+            @Nullable Duration watermarkDelay,
+            boolean rescuedData,
+            BadLines badLines,
+            @Nullable NewColumns newColumns) {
         return context.files(
-                name, folder, ".json", new EventLinesFormat(rescuedData, badLines), watermarkDelay);
+                name,
+                folder,
+                ".json",
+                new EventLinesFormat(rescuedData, badLines, newColumns),
+                watermarkDelay);
     }
 }

@@ -20,6 +20,12 @@ public final class ParsedEvent {
      */
     public String rescuedData;
 
+    /**
+     * With schema evolution ({@link NewColumns}), the line's fields beyond the event columns that
+     * are columns of the table, as a JSON object; null if none, or without it.
+     */
+    public String columns;
+
     public String file;
     public Long line;
 
@@ -99,6 +105,7 @@ public final class ParsedEvent {
         ParsedEvent p = (ParsedEvent) o;
         return Objects.equals(event, p.event)
                 && Objects.equals(rescuedData, p.rescuedData)
+                && Objects.equals(columns, p.columns)
                 && Objects.equals(file, p.file)
                 && Objects.equals(line, p.line)
                 && Objects.equals(raw, p.raw)
@@ -108,7 +115,7 @@ public final class ParsedEvent {
 
     @Override
     public int hashCode() {
-        return Objects.hash(event, rescuedData, file, line, raw, reason, skippedInBatch);
+        return Objects.hash(event, rescuedData, columns, file, line, raw, reason, skippedInBatch);
     }
 
     @Override
@@ -117,7 +124,8 @@ public final class ParsedEvent {
             return "Skipped{" + file + ", batch " + skippedInBatch + ", " + reason + "}";
         }
         String row =
-                rescuedData == null ? String.valueOf(event) : event + " rescued " + rescuedData;
+                (rescuedData == null ? String.valueOf(event) : event + " rescued " + rescuedData)
+                        + (columns == null ? "" : " columns " + columns);
         if (isBad()) {
             return "Bad{" + file + ":" + line + " " + reason + "}";
         }

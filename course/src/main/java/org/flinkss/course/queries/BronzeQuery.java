@@ -5,6 +5,8 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.apache.flink.util.function.SerializableFunction;
@@ -12,10 +14,15 @@ import org.apache.flink.util.function.SerializableFunction;
 import org.flinkss.course.event.BadLines;
 import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventSources;
+import org.flinkss.course.event.NewColumns;
 import org.flinkss.course.event.ParsedEvent;
+import org.flinkss.course.event.SchemaEvolution;
 import org.flinkss.course.tables.EventTables;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The course's bronze query (topics 11.03 to 11.06): the JSON files under {@code <base>/events},
@@ -35,7 +42,13 @@ import org.flinkss.runtime.query.QueryContext;
  * without it the line goes to the quarantine), with {@code "_file_path"}; see {@link
  * org.flinkss.course.event.EventJson#parseRescued}. Lines that are not JSON objects still go to the
  * quarantine. The column is part of the checkpoint's identity: a checkpoint made with it does not
- * go on without it, nor the reverse.
+ * go on without it; one made without it goes on with it, the table gaining the column (null in the
+ * rows before) in a commit of its own.
+ *
+ * <p>With {@code --schema-evolution add-new-columns} (Auto Loader's {@code addNewColumns}) a landed
+ * top-level field the table does not have becomes a nullable column of {@code events_bronze} in the
+ * commit of the batch that brought it ({@link NewColumns}; {@code QueryContext#toGrowingTable});
+ * the checkpoint goes on.
  */
 public final class BronzeQuery implements Query {
 
@@ -53,6 +66,7 @@ public final class BronzeQuery implements Query {
     private final Path events;
     private final boolean rescuedData;
     private final BadLines badLines;
+    private final SchemaEvolution evolution;
 
     public BronzeQuery(Path events) {
         this(events, false);
@@ -71,9 +85,19 @@ public final class BronzeQuery implements Query {
      * @param badLines what a line that is not clean gives ({@code --bad-lines})
      */
     public BronzeQuery(Path events, boolean rescuedData, BadLines badLines) {
+        this(events, rescuedData, badLines, SchemaEvolution.NONE);
+    }
+
+    /**
+     * @param evolution what a landed field the table does not have does ({@code
+     *     --schema-evolution})
+     */
+    public BronzeQuery(
+            Path events, boolean rescuedData, BadLines badLines, SchemaEvolution evolution) {
         this.events = events;
         this.rescuedData = rescuedData;
         this.badLines = badLines;
+        this.evolution = evolution;
     }
 
     @Override
@@ -83,10 +107,38 @@ public final class BronzeQuery implements Query {
 
     @Override
     public void build(QueryContext context) {
-        write(
-                context,
-                EventSources.jsonFiles(context, "events", events, null, rescuedData, badLines),
-                rescuedData);
+        if (evolution == SchemaEvolution.NONE) {
+            write(
+                    context,
+                    EventSources.jsonFiles(context, "events", events, null, rescuedData, badLines),
+                    rescuedData);
+            return;
+        }
+        NewColumns newColumns = new NewColumns(TABLE, addedColumns(context), rescuedData);
+        DataStream<ParsedEvent> lines =
+                EventSources.jsonFiles(
+                        context, "events", events, null, rescuedData, badLines, newColumns);
+        SingleOutputStreamOperator<ParsedEvent> good =
+                splitBad(lines, line -> line, TypeInformation.of(ParsedEvent.class));
+        context.toGrowingTable(
+                good,
+                rescuedData ? EventTables.rescuedEvents(TABLE) : EventTables.parsedEvents(TABLE),
+                line -> line.columns);
+        writeBadLines(context, good);
+    }
+
+    /** The columns events_bronze has beyond the event columns and _rescued_data, with types. */
+    private static Map<String, LogicalType> addedColumns(QueryContext context) {
+        Map<String, LogicalType> added = new LinkedHashMap<>();
+        if (context.warehouse().exists(TABLE)) {
+            for (RowType.RowField f : context.warehouse().rowType(TABLE).getFields()) {
+                if (!Event.COLUMNS.contains(f.getName())
+                        && !f.getName().equals(EventTables.RESCUED_DATA)) {
+                    added.put(f.getName(), f.getType());
+                }
+            }
+        }
+        return added;
     }
 
     /** Bronze's tables from the lines of landing files: events, bad lines, skipped files. */
@@ -100,13 +152,19 @@ public final class BronzeQuery implements Query {
         if (rescuedData) {
             SingleOutputStreamOperator<ParsedEvent> good =
                     splitBad(lines, line -> line, TypeInformation.of(ParsedEvent.class));
-            context.toTable(good, EventTables.rescuedEvents(TABLE));
+            // Growing: a checkpoint made without the column goes on with it from the next batch.
+            context.toGrowingTable(good, EventTables.rescuedEvents(TABLE), line -> null);
             split = good;
         } else {
             SingleOutputStreamOperator<Event> good = splitBad(lines);
             context.toTable(good, EventTables.events(TABLE));
             split = good;
         }
+        writeBadLines(context, split);
+    }
+
+    /** The quarantine and the skipped files, from the side outputs of {@link #splitBad}. */
+    private static void writeBadLines(QueryContext context, SingleOutputStreamOperator<?> split) {
         context.toTable(split.getSideOutput(BAD), EventTables.quarantine(QUARANTINE));
         context.toSkippedFilesTable(
                 split.getSideOutput(SKIPPED),

@@ -42,13 +42,15 @@ public enum QueryCatalog {
                     .options(
                             QueryOption.RESCUED_DATA,
                             QueryOption.SKIP_MISSING_FILES,
-                            QueryOption.BAD_LINES)
+                            QueryOption.BAD_LINES,
+                            QueryOption.SCHEMA_EVOLUTION)
                     .creates(
                             r ->
                                     new BronzeQuery(
                                             r.run().events(),
                                             r.rescuedData(),
-                                            r.badLinesOrDefault()))),
+                                            r.badLinesOrDefault(),
+                                            r.schemaEvolutionOrDefault()))),
     WIN5(
             query("win5")
                     .writesWithLateRows("events_5min")

@@ -8,6 +8,7 @@ public enum QueryOption {
     RESCUED_DATA("--rescued-data", false, "the queries that parse landing files"),
     SKIP_MISSING_FILES("--skip-missing-files", false, "the queries that read landing files"),
     BAD_LINES("--bad-lines", false, "the queries that parse JSON events"),
+    SCHEMA_EVOLUTION("--schema-evolution", false, "the query that lands files in events_bronze"),
     KAFKA_SOURCE(
             "--subscribe, --subscribe-pattern, --assign, --starting-offsets,"
                     + " --max-offsets-per-trigger and --fail-on-data-loss",

@@ -1,6 +1,7 @@
 package org.flinkss.course.queries;
 
 import org.flinkss.course.event.BadLines;
+import org.flinkss.course.event.SchemaEvolution;
 import org.flinkss.runtime.query.RunOptions;
 
 import javax.annotation.Nullable;
@@ -21,6 +22,8 @@ import java.util.Set;
  * @param kafka the Kafka options, {@link KafkaSettings#NONE} for the other queries
  * @param badLines what a line that is not clean gives ({@code --bad-lines}); null when not given,
  *     which is {@link BadLines#PERMISSIVE}
+ * @param schemaEvolution bronze's {@code --schema-evolution}; null when not given, which is {@link
+ *     SchemaEvolution#NONE}
  */
 public record QueryRequest(
         RunOptions run,
@@ -28,12 +31,24 @@ public record QueryRequest(
         boolean rescuedData,
         boolean skipMissingFiles,
         KafkaSettings kafka,
-        @Nullable BadLines badLines) {
+        @Nullable BadLines badLines,
+        @Nullable SchemaEvolution schemaEvolution) {
 
     public QueryRequest {
         Objects.requireNonNull(run, "run");
         Objects.requireNonNull(api, "api");
         Objects.requireNonNull(kafka, "kafka");
+    }
+
+    /** A request without {@code --schema-evolution}. */
+    public QueryRequest(
+            RunOptions run,
+            Api api,
+            boolean rescuedData,
+            boolean skipMissingFiles,
+            KafkaSettings kafka,
+            @Nullable BadLines badLines) {
+        this(run, api, rescuedData, skipMissingFiles, kafka, badLines, null);
     }
 
     /** A request without {@code --bad-lines}. */
@@ -51,8 +66,20 @@ public record QueryRequest(
         return badLines == null ? BadLines.PERMISSIVE : badLines;
     }
 
+    /**
+     * What a landed field bronze does not have does: as asked, else {@link SchemaEvolution#NONE}.
+     */
+    public SchemaEvolution schemaEvolutionOrDefault() {
+        return schemaEvolution == null ? SchemaEvolution.NONE : schemaEvolution;
+    }
+
+    public QueryRequest withSchemaEvolution(@Nullable SchemaEvolution mode) {
+        return new QueryRequest(run, api, rescuedData, skipMissingFiles, kafka, badLines, mode);
+    }
+
     public QueryRequest withBadLines(@Nullable BadLines mode) {
-        return new QueryRequest(run, api, rescuedData, skipMissingFiles, kafka, mode);
+        return new QueryRequest(
+                run, api, rescuedData, skipMissingFiles, kafka, mode, schemaEvolution);
     }
 
     /** A request with no query-specific option. */
@@ -61,19 +88,22 @@ public record QueryRequest(
     }
 
     public QueryRequest withApi(Api other) {
-        return new QueryRequest(run, other, rescuedData, skipMissingFiles, kafka, badLines);
+        return new QueryRequest(
+                run, other, rescuedData, skipMissingFiles, kafka, badLines, schemaEvolution);
     }
 
     public QueryRequest withRescuedData(boolean rescued) {
-        return new QueryRequest(run, api, rescued, skipMissingFiles, kafka, badLines);
+        return new QueryRequest(
+                run, api, rescued, skipMissingFiles, kafka, badLines, schemaEvolution);
     }
 
     public QueryRequest withSkipMissingFiles(boolean skip) {
-        return new QueryRequest(run, api, rescuedData, skip, kafka, badLines);
+        return new QueryRequest(run, api, rescuedData, skip, kafka, badLines, schemaEvolution);
     }
 
     public QueryRequest withKafka(KafkaSettings settings) {
-        return new QueryRequest(run, api, rescuedData, skipMissingFiles, settings, badLines);
+        return new QueryRequest(
+                run, api, rescuedData, skipMissingFiles, settings, badLines, schemaEvolution);
     }
 
     /** The query-specific options this request uses. */
@@ -87,6 +117,9 @@ public record QueryRequest(
         }
         if (badLines != null) {
             given.add(QueryOption.BAD_LINES);
+        }
+        if (schemaEvolution != null) {
+            given.add(QueryOption.SCHEMA_EVOLUTION);
         }
         if (kafka.readsKafka()) {
             given.add(QueryOption.KAFKA_SOURCE);

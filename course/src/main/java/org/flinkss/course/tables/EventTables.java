@@ -185,6 +185,11 @@ public final class EventTables {
         return new TableDef<>(name, EVENT_ROW, EventTables::toRow);
     }
 
+    /** Good lines as their events, for a table whose further columns grow with the lines. */
+    public static TableDef<ParsedEvent> parsedEvents(String name) {
+        return new TableDef<>(name, EVENT_ROW, line -> toRow(line.event));
+    }
+
     /** Good lines with what was rescued from them: {@link #RESCUED_EVENT_ROW}. */
     public static TableDef<ParsedEvent> rescuedEvents(String name) {
         return new TableDef<>(name, RESCUED_EVENT_ROW, EventTables::toRescuedRow);

@@ -8,6 +8,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import org.flinkss.course.event.BadLines;
+import org.flinkss.course.event.SchemaEvolution;
 import org.flinkss.course.queries.DatabaseWriters;
 import org.flinkss.course.queries.Pipeline;
 import org.flinkss.course.queries.QueryCatalog;
@@ -78,9 +79,24 @@ public final class RunCommand implements Callable<Integer> {
                     "bronze and pipeline: keep JSON fields that are not in the schema, and values"
                         + " of the wrong type, in a column _rescued_data of events_bronze with the"
                         + " file's path (Auto Loader's rescuedDataColumn), instead of skipping them"
-                        + " or quarantining the line. A checkpoint made with it only runs with it,"
-                        + " and the reverse.")
+                        + " or quarantining the line. A checkpoint made with it only runs with it;"
+                        + " one made without it goes on with it (the column added, null before).")
     boolean rescuedData;
+
+    @Option(
+            names = "--schema-evolution",
+            paramLabel = "MODE",
+            converter = Converters.SchemaEvolutionValue.class,
+            description =
+                    "bronze: what a landed top-level JSON field that events_bronze does not have"
+                        + " does (Auto Loader's schemaEvolutionMode). none (default): skipped, or"
+                        + " kept in _rescued_data with --rescued-data; add-new-columns: it becomes"
+                        + " a nullable column (BIGINT, DOUBLE, BOOLEAN or STRING, inferred from its"
+                        + " first value) in the commit of the batch that brought it, earlier rows"
+                        + " null, the checkpoint going on. A value of another type than its"
+                        + " column's fails the run naming file, line and both types, or is rescued"
+                        + " with --rescued-data.")
+    SchemaEvolution schemaEvolution;
 
     @Option(
             names = "--bad-lines",
@@ -118,7 +134,14 @@ public final class RunCommand implements Callable<Integer> {
         kafka.applyTo(options);
         RunOptions run = options.build();
         QueryRequest request =
-                new QueryRequest(run, api.api(), rescuedData, skipMissingFiles, kafka, badLines);
+                new QueryRequest(
+                        run,
+                        api.api(),
+                        rescuedData,
+                        skipMissingFiles,
+                        kafka,
+                        badLines,
+                        schemaEvolution);
         q.check(request);
         if (q.isComposite() && !run.expectations().isEmpty()) {
             // One rule would reach bronze's, silver's and gold's tables alike.

@@ -83,7 +83,8 @@ public final class IdentityStore {
             write(portable(identity, base()), id);
             return id;
         }
-        identity = portable(identity, base());
+        // What a run may grow is the run's, not recorded: carried past the JSON round trip.
+        identity = portable(identity, base()).growing(identity.growingTables());
         CheckpointMetadata stored = read.get();
         String id = stored.queryId();
         if (!stored.hasIdentity() && !id.isEmpty()) {
@@ -104,7 +105,10 @@ public final class IdentityStore {
         if (refused != null) {
             throw refused;
         }
-        if (!existing.records().equals(identity.records())) {
+        if (existing.grownBy(identity)) {
+            // Columns a run of a growing table added (addNewColumns): the checkpoint goes on.
+            write(existing.withRecords(identity.records()).withTablesOf(identity), id);
+        } else if (!existing.records().equals(identity.records())) {
             // Same query, with record tables a later version added: list them for reset.
             write(existing.withRecords(identity.records()), id);
         }
@@ -120,7 +124,7 @@ public final class IdentityStore {
         if (read.isEmpty() || !read.get().hasIdentity()) {
             return Optional.empty();
         }
-        identity = portable(identity, base());
+        identity = portable(identity, base()).growing(identity.growingTables());
         String recordedBase = read.get().recordedBase();
         QueryIdentity existing =
                 portable(read.get().identity(), recordedBase.isEmpty() ? base() : recordedBase);

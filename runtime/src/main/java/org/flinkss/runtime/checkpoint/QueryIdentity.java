@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What makes a query the same query for its checkpoint (Spark's rule): its sources, its sinks and
@@ -34,6 +35,13 @@ public final class QueryIdentity {
 
     /** Table -> its columns, as {@code ["event_id BIGINT", ...]}; null if not recorded. */
     @Nullable private final Map<String, List<String>> tables;
+
+    /**
+     * The tables whose columns a run may grow (Auto Loader's {@code addNewColumns}): a run that
+     * writes one with the recorded columns followed by others is the same query. Not recorded: a
+     * property of the run, not of the checkpoint.
+     */
+    private final Set<String> growing;
 
     public QueryIdentity(
             String name, List<String> sources, List<String> sinks, List<String> stateful) {
@@ -59,6 +67,27 @@ public final class QueryIdentity {
         this.records = List.copyOf(records);
         this.tables =
                 tables == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(tables));
+        this.growing = Set.of();
+    }
+
+    private QueryIdentity(QueryIdentity identity, Set<String> growing) {
+        this.name = identity.name;
+        this.sources = identity.sources;
+        this.sinks = identity.sinks;
+        this.stateful = identity.stateful;
+        this.records = identity.records;
+        this.tables = identity.tables;
+        this.growing = Set.copyOf(growing);
+    }
+
+    /** The tables whose columns this run may grow ({@link #growing}). */
+    Set<String> growingTables() {
+        return growing;
+    }
+
+    /** This identity, of a run whose tables {@code tables} may have grown since the recorded. */
+    public QueryIdentity growing(Set<String> tables) {
+        return new QueryIdentity(this, tables);
     }
 
     /**
@@ -128,6 +157,9 @@ public final class QueryIdentity {
             List<String> before = table.getValue();
             List<String> now = run.tables.get(table.getKey());
             if (now != null && !now.equals(before)) {
+                if (grows(table.getKey(), before, run)) {
+                    continue;
+                }
                 List<String> added = now.stream().filter(c -> !before.contains(c)).toList();
                 List<String> dropped = before.stream().filter(c -> !now.contains(c)).toList();
                 return "writes table '"
@@ -142,6 +174,31 @@ public final class QueryIdentity {
             }
         }
         return null;
+    }
+
+    /** Whether {@code run} writes a table that may grow with more columns than recorded here. */
+    boolean grownBy(QueryIdentity run) {
+        if (tables == null || run.tables == null) {
+            return false;
+        }
+        return tables.entrySet().stream()
+                .anyMatch(
+                        t ->
+                                !t.getValue().equals(run.tables.get(t.getKey()))
+                                        && grows(t.getKey(), t.getValue(), run));
+    }
+
+    private static boolean grows(String table, List<String> before, QueryIdentity run) {
+        List<String> now = run.tables.get(table);
+        return run.growing.contains(table)
+                && now != null
+                && now.size() > before.size()
+                && now.subList(0, before.size()).equals(before);
+    }
+
+    /** This identity with the tables' columns of {@code run}, whose tables grew. */
+    QueryIdentity withTablesOf(QueryIdentity run) {
+        return new QueryIdentity(name, sources, sinks, stateful, records, run.tables);
     }
 
     public String describe() {

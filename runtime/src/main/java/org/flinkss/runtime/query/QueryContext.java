@@ -11,6 +11,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.function.SerializableFunction;
 
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
@@ -40,6 +41,7 @@ import org.flinkss.runtime.source.delta.DeltaRowFormat;
 import org.flinkss.runtime.source.files.FilePlanner;
 import org.flinkss.runtime.source.files.FileSplit;
 import org.flinkss.runtime.source.impl.MicroBatchSource;
+import org.flinkss.runtime.table.OpenColumns;
 import org.flinkss.runtime.table.TableDef;
 import org.flinkss.runtime.table.TableMode;
 import org.flinkss.runtime.table.TableOwner;
@@ -52,9 +54,11 @@ import javax.annotation.Nullable;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a {@link Query} builds its graph with: sources that read in micro-batches, and sinks that
@@ -94,6 +98,9 @@ public final class QueryContext {
 
     /** The columns of every table written, warehouse and SQL: part of the query's identity. */
     private final Map<String, List<String>> tableColumns = new LinkedHashMap<>();
+
+    /** The tables of {@link #toGrowingTable}. */
+    private final Set<String> growing = new HashSet<>();
 
     /** The run's trigger, rate limits and missing-file policy come from {@code options}. */
     QueryContext(
@@ -366,6 +373,27 @@ public final class QueryContext {
     }
 
     /**
+     * {@link #toTable} for a table whose columns grow with its data (Auto Loader's {@code
+     * addNewColumns}): each record gives the table's fixed columns ({@code table}) and, as a JSON
+     * object, further ones ({@code openColumns}, typed as {@link OpenColumns} says). A field the
+     * table does not have becomes a nullable column in the commit of the batch that brought it (one
+     * version: the new schema, the data, the {@code txn}); rows committed before read it as null.
+     * The table's columns as this run starts (the existing table's, then fixed ones it lacks, which
+     * it gains in a commit of their own before the run) are part of the query's identity, and a
+     * checkpoint made with fewer of them goes on.
+     *
+     * @param openColumns a record's further columns, a JSON object, or null for none
+     */
+    public <T> DataStream<Void> toGrowingTable(
+            DataStream<T> stream, TableDef<T> table, SerializableFunction<T, String> openColumns) {
+        DataStream<Void> committed =
+                GrowingTables.toTable(this, stream, table, openColumns, queryName);
+        growing.add(table.name());
+        sinks.put(table.name(), "DeltaSink[" + warehouse.uri(table.name()) + "]");
+        return committed;
+    }
+
+    /**
      * The committer of a Delta table: parallelism 1, after the table's writers. Its uid is the one
      * Flink gave the committer of the sink this replaced, so that checkpoints made before keep
      * restoring.
@@ -558,7 +586,8 @@ public final class QueryContext {
         outputs.removeAll(expected.rejectedTables());
         List<String> records = new ArrayList<>(skippedFilesTables);
         records.addAll(expected.rejectedTables());
-        return new QueryIdentity(queryName, sources, outputs, stateful, records, tableColumns);
+        return new QueryIdentity(queryName, sources, outputs, stateful, records, tableColumns)
+                .growing(growing);
     }
 
     /** Refuses the run if an expectation applied to no table ({@link ExpectationTables}). */
@@ -603,7 +632,12 @@ public final class QueryContext {
                     TableOwner.ofCheckpoint(queryName, queryId, scope.layout(), warehouse);
             for (String table : tables) {
                 try {
-                    warehouse.own(table, tableRows.get(table), owner, tableModes.get(table));
+                    if (growing.contains(table)) {
+                        warehouse.ownGrowing(
+                                table, tableRows.get(table), owner, tableModes.get(table));
+                    } else {
+                        warehouse.own(table, tableRows.get(table), owner, tableModes.get(table));
+                    }
                 } catch (IllegalStateException e) {
                     throw new QueryException(e.getMessage(), e);
                 }

@@ -49,14 +49,6 @@ public final class PreflightReport {
                 || operators.stream().anyMatch(o -> o.fate() == RestoredOperators.Fate.NO_OPERATOR);
     }
 
-    public List<SourcePreview.Preview> sources() {
-        return List.copyOf(sources);
-    }
-
-    public List<RestoredOperators.Operator> operators() {
-        return List.copyOf(operators);
-    }
-
     /** The report, a line each; the first says that nothing ran. */
     public List<String> lines() {
         List<String> lines = new ArrayList<>();

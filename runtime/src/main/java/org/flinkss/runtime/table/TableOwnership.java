@@ -6,6 +6,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.flinkss.runtime.checkpoint.ResetMarker;
 import org.flinkss.runtime.table.delta.DeltaSchema;
 import org.flinkss.runtime.table.delta.DeltaTable;
+import org.flinkss.runtime.table.delta.SchemaGrowth;
 
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +33,22 @@ final class TableOwnership {
      * REPLACE TABLE} commit); one converted from the earlier format is claimed by its query's first
      * run.
      */
+    /**
+     * {@link #own}, for a table whose columns may grow: a table that has fewer columns than {@code
+     * rowType}, the others the same, is owned as it is and then gains the missing ones, nullable,
+     * in a commit of its own ({@link DeltaTable#addColumns}); rows already in it read them as null.
+     */
+    void ownGrowing(String name, RowType rowType, TableOwner owner, TableMode mode) {
+        Optional<DeltaTable.Head> head = folders.delta(name).head();
+        RowType existing = head.map(DeltaTable.Head::rowType).orElse(rowType);
+        if (existing.equals(rowType) || !SchemaGrowth.isGrowthOf(existing, rowType)) {
+            own(name, rowType, owner, mode);
+            return;
+        }
+        own(name, existing, owner, mode);
+        folders.delta(name).addColumns(rowType);
+    }
+
     void own(String name, RowType rowType, TableOwner owner, TableMode mode) {
         folders.refuseLegacy(name);
         DeltaTable table = folders.delta(name);

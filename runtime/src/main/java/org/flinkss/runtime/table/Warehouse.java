@@ -142,6 +142,14 @@ public final class Warehouse {
     }
 
     /**
+     * {@link #own} for a table whose columns grow with its data: an existing table with fewer
+     * columns, the others the same, gains the missing ones (nullable) in a commit of its own.
+     */
+    public void ownGrowing(String name, RowType rowType, TableOwner owner, TableMode mode) {
+        ownership.ownGrowing(name, rowType, owner, mode);
+    }
+
+    /**
      * Whether table {@code name} records as its writer the checkpoint of which {@code now} is a
      * copy: the same query id, at another place that still holds it (a copied base sharing this
      * warehouse). Neither may write or empty the table for the other.

@@ -18,6 +18,7 @@ import org.flinkss.runtime.table.TableDef;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -78,6 +79,21 @@ class QueryIdentityTest {
                             + " event_type STRING, event_ts TIMESTAMP_LTZ(3), amount DOUBLE,"
                             + " _rescued_data STRING); added: _rescued_data STRING.")
                 .hasMessageContaining("'reset bronze'");
+    }
+
+    @Test
+    void aGrowingTableGoesOnWithMoreColumnsRecordsThemAndStillRefusesFewer() {
+        IdentityStore cp = new IdentityStore(new CheckpointLayout(Storage.location(dir.toFile())));
+        String id = cp.claim(bronze(EVENTS));
+        Set<String> growing = Set.of("events_bronze");
+
+        // Step 1: a run that may grow the table goes on with a column more, and it is recorded.
+        assertThat(cp.claim(bronze(WITH_RESCUED).growing(growing))).isEqualTo(id);
+        assertThat(cp.claim(bronze(WITH_RESCUED))).isEqualTo(id);
+        // Step 2: fewer columns are refused, growing or not.
+        assertThatThrownBy(() -> cp.claim(bronze(EVENTS).growing(growing)))
+                .isInstanceOf(QueryException.class)
+                .hasMessageContaining("dropped: _rescued_data STRING");
     }
 
     private static final List<String> SOURCES =

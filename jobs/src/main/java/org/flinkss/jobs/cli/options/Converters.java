@@ -4,6 +4,7 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 import org.flinkss.course.event.BadLines;
+import org.flinkss.course.event.SchemaEvolution;
 import org.flinkss.course.queries.Api;
 import org.flinkss.course.queries.QueryCatalog;
 import org.flinkss.runtime.expect.Expectation;
@@ -162,6 +163,14 @@ public final class Converters {
         @Override
         public OutputMode convert(String text) {
             return Converters.convert(OutputMode::parse, text);
+        }
+    }
+
+    /** {@link SchemaEvolution#of}: none or add-new-columns. */
+    public static final class SchemaEvolutionValue implements ITypeConverter<SchemaEvolution> {
+        @Override
+        public SchemaEvolution convert(String text) {
+            return Converters.convert(SchemaEvolution::of, text);
         }
     }
 

@@ -134,7 +134,13 @@ public final class RunTarget {
 
     /** The options of {@code run} that only the course's queries take, beside Kafka's. */
     private static final List<String> COURSE_OPTIONS =
-            List.of("--outer", "--api", "--output-mode", "--rescued-data", "--bad-lines");
+            List.of(
+                    "--outer",
+                    "--api",
+                    "--output-mode",
+                    "--rescued-data",
+                    "--bad-lines",
+                    "--schema-evolution");
 
     /** The field of {@code run}'s Kafka options: a course query's topic source. */
     private static final String KAFKA_MIXIN = "kafka";

@@ -23,16 +23,21 @@ public final class AppendCommit implements TableCommit {
     @Override
     public CommitResult commit(DeltaTable table, String queryId, long batchId, List<byte[]> items) {
         List<DataFile> files = new ArrayList<>(items.size());
-        long committedAt = System.currentTimeMillis();
         for (byte[] item : items) {
-            DataFile file = DataFile.fromBytes(item);
-            files.add(file);
-            committedAt = Math.max(committedAt, file.modificationTime());
+            files.add(DataFile.fromBytes(item));
         }
         files.sort(DataFileWriter.COMMIT_ORDER);
+        return table.append(queryId, batchId, atCommitTime(files));
+    }
+
+    /** The files, in their order, each with the commit's time as its modification time. */
+    static List<DataFile> atCommitTime(List<DataFile> files) {
+        long committedAt = System.currentTimeMillis();
+        for (DataFile file : files) {
+            committedAt = Math.max(committedAt, file.modificationTime());
+        }
         long time = committedAt;
-        files.replaceAll(f -> f.withModificationTime(time));
-        return table.append(queryId, batchId, files);
+        return files.stream().map(f -> f.withModificationTime(time)).toList();
     }
 
     /**

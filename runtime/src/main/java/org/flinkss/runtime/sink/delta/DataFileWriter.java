@@ -60,6 +60,11 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
         return queryId + "-";
     }
 
+    /** {@code <query id>-<subtask, 5 digits>-}: how a writer subtask's files start. */
+    static String subtaskPrefix(RunScope scope, int subtask) {
+        return fileNamePrefix(QueryIdentity.idIn(scope.layout())) + String.format("%05d-", subtask);
+    }
+
     /**
      * The order a batch's data files are committed in: by name, which is {@code <query id>-<writer
      * subtask, 5 digits>-<sequence, 19 digits>-<random>}, so subtask after subtask and, within one,
@@ -81,10 +86,7 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
     @Override
     public void open() throws Exception {
         super.open();
-        prefix =
-                fileNamePrefix(QueryIdentity.idIn(scope.layout()))
-                        + String.format(
-                                "%05d-", getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
+        prefix = subtaskPrefix(scope, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
     }
 
     @Override
@@ -109,9 +111,13 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
         }
         DataFiles.Writer finishing = writer;
         writer = null;
-        DataFile staged;
+        output.collect(new StreamRecord<>(finish(table, finishing).toBytes()));
+    }
+
+    /** Finishes and closes a table's data file, and describes it; an error names both. */
+    static DataFile finish(String table, DataFiles.Writer finishing) throws IOException {
         try {
-            staged = finishing.finish();
+            return finishing.finish();
         } catch (IOException e) {
             throw new IOException(
                     "table '" + table + "': cannot finish data file " + finishing.path() + ": " + e,
@@ -119,7 +125,6 @@ public final class DataFileWriter extends AbstractStreamOperator<byte[]>
         } finally {
             finishing.close();
         }
-        output.collect(new StreamRecord<>(staged.toBytes()));
     }
 
     @Override

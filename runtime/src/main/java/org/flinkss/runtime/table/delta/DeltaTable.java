@@ -265,6 +265,35 @@ public final class DeltaTable {
     }
 
     /**
+     * Adds nullable columns after the existing ones, in a commit of its own ({@code Manual Update})
+     * whose {@code metaData} action holds the new schema; no data changes, and the rows already in
+     * the table read the new columns as null.
+     *
+     * @param grown the table's columns followed by the new ones ({@link SchemaGrowth#isGrowthOf})
+     * @return the new version
+     * @throws IllegalArgumentException if {@code grown} changes anything else
+     */
+    public long addColumns(RowType grown) {
+        return writer.addColumns(grown);
+    }
+
+    /**
+     * {@link #append} of a micro-batch whose data files hold columns the table does not have yet:
+     * one version with the {@code metaData} action of the grown schema, the files' {@code add}
+     * actions and the batch's {@code txn} action (Auto Loader's {@code addNewColumns}, Spark's
+     * {@code mergeSchema}). Rows committed before read the new columns as null. Skipped, as {@link
+     * #commit}, when the table already holds the batch.
+     *
+     * @param grown the table's columns followed by the new ones, nullable ({@link
+     *     SchemaGrowth#isGrowthOf})
+     * @throws IllegalArgumentException if {@code grown} changes anything else
+     */
+    public CommitResult appendWithSchema(
+            String appId, long batchId, List<DataFile> files, RowType grown) {
+        return writer.appendWithSchema(appId, batchId, files, grown);
+    }
+
+    /**
      * Commits a micro-batch that rewrote part of the table, planned on version {@code
      * plannedVersion}: the data files named in {@code removed} are removed and {@code added} added,
      * in one version carrying the batch's {@code txn} action and {@code info} (its operation, e.g.

@@ -2,6 +2,7 @@ package org.flinkss.runtime.table.delta;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
+import io.delta.kernel.Transaction;
 import io.delta.kernel.TransactionBuilder;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
@@ -11,6 +12,7 @@ import io.delta.kernel.internal.InternalScanFileUtils;
 import io.delta.kernel.internal.ScanImpl;
 import io.delta.kernel.internal.SnapshotImpl;
 import io.delta.kernel.internal.TableImpl;
+import io.delta.kernel.internal.TransactionImpl;
 import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.actions.CommitInfo;
 import io.delta.kernel.internal.actions.Format;
@@ -32,6 +34,7 @@ import io.delta.kernel.utils.FileStatus;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -70,6 +73,10 @@ import java.util.function.Predicate;
  *       table with {@code delta.enableChangeDataFeed} ({@code ChangeDataFeedFeature} has no write
  *       support in it), so {@link FeedLog} writes those tables' log entries itself, of the action
  *       rows Kernel's own commits are made of ({@code cdc} has no builder in Kernel).
+ *   <li>{@link #withSchema}: Kernel's builder refuses a schema for a table that exists ("Evolution
+ *       is not currently supported", without column mapping); adding nullable columns at the end,
+ *       which Delta allows without column mapping, is done by giving the transaction the table's
+ *       metadata with the grown schema, which Kernel then writes as the commit's {@code metaData}.
  *   <li>{@link #isShortListing}: Kernel's public exception for a log that misses entries is {@link
  *       InvalidTableException}; three more of its checks throw plain {@code IllegalStateException}
  *       / {@code IllegalArgumentException}, known only by their texts.
@@ -294,6 +301,31 @@ final class KernelInternals {
                                 UUID.randomUUID().toString(),
                                 info.metrics())
                         .toRow());
+    }
+
+    /**
+     * Makes a transaction that Kernel built for an existing table commit {@code schema} as the
+     * table's new schema: its {@code metaData} action (the table's metadata with the new schema,
+     * every other field kept) is written with the transaction's other actions, in the same log
+     * entry, and its write context and statistics follow the new schema. The caller checks that
+     * {@code schema} only adds nullable columns at the end ({@code SchemaGrowth}).
+     */
+    static void withSchema(Transaction txn, StructType schema) {
+        try {
+            Field metadata = TransactionImpl.class.getDeclaredField("metadata");
+            Field update = TransactionImpl.class.getDeclaredField("shouldUpdateMetadata");
+            metadata.setAccessible(true);
+            update.setAccessible(true);
+            Metadata current = (Metadata) metadata.get(txn);
+            metadata.set(txn, current.withNewSchema(schema));
+            update.setBoolean(txn, true);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(
+                    "Delta Kernel's transaction has no field this project sets to change a"
+                            + " table's schema (a Kernel other than 4.0.0?): "
+                            + e,
+                    e);
+        }
     }
 
     /** The file a row of {@code Scan.getScanFiles} names, to read it with the Parquet handler. */

@@ -291,6 +291,80 @@ final class TransactionWriter {
         }
     }
 
+    /** See {@link DeltaTable#addColumns}. */
+    long addColumns(RowType grown) {
+        snapshots.latest();
+        Transaction txn =
+                table.createTransactionBuilder(
+                                engine, DeltaTable.ENGINE_INFO, Operation.MANUAL_UPDATE)
+                        .withMaxRetries(0)
+                        .build(engine);
+        grow(txn, grown);
+        return commitActions(txn, List.of());
+    }
+
+    /** See {@link DeltaTable#appendWithSchema}. */
+    CommitResult appendWithSchema(String appId, long batchId, List<DataFile> files, RowType grown) {
+        Transaction txn;
+        try {
+            txn =
+                    table.createTransactionBuilder(
+                                    engine, DeltaTable.ENGINE_INFO, Operation.STREAMING_UPDATE)
+                            .withTransactionId(engine, appId, batchId)
+                            // Kernel does not rebase a schema change: a lost race fails whole.
+                            .withMaxRetries(0)
+                            .build(engine);
+        } catch (ConcurrentTransactionException e) {
+            return skipped(appId, batchId);
+        }
+        grow(txn, grown);
+        try {
+            long version = commitActions(txn, addActions(txn, files));
+            LOG.info(
+                    "Delta table {}: batch {} of {} committed as version {} ({} files, columns now"
+                            + " {})",
+                    path,
+                    batchId,
+                    appId,
+                    version,
+                    files.size(),
+                    grown);
+            return new CommitResult(true, appId, batchId, version, batchId);
+        } catch (ConcurrentTransactionException e) {
+            return skipped(appId, batchId);
+        } catch (ConcurrentWriteException e) {
+            throw new IllegalStateException(
+                    "Delta table "
+                            + path
+                            + ": batch "
+                            + batchId
+                            + " of "
+                            + appId
+                            + ", which adds columns, lost its commit to another writer and was not"
+                            + " committed ("
+                            + e.getMessage()
+                            + "). A table has one writer query: stop the other writer and rerun.",
+                    e);
+        }
+    }
+
+    /** The transaction commits {@code grown} as the table's schema; refused unless it grows. */
+    private void grow(Transaction txn, RowType grown) {
+        RowType current = DeltaSchema.toFlink(txn.getSchema(engine));
+        if (!SchemaGrowth.isGrowthOf(current, grown)) {
+            throw new IllegalArgumentException(
+                    "Delta table "
+                            + path
+                            + " has columns "
+                            + current
+                            + ": "
+                            + grown
+                            + " does not only add nullable columns after them, the one schema"
+                            + " change made in place");
+        }
+        KernelInternals.withSchema(txn, DeltaSchema.toDelta(grown));
+    }
+
     private static void pauseAfterShortListing(int attempt) {
         try {
             Thread.sleep(25L * attempt);

@@ -1,7 +1,12 @@
 package org.flinkss.runtime.table.delta;
 
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -77,9 +82,43 @@ class DeltaSparkReadBackITCase {
                 1,
                 List.of(ChangeSetBytes.of(EVENTS, events(20, 10)))); // replay: skipped
 
+        // Step 6: a table whose columns grew (bronze's --schema-evolution add-new-columns): a
+        // batch that adds 'channel' in its own commit, then 'score' added alone.
+        DeltaTable evolved = DeltaTable.forPath(dir.resolve("evolved").toString());
+        evolved.create(EVENTS, Map.of());
+        evolved.append("q", 0, List.of(write(evolved, events(0, 10))));
+        RowType withChannel =
+                SchemaGrowth.union(
+                        EVENTS,
+                        List.of(new RowType.RowField("channel", VarCharType.STRING_TYPE)),
+                        "evolved",
+                        "a test");
+        List<RowData> channelRows = new ArrayList<>();
+        for (RowData row : events(10, 5)) {
+            GenericRowData grown = new GenericRowData(EVENTS.getFieldCount() + 1);
+            for (int i = 0; i < EVENTS.getFieldCount(); i++) {
+                grown.setField(
+                        i, RowData.createFieldGetter(EVENTS.getTypeAt(i), i).getFieldOrNull(row));
+            }
+            grown.setField(EVENTS.getFieldCount(), StringData.fromString("web"));
+            channelRows.add(grown);
+        }
+        evolved.appendWithSchema(
+                "q",
+                1,
+                List.of(DataFiles.write(new Path(evolved.path()), withChannel, channelRows)),
+                withChannel);
+        evolved.addColumns(
+                SchemaGrowth.union(
+                        withChannel,
+                        List.of(new RowType.RowField("score", new BigIntType())),
+                        "evolved",
+                        "a test"));
+
         Map<String, SparkDeltaReader.Table> spark =
                 SparkDeltaReader.read(
                         List.of(
+                                evolved.path(),
                                 merged.path(),
                                 appended.path(),
                                 appended.path() + "@1",
@@ -109,6 +148,18 @@ class DeltaSparkReadBackITCase {
                 .isEqualTo(SparkDeltaReader.lines(values(events(0, 15), EVENTS)));
         assertThat(spark.get(merged.path()).history())
                 .containsExactly("2 MERGE", "1 MERGE", "0 CREATE TABLE");
+        assertThat(spark.get(evolved.path()).schema())
+                .isEqualTo(
+                        "struct<event_id:bigint,user_id:int,event_type:string,event_ts:timestamp,amount:double,flagged:boolean,day:date,channel:string,score:bigint>");
+        List<String> evolvedRows = new ArrayList<>();
+        for (List<Object> row : values(events(0, 15), EVENTS)) {
+            List<Object> grown = new ArrayList<>(row);
+            grown.add((Long) row.get(0) >= 10 ? "web" : null);
+            grown.add(null);
+            evolvedRows.add(SparkDeltaReader.line(grown));
+        }
+        evolvedRows.sort(null);
+        assertThat(spark.get(evolved.path()).rows()).isEqualTo(evolvedRows);
         // The same rows as the project's reader and Kernel's give.
         List<List<Object>> ours = new ArrayList<>(values(appended.snapshot().rows(), EVENTS));
         assertThat(SparkDeltaReader.lines(ours)).isEqualTo(spark.get(appended.path()).rows());
