@@ -14,12 +14,10 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.function.SerializableFunction;
 
 import org.flinkss.runtime.QueryException;
-import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.progress.ProgressCounter;
 import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.sink.ChangesPerBatch;
-import org.flinkss.runtime.sink.ForEachBatchSink;
 import org.flinkss.runtime.sink.delta.AppendCommit;
 import org.flinkss.runtime.sink.delta.CompleteCommit;
 import org.flinkss.runtime.sink.delta.DataFileWriter;
@@ -27,7 +25,6 @@ import org.flinkss.runtime.sink.delta.DeltaCommitter;
 import org.flinkss.runtime.sink.delta.MergeCommit;
 import org.flinkss.runtime.sink.delta.TableCommit;
 import org.flinkss.runtime.sink.jdbc.Database;
-import org.flinkss.runtime.sink.jdbc.JdbcUpsert;
 import org.flinkss.runtime.sink.jdbc.SqlTableOwners;
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.ReadOrder;
@@ -51,7 +48,6 @@ import org.flinkss.runtime.trigger.Trigger;
 
 import javax.annotation.Nullable;
 
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -467,7 +463,7 @@ public final class QueryContext {
             RowType rowType,
             String keyColumn,
             Database database) {
-        upsert(rows, table, rowType, List.of(keyColumn), database);
+        SqlUpsertTables.upsert(this, rows, table, rowType, List.of(keyColumn), database);
     }
 
     /**
@@ -481,65 +477,13 @@ public final class QueryContext {
             RowType rowType,
             List<String> keyColumns,
             Database database) {
-        upsert(
+        SqlUpsertTables.upsert(
+                this,
                 ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table),
                 table,
                 rowType,
                 keyColumns,
                 database);
-    }
-
-    private void upsert(
-            DataStream<RowData> rows,
-            String table,
-            RowType rowType,
-            List<String> keyColumns,
-            Database database) {
-        // Serializable, on any storage: the operator reads the id where the checkpoint is.
-        CheckpointLayout layout = scope.layout();
-        JdbcUpsert upsert =
-                new JdbcUpsert(
-                        database, table, rowType, keyColumns, () -> QueryIdentity.idIn(layout));
-        beforeRun.add(
-                () -> {
-                    // Claimed before any data moves, in the transaction that creates the table:
-                    // another base's writer of the same table is refused, as for Delta tables.
-                    SqlTableOwners owners = new SqlTableOwners(database);
-                    TableOwner owner = owners.owner(queryName, QueryIdentity.idIn(layout), layout);
-                    try {
-                        owners.claim(table, owner, upsert::createTables);
-                    } catch (IllegalStateException e) {
-                        throw new QueryException(e.getMessage(), e);
-                    } catch (SQLException e) {
-                        throw new QueryException(
-                                "cannot create table '"
-                                        + table
-                                        + "' in "
-                                        + database.describe()
-                                        + ": "
-                                        + e.getMessage(),
-                                e);
-                    }
-                });
-        DataStream<RowData> counted =
-                rows.map(new ProgressCounter<>(scope, table, (RowData r) -> r))
-                        .returns(InternalTypeInfo.of(rowType))
-                        .name("to-" + table)
-                        .uid("rows-" + table);
-        counted.sinkTo(
-                        new ForEachBatchSink<>(
-                                InternalTypeInfo.of(rowType)
-                                        .createSerializer(
-                                                new org.apache.flink.api.common.serialization
-                                                        .SerializerConfigImpl()),
-                                upsert))
-                .setParallelism(1)
-                .name(table)
-                .uid("sink-" + table);
-        sinks.put(
-                table,
-                "ForeachBatchSink[upsert into " + table + " at " + database.describe() + "]");
-        tableColumns.put(table, QueryIdentity.columns(rowType));
     }
 
     /**
@@ -568,6 +512,16 @@ public final class QueryContext {
     public DataStream<Void> toMergedTable(
             DataStream<RowData> rows, String table, RowType rowType, List<String> keyColumns) {
         return ChangeSetTables.merged(this, rows, table, rowType, keyColumns);
+    }
+
+    /** Runs {@code action} before the job is submitted, once its identity is claimed. */
+    void beforeRun(Runnable action) {
+        beforeRun.add(action);
+    }
+
+    /** Records a table's columns in the query's identity (its checkpoint keeps them). */
+    void recordColumns(String table, RowType rowType) {
+        tableColumns.put(table, QueryIdentity.columns(rowType));
     }
 
     /** How the query's identity and progress describe a sink. */
