@@ -43,12 +43,6 @@ public final class PreflightReport {
         sources.add(preview);
     }
 
-    /** Whether the run would be refused before it reads anything. */
-    public boolean refused() {
-        return !refusals.isEmpty()
-                || operators.stream().anyMatch(o -> o.fate() == RestoredOperators.Fate.NO_OPERATOR);
-    }
-
     /** The report, a line each; the first says that nothing ran. */
     public List<String> lines() {
         List<String> lines = new ArrayList<>();
@@ -58,8 +52,15 @@ public final class PreflightReport {
         for (String note : notes) {
             lines.add("  note: " + note);
         }
+        boolean unmapped =
+                operators.stream().anyMatch(o -> o.fate() == RestoredOperators.Fate.NO_OPERATOR);
         if (refusals.isEmpty()) {
-            lines.add("  query: the checkpoint serves this query (or is new): the run would go on");
+            lines.add(
+                    unmapped
+                            ? "  query: the checkpoint serves this query, but Flink would refuse"
+                                    + " state below that it has no operator for"
+                            : "  query: the checkpoint serves this query (or is new): the run"
+                                    + " would go on");
         }
         for (String why : refusals) {
             lines.add("  refused: " + why);

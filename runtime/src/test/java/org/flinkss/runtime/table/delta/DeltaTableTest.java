@@ -46,10 +46,15 @@ class DeltaTableTest {
     }
 
     private List<JsonNode> logEntry(long version) throws Exception {
+        return logEntry(dir.resolve("t"), version);
+    }
+
+    /** The actions of the table's log entry {@code version}, one JSON object a line. */
+    static List<JsonNode> logEntry(java.nio.file.Path table, long version) throws Exception {
         List<JsonNode> actions = new ArrayList<>();
         for (String line :
                 Files.readAllLines(
-                        dir.resolve("t/_delta_log/" + String.format("%020d.json", version)))) {
+                        table.resolve("_delta_log/" + String.format("%020d.json", version)))) {
             actions.add(JSON.readTree(line));
         }
         return actions;

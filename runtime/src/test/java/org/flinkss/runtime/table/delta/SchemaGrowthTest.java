@@ -14,8 +14,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -50,13 +48,7 @@ class SchemaGrowthTest {
     }
 
     private List<JsonNode> logEntry(long version) throws Exception {
-        List<JsonNode> actions = new ArrayList<>();
-        for (String line :
-                Files.readAllLines(
-                        dir.resolve("t/_delta_log/" + String.format("%020d.json", version)))) {
-            actions.add(JSON.readTree(line));
-        }
-        return actions;
+        return DeltaTableTest.logEntry(dir.resolve("t"), version);
     }
 
     private static long count(List<JsonNode> actions, String kind) {
