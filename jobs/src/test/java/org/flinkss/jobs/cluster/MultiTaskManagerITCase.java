@@ -23,7 +23,6 @@ import org.flinkss.runtime.storage.impl.LocalDisk;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.testing.RunFreeRows;
 import org.flinkss.runtime.testing.S3TestServer;
-import org.flinkss.testutils.ClusterInstallationLock;
 import org.flinkss.testutils.ProjectScripts;
 
 import java.io.IOException;
@@ -67,8 +66,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * user's; {@code -DexcludedGroups=ports,docker} skips it.
  */
 @Tag("ports")
-// Beside the docker test (the pom's failsafe execution "cluster-and-docker"), and one at a time
-// with the other cluster test: scripts/cluster has one installation (ClusterInstallationLock).
+// Beside the docker test and the other cluster tests (the pom's failsafe execution
+// "cluster-and-docker"). No ClusterInstallationLock: its installation (FLINK_HOME), ports, data
+// and S3Proxy are its own, so it needs no turn on the project's .flink.
 @Tag("cluster")
 public class MultiTaskManagerITCase {
 
@@ -92,14 +92,12 @@ public class MultiTaskManagerITCase {
     private static String skipped;
     private static boolean started;
     private static Thread stopOnExit;
-    private static ClusterInstallationLock installation;
 
     /** The restart of step 5 while step 4 runs: waited for before the cluster stops. */
     private static CompletableFuture<ProjectScripts.Result> restart;
 
     @BeforeAll
     static void startS3AndCluster() throws IOException {
-        installation = ClusterInstallationLock.acquire("MultiTaskManagerITCase");
         if (!ProjectScripts.onPath("curl")) {
             skipped =
                     "MultiTaskManagerITCase skipped: scripts/cluster and scripts/s3 need curl"
@@ -163,18 +161,16 @@ public class MultiTaskManagerITCase {
     }
 
     @AfterAll
-    static void stopCluster() throws IOException {
-        try (ClusterInstallationLock held = installation) {
-            if (stopOnExit != null) {
-                Runtime.getRuntime().removeShutdownHook(stopOnExit);
-            }
-            if (restart != null) {
-                // After a failed assertion of step 4: a TaskManager that starts after the stop
-                // would outlive the test.
-                restart.handle((result, failure) -> result).join();
-            }
-            stopAll();
+    static void stopCluster() {
+        if (stopOnExit != null) {
+            Runtime.getRuntime().removeShutdownHook(stopOnExit);
         }
+        if (restart != null) {
+            // After a failed assertion of step 4: a TaskManager that starts after the stop
+            // would outlive the test.
+            restart.handle((result, failure) -> result).join();
+        }
+        stopAll();
     }
 
     private static void stopAll() {
