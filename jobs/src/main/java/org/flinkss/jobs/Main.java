@@ -16,6 +16,7 @@ import org.flinkss.jobs.cli.LandCustomersCommand;
 import org.flinkss.jobs.cli.LandEventsCommand;
 import org.flinkss.jobs.cli.ProgressCommand;
 import org.flinkss.jobs.cli.RecomputeCommand;
+import org.flinkss.jobs.cli.ReconcileCommand;
 import org.flinkss.jobs.cli.ReportCommand;
 import org.flinkss.jobs.cli.ResetCommand;
 import org.flinkss.jobs.cli.RunCommand;
@@ -66,6 +67,7 @@ public final class Main implements Callable<Integer> {
                     StatusCommand.class,
                     StateCommand.class,
                     RecomputeCommand.class,
+                    ReconcileCommand.class,
                     ResetCommand.class,
                     DemoCommand.class,
                     ReportCommand.class,

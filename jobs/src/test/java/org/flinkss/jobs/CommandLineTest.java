@@ -169,6 +169,7 @@ class CommandLineTest {
                         "status",
                         "state",
                         "recompute",
+                        "reconcile",
                         "reset",
                         "demo",
                         "report",

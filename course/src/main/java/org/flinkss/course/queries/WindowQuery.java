@@ -29,6 +29,7 @@ import javax.annotation.Nullable;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -398,6 +399,27 @@ public final class WindowQuery implements Query {
             throw new IllegalStateException(name + " has no sessions");
         }
         return BatchSessions.of(events, size.toMillis() * 1000);
+    }
+
+    /**
+     * The fixed windows that hold an event at {@code eventMicros} (epoch microseconds), as Spark
+     * assigns them: each {@code [start, end)} in epoch milliseconds, newest first. Sessions have no
+     * fixed windows.
+     */
+    public List<long[]> windowsHolding(long eventMicros) {
+        if (kind == Kind.SESSION) {
+            throw new IllegalStateException(name + " has sessions, not fixed windows");
+        }
+        long millis = Math.floorDiv(eventMicros, 1000);
+        long step = slide.toMillis();
+        long length = size.toMillis();
+        List<long[]> windows = new ArrayList<>();
+        for (long start = Math.floorDiv(millis, step) * step;
+                start + length > millis;
+                start -= step) {
+            windows.add(new long[] {start, start + length});
+        }
+        return windows;
     }
 
     /** How far before a window's start its rows can lie: sessions chain, so read generously. */

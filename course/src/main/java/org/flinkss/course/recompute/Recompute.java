@@ -86,23 +86,7 @@ public final class Recompute {
             long from,
             long to) {
         String writer = writerOf(warehouse, table);
-        // The writer's window, in the Table API: the batch job runs the stream's SQL.
-        WindowQuery query =
-                QueryCatalog.find(writer)
-                        .filter(q -> !q.isComposite() && q.apis().contains(Api.TABLE))
-                        .map(q -> q.create(RunOptions.builder().base(base).build(), Api.TABLE))
-                        .filter(WindowQuery.class::isInstance)
-                        .map(WindowQuery.class::cast)
-                        .orElseThrow(
-                                () ->
-                                        new QueryException(
-                                                "table '"
-                                                        + table
-                                                        + "' is written by query '"
-                                                        + writer
-                                                        + "', which is not a windowed aggregation:"
-                                                        + " nothing to recompute"));
-        refuseOtherTablesOf(query, table, writer);
+        WindowQuery query = windowQuery(base, table, writer);
         QueryCheckpoint checkpoint = QueryCheckpoint.of(base, writer);
         try (QueryCheckpoint.Lock lock = checkpoint.lock()) {
             // A window the stream has not closed yet will still be written by it: leave it alone.
@@ -172,10 +156,35 @@ public final class Recompute {
     }
 
     /**
+     * The windowed query {@code writer} that writes {@code table}, in the Table API (the batch job
+     * runs the stream's SQL); refused when it is not a windowed aggregation or {@code table} is not
+     * its windowed table.
+     */
+    static WindowQuery windowQuery(Path base, String table, String writer) {
+        WindowQuery query =
+                QueryCatalog.find(writer)
+                        .filter(q -> !q.isComposite() && q.apis().contains(Api.TABLE))
+                        .map(q -> q.create(RunOptions.builder().base(base).build(), Api.TABLE))
+                        .filter(WindowQuery.class::isInstance)
+                        .map(WindowQuery.class::cast)
+                        .orElseThrow(
+                                () ->
+                                        new QueryException(
+                                                "table '"
+                                                        + table
+                                                        + "' is written by query '"
+                                                        + writer
+                                                        + "', which is not a windowed aggregation:"
+                                                        + " nothing to recompute"));
+        refuseOtherTablesOf(query, table, writer);
+        return query;
+    }
+
+    /**
      * The query that writes {@code table}: the warehouse table's owner, or, for a table that only
      * an update-mode run wrote (into the SQL database), the catalog's query of that table.
      */
-    private static String writerOf(Warehouse warehouse, String table) {
+    static String writerOf(Warehouse warehouse, String table) {
         if (warehouse.exists(table)) {
             return warehouse.writer(table);
         }
@@ -219,7 +228,7 @@ public final class Recompute {
                         + ", late events included)");
     }
 
-    private static boolean writesToDatabase(Database database, String table, String queryId) {
+    static boolean writesToDatabase(Database database, String table, String queryId) {
         try {
             return JdbcUpsert.writtenBy(database, table, queryId);
         } catch (SQLException e) {
@@ -228,7 +237,11 @@ public final class Recompute {
         }
     }
 
-    private static List<RowData> windowsFromBronze(
+    /**
+     * The windows of {@code query} that start at or after {@code from} and end by {@code to},
+     * computed from the current snapshot of its source table as a batch job.
+     */
+    static List<RowData> windowsFromBronze(
             Warehouse warehouse, WindowQuery query, long from, long to) {
         // The source table's current snapshot (its committed data files only), event columns,
         // within the range the windows need.
