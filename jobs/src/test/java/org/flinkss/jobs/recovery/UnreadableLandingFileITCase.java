@@ -107,9 +107,10 @@ class UnreadableLandingFileITCase {
                 .as("no stack trace, no restart")
                 .doesNotContain("\tat ")
                 .doesNotContain("restarts from its last checkpoint");
-        // A run that reads both files takes 25-30 s here under a load of 30 on 2 cores; the issue
-        // saw 72 s of restarts.
-        assertThat(took).as("before: 72 s of restarts").isLessThan(Duration.ofSeconds(60));
+        // The issue saw 72 s of restarts before this failure. No wall-clock bound here: a run that
+        // reads both files took 25-30 s under a load of 30 on 2 cores, and 71 s under a load of 28
+        // while other builds ran, so a bound fails on a busy machine, not on restarts. The lines
+        // above refuse the restart itself; the 150 s wait refuses a run that keeps restarting.
     }
 
     /** The user id of this JVM: the owner of {@code /proc/self}. */
