@@ -69,12 +69,16 @@ class RunS3ITCase {
         // Step 1: the same commands on both bases, a recompute of win5's closed windows among
         // them (under the checkpoint's lease on S3, one Delta commit on the S3 table).
         List<String> recomputed = new ArrayList<>();
+        List<String> openWindows = new ArrayList<>();
         for (String base : List.of(remote, local)) {
             Warehouse tables = base.equals(remote) ? onS3 : onDisk;
             ok("land-events", "--batch", "1", "--start", "0", "--base", base);
             ok("run", "bronze", "--quiet", "--base", base);
             assertThat(tables.count("events_bronze")).as(base).isEqualTo(500);
             ok("run", "win5", "--quiet", "--base", base);
+            // win5's open windows, read from its savepoint on either storage (State Processor
+            // API through Flink's FileSystem).
+            openWindows.add(ok("state", "export", "win5", "--csv", "--base", base).out());
             long version = tables.delta("events_5min").snapshot().version();
             String out =
                     ok(
@@ -108,6 +112,11 @@ class RunS3ITCase {
                 .isEqualTo(recomputed.get(1));
         assertThat(ok("table", "export", "events_5min", "--csv", "--base", remote).out())
                 .isEqualTo(ok("table", "export", "events_5min", "--csv", "--base", local).out());
+        assertThat(openWindows.get(0))
+                .as("state export win5 on S3: the open windows, as on the local base")
+                .startsWith("window_start,window_end,event_type,events,amount\n")
+                .isEqualTo(openWindows.get(1))
+                .satisfies(t -> assertThat(t.lines().count()).as("open windows").isGreaterThan(1));
 
         // Step 2: every table on S3 equals the local one, row for row.
         assertThat(onS3.tables())
