@@ -90,6 +90,24 @@ class DryRunITCase {
         String changed = ok("run", "win5", "--base", base, "--api", "table", "--dry-run").out();
         assertThat(changed).contains("refused: checkpoint ").contains("reset win5");
 
+        // Another base's bronze writing this base's warehouse: its run would be refused at the
+        // table, and so is its dry run, naming the table and its writer.
+        land(dir.resolve("other").toString(), 0);
+        String other =
+                ok(
+                                "run",
+                                "bronze",
+                                "--base",
+                                dir.resolve("other").toString(),
+                                "--warehouse",
+                                basePath.resolve("warehouse").toString(),
+                                "--dry-run")
+                        .out();
+        assertThat(other)
+                .contains("refused: table 'events_bronze'")
+                .contains("is written by")
+                .contains("cannot write it");
+
         String sql =
                 ok(
                                 "sql",

@@ -48,6 +48,7 @@ import org.flinkss.runtime.trigger.Trigger;
 
 import javax.annotation.Nullable;
 
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -572,6 +573,26 @@ public final class QueryContext {
 
     List<String> tables() {
         return tables;
+    }
+
+    /**
+     * What {@link #prepare} would refuse, reading only ({@code run --dry-run}): each table another
+     * query or checkpoint writes. Before the first run the checkpoint has no id yet; the run would
+     * claim a new one, which no existing table records.
+     */
+    List<String> tableRefusals() {
+        String queryId;
+        try {
+            queryId = QueryIdentity.idIn(scope.layout());
+        } catch (UncheckedIOException e) {
+            queryId = null;
+        }
+        TableOwner owner = TableOwner.ofCheckpoint(queryName, queryId, scope.layout(), warehouse);
+        List<String> refusals = new ArrayList<>();
+        for (String table : tables) {
+            warehouse.ownershipRefusal(table, owner).ifPresent(refusals::add);
+        }
+        return refusals;
     }
 
     /**

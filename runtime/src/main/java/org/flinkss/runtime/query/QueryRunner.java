@@ -148,6 +148,11 @@ public final class QueryRunner {
         }
 
         @Override
+        public List<String> tableRefusals() {
+            return context.tableRefusals();
+        }
+
+        @Override
         public void prepare() {
             context.prepare();
         }

@@ -27,6 +27,14 @@ public interface BuiltJob {
     /** The tables where the job's sources record the files they skipped. */
     List<String> skippedFilesTables();
 
+    /**
+     * What {@link #prepare} would refuse, reading only ({@code run --dry-run}): each table that
+     * another query or checkpoint writes, in one line each. None by default.
+     */
+    default List<String> tableRefusals() {
+        return List.of();
+    }
+
     /** Before the job is submitted, once the checkpoint accepted the query: creates its tables. */
     void prepare();
 

@@ -105,6 +105,7 @@ public final class Preflight {
                                     UUID.randomUUID().toString(),
                                     RunSettings.CLIENT_TIMEOUT));
             identity.check(job.identity()).ifPresent(report::refuse);
+            job.tableRefusals().forEach(report::refuse);
             List<Transformation<?>> transformations = all(env.getTransformations());
             JobGraph graph = env.getStreamGraph(false).getJobGraph();
             RestoredOperators restored =

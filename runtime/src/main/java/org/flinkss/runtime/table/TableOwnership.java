@@ -62,14 +62,7 @@ final class TableOwnership {
         TableOwner current = TableOwner.of(properties);
         if (current.sameAs(owner) && current.namesAnotherPlaceThan(owner)) {
             if (writtenByACopy(name, owner)) {
-                throw new IllegalStateException(
-                        writtenBy(name, current)
-                                + ", and "
-                                + owner.describe(folders.rootOrNull())
-                                + " is a copy of that checkpoint (a copied base): both would write"
-                                + " it. Two bases sharing one --warehouse? Give each its own"
-                                + " --warehouse (a copied base's own warehouse folder is its"
-                                + " copy of the tables).");
+                throw new IllegalStateException(writtenByTheOriginal(name, current, owner));
             }
             // The base was moved (or its copy taken alone): this checkpoint writes the table now.
             table.setProperties(owner.writerProperties());
@@ -80,19 +73,7 @@ final class TableOwnership {
                 table.setProperties(owner.writerProperties());
                 properties = table.properties();
             } else {
-                throw new IllegalStateException(
-                        writtenBy(name, current)
-                                + ", so "
-                                + owner.describe(folders.rootOrNull())
-                                + " cannot write it: "
-                                + resetCutShort(owner)
-                                        .orElse(
-                                                "a table belongs to one writing query and its"
-                                                        + " checkpoint. Two bases sharing one"
-                                                        + " --warehouse? Give each its own"
-                                                        + " --warehouse. To hand the table over,"
-                                                        + " delete its folder and run the new"
-                                                        + " writer."));
+                throw new IllegalStateException(writtenByAnother(name, current, owner));
             }
         }
         RowType existing = head.get().rowType(); // no commit above changes the columns
@@ -151,6 +132,59 @@ final class TableOwnership {
                         + ". Reset the query (reset "
                         + owner.query()
                         + ") or write to another warehouse.");
+    }
+
+    /**
+     * What {@link #own} would refuse for {@code owner}, reading only ({@code run --dry-run}): a
+     * table of the earlier format, one another query or checkpoint writes, one a copy of this
+     * checkpoint's base would write too. Empty when {@code own} would create or take the table; a
+     * change of its columns or mode is {@code own}'s to make or refuse at the run.
+     */
+    Optional<String> refusal(String name, TableOwner owner) {
+        try {
+            folders.refuseLegacy(name);
+        } catch (IllegalStateException e) {
+            return Optional.of(e.getMessage());
+        }
+        Optional<DeltaTable.Head> head = folders.delta(name).head();
+        if (head.isEmpty()) {
+            return Optional.empty();
+        }
+        TableOwner current = TableOwner.of(head.get().properties());
+        if (current.sameAs(owner)) {
+            return current.namesAnotherPlaceThan(owner) && writtenByACopy(name, owner)
+                    ? Optional.of(writtenByTheOriginal(name, current, owner))
+                    : Optional.empty();
+        }
+        if (current.queryId() == null && current.query().equals(owner.query())) {
+            return Optional.empty();
+        }
+        return Optional.of(writtenByAnother(name, current, owner));
+    }
+
+    private String writtenByTheOriginal(String name, TableOwner current, TableOwner owner) {
+        return writtenBy(name, current)
+                + ", and "
+                + owner.describe(folders.rootOrNull())
+                + " is a copy of that checkpoint (a copied base): both would write"
+                + " it. Two bases sharing one --warehouse? Give each its own"
+                + " --warehouse (a copied base's own warehouse folder is its"
+                + " copy of the tables).";
+    }
+
+    private String writtenByAnother(String name, TableOwner current, TableOwner owner) {
+        return writtenBy(name, current)
+                + ", so "
+                + owner.describe(folders.rootOrNull())
+                + " cannot write it: "
+                + resetCutShort(owner)
+                        .orElse(
+                                "a table belongs to one writing query and its"
+                                        + " checkpoint. Two bases sharing one"
+                                        + " --warehouse? Give each its own"
+                                        + " --warehouse. To hand the table over,"
+                                        + " delete its folder and run the new"
+                                        + " writer.");
     }
 
     /**

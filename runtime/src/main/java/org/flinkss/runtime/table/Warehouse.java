@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The folder of tables: {@code <warehouse>/<name>/} holds table {@code name}, a Delta Lake table
@@ -139,6 +140,15 @@ public final class Warehouse {
      */
     public void own(String name, RowType rowType, TableOwner owner, TableMode mode) {
         ownership.own(name, rowType, owner, mode);
+    }
+
+    /**
+     * What {@link #own} would refuse for {@code owner}, reading only: another query or checkpoint
+     * writing table {@code name}, or a table of the earlier format. Empty when a run would create
+     * or take it.
+     */
+    public Optional<String> ownershipRefusal(String name, TableOwner owner) {
+        return ownership.refusal(name, owner);
     }
 
     /**
