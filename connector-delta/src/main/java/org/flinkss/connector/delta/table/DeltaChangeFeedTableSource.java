@@ -4,7 +4,6 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 import org.flinkss.runtime.query.QueryContext;
@@ -12,7 +11,6 @@ import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.delta.ChangeFeedFormat;
 import org.flinkss.runtime.source.delta.ChangeFeedPlanner;
 import org.flinkss.runtime.sql.MicroBatchTableSource;
-import org.flinkss.runtime.sql.SqlColumns;
 import org.flinkss.runtime.sql.SqlSession;
 import org.flinkss.runtime.sql.SqlWatermark;
 
@@ -86,12 +84,7 @@ final class DeltaChangeFeedTableSource extends MicroBatchTableSource {
                         watermark == null ? null : watermark.delay(),
                         limit != null ? limit : query.readLimit(),
                         false);
-        DataStream<RowData> onTime = session.onTime(sqlTable, rows, feedRows, rowtime);
-        SqlColumns.Projection projection = new SqlColumns.Projection(declared, feedRows, columns);
-        return onTime.map(projection::apply)
-                .returns(InternalTypeInfo.of(declared))
-                .name("columns of " + sqlTable)
-                .uid("sql-columns-" + sqlTable);
+        return declaredColumns(session, sqlTable, rows, feedRows, rowtime, declared, columns);
     }
 
     @Override

@@ -18,10 +18,9 @@ import org.flinkss.runtime.table.delta.DeltaTable;
 import java.util.Locale;
 
 /**
- * The checks of a SQL table that reads a Delta table's change data feed ({@code
- * 'read-change-feed' = 'true'}), before anything runs: the table has the feed, the DDL's columns
- * are the table's and the feed's, the options are known; then its {@link
- * DeltaChangeFeedTableSource}.
+ * The checks of a SQL table that reads a Delta table's change data feed ({@code 'read-change-feed'
+ * = 'true'}), before anything runs: the table has the feed, the DDL's columns are the table's and
+ * the feed's, the options are known; then its {@link DeltaChangeFeedTableSource}.
  */
 final class DeltaChangeFeedTables {
 
