@@ -89,7 +89,34 @@ class SqlFileErrorsITCase {
                         3,
                         "its result is updated as rows arrive (GroupAggregate), and table"
                                 + " 'out_table' is only appended to: give the table 'sink.mode' ="
-                                + " 'complete'"));
+                                + " 'complete'"),
+                Arguments.of(
+                        "no-change-feed",
+                        BRONZE.replace(
+                                                "'events_bronze'",
+                                                "'events_bronze', 'read-change-feed' = 'true'")
+                                        .formatted("DOUBLE")
+                                + OUT
+                                + "INSERT INTO out_table SELECT event_type, event_id FROM"
+                                + " bronze;\n",
+                        1,
+                        1,
+                        "(delta.enableChangeDataFeed is not set): a table of a MERGE, update-mode"
+                                + " or complete-mode query gets it when that query is reset (reset"
+                                + " <query>)"),
+                Arguments.of(
+                        "feed-option-without-feed",
+                        BRONZE.replace(
+                                                "'events_bronze'",
+                                                "'events_bronze', 'starting-version' = '1'")
+                                        .formatted("DOUBLE")
+                                + OUT
+                                + "INSERT INTO out_table SELECT event_type, event_id FROM"
+                                + " bronze;\n",
+                        1,
+                        1,
+                        "gives 'starting-version', an option of a change data feed: add"
+                                + " 'read-change-feed' = 'true'"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -50,7 +50,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code read-delta}) reads every table of the warehouse and must see the rows of the project's
  * {@code table export --csv}, row for row. {@code events_latest}'s change data feed, three batches
  * of {@code run latest}, must equal the feed of Spark's own {@code MERGE INTO} on the same batches,
- * both read by Spark's {@code readChangeFeed}.
+ * both read by Spark's {@code readChangeFeed}; read as a stream by {@code sql --file} ({@code
+ * 'read-change-feed'}), it equals Spark's {@code readStream} of it; and the feed of an update-mode
+ * win5 equals Spark's own ({@link ChangeFeedStreamDiff}).
  *
  * <p>What the two rounds make: {@code events_bronze}, {@code events_bronze_quarantine} (a bad line
  * in a landed file), {@code events_bronze_skipped_files} ({@code --skip-missing-files} and a landed
@@ -477,6 +479,20 @@ class WarehouseReadBackITCase {
                 .filteredOn(l -> l.contains(",v3,"))
                 .as("round 3's ids 200..499")
                 .hasSize(300);
+
+        // Step 4: the table's change data feed read as a stream by sql --file equals Spark's
+        // readStream with readChangeFeed over the same table.
+        ChangeFeedStreamDiff.sqlFeedOfLatestEqualsSparksReadStream(reader, WORK, table);
+    }
+
+    /**
+     * Issue 34: Spark's {@code readChangeFeed} of an update-mode win5 equals Spark's own feed for
+     * the same batches ({@link ChangeFeedStreamDiff#win5UpdateModeFeedEqualsSparksOwn}).
+     */
+    @Test
+    void updateModeWin5sChangeFeedEqualsSparksOwn() throws Exception {
+        ChangeFeedStreamDiff.win5UpdateModeFeedEqualsSparksOwn(
+                spark.get(5, TimeUnit.MINUTES), WORK);
     }
 
     /** Bronze, then every other query that writes a warehouse table, then the Kafka queries. */

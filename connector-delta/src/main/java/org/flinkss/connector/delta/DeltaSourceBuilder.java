@@ -26,6 +26,7 @@ public final class DeltaSourceBuilder {
 
     private final String path;
     private OptionalLong version = OptionalLong.empty();
+    private boolean changeFeed;
 
     DeltaSourceBuilder(String path) {
         this.path = path;
@@ -42,6 +43,17 @@ public final class DeltaSourceBuilder {
     }
 
     /**
+     * Reads the table's change data feed instead of its rows (Spark's {@code readChangeFeed}): a
+     * {@link #buildStream} of each version's changes, from {@link #version} on (Spark's {@code
+     * startingVersion}) or, without one, the latest snapshot as inserts first. The table needs
+     * {@code delta.enableChangeDataFeed}.
+     */
+    public DeltaSourceBuilder readChangeFeed() {
+        this.changeFeed = true;
+        return this;
+    }
+
+    /**
      * The source.
      *
      * @throws IllegalArgumentException naming what is wrong: no path, no Delta table at the path, a
@@ -49,6 +61,12 @@ public final class DeltaSourceBuilder {
      *     with column mapping or deletion vectors
      */
     public DeltaSource build() {
+        if (changeFeed) {
+            throw new IllegalArgumentException(
+                    "Delta source for '"
+                            + path
+                            + "': a change data feed is a stream: use buildStream(interval)");
+        }
         DeltaTable table = table();
         DeltaSnapshot snapshot = snapshot(table);
         // The enumerator ignores the folder given to FileSource (which wants one): splits are
@@ -78,6 +96,9 @@ public final class DeltaSourceBuilder {
                             + checkInterval);
         }
         DeltaTable table = table();
+        if (changeFeed) {
+            return ChangeFeedStreams.build(path, table, version, checkInterval);
+        }
         DeltaSnapshot snapshot = snapshot(table);
         List<FileSourceSplit> splits = new ArrayList<>();
         List<DataFile> files = snapshot.files();

@@ -42,6 +42,15 @@ import java.util.List;
  * to look for, the files not yet read and the position in each one being read: a job restored from
  * it reads each row once. The rows are {@link RowData} of the snapshot's columns ({@link
  * #rowType}).
+ *
+ * <p>Built with {@link DeltaSourceBuilder#readChangeFeed}, it is the table's change data feed
+ * instead, Spark's {@code readStream.option("readChangeFeed", "true")}: each version's changes (one
+ * split a version), with the columns {@code _change_type}, {@code _commit_version} and {@code
+ * _commit_timestamp}; from the version {@link DeltaSourceBuilder#version} names (Spark's {@code
+ * startingVersion}) or, without one, the latest snapshot as inserts first. Every row is an insert
+ * of the stream, its change in {@code _change_type} (Spark's form): versions read by two readers
+ * may interleave, so the rows are not a Flink changelog (SQL's {@code 'changelog-mode' = 'all'}
+ * reads one version a batch for that).
  */
 public final class DeltaStreamSource
         implements Source<RowData, FileSourceSplit, StreamPosition>, ResultTypeQueryable<RowData> {
@@ -54,6 +63,8 @@ public final class DeltaStreamSource
     private final Duration checkInterval;
     private final List<FileSourceSplit> snapshot;
     private final FileSource<RowData> files;
+    private final boolean changeFeed;
+    private final long nextVersion;
 
     DeltaStreamSource(
             String path,
@@ -62,12 +73,39 @@ public final class DeltaStreamSource
             Duration checkInterval,
             List<FileSourceSplit> snapshot,
             FileSource<RowData> files) {
+        this(path, version, rowType, checkInterval, snapshot, files, false, version + 1);
+    }
+
+    /**
+     * @param changeFeed the source reads the table's change data feed, one split a version
+     * @param nextVersion the first version the enumerator looks for after {@code snapshot}
+     */
+    DeltaStreamSource(
+            String path,
+            long version,
+            RowType rowType,
+            Duration checkInterval,
+            List<FileSourceSplit> snapshot,
+            FileSource<RowData> files,
+            boolean changeFeed,
+            long nextVersion) {
         this.path = path;
         this.version = version;
         this.rowType = rowType;
         this.checkInterval = checkInterval;
         this.snapshot = List.copyOf(snapshot);
         this.files = files;
+        this.changeFeed = changeFeed;
+        this.nextVersion = nextVersion;
+    }
+
+    /**
+     * Whether the stream is the table's change data feed ({@link
+     * DeltaSourceBuilder#readChangeFeed}): rows of {@link #rowType} with {@code _change_type},
+     * {@code _commit_version} and {@code _commit_timestamp}.
+     */
+    public boolean changeFeed() {
+        return changeFeed;
     }
 
     /** The table's folder, as given to the builder. */
@@ -75,12 +113,15 @@ public final class DeltaStreamSource
         return path;
     }
 
-    /** The version whose rows the stream starts with; later versions follow. */
+    /**
+     * The version whose rows the stream starts with (a change data feed's starting version, or the
+     * snapshot it starts with); later versions follow.
+     */
     public long version() {
         return version;
     }
 
-    /** The table's columns at {@link #version}: the rows' type. */
+    /** The rows' type: the table's columns at {@link #version} (then the feed's, if a feed). */
     public RowType rowType() {
         return rowType;
     }
@@ -104,13 +145,13 @@ public final class DeltaStreamSource
     @Override
     public SplitEnumerator<FileSourceSplit, StreamPosition> createEnumerator(
             SplitEnumeratorContext<FileSourceSplit> context) {
-        return restoreEnumerator(context, new StreamPosition(version + 1, snapshot));
+        return restoreEnumerator(context, new StreamPosition(nextVersion, snapshot));
     }
 
     @Override
     public SplitEnumerator<FileSourceSplit, StreamPosition> restoreEnumerator(
             SplitEnumeratorContext<FileSourceSplit> context, StreamPosition position) {
-        return new VersionFollower(context, path, checkInterval.toMillis(), position);
+        return new VersionFollower(context, path, checkInterval.toMillis(), position, changeFeed);
     }
 
     @Override

@@ -10,6 +10,8 @@ import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.abilities.SupportsSourceWatermark;
 import org.apache.flink.table.connector.source.abilities.SupportsWatermarkPushDown;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.RowType;
 
 /**
  * A SQL source of a query run by {@code sql --file}: an unbounded stream of inserts that the
@@ -22,6 +24,30 @@ public abstract class MicroBatchTableSource
 
     /** The table's rows as the runtime reads them, with its micro-batch watermark. */
     protected abstract DataStream<RowData> rows();
+
+    /**
+     * The columns the DDL declares of rows read from a source, after the rows late for the table's
+     * stateful operator were routed ({@link SqlSession#onTime}).
+     *
+     * @param rowType the rows' type as read
+     * @param rowtime the index of the event-time column in {@code rowType}, -1 for none
+     * @param columns the index in {@code rowType} of each declared column
+     */
+    protected static DataStream<RowData> declaredColumns(
+            SqlSession session,
+            String sqlTable,
+            DataStream<RowData> rows,
+            RowType rowType,
+            int rowtime,
+            RowType declared,
+            int[] columns) {
+        DataStream<RowData> onTime = session.onTime(sqlTable, rows, rowType, rowtime);
+        SqlColumns.Projection projection = new SqlColumns.Projection(declared, rowType, columns);
+        return onTime.map(projection::apply)
+                .returns(InternalTypeInfo.of(declared))
+                .name("columns of " + sqlTable)
+                .uid("sql-columns-" + sqlTable);
+    }
 
     @Override
     public ChangelogMode getChangelogMode() {

@@ -126,6 +126,8 @@ public final class SqlColumns {
                 }
                 out.setField(i, value);
             }
+            // A changelog source's rows (a change data feed's) keep their kind.
+            out.setRowKind(row.getRowKind());
             return out;
         }
     }

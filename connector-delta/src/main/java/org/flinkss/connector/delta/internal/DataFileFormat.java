@@ -6,7 +6,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.reader.BulkFormat;
 import org.apache.flink.connector.file.src.util.CheckpointedPosition;
-import org.apache.flink.connector.file.src.util.IteratorResultIterator;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
@@ -14,8 +13,6 @@ import org.apache.flink.table.types.logical.RowType;
 import org.flinkss.runtime.table.delta.DataFiles;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The rows of a Delta table's data file for Flink's {@code FileSource}, read with the runtime's
@@ -26,7 +23,6 @@ import java.util.List;
 public final class DataFileFormat implements BulkFormat<RowData, FileSourceSplit> {
 
     private static final long serialVersionUID = 1L;
-    private static final int BATCH = 512;
 
     private final RowType rowType;
 
@@ -52,27 +48,7 @@ public final class DataFileFormat implements BulkFormat<RowData, FileSourceSplit
 
     private Reader<RowData> reader(FileSourceSplit split, long skip) throws IOException {
         DataFiles.RowIterator rows = DataFiles.open(split.path(), rowType, skip);
-        return new Reader<>() {
-            @Override
-            public RecordIterator<RowData> readBatch() throws IOException {
-                long before = rows.position();
-                // Rows are copies (DataFiles#open): a batch may hold many.
-                List<RowData> batch = new ArrayList<>(BATCH);
-                RowData row;
-                while (batch.size() < BATCH && (row = rows.next()) != null) {
-                    batch.add(row);
-                }
-                return batch.isEmpty()
-                        ? null
-                        : new IteratorResultIterator<>(
-                                batch.iterator(), CheckpointedPosition.NO_OFFSET, before);
-            }
-
-            @Override
-            public void close() throws IOException {
-                rows.close();
-            }
-        };
+        return RowBatches.reader(rows::next, rows::position, rows);
     }
 
     @Override

@@ -42,6 +42,7 @@ public final class VersionFollower implements SplitEnumerator<FileSourceSplit, S
     private final SplitEnumeratorContext<FileSourceSplit> context;
     private final String path;
     private final long intervalMillis;
+    private final boolean changeFeed;
     private final Deque<FileSourceSplit> pending;
     private final Set<Integer> waiting = new LinkedHashSet<>();
 
@@ -59,9 +60,23 @@ public final class VersionFollower implements SplitEnumerator<FileSourceSplit, S
             String path,
             long intervalMillis,
             StreamPosition position) {
+        this(context, path, intervalMillis, position, false);
+    }
+
+    /**
+     * @param changeFeed each version is one split of its change data feed ({@link
+     *     ChangeFeedBulkFormat}), whatever it adds or removes, instead of its added files
+     */
+    public VersionFollower(
+            SplitEnumeratorContext<FileSourceSplit> context,
+            String path,
+            long intervalMillis,
+            StreamPosition position,
+            boolean changeFeed) {
         this.context = context;
         this.path = path;
         this.intervalMillis = intervalMillis;
+        this.changeFeed = changeFeed;
         this.nextVersion = position.nextVersion();
         this.pending = new ArrayDeque<>(position.pending());
     }
@@ -84,6 +99,12 @@ public final class VersionFollower implements SplitEnumerator<FileSourceSplit, S
             return new Discovery(from, from - 1, List.of());
         }
         List<FileSourceSplit> splits = new ArrayList<>();
+        if (changeFeed) {
+            for (long v = from; v <= latest; v++) {
+                splits.add(ChangeFeedBulkFormat.changes(path, v));
+            }
+            return new Discovery(from, latest, splits);
+        }
         for (AddedFile added : table.filesAdded(from, latest)) {
             splits.add(split(added));
         }

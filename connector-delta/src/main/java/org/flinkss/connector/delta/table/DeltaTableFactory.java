@@ -52,7 +52,10 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
                 DeltaTableOptions.PATH,
                 DeltaTableOptions.MAX_FILES_PER_TRIGGER,
                 DeltaTableOptions.MAX_BYTES_PER_TRIGGER,
-                DeltaTableOptions.SINK_MODE);
+                DeltaTableOptions.SINK_MODE,
+                DeltaTableOptions.READ_CHANGE_FEED,
+                DeltaTableOptions.STARTING_VERSION,
+                DeltaTableOptions.CHANGELOG_MODE);
     }
 
     @Override
@@ -71,6 +74,10 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
                             + ", which does not exist: run the query that writes it first, or"
                             + " check 'table'/'path'");
         }
+        if (declared.options().get(DeltaTableOptions.READ_CHANGE_FEED)) {
+            return DeltaChangeFeedTables.source(context, sqlTable, location, declared.options());
+        }
+        DeltaChangeFeedTables.refuseFeedOptions(sqlTable, declared.options());
         if (location.warehouse().writtenBy(table) == TableMode.REPLACED) {
             throw new SqlTableException(
                     sqlTable,

@@ -50,4 +50,34 @@ public final class DeltaTableOptions {
                                     + " or 'complete' (the table replaced by the whole result at"
                                     + " every micro-batch, Spark's complete mode; needs a PRIMARY"
                                     + " KEY: the grouping columns).");
+
+    public static final ConfigOption<Boolean> READ_CHANGE_FEED =
+            ConfigOptions.key("read-change-feed")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Source: read the table's change data feed (Spark's readChangeFeed):"
+                                    + " its columns, then _change_type, _commit_version and"
+                                    + " _commit_timestamp, version by version. The table needs"
+                                    + " delta.enableChangeDataFeed.");
+
+    public static final ConfigOption<Long> STARTING_VERSION =
+            ConfigOptions.key("starting-version")
+                    .longType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Source with 'read-change-feed': the first version whose changes"
+                                    + " are read (Spark's startingVersion); without it the"
+                                    + " stream starts with the table's current snapshot as"
+                                    + " inserts.");
+
+    public static final ConfigOption<String> CHANGELOG_MODE =
+            ConfigOptions.key("changelog-mode")
+                    .stringType()
+                    .defaultValue("insert-only")
+                    .withDescription(
+                            "Source with 'read-change-feed': 'insert-only' (Spark's form: every"
+                                    + " change a row, its kind in _change_type) or 'all' (Flink's"
+                                    + " changelog: insert +I, update_preimage -U,"
+                                    + " update_postimage +U, delete -D; one version a batch).");
 }

@@ -3,7 +3,6 @@ package org.flinkss.connector.delta.table;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 import org.flinkss.runtime.query.QueryContext;
@@ -11,7 +10,6 @@ import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.delta.DeltaPlanner;
 import org.flinkss.runtime.source.delta.DeltaRowFormat;
 import org.flinkss.runtime.sql.MicroBatchTableSource;
-import org.flinkss.runtime.sql.SqlColumns;
 import org.flinkss.runtime.sql.SqlSession;
 import org.flinkss.runtime.sql.SqlWatermark;
 
@@ -66,12 +64,7 @@ final class DeltaTableSource extends MicroBatchTableSource {
                         watermark == null ? null : watermark.delay(),
                         limit != null ? limit : query.readLimit(),
                         false);
-        DataStream<RowData> onTime = session.onTime(sqlTable, rows, tableRows, rowtime);
-        SqlColumns.Projection projection = new SqlColumns.Projection(declared, tableRows, columns);
-        return onTime.map(projection::apply)
-                .returns(InternalTypeInfo.of(declared))
-                .name("columns of " + sqlTable)
-                .uid("sql-columns-" + sqlTable);
+        return declaredColumns(session, sqlTable, rows, tableRows, rowtime, declared, columns);
     }
 
     @Override

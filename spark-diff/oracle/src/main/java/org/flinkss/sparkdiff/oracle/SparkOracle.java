@@ -232,6 +232,9 @@ public final class SparkOracle {
                             + (Files.readAllLines(file).size() - 1)
                             + " rows";
                 }
+            case "feed-stream":
+            case "win5-update":
+                return ChangeFeedStreams.handle(spark, words[0], words[1]);
             default:
                 throw new IllegalArgumentException(
                         "unknown command '"
@@ -239,7 +242,9 @@ public final class SparkOracle {
                                 + "': open <dir>, round <n>, smoke <dir>, read-delta <table dir>"
                                 + " <csv file>, upsert <bronze dir> <after version> <to version>"
                                 + " <table dir>, read-feed <table dir> <csv file>, upsert-stream"
-                                + " <bronze dir> <latest dir> <checkpoint dir>, quit");
+                                + " <bronze dir> <latest dir> <checkpoint dir>, feed-stream <table"
+                                + " dir> <csv file>, win5-update <bronze dir> <table dir>"
+                                + " <checkpoint dir>, quit");
         }
     }
 
@@ -531,7 +536,7 @@ public final class SparkOracle {
         }
     }
 
-    private static void writeCsv(Dataset<Row> rows, Path file) throws IOException {
+    static void writeCsv(Dataset<Row> rows, Path file) throws IOException {
         List<String> lines = new ArrayList<>();
         for (Row row : rows.collectAsList()) {
             StringBuilder line = new StringBuilder();
