@@ -420,7 +420,12 @@ public final class QueryContext {
                         "commit " + name,
                         BasicTypeInfo.VOID_TYPE_INFO,
                         new DeltaCommitter(
-                                name, warehouse.folder(name), sourceNames.get(0), scope, commit))
+                                name,
+                                warehouse.folder(name),
+                                sourceNames.get(0),
+                                scope,
+                                commit,
+                                FinalWindows.column(rowType, mode)))
                 .setParallelism(1)
                 // Alone in its task, its max parallelism derived: chained into a parallelism-1
                 // run's task it took that task's (128) and a configured 1 then refused the

@@ -110,7 +110,8 @@ final class VersionReader {
                             e.added.stream()
                                     .mapToLong(f -> Math.max(0, f.file().numRecords()))
                                     .sum(),
-                            e.removed.size()));
+                            e.removed.size(),
+                            e.completeness()));
         }
         return entries;
     }
