@@ -98,6 +98,9 @@ public final class QueryContext {
     /** The tables of {@link #toGrowingTable}. */
     private final Set<String> growing = new HashSet<>();
 
+    /** {@code --until-final}: the Delta tables read, checked once the graph is built. */
+    private final UntilFinal untilFinal;
+
     /** The run's trigger, rate limits and missing-file policy come from {@code options}. */
     QueryContext(
             String queryName,
@@ -113,6 +116,7 @@ public final class QueryContext {
         this.skipMissingFiles = options.skipMissingFiles;
         this.warehouse = warehouse;
         this.expected = new ExpectationTables(options.expectations);
+        this.untilFinal = new UntilFinal(options.untilFinal);
     }
 
     public StreamExecutionEnvironment env() {
@@ -317,6 +321,7 @@ public final class QueryContext {
         }
         sourceNames.add(name);
         sources.add(description);
+        untilFinal.reads(planner);
         SourceSpec spec = new SourceSpec(name, scope, trigger, limit, skipMissing, order);
         return env.fromSource(
                         new MicroBatchSource<>(spec, planner, format, nodes),
@@ -549,9 +554,13 @@ public final class QueryContext {
                 .growing(growing);
     }
 
-    /** Refuses the run if an expectation applied to no table ({@link ExpectationTables}). */
+    /**
+     * Refuses the run if an expectation applied to no table ({@link ExpectationTables}), or if a
+     * Delta table it reads is not final up to {@code --until-final} ({@link UntilFinal}).
+     */
     void checkExpectationsApplied() {
         expected.checkApplied(queryName, tableModes);
+        untilFinal.check(queryName);
     }
 
     /** The tables of {@link #toSkippedFilesTable}. */

@@ -125,12 +125,22 @@ public final class DeltaTable {
     }
 
     /**
-     * What the table's newest commit records of its event time's completeness, {@link
+     * What the table's newest batch commit records of its event time's completeness ({@link
+     * #completenessAt} of the current version).
+     */
+    public Completeness completeness() {
+        return completenessAt(snapshots.version());
+    }
+
+    /**
+     * What the newest commit of a micro-batch (one with a {@code txn} action) at or before {@code
+     * version} records of its event time's completeness: a commit of no batch (a recompute's
+     * rewrite, a change of properties) changes no window's completeness and is passed over. {@link
      * Completeness#NONE} for a table whose writer records none (bronze, or a table written before
      * commits recorded it).
      */
-    public Completeness completeness() {
-        return versions.entry(snapshots.version()).completeness();
+    public Completeness completenessAt(long version) {
+        return versions.completenessAt(version);
     }
 
     /** The table's folder as a fully qualified URI ({@code file:/...}). */
