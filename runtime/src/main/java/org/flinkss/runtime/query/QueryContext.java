@@ -554,12 +554,13 @@ public final class QueryContext {
                 .growing(growing);
     }
 
-    /**
-     * Refuses the run if an expectation applied to no table ({@link ExpectationTables}), or if a
-     * Delta table it reads is not final up to {@code --until-final} ({@link UntilFinal}).
-     */
+    /** Refuses the run if an expectation applied to no table ({@link ExpectationTables}). */
     void checkExpectationsApplied() {
         expected.checkApplied(queryName, tableModes);
+    }
+
+    /** Refuses the run if a Delta table read is not final up to {@code --until-final}. */
+    void checkUntilFinal() {
         untilFinal.check(queryName);
     }
 
