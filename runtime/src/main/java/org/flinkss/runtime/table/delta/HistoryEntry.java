@@ -19,27 +19,4 @@ public record HistoryEntry(
         long filesAdded,
         long rowsAdded,
         long filesRemoved,
-        Completeness completeness) {
-
-    /** An entry whose commit records no completeness. */
-    public HistoryEntry(
-            long version,
-            Instant timestamp,
-            String operation,
-            String appId,
-            long batchId,
-            long filesAdded,
-            long rowsAdded,
-            long filesRemoved) {
-        this(
-                version,
-                timestamp,
-                operation,
-                appId,
-                batchId,
-                filesAdded,
-                rowsAdded,
-                filesRemoved,
-                Completeness.NONE);
-    }
-}
+        Completeness completeness) {}

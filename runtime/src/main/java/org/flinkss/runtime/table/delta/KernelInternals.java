@@ -190,23 +190,8 @@ final class KernelInternals {
         if (at < 0 || action.isNullAt(at)) {
             return action;
         }
-        Row kernels = action.getStruct(at);
-        StructType schema = kernels.getSchema();
-        int ict = schema.indexOf("inCommitTimestamp");
-        int txnId = schema.indexOf("txnId");
-        CommitInfo ours =
-                new CommitInfo(
-                        ict < 0 || kernels.isNullAt(ict)
-                                ? Optional.empty()
-                                : Optional.of(kernels.getLong(ict)),
-                        kernels.getLong(schema.indexOf("timestamp")),
-                        kernels.getString(schema.indexOf("engineInfo")),
-                        info.operation(),
-                        info.parameters(),
-                        false,
-                        txnId < 0 || kernels.isNullAt(txnId) ? null : kernels.getString(txnId),
-                        info.metrics());
-        return SingleAction.createCommitInfoSingleAction(ours.toRow());
+        return commitInfoLike(
+                action.getStruct(at), info.operation(), info.parameters(), false, info.metrics());
     }
 
     /**
@@ -220,31 +205,47 @@ final class KernelInternals {
             return action;
         }
         Row info = action.getStruct(at);
-        StructType schema = info.getSchema();
         Map<String, String> parameters = new HashMap<>(stringMap(info, "operationParameters"));
         parameters.putAll(extra);
+        int blind = info.getSchema().indexOf("isBlindAppend");
+        return commitInfoLike(
+                info,
+                string(info, "operation"),
+                parameters,
+                blind >= 0 && !info.isNullAt(blind) && info.getBoolean(blind),
+                stringMap(info, "operationMetrics"));
+    }
+
+    /**
+     * A {@code commitInfo} action with {@code info}'s times, engine and transaction id, and these
+     * operation, parameters, blind-append flag and metrics.
+     */
+    private static Row commitInfoLike(
+            Row info,
+            String operation,
+            Map<String, String> parameters,
+            boolean blind,
+            Map<String, String> metrics) {
+        StructType schema = info.getSchema();
         int ict = schema.indexOf("inCommitTimestamp");
-        int blind = schema.indexOf("isBlindAppend");
-        int txnId = schema.indexOf("txnId");
-        int engineInfo = schema.indexOf("engineInfo");
-        int operation = schema.indexOf("operation");
-        CommitInfo ours =
+        return SingleAction.createCommitInfoSingleAction(
                 new CommitInfo(
-                        ict < 0 || info.isNullAt(ict)
-                                ? Optional.empty()
-                                : Optional.of(info.getLong(ict)),
-                        info.getLong(schema.indexOf("timestamp")),
-                        engineInfo < 0 || info.isNullAt(engineInfo)
-                                ? null
-                                : info.getString(engineInfo),
-                        operation < 0 || info.isNullAt(operation)
-                                ? null
-                                : info.getString(operation),
-                        parameters,
-                        blind >= 0 && !info.isNullAt(blind) && info.getBoolean(blind),
-                        txnId < 0 || info.isNullAt(txnId) ? null : info.getString(txnId),
-                        stringMap(info, "operationMetrics"));
-        return SingleAction.createCommitInfoSingleAction(ours.toRow());
+                                ict < 0 || info.isNullAt(ict)
+                                        ? Optional.empty()
+                                        : Optional.of(info.getLong(ict)),
+                                info.getLong(schema.indexOf("timestamp")),
+                                string(info, "engineInfo"),
+                                operation,
+                                parameters,
+                                blind,
+                                string(info, "txnId"),
+                                metrics)
+                        .toRow());
+    }
+
+    private static String string(Row row, String field) {
+        int at = row.getSchema().indexOf(field);
+        return at < 0 || row.isNullAt(at) ? null : row.getString(at);
     }
 
     /** A map of strings field of a row (a commit info's parameters), empty when null or absent. */
