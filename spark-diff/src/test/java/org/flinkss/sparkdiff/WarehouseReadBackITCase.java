@@ -331,6 +331,7 @@ class WarehouseReadBackITCase {
             readBack.add(t);
         }
         assertThat(readBack).containsExactlyElementsOf(folders);
+        historyShowsTheCompleteness(reader, warehouse);
         changeFeedsEqualSparksOwn(reader, warehouse);
         say(
                 readBack.size()
@@ -340,6 +341,36 @@ class WarehouseReadBackITCase {
                         + SparkDiffITCase.seconds(reading)
                         + "; whole test "
                         + SparkDiffITCase.seconds(start));
+    }
+
+    /**
+     * Spark's {@code DESCRIBE HISTORY} reads the history of events_5min whole, every version the
+     * project's {@code table history} lists, and shows in {@code operationParameters} the
+     * completeness each batch's commit records ({@code flinkss.watermark}, {@code
+     * flinkss.finalBefore}), the newest as the project reads it (issue 35 point 3).
+     */
+    private static void historyShowsTheCompleteness(SparkOracleProcess reader, Path warehouse)
+            throws IOException {
+        Path file = WORK.resolve("read-back").resolve("events_5min.history");
+        reader.call("read-history " + warehouse.resolve("events_5min") + " " + file);
+        List<String> versions = Files.readAllLines(file, StandardCharsets.UTF_8);
+        DeltaTable ours =
+                new Warehouse(Storage.location(warehouse.toFile())).existing("events_5min");
+        assertThat(versions).hasSize((int) ours.version() + 1);
+        String watermark = ours.completeness().parameters().get("flinkss.watermark");
+        assertThat(watermark).as("the newest batch commit's watermark").isNotNull();
+        assertThat(versions.get(0))
+                .as("the newest version as DESCRIBE HISTORY shows it")
+                .contains(
+                        "STREAMING UPDATE",
+                        "flinkss.watermark=" + watermark + ";",
+                        "flinkss.finalBefore=" + watermark + ";",
+                        "flinkss.finalColumn=window_end;");
+        say(
+                "events_5min: DESCRIBE HISTORY reads "
+                        + versions.size()
+                        + " versions, newest "
+                        + versions.get(0));
     }
 
     /**

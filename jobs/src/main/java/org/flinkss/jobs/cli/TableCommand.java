@@ -18,10 +18,12 @@ import org.flinkss.jobs.cli.output.TablePrinter;
 import org.flinkss.jobs.cli.output.Tables;
 import org.flinkss.runtime.ops.QueryCheckpoint;
 import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.table.FinalRows;
 import org.flinkss.runtime.table.RowValues;
 import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.TableVacuum;
 import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.table.delta.Completeness;
 import org.flinkss.runtime.table.delta.DeltaSnapshot;
 import org.flinkss.runtime.table.delta.DeltaTable;
 import org.flinkss.runtime.table.delta.HistoryEntry;
@@ -128,9 +130,26 @@ public final class TableCommand implements Callable<Integer> {
         @ArgGroup(exclusive = true, multiplicity = "0..1")
         AsOf asOf = new AsOf();
 
+        @Option(
+                names = "--final",
+                description =
+                        "only the rows of windows that are final: those ending at or before the"
+                                + " bound the table's newest commit records (its"
+                                + " flinkss.finalBefore; see history)")
+        boolean finalOnly;
+
         @Override
         void run(PrintStream out) {
             BaseFolder.refuseFile(data);
+            if (finalOnly) {
+                data.refuseJdbcUrl("table show --final"); // Delta tables only
+                out.print(
+                        TablePrinter.show(
+                                FinalRows.of(
+                                        data.openWarehouse(), table, asOf.version, asOf.timestamp),
+                                limit));
+                return;
+            }
             Tables tables = data.tables();
             out.print(TablePrinter.show(tables, table, limit, asOf.version, asOf.timestamp));
             tables.note(table).ifPresent(Stdout.utf8ErrStream()::println);
@@ -161,7 +180,9 @@ public final class TableCommand implements Callable<Integer> {
             mixinStandardHelpOptions = true,
             description =
                     "The table's versions, newest first: time, operation, the writing query's"
-                            + " batch id, rows added and files removed (DESCRIBE HISTORY).")
+                            + " batch id, rows added and files removed (DESCRIBE HISTORY), and"
+                            + " the batch's watermark and final bound (windows ending at or"
+                            + " before it are final) where the commit records them.")
     static final class History extends OnTable {
         @Option(
                 names = "--limit",
@@ -183,7 +204,9 @@ public final class TableCommand implements Callable<Integer> {
                                 e.batchId() < 0 ? null : e.batchId(),
                                 e.rowsAdded(),
                                 e.filesAdded(),
-                                e.filesRemoved()));
+                                e.filesRemoved(),
+                                e.completeness().parameters().get(Completeness.WATERMARK),
+                                e.completeness().parameters().get(Completeness.FINAL_BEFORE)));
             }
             out.print(
                     RowValues.grid(
@@ -194,7 +217,9 @@ public final class TableCommand implements Callable<Integer> {
                                     "batch_id",
                                     "rows_added",
                                     "files_added",
-                                    "files_removed"),
+                                    "files_removed",
+                                    "watermark",
+                                    "final_before"),
                             rows));
         }
     }

@@ -99,6 +99,9 @@ public final class QueryContext {
     /** The tables of {@link #toGrowingTable}. */
     private final Set<String> growing = new HashSet<>();
 
+    /** {@code --until-final}: the Delta tables read, checked once the graph is built. */
+    private final UntilFinal untilFinal;
+
     /** The run's trigger, rate limits and missing-file policy come from {@code options}. */
     QueryContext(
             String queryName,
@@ -114,6 +117,7 @@ public final class QueryContext {
         this.skipMissingFiles = options.skipMissingFiles;
         this.warehouse = warehouse;
         this.expected = new ExpectationTables(options.expectations);
+        this.untilFinal = new UntilFinal(options.untilFinal);
     }
 
     public StreamExecutionEnvironment env() {
@@ -318,6 +322,7 @@ public final class QueryContext {
         }
         sourceNames.add(name);
         sources.add(description);
+        untilFinal.reads(planner);
         SourceSpec spec = new SourceSpec(name, scope, trigger, limit, skipMissing, order);
         return env.fromSource(
                         new MicroBatchSource<>(spec, planner, format, nodes),
@@ -421,7 +426,12 @@ public final class QueryContext {
                         "commit " + name,
                         BasicTypeInfo.VOID_TYPE_INFO,
                         new DeltaCommitter(
-                                name, warehouse.folder(name), sourceNames.get(0), scope, commit))
+                                name,
+                                warehouse.folder(name),
+                                sourceNames.get(0),
+                                scope,
+                                commit,
+                                FinalWindows.column(rowType, mode)))
                 .setParallelism(1)
                 // Alone in its task, its max parallelism derived: chained into a parallelism-1
                 // run's task it took that task's (128) and a configured 1 then refused the
@@ -548,6 +558,11 @@ public final class QueryContext {
     /** Refuses the run if an expectation applied to no table ({@link ExpectationTables}). */
     void checkExpectationsApplied() {
         expected.checkApplied(queryName, tableModes);
+    }
+
+    /** Refuses the run if a Delta table read is not final up to {@code --until-final}. */
+    void checkUntilFinal() {
+        untilFinal.check(queryName);
     }
 
     /** The tables of {@link #toSkippedFilesTable}. */

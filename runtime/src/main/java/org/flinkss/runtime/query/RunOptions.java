@@ -16,6 +16,7 @@ import javax.annotation.Nullable;
 import java.io.File;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -42,6 +43,9 @@ public final class RunOptions {
 
     final Trigger trigger;
 
+    /** {@code --until-final T}: the Delta tables read must be final up to it, or null. */
+    @Nullable final Instant untilFinal;
+
     private RunOptions(Builder b) {
         this.base = normalized(b.base, "a base");
         this.warehouse =
@@ -56,6 +60,7 @@ public final class RunOptions {
         // A run's temporary files are local: beside a local base, else in the JVM's temp folder.
         this.runSettings = b.run.tmpRoot(tmpRootOf(base).toPath()).build();
         this.trigger = runSettings.trigger();
+        this.untilFinal = b.untilFinal;
     }
 
     /** The expectations on the rows written ({@code --expect}), in the order given. */
@@ -171,6 +176,7 @@ public final class RunOptions {
         private String jdbcUrl;
         private OutputMode outputMode = OutputMode.APPEND;
         private List<Expectation> expectations = List.of();
+        @Nullable private Instant untilFinal;
 
         /**
          * Landing folder {@code <base>/events} and checkpoints {@code <base>/_cp/<query>}: a local
@@ -343,6 +349,18 @@ public final class RunOptions {
          * Expectations on the rows the query appends ({@link Expectation}): checked in every batch,
          * counted in progress. They may change from run to run, as Lakeflow's do.
          */
+        /**
+         * {@code --until-final T}: the run goes on only if every Delta table it reads (a table this
+         * project wrote) records in its newest batch commit that its windows ending at or before
+         * {@code t} are final ({@code flinkss.finalBefore >= t}); otherwise it is refused before
+         * any data moves, naming the table, {@code t} and how far the table is final. Null: no such
+         * condition.
+         */
+        public Builder untilFinal(@Nullable Instant t) {
+            this.untilFinal = t;
+            return this;
+        }
+
         public Builder expectations(List<Expectation> rules) {
             this.expectations = List.copyOf(rules);
             return this;

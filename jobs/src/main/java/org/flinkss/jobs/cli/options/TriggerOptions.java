@@ -6,8 +6,12 @@ import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.trigger.Trigger;
 
 import java.time.Duration;
+import java.time.Instant;
 
-/** When a run processes data and when it stops: {@code --trigger} and {@code --run-for}. */
+/**
+ * When a run processes data and when it stops: {@code --trigger}, {@code --run-for} and {@code
+ * --until-final}.
+ */
 public final class TriggerOptions {
 
     @Option(
@@ -29,6 +33,17 @@ public final class TriggerOptions {
                             + " (default: until Ctrl-C)")
     Duration runFor;
 
+    @Option(
+            names = "--until-final",
+            paramLabel = "T",
+            converter = Converters.Timestamp.class,
+            description =
+                    "available-now over Delta tables this project wrote: run only if each table"
+                        + " read says in its newest commit that its windows ending at or before T"
+                        + " are final (2025-03-01T00:30:00Z, UTC); otherwise read nothing and exit"
+                        + " 1, naming the table and how far it is final")
+    Instant untilFinal;
+
     public RunOptions.Builder applyTo(RunOptions.Builder run) {
         if (runFor != null && trigger.isAvailableNow()) {
             throw new IllegalArgumentException(
@@ -36,7 +51,12 @@ public final class TriggerOptions {
                             + " available-now run stops by itself once it has processed what is"
                             + " there");
         }
-        run.trigger(trigger);
+        if (untilFinal != null && !trigger.isAvailableNow()) {
+            throw new IllegalArgumentException(
+                    "--until-final goes with an available-now run (the default trigger): it decides"
+                            + " whether the run reads what is there when it starts");
+        }
+        run.trigger(trigger).untilFinal(untilFinal);
         return runFor != null ? run.runFor(runFor) : run;
     }
 }

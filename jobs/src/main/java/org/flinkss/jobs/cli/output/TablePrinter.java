@@ -1,5 +1,6 @@
 package org.flinkss.jobs.cli.output;
 
+import org.flinkss.runtime.table.FinalRows;
 import org.flinkss.runtime.table.RowValues;
 
 import javax.annotation.Nullable;
@@ -33,6 +34,17 @@ public final class TablePrinter {
                         rows.subList(0, (int) Math.min(limit, total)));
         return grid
                 + (total > limit ? "only showing top " + limit + " of " + total + " rows\n" : "");
+    }
+
+    /** The first {@code limit} final rows as a grid, then which rows are final and how many. */
+    public static String show(FinalRows rows, int limit) {
+        List<List<Object>> shown = rows.rows();
+        return RowValues.grid(rows.columns(), shown.subList(0, Math.min(limit, shown.size())))
+                + (shown.size() > limit
+                        ? "only showing top " + limit + " of " + shown.size() + " final rows\n"
+                        : "")
+                + rows.describe()
+                + "\n";
     }
 
     /** Every row, sorted by every column, as CSV with one header line. */

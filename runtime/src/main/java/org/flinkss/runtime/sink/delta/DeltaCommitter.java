@@ -9,6 +9,7 @@ import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 import org.slf4j.Logger;
@@ -21,7 +22,11 @@ import org.flinkss.runtime.checkpoint.SealedBatch;
 import org.flinkss.runtime.checkpoint.SkippedCommit;
 import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.table.delta.CommitResult;
+import org.flinkss.runtime.table.delta.Completeness;
 import org.flinkss.runtime.table.delta.DeltaTable;
+import org.flinkss.runtime.time.Watermarks;
+
+import javax.annotation.Nullable;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -46,19 +51,32 @@ import java.util.TreeMap;
  * their plans) is skipped whole and reported ({@link SkippedCommit}); its files are never
  * referenced. A batch restored from the checkpoint that closed it is committed again, which is a
  * no-op when its commit had happened.
+ *
+ * <p>Each commit records the batch's {@link Completeness} in its commit info: the watermark that
+ * reached this operator before the barrier that closed the batch (the batch's watermark: the source
+ * emits it after the batch's records and before that barrier) and, for a table of windows, that
+ * windows ending at or before it are final.
  */
 public final class DeltaCommitter extends AbstractStreamOperator<Void>
         implements OneInputStreamOperator<byte[], Void> {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DeltaCommitter.class);
-    private static final int STATE_VERSION = 1;
+
+    /** 2 adds each closed batch's watermark; 1 is still read (its batches record none). */
+    private static final int STATE_VERSION = 2;
+
+    /** A closed batch's watermark in the state when none had reached the committer. */
+    private static final long NO_WATERMARK = Long.MIN_VALUE;
 
     private final String table;
     private final String folder;
     private final String source;
     private final RunScope scope;
     private final TableCommit commit;
+
+    /** The column whose end makes a row final ({@code window_end}), or null: no final bound. */
+    @Nullable private final String finalColumn;
 
     private transient ListState<byte[]> state;
     private transient DeltaTable delta;
@@ -74,11 +92,16 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
     /** Closed batches not committed yet: batch id -> the checkpoint that closed it, its items. */
     private transient TreeMap<Long, Closed> closed;
 
+    /** Flink's watermark as it last reached this operator, {@link Long#MIN_VALUE} before any. */
+    private transient long flinkWatermark;
+
     /**
      * @param restored closed before this run's job started: its commit may have happened, and
      *     finding it done is no news
+     * @param watermark Spark's watermark of the batch, {@link #NO_WATERMARK} if none
      */
-    private record Closed(long checkpointId, List<byte[]> items, boolean restored) {}
+    private record Closed(
+            long checkpointId, List<byte[]> items, boolean restored, long watermark) {}
 
     /**
      * @param folder the table's folder (URI)
@@ -86,11 +109,27 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
      */
     public DeltaCommitter(
             String table, String folder, String source, RunScope scope, TableCommit commit) {
+        this(table, folder, source, scope, commit, null);
+    }
+
+    /**
+     * @param finalColumn for a table of windows whose late rows are dropped (append and update
+     *     mode), the column of a window's end, which each commit records final up to the batch's
+     *     watermark; null for any other table
+     */
+    public DeltaCommitter(
+            String table,
+            String folder,
+            String source,
+            RunScope scope,
+            TableCommit commit,
+            @Nullable String finalColumn) {
         this.table = table;
         this.folder = folder;
         this.source = source;
         this.scope = scope;
         this.commit = commit;
+        this.finalColumn = finalColumn;
     }
 
     @Override
@@ -103,6 +142,7 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
                                         "delta-committer-" + table,
                                         PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         lastClosed = -1;
+        flinkWatermark = Long.MIN_VALUE;
         open = new ArrayList<>();
         closed = new TreeMap<>();
         for (byte[] blob : state.get()) {
@@ -119,6 +159,22 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
     @Override
     public void processElement(StreamRecord<byte[]> element) {
         open.add(element.getValue());
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        super.processWatermark(mark);
+        flinkWatermark = mark.getTimestamp();
+    }
+
+    /**
+     * Spark's watermark that Flink's last one stands for; none before the first, nor for the end of
+     * input (a bounded job's last watermark says nothing of event time).
+     */
+    private long sparkWatermark() {
+        return flinkWatermark == Long.MIN_VALUE || flinkWatermark == Long.MAX_VALUE
+                ? NO_WATERMARK
+                : Watermarks.fromFlink(flinkWatermark);
     }
 
     @Override
@@ -145,7 +201,8 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
         if (sealed.lastSealed() > lastClosed) {
             // Every record of the batch reached the writers before this barrier, and no record of
             // a later batch did: what was staged so far is the batch, whole.
-            closed.put(sealed.lastSealed(), new Closed(checkpointId, open, false));
+            closed.put(
+                    sealed.lastSealed(), new Closed(checkpointId, open, false, sparkWatermark()));
             open = new ArrayList<>();
             lastClosed = sealed.lastSealed();
         }
@@ -170,6 +227,9 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
             if (batchId <= heldBatch) {
                 skipped(batchId, c, heldBatch);
             } else {
+                delta.recordInCommits(
+                        Completeness.of(
+                                c.watermark() == NO_WATERMARK ? null : c.watermark(), finalColumn));
                 CommitResult result = commit.commit(delta, queryId, batchId, c.items());
                 if (result.committed()) {
                     LOG.info("Table '{}': {}", table, result.describe());
@@ -220,6 +280,7 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
             out.writeLong(batch.getKey());
             out.writeLong(batch.getValue().checkpointId());
             writeItems(out, batch.getValue().items());
+            out.writeLong(batch.getValue().watermark());
         }
         return out.getCopyOfBuffer();
     }
@@ -227,7 +288,7 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
     private void restore(byte[] blob) throws IOException {
         DataInputDeserializer in = new DataInputDeserializer(blob);
         int version = in.readInt();
-        if (version != STATE_VERSION) {
+        if (version != 1 && version != STATE_VERSION) {
             throw new IOException(
                     "table '" + table + "': committer state of version " + version + " unknown");
         }
@@ -236,7 +297,9 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
         for (int n = in.readInt(); n > 0; n--) {
             long batchId = in.readLong();
             long checkpointId = in.readLong();
-            closed.put(batchId, new Closed(checkpointId, restoredItems(in), true));
+            List<byte[]> items = restoredItems(in);
+            long watermark = version >= 2 ? in.readLong() : NO_WATERMARK;
+            closed.put(batchId, new Closed(checkpointId, items, true, watermark));
         }
     }
 

@@ -109,6 +109,9 @@ public final class KeyedReplace {
             metrics.filesAdded = added.size();
             metrics.bytesAdded = added.stream().mapToLong(DataFile::size).sum();
             List<DataFile> changeFiles = feed.write(table, "reconcile");
+            // A replace outside any stream makes no window final or open: the commit says what
+            // the newest batch commit said, so that table show --final reads on after it.
+            table.recordInCommits(table.completeness());
             return table.merge(
                     appId,
                     version,

@@ -71,6 +71,16 @@ public final class DeltaPlanner implements SplitPlanner<DeltaSplit> {
         this.folder = folder;
     }
 
+    /** The table's name. */
+    public String table() {
+        return table;
+    }
+
+    /** The table's folder (URI). */
+    public String folder() {
+        return folder;
+    }
+
     private DeltaTable delta() {
         if (delta == null) {
             delta = DeltaTable.forPath(folder);

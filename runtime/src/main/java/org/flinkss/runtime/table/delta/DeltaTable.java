@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -69,6 +70,9 @@ public final class DeltaTable {
     private final TransactionWriter writer;
     private final FeedLog feed;
 
+    /** What every commit of this instance adds to its commit info ({@link #recordInCommits}). */
+    private Completeness recorded = Completeness.NONE;
+
     private DeltaTable(String path, DeltaStorage storage, Executor postCommit) {
         this.storage = storage;
         this.engine = storage.engine();
@@ -77,9 +81,15 @@ public final class DeltaTable {
         this.snapshots = new SnapshotReader(this.path, engine, table);
         this.versions = new VersionReader(this.path, engine, snapshots);
         this.maintenance = new TableMaintenance(this.path, engine, snapshots, versions);
+        // Commits go through an engine that adds the recorded completeness to their commit info,
+        // whichever writer (Kernel's transactions, FeedLog's own entries) writes the log entry.
+        Engine committing =
+                new OperationEngine(
+                        engine, row -> KernelInternals.withParameters(row, recorded.parameters()));
         this.writer =
-                new TransactionWriter(this.path, engine, table, snapshots, maintenance, postCommit);
-        this.feed = new FeedLog(this.path, engine, snapshots);
+                new TransactionWriter(
+                        this.path, committing, table, snapshots, maintenance, postCommit);
+        this.feed = new FeedLog(this.path, committing, snapshots);
     }
 
     /**
@@ -103,6 +113,34 @@ public final class DeltaTable {
      */
     public DeltaTable withPostCommitExecutor(Executor executor) {
         return new DeltaTable(path, storage, executor);
+    }
+
+    /**
+     * Makes every later commit of this instance record {@code completeness} in its commit info
+     * ({@code operationParameters}), until called again: a table's committer sets its batch's
+     * before committing it. {@link Completeness#NONE} records nothing.
+     */
+    public void recordInCommits(Completeness completeness) {
+        this.recorded = Objects.requireNonNull(completeness, "completeness");
+    }
+
+    /**
+     * What the table's newest batch commit records of its event time's completeness ({@link
+     * #completenessAt} of the current version).
+     */
+    public Completeness completeness() {
+        return completenessAt(snapshots.version());
+    }
+
+    /**
+     * What the newest commit of a micro-batch (one with a {@code txn} action) at or before {@code
+     * version} records of its event time's completeness: a commit of no batch (a recompute's
+     * rewrite, a change of properties) changes no window's completeness and is passed over. {@link
+     * Completeness#NONE} for a table whose writer records none (bronze, or a table written before
+     * commits recorded it).
+     */
+    public Completeness completenessAt(long version) {
+        return versions.completenessAt(version);
     }
 
     /** The table's folder as a fully qualified URI ({@code file:/...}). */

@@ -8,6 +8,7 @@ import java.time.Instant;
  * @param appId the query that committed it (its {@code txn} action), or null
  * @param batchId that query's batch id, or -1
  * @param rowsAdded the rows of the files it added (their {@code numRecords})
+ * @param completeness what its commit info records of its event time's completeness
  */
 public record HistoryEntry(
         long version,
@@ -17,4 +18,5 @@ public record HistoryEntry(
         long batchId,
         long filesAdded,
         long rowsAdded,
-        long filesRemoved) {}
+        long filesRemoved,
+        Completeness completeness) {}

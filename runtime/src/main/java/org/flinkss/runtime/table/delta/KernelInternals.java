@@ -67,7 +67,8 @@ import java.util.function.Predicate;
  *       checksum files; the checkpointer takes the snapshot this project already holds.
  *   <li>{@link #withOperation}: a transaction's {@code commitInfo} names one of Kernel's own few
  *       operations ({@code MERGE} is not one) and carries no metrics; {@code CommitInfo} is
- *       internal.
+ *       internal. {@link #withParameters} adds the project's own parameters (a batch's {@link
+ *       Completeness}) to whatever commit info a commit has, for the same reason.
  *   <li>{@link #protocolAction}, {@link #metadataAction}, {@link #addAction}, {@link #cdcAction},
  *       {@link #txnAction}, {@link #commitInfoAction}: Kernel 4.0.0 refuses every transaction on a
  *       table with {@code delta.enableChangeDataFeed} ({@code ChangeDataFeedFeature} has no write
@@ -189,23 +190,71 @@ final class KernelInternals {
         if (at < 0 || action.isNullAt(at)) {
             return action;
         }
-        Row kernels = action.getStruct(at);
-        StructType schema = kernels.getSchema();
+        return commitInfoLike(
+                action.getStruct(at), info.operation(), info.parameters(), false, info.metrics());
+    }
+
+    /**
+     * A log action row as a commit writes it, with {@code extra} added to its {@code commitInfo}'s
+     * {@code operationParameters} (every other field kept as it was); any other row, or any row
+     * when {@code extra} is empty, is returned as it is.
+     */
+    static Row withParameters(Row action, Map<String, String> extra) {
+        int at = action.getSchema().indexOf("commitInfo");
+        if (extra.isEmpty() || at < 0 || action.isNullAt(at)) {
+            return action;
+        }
+        Row info = action.getStruct(at);
+        Map<String, String> parameters = new HashMap<>(stringMap(info, "operationParameters"));
+        parameters.putAll(extra);
+        int blind = info.getSchema().indexOf("isBlindAppend");
+        return commitInfoLike(
+                info,
+                string(info, "operation"),
+                parameters,
+                blind >= 0 && !info.isNullAt(blind) && info.getBoolean(blind),
+                stringMap(info, "operationMetrics"));
+    }
+
+    /**
+     * A {@code commitInfo} action with {@code info}'s times, engine and transaction id, and these
+     * operation, parameters, blind-append flag and metrics.
+     */
+    private static Row commitInfoLike(
+            Row info,
+            String operation,
+            Map<String, String> parameters,
+            boolean blind,
+            Map<String, String> metrics) {
+        StructType schema = info.getSchema();
         int ict = schema.indexOf("inCommitTimestamp");
-        int txnId = schema.indexOf("txnId");
-        CommitInfo ours =
+        return SingleAction.createCommitInfoSingleAction(
                 new CommitInfo(
-                        ict < 0 || kernels.isNullAt(ict)
-                                ? Optional.empty()
-                                : Optional.of(kernels.getLong(ict)),
-                        kernels.getLong(schema.indexOf("timestamp")),
-                        kernels.getString(schema.indexOf("engineInfo")),
-                        info.operation(),
-                        info.parameters(),
-                        false,
-                        txnId < 0 || kernels.isNullAt(txnId) ? null : kernels.getString(txnId),
-                        info.metrics());
-        return SingleAction.createCommitInfoSingleAction(ours.toRow());
+                                ict < 0 || info.isNullAt(ict)
+                                        ? Optional.empty()
+                                        : Optional.of(info.getLong(ict)),
+                                info.getLong(schema.indexOf("timestamp")),
+                                string(info, "engineInfo"),
+                                operation,
+                                parameters,
+                                blind,
+                                string(info, "txnId"),
+                                metrics)
+                        .toRow());
+    }
+
+    private static String string(Row row, String field) {
+        int at = row.getSchema().indexOf(field);
+        return at < 0 || row.isNullAt(at) ? null : row.getString(at);
+    }
+
+    /** A map of strings field of a row (a commit info's parameters), empty when null or absent. */
+    static Map<String, String> stringMap(Row row, String field) {
+        int at = row.getSchema().indexOf(field);
+        if (at < 0 || row.isNullAt(at)) {
+            return Map.of();
+        }
+        return VectorUtils.toJavaMap(row.getMap(at));
     }
 
     /** A snapshot's protocol as its reader and writer versions. */

@@ -9,6 +9,7 @@ import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.types.BooleanType;
 import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
@@ -21,6 +22,7 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -59,7 +61,11 @@ final class LogEntry {
                             new StructType()
                                     .add("timestamp", LongType.LONG)
                                     .add("inCommitTimestamp", LongType.LONG)
-                                    .add("operation", StringType.STRING))
+                                    .add("operation", StringType.STRING)
+                                    .add(
+                                            "operationParameters",
+                                            new MapType(
+                                                    StringType.STRING, StringType.STRING, true)))
                     .add("cdc", new StructType().add("path", StringType.STRING));
 
     private static final int ADD = 0;
@@ -80,6 +86,10 @@ final class LogEntry {
 
     Instant timestamp;
     String operation;
+
+    /** The commit info's {@code operationParameters}, empty if it has none. */
+    Map<String, String> parameters = Map.of();
+
     String appId;
     long batchId = -1;
 
@@ -157,6 +167,8 @@ final class LogEntry {
                         } else if (!row.isNullAt(COMMIT_INFO)) {
                             Row info = row.getStruct(COMMIT_INFO);
                             entry.operation = info.isNullAt(2) ? null : info.getString(2);
+                            entry.parameters =
+                                    KernelInternals.stringMap(info, "operationParameters");
                             // The commit's time as time travel reads it (Delta's history): its
                             // in-commit timestamp if the table has them, else the log entry's
                             // modification time (commitInfo.timestamp is the writer's clock
@@ -175,6 +187,11 @@ final class LogEntry {
             entry.timestamp = Instant.ofEpochMilli(modified);
         }
         return entry;
+    }
+
+    /** What the commit records of its event time's completeness ({@link Completeness}). */
+    Completeness completeness() {
+        return Completeness.fromParameters(parameters);
     }
 
     private static long numRecords(String stats) {

@@ -17,22 +17,32 @@ import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The engine of one commit that says what it did ({@link OperationInfo}): Kernel's engine, whose
  * JSON handler, as it writes the commit's log entry, puts the operation, its parameters and metrics
  * into the {@code commitInfo} action Kernel made. Kernel 4.0.0 has no other way to name an
  * operation outside its enum ({@code MERGE} is not in it) or to record metrics; everything else
- * Kernel writes and checks is left as it is.
+ * Kernel writes and checks is left as it is. The same seam adds the project's own parameters to
+ * every commit of a table ({@link DeltaTable#recordInCommits}).
  */
 final class OperationEngine implements Engine {
 
     private final Engine engine;
-    private final OperationInfo info;
+    private final UnaryOperator<Row> rewrite;
 
     OperationEngine(Engine engine, OperationInfo info) {
+        this(engine, row -> KernelInternals.withOperation(row, info));
+    }
+
+    /**
+     * @param rewrite what becomes of each action row of a log entry written (the rows that are no
+     *     {@code commitInfo} returned as they are)
+     */
+    OperationEngine(Engine engine, UnaryOperator<Row> rewrite) {
         this.engine = engine;
-        this.info = info;
+        this.rewrite = rewrite;
     }
 
     @Override
@@ -65,10 +75,7 @@ final class OperationEngine implements Engine {
             public void writeJsonFileAtomically(
                     String filePath, CloseableIterator<Row> data, boolean overwrite)
                     throws IOException {
-                json.writeJsonFileAtomically(
-                        filePath,
-                        data.map(row -> KernelInternals.withOperation(row, info)),
-                        overwrite);
+                json.writeJsonFileAtomically(filePath, data.map(rewrite::apply), overwrite);
             }
         };
     }

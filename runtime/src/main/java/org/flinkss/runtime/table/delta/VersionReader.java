@@ -23,6 +23,12 @@ final class VersionReader {
      */
     private static final int PROBES = 64;
 
+    /**
+     * How many versions {@link #completenessAt} reads back past commits of no batch (a recompute's
+     * rewrite, a change of properties) for the newest batch's commit.
+     */
+    private static final int COMPLETENESS_LOOKBACK = 100;
+
     private final String path;
     private final Engine engine;
     private final SnapshotReader snapshots;
@@ -110,9 +116,30 @@ final class VersionReader {
                             e.added.stream()
                                     .mapToLong(f -> Math.max(0, f.file().numRecords()))
                                     .sum(),
-                            e.removed.size()));
+                            e.removed.size(),
+                            e.completeness()));
         }
         return entries;
+    }
+
+    /**
+     * See {@link DeltaTable#completenessAt}: the newest batch commit ({@code txn}) at or before
+     * {@code version}, within {@link #COMPLETENESS_LOOKBACK} versions and while their entries are
+     * there.
+     */
+    Completeness completenessAt(long version) {
+        for (long v = version; v >= 0 && v > version - COMPLETENESS_LOOKBACK; v--) {
+            LogEntry e;
+            try {
+                e = entry(v);
+            } catch (IllegalArgumentException cleanedUp) {
+                return Completeness.NONE;
+            }
+            if (e.appId != null) {
+                return e.completeness();
+            }
+        }
+        return Completeness.NONE;
     }
 
     /** See {@link DeltaTable#removedSince}. */

@@ -2,6 +2,7 @@ package org.flinkss.runtime.sink.delta;
 
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
@@ -22,11 +23,14 @@ import org.flinkss.runtime.checkpoint.SkippedCommit;
 import org.flinkss.runtime.progress.RunScope;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.table.delta.Completeness;
 import org.flinkss.runtime.table.delta.DataFile;
 import org.flinkss.runtime.table.delta.DataFiles;
 import org.flinkss.runtime.table.delta.DeltaTable;
+import org.flinkss.runtime.time.Watermarks;
 
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +110,44 @@ class DeltaCommitterTest {
             assertThat(ids()).containsExactlyElementsOf(range(0, 10));
         }
         assertThat(SkippedCommit.readAll(layout, run.runId())).isEmpty();
+    }
+
+    @Test
+    void eachCommitRecordsTheWatermarkThatClosedItsBatchAlsoAfterARestore() throws Exception {
+        long fiveMinutes = Instant.parse("2025-03-01T00:05:00Z").toEpochMilli();
+        long tenMinutes = Instant.parse("2025-03-01T00:10:00Z").toEpochMilli();
+        RunScope first = new RunScope(layout, "run-1");
+        OperatorSubtaskState closedNotCommitted;
+        try (OneInputStreamOperatorTestHarness<byte[], Void> committer =
+                open(first, Completeness.WINDOW_END)) {
+            // Step 1: batch 0 before any watermark (a query's first batch): nothing recorded.
+            committer.processElement(file(0, 1));
+            checkpoint(committer, first, 1, 0);
+            committer.notifyOfCompletedCheckpoint(1);
+            assertThat(table().completeness()).isEqualTo(Completeness.NONE);
+
+            // Step 2: batch 1 ends with Spark's watermark 00:05 (Flink's is a millisecond less).
+            committer.processElement(file(1, 1));
+            committer.processWatermark(new Watermark(Watermarks.toFlink(fiveMinutes)));
+            checkpoint(committer, first, 2, 1);
+            committer.notifyOfCompletedCheckpoint(2);
+            assertThat(table().completeness())
+                    .isEqualTo(new Completeness(fiveMinutes, fiveMinutes, "window_end"));
+
+            // Step 3: batch 2 is closed at 00:10, and the job stops before its commit.
+            committer.processElement(file(2, 1));
+            committer.processWatermark(new Watermark(Watermarks.toFlink(tenMinutes)));
+            closedNotCommitted = checkpoint(committer, first, 3, 2);
+        }
+        // Step 4: the restore commits it with the watermark it was closed with.
+        try (OneInputStreamOperatorTestHarness<byte[], Void> committer =
+                restore(new RunScope(layout, "run-2"), closedNotCommitted)) {
+            assertThat(table().committedBatch(queryId)).isEqualTo(OptionalLong.of(2));
+        }
+        assertThat(table().history(1).get(0).completeness().watermark()).isEqualTo(tenMinutes);
+        assertThat(table().completeness().finalBefore())
+                .as("the restored committer was made without a final column")
+                .isNull();
     }
 
     @Test
@@ -234,8 +276,20 @@ class DeltaCommitterTest {
     }
 
     private OneInputStreamOperatorTestHarness<byte[], Void> harness(RunScope run) throws Exception {
+        return harness(run, null);
+    }
+
+    private OneInputStreamOperatorTestHarness<byte[], Void> harness(
+            RunScope run, String finalColumn) throws Exception {
         return new OneInputStreamOperatorTestHarness<>(
-                new DeltaCommitter(TABLE, folder, SOURCE, run, new AppendCommit()));
+                new DeltaCommitter(TABLE, folder, SOURCE, run, new AppendCommit(), finalColumn));
+    }
+
+    private OneInputStreamOperatorTestHarness<byte[], Void> open(RunScope run, String finalColumn)
+            throws Exception {
+        OneInputStreamOperatorTestHarness<byte[], Void> harness = harness(run, finalColumn);
+        harness.open();
+        return harness;
     }
 
     /** Checkpoint {@code id}, taken after the source recorded {@code lastSealed} for it. */

@@ -66,6 +66,8 @@ import static org.apache.spark.sql.functions.window;
  *       feed, and a table's feed as {@code readChangeFeed} reads it ({@link ChangeFeedOracle});
  *   <li>{@code upsert-stream <bronze dir> <events_latest dir> <checkpoint dir>}: the same upsert as
  *       the course runs it, an availableNow stream with {@code foreachBatch} ({@link SparkUpsert});
+ *   <li>{@code read-history <table dir> <file>}: a table's {@code DESCRIBE HISTORY}, a line a
+ *       version ({@link HistoryOracle});
  *   <li>{@code quit}.
  * </ul>
  *
@@ -210,6 +212,11 @@ public final class SparkOracle {
                     String[] paths = words[1].split(" ");
                     return readDelta(Paths.get(paths[0]), Paths.get(paths[1]));
                 }
+            case "read-history":
+                {
+                    String[] paths = words[1].split(" ");
+                    return new HistoryOracle(spark).read(Paths.get(paths[0]), Paths.get(paths[1]));
+                }
             case "upsert":
                 {
                     String[] paths = words[1].split(" ");
@@ -244,7 +251,7 @@ public final class SparkOracle {
                                 + " <table dir>, read-feed <table dir> <csv file>, upsert-stream"
                                 + " <bronze dir> <latest dir> <checkpoint dir>, feed-stream <table"
                                 + " dir> <csv file>, win5-update <bronze dir> <table dir>"
-                                + " <checkpoint dir>, quit");
+                                + " <checkpoint dir>, read-history <table dir> <file>, quit");
         }
     }
 
