@@ -72,6 +72,7 @@ public final class QueryRunner {
             QueryContext context = new QueryContext(query.name(), env, scope, options, warehouse);
             query.build(context);
             context.checkExpectationsApplied();
+            context.checkWatermarkPolicy();
             return new Built(context, warehouse);
         };
     }

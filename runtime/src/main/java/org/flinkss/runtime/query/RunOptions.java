@@ -9,6 +9,7 @@ import org.flinkss.runtime.runner.RunSettings;
 import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.time.WatermarkPolicy;
 import org.flinkss.runtime.trigger.Trigger;
 
 import javax.annotation.Nullable;
@@ -42,6 +43,11 @@ public final class RunOptions {
 
     final Trigger trigger;
 
+    /**
+     * How a query with several watermark nodes picks its watermark ({@code --watermark-policy}).
+     */
+    final WatermarkPolicy watermarkPolicy;
+
     private RunOptions(Builder b) {
         this.base = normalized(b.base, "a base");
         this.warehouse =
@@ -53,6 +59,7 @@ public final class RunOptions {
         this.jdbcUrl = b.jdbcUrl;
         this.outputMode = b.outputMode;
         this.expectations = List.copyOf(b.expectations);
+        this.watermarkPolicy = b.watermarkPolicy;
         // A run's temporary files are local: beside a local base, else in the JVM's temp folder.
         this.runSettings = b.run.tmpRoot(tmpRootOf(base).toPath()).build();
         this.trigger = runSettings.trigger();
@@ -171,6 +178,7 @@ public final class RunOptions {
         private String jdbcUrl;
         private OutputMode outputMode = OutputMode.APPEND;
         private List<Expectation> expectations = List.of();
+        private WatermarkPolicy watermarkPolicy = WatermarkPolicy.DEFAULT;
 
         /**
          * Landing folder {@code <base>/events} and checkpoints {@code <base>/_cp/<query>}: a local
@@ -345,6 +353,17 @@ public final class RunOptions {
          */
         public Builder expectations(List<Expectation> rules) {
             this.expectations = List.copyOf(rules);
+            return this;
+        }
+
+        /**
+         * Spark's {@code spark.sql.streaming.multipleWatermarkPolicy} for a query with several
+         * watermark nodes: {@link WatermarkPolicy#MIN} unless set. Recorded in the query's
+         * checkpoint at its first run; a run with another policy is refused. A query with fewer
+         * than two nodes refuses {@code max} (it would change nothing).
+         */
+        public Builder watermarkPolicy(WatermarkPolicy policy) {
+            this.watermarkPolicy = policy;
             return this;
         }
 
