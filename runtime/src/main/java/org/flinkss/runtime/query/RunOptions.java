@@ -70,6 +70,11 @@ public final class RunOptions {
         return expectations;
     }
 
+    /** Spark's {@code multipleWatermarkPolicy} ({@code --watermark-policy}): min unless set. */
+    public WatermarkPolicy watermarkPolicy() {
+        return watermarkPolicy;
+    }
+
     /** Spark's {@code outputMode}: append unless set. */
     public OutputMode outputMode() {
         return outputMode;

@@ -14,9 +14,11 @@ import java.util.Map;
  * where there are several nodes. Here a query with several nodes records it ({@link #conf}); a
  * query with fewer refuses {@code max}, which could change nothing there, so that a user who asks
  * for it is not left believing it applied. The policy is applied by a source to its own nodes (the
- * course's view-then-buy: views and buys on one read of bronze); nodes on different sources (a
- * {@code sql --file} join of two watermarked tables) meet in Flink's operators, which take the
- * minimum of their inputs' watermarks, so {@code max} is refused there.
+ * course's view-then-buy: views and buys on one read of bronze). A {@code sql --file} query reads
+ * one source and its table has one {@code WATERMARK} clause, so it has one node and refuses {@code
+ * max}. Nodes on different sources (a Java query of two watermarked sources) meet in Flink's
+ * operators, which take the minimum of their inputs' watermarks, so {@code max} is refused there
+ * too.
  */
 final class WatermarkInputs {
 

@@ -23,6 +23,7 @@ import org.flinkss.runtime.runner.impl.RestorePolicy;
 import org.flinkss.runtime.source.impl.MicroBatchSource;
 import org.flinkss.runtime.source.impl.SourcePreview;
 import org.flinkss.runtime.state.RestoredOperators;
+import org.flinkss.runtime.time.WatermarkPolicy;
 
 import javax.annotation.Nullable;
 
@@ -105,6 +106,16 @@ public final class Preflight {
                                     UUID.randomUUID().toString(),
                                     RunSettings.CLIENT_TIMEOUT));
             identity.check(job.identity()).ifPresent(report::refuse);
+            String policy = job.identity().conf().get(WatermarkPolicy.SPARK_CONF);
+            if (policy != null) {
+                // A query with several watermark nodes: the policy its checkpoint keeps.
+                report.note(
+                        "watermark policy: "
+                                + policy
+                                + " ("
+                                + WatermarkPolicy.SPARK_CONF
+                                + "; kept in the checkpoint)");
+            }
             List<Transformation<?>> transformations = all(env.getTransformations());
             JobGraph graph = env.getStreamGraph(false).getJobGraph();
             RestoredOperators restored =
