@@ -9,7 +9,6 @@ import org.flinkss.testutils.ProjectScripts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,15 +25,11 @@ class WatermarkPolicyITCase {
     @TempDir Path dir;
 
     private static CliOutput ok(String... args) {
-        CliOutput o = CliOutput.of(args);
-        assertThat(o.code()).as("%s: %s%s", List.of(args), o.out(), o.err()).isZero();
-        return o;
+        return CliOutput.succeeded(args);
     }
 
     private static CliOutput refused(String... args) {
-        CliOutput o = CliOutput.of(args);
-        assertThat(o.code()).as("%s: %s%s", List.of(args), o.out(), o.err()).isNotZero();
-        return o;
+        return CliOutput.failed(args);
     }
 
     @Test
