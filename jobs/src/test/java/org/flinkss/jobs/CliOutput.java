@@ -5,6 +5,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * One command run in this JVM as {@code java -jar} runs it ({@link Main#execute}), with what it
  * printed: its exit code, standard output and standard error. Runs one at a time (the streams are
@@ -28,6 +30,20 @@ public record CliOutput(int code, String out, String err) {
         }
         return new CliOutput(
                 code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A command that must exit 0; the assertion shows what it printed otherwise. */
+    public static CliOutput succeeded(String... args) {
+        CliOutput o = of(args);
+        assertThat(o.code()).as("%s: %s%s", List.of(args), o.out(), o.err()).isZero();
+        return o;
+    }
+
+    /** A command that must fail (exit other than 0); the assertion shows what it printed. */
+    public static CliOutput failed(String... args) {
+        CliOutput o = of(args);
+        assertThat(o.code()).as("%s: %s%s", List.of(args), o.out(), o.err()).isNotZero();
+        return o;
     }
 
     /**

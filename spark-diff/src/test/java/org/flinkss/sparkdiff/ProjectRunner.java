@@ -106,10 +106,10 @@ final class ProjectRunner {
     }
 
     /**
-     * {@code run <query> --base <base> --api <api> --parallelism <p> --quiet}; fails with what it
-     * printed.
+     * {@code run <query> --base <base> --api <api> --parallelism <p> --quiet} and {@code more};
+     * fails with what it printed.
      */
-    static void run(Path base, DiffQuery query, String api, int parallelism) {
+    static void run(Path base, DiffQuery query, String api, int parallelism, String... more) {
         if (query.sqlFile != null) {
             executeOrFail(
                     "sql",
@@ -138,6 +138,7 @@ final class ProjectRunner {
                         "--parallelism",
                         String.valueOf(parallelism),
                         "--quiet"));
+        args.addAll(List.of(more));
         executeOrFail(args.toArray(String[]::new));
     }
 

@@ -201,6 +201,15 @@ class SparkDiffITCase {
                 .isGreaterThan(0);
 
         judge(diffs, ExpectedDifferences.KNOWN, WORK.resolve("report.txt"));
+        if (MaxPolicyRounds.applies()) {
+            // The max rounds compared equal: they must also have shown max apart from min.
+            assertThat(MaxPolicyRounds.apart("spark"))
+                    .as("some round's view-then-buy tables differ between min and max on Spark")
+                    .isTrue();
+            assertThat(MaxPolicyRounds.apart("project"))
+                    .as("some round's view-then-buy tables differ between min and max here")
+                    .isTrue();
+        }
     }
 
     private static void runSpark(
@@ -254,6 +263,10 @@ class SparkDiffITCase {
             for (DiffQuery q : DiffQuery.selected()) {
                 ProjectRunner.run(base, q, config.api(), config.parallelism());
             }
+            boolean maxRounds = config.equals(readBackCell) && MaxPolicyRounds.applies();
+            if (maxRounds) {
+                MaxPolicyRounds.run(base, config.seed(), round, config.api(), config.parallelism());
+            }
             String flinkTime = seconds(start);
             Path sparkOut;
             try {
@@ -289,6 +302,19 @@ class SparkDiffITCase {
                 }
                 if (config.equals(readBackCell)) {
                     readBack(base, q.table, round.number(), flinkLines);
+                }
+            }
+            if (maxRounds) {
+                for (TableDiff diff :
+                        MaxPolicyRounds.compare(
+                                base,
+                                sparkOut,
+                                config.seed(),
+                                round.number(),
+                                config.api(),
+                                config.parallelism())) {
+                    diffs.add(diff);
+                    differing += diff.differs() ? 1 : 0;
                 }
             }
             say(

@@ -29,6 +29,7 @@ import org.flinkss.jobs.cli.options.RateLimitOptions;
 import org.flinkss.jobs.cli.options.RunOptionGroups;
 import org.flinkss.jobs.cli.options.RunTarget;
 import org.flinkss.jobs.cli.options.TriggerOptions;
+import org.flinkss.jobs.cli.options.WatermarkPolicyOption;
 import org.flinkss.jobs.cli.output.RunSummary;
 import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryJar;
@@ -123,6 +124,7 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin ProgressOptions progress;
     @Mixin FlinkOptions flink;
     @Mixin ExpectOption expect;
+    @Mixin WatermarkPolicyOption watermarkPolicy;
 
     @Override
     public Integer call() {
@@ -211,7 +213,8 @@ public final class RunCommand implements Callable<Integer> {
                         checkpointInterval,
                         progress,
                         flink,
-                        expect)
+                        expect,
+                        watermarkPolicy)
                 .skipMissingFiles(skipMissingFiles)
                 .outputMode(outputMode.mode());
     }

@@ -17,6 +17,7 @@ import org.flinkss.jobs.cli.options.ProgressOptions;
 import org.flinkss.jobs.cli.options.RateLimitOptions;
 import org.flinkss.jobs.cli.options.RunOptionGroups;
 import org.flinkss.jobs.cli.options.TriggerOptions;
+import org.flinkss.jobs.cli.options.WatermarkPolicyOption;
 import org.flinkss.jobs.cli.output.RunSummary;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
@@ -77,6 +78,7 @@ public final class SqlCommand implements Callable<Integer> {
     @Mixin ProgressOptions progress;
     @Mixin FlinkOptions flink;
     @Mixin ExpectOption expect;
+    @Mixin WatermarkPolicyOption watermarkPolicy;
 
     @Override
     public Integer call() {
@@ -90,7 +92,8 @@ public final class SqlCommand implements Callable<Integer> {
                                 checkpointInterval,
                                 progress,
                                 flink,
-                                expect)
+                                expect,
+                                watermarkPolicy)
                         .build();
         // As run: the base must exist (a SQL file's sources name their own folders).
         BaseFolder.requireForRun(data, false);

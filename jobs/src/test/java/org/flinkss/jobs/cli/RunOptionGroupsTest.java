@@ -7,6 +7,7 @@ import picocli.CommandLine.Model.OptionSpec;
 
 import org.flinkss.jobs.cli.options.RunOptionGroups;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.time.WatermarkPolicy;
 
 import java.nio.file.Path;
 import java.util.Set;
@@ -59,7 +60,9 @@ class RunOptionGroupsTest {
             "--expect",
             "positive_amount:amount >= 0:drop",
             "--expect",
-            "events_bronze.known_type:event_type IN ('view', 'click', 'buy'):fail"
+            "events_bronze.known_type:event_type IN ('view', 'click', 'buy'):fail",
+            "--watermark-policy",
+            "max"
         };
         RunCommand run = new RunCommand();
         new CommandLine(run).parseArgs(concat(shared, "--jar", "q.jar", "--class", "com.acme.Q"));
@@ -75,7 +78,8 @@ class RunOptionGroupsTest {
                                 run.checkpointInterval,
                                 run.progress,
                                 run.flink,
-                                run.expect)
+                                run.expect,
+                                run.watermarkPolicy)
                         .build();
         RunOptions fromSql =
                 RunOptionGroups.assemble(
@@ -86,7 +90,8 @@ class RunOptionGroupsTest {
                                 sql.checkpointInterval,
                                 sql.progress,
                                 sql.flink,
-                                sql.expect)
+                                sql.expect,
+                                sql.watermarkPolicy)
                         .build();
 
         assertThat(fromSql.base()).isEqualTo(fromRun.base());
@@ -97,6 +102,8 @@ class RunOptionGroupsTest {
         assertThat(fromSql.readLimit()).isEqualTo(fromRun.readLimit());
         assertThat(fromRun.readLimit().maxUnits()).isEqualTo(3);
         assertThat(fromSql.expectations()).isEqualTo(fromRun.expectations());
+        assertThat(fromSql.watermarkPolicy()).isEqualTo(fromRun.watermarkPolicy());
+        assertThat(fromRun.watermarkPolicy()).isEqualTo(WatermarkPolicy.MAX);
         assertThat(fromRun.expectations())
                 .extracting(Object::toString)
                 .containsExactly(

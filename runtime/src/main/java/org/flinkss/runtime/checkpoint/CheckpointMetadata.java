@@ -20,9 +20,11 @@ import java.util.Set;
  * {@code name}, its {@code id} (Spark's query id, kept across runs), the {@code layout} version of
  * the checkpoint ({@link CheckpointLayout#VERSION}) and the query's identity ({@link
  * QueryIdentity}: {@code sources}, {@code sinks}, {@code stateful}, {@code records}, {@code
- * tables}) and the {@code warehouse} it writes to ({@link WarehouseBinding}). Earlier versions also
- * wrote {@code base}, the base folder their absolute paths start with. A file that {@code reset}
- * made has a name, an id and a layout, and no identity yet.
+ * tables}, and {@code conf}: Spark's {@code spark.sql.streaming.multipleWatermarkPolicy} of a query
+ * with several watermark nodes, {@link ConfRecord}) and the {@code warehouse} it writes to ({@link
+ * WarehouseBinding}). Earlier versions also wrote {@code base}, the base folder their absolute
+ * paths start with. A file that {@code reset} made has a name, an id and a layout, and no identity
+ * yet.
  *
  * <p>Written by {@link IdentityStore} (and its {@code warehouse} by {@link WarehouseBinding}); read
  * by the runner (the identity check), the table writers (the query id their commits carry), {@code

@@ -105,6 +105,11 @@ public final class IdentityStore {
         if (refused != null) {
             throw refused;
         }
+        if (ConfRecord.recordsLess(existing, identity)) {
+            // Made before the policy was recorded (so under min, which the run asked for).
+            existing = existing.withConf(identity.conf());
+            write(existing, id);
+        }
         if (existing.grownBy(identity)) {
             // Columns a run of a growing table added (addNewColumns): the checkpoint goes on.
             write(existing.withRecords(identity.records()).withTablesOf(identity), id);
@@ -166,7 +171,7 @@ public final class IdentityStore {
                             + " or use another --base, or run the query as it was when the"
                             + " checkpoint was made.");
         }
-        return null;
+        return ConfRecord.refusal(layout, existing, identity);
     }
 
     /** How the identity writes the base folder in the paths of its sources and sinks. */

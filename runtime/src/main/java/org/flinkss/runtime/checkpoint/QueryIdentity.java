@@ -43,6 +43,13 @@ public final class QueryIdentity {
      */
     private final Set<String> growing;
 
+    /**
+     * The Spark configuration the checkpoint keeps for its life, as Spark's offset log keeps it in
+     * {@code OffsetSeqMetadata.conf}: here {@code spark.sql.streaming.multipleWatermarkPolicy} of a
+     * query with several watermark nodes ({@link ConfRecord}). Not compared by {@link #sameQuery}.
+     */
+    private final Map<String, String> conf;
+
     public QueryIdentity(
             String name, List<String> sources, List<String> sinks, List<String> stateful) {
         this(name, sources, sinks, stateful, List.of(), null);
@@ -68,9 +75,10 @@ public final class QueryIdentity {
         this.tables =
                 tables == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(tables));
         this.growing = Set.of();
+        this.conf = Map.of();
     }
 
-    private QueryIdentity(QueryIdentity identity, Set<String> growing) {
+    private QueryIdentity(QueryIdentity identity, Set<String> growing, Map<String, String> conf) {
         this.name = identity.name;
         this.sources = identity.sources;
         this.sinks = identity.sinks;
@@ -78,6 +86,17 @@ public final class QueryIdentity {
         this.records = identity.records;
         this.tables = identity.tables;
         this.growing = Set.copyOf(growing);
+        this.conf = Collections.unmodifiableMap(new LinkedHashMap<>(conf));
+    }
+
+    /** The Spark configuration the checkpoint keeps ({@link #withConf}); empty if none. */
+    public Map<String, String> conf() {
+        return conf;
+    }
+
+    /** This identity with the Spark configuration {@code conf} to keep in the checkpoint. */
+    public QueryIdentity withConf(Map<String, String> conf) {
+        return new QueryIdentity(this, growing, conf);
     }
 
     /** The tables whose columns this run may grow ({@link #growing}). */
@@ -87,7 +106,7 @@ public final class QueryIdentity {
 
     /** This identity, of a run whose tables {@code tables} may have grown since the recorded. */
     public QueryIdentity growing(Set<String> tables) {
-        return new QueryIdentity(this, tables);
+        return new QueryIdentity(this, tables, conf);
     }
 
     /**
@@ -131,7 +150,7 @@ public final class QueryIdentity {
 
     /** This identity with other record tables. */
     QueryIdentity withRecords(List<String> newRecords) {
-        return new QueryIdentity(name, sources, sinks, stateful, newRecords, tables);
+        return new QueryIdentity(name, sources, sinks, stateful, newRecords, tables).withConf(conf);
     }
 
     /**
@@ -198,7 +217,8 @@ public final class QueryIdentity {
 
     /** This identity with the tables' columns of {@code run}, whose tables grew. */
     QueryIdentity withTablesOf(QueryIdentity run) {
-        return new QueryIdentity(name, sources, sinks, stateful, records, run.tables);
+        return new QueryIdentity(name, sources, sinks, stateful, records, run.tables)
+                .withConf(conf);
     }
 
     public String describe() {
@@ -225,6 +245,9 @@ public final class QueryIdentity {
             ObjectNode recorded = node.putObject("tables");
             tables.forEach((table, columns) -> columns.forEach(recorded.putArray(table)::add));
         }
+        if (!conf.isEmpty()) {
+            conf.forEach(node.putObject(CONF_FIELD)::put);
+        }
         return node;
     }
 
@@ -248,14 +271,24 @@ public final class QueryIdentity {
                     .forEachRemaining(t -> recorded.put(t.getKey(), texts(t.getValue())));
             tables = recorded;
         }
+        Map<String, String> conf = new LinkedHashMap<>();
+        node.path(CONF_FIELD)
+                .fields()
+                .forEachRemaining(c -> conf.put(c.getKey(), c.getValue().asText()));
         return new QueryIdentity(
-                node.path("name").asText(),
-                texts(node.path("sources")),
-                texts(node.path("sinks")),
-                texts(node.path("stateful")),
-                texts(node.path("records")),
-                tables);
+                        node.path("name").asText(),
+                        texts(node.path("sources")),
+                        texts(node.path("sinks")),
+                        texts(node.path("stateful")),
+                        texts(node.path("records")),
+                        tables)
+                .withConf(conf);
     }
+
+    /**
+     * The field of {@code metadata.json} that holds {@link #conf}, named as Spark's offset log's.
+     */
+    static final String CONF_FIELD = "conf";
 
     private static List<String> texts(JsonNode array) {
         List<String> list = new ArrayList<>();

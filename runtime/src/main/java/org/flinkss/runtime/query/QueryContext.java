@@ -84,6 +84,9 @@ public final class QueryContext {
     /** The run's expectations and the tables they check ({@code --expect}). */
     private final ExpectationTables expected;
 
+    /** The query's watermark nodes by source, and the run's {@code --watermark-policy}. */
+    private final WatermarkInputs watermarkInputs;
+
     private final List<String> stateful = new ArrayList<>();
     private final List<Runnable> beforeRun = new ArrayList<>();
     private final List<String> tables = new ArrayList<>();
@@ -118,6 +121,7 @@ public final class QueryContext {
         this.warehouse = warehouse;
         this.expected = new ExpectationTables(options.expectations);
         this.untilFinal = new UntilFinal(options.untilFinal);
+        this.watermarkInputs = new WatermarkInputs(queryName, options.watermarkPolicy);
     }
 
     public StreamExecutionEnvironment env() {
@@ -323,7 +327,10 @@ public final class QueryContext {
         sourceNames.add(name);
         sources.add(description);
         untilFinal.reads(planner);
-        SourceSpec spec = new SourceSpec(name, scope, trigger, limit, skipMissing, order);
+        watermarkInputs.add(name, nodes.size());
+        SourceSpec spec =
+                new SourceSpec(name, scope, trigger, limit, skipMissing, order)
+                        .withWatermarkPolicy(watermarkInputs.policy());
         return env.fromSource(
                         new MicroBatchSource<>(spec, planner, format, nodes),
                         WatermarkStrategy.noWatermarks(),
@@ -552,7 +559,13 @@ public final class QueryContext {
         List<String> records = new ArrayList<>(skippedFilesTables);
         records.addAll(expected.rejectedTables());
         return new QueryIdentity(queryName, sources, outputs, stateful, records, tableColumns)
-                .growing(growing);
+                .growing(growing)
+                .withConf(watermarkInputs.conf());
+    }
+
+    /** Refuses a {@code --watermark-policy} the query cannot apply ({@link WatermarkInputs}). */
+    void checkWatermarkPolicy() {
+        watermarkInputs.check();
     }
 
     /** Refuses the run if an expectation applied to no table ({@link ExpectationTables}). */

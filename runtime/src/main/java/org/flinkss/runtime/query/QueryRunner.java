@@ -73,6 +73,7 @@ public final class QueryRunner {
             query.build(context);
             context.checkExpectationsApplied();
             context.checkUntilFinal();
+            context.checkWatermarkPolicy();
             return new Built(context, warehouse);
         };
     }

@@ -9,6 +9,7 @@ import org.flinkss.runtime.runner.RunSettings;
 import org.flinkss.runtime.sink.jdbc.Database;
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.time.WatermarkPolicy;
 import org.flinkss.runtime.trigger.Trigger;
 
 import javax.annotation.Nullable;
@@ -46,6 +47,11 @@ public final class RunOptions {
     /** {@code --until-final T}: the Delta tables read must be final up to it, or null. */
     @Nullable final Instant untilFinal;
 
+    /**
+     * How a query with several watermark nodes picks its watermark ({@code --watermark-policy}).
+     */
+    final WatermarkPolicy watermarkPolicy;
+
     private RunOptions(Builder b) {
         this.base = normalized(b.base, "a base");
         this.warehouse =
@@ -57,6 +63,7 @@ public final class RunOptions {
         this.jdbcUrl = b.jdbcUrl;
         this.outputMode = b.outputMode;
         this.expectations = List.copyOf(b.expectations);
+        this.watermarkPolicy = b.watermarkPolicy;
         // A run's temporary files are local: beside a local base, else in the JVM's temp folder.
         this.runSettings = b.run.tmpRoot(tmpRootOf(base).toPath()).build();
         this.trigger = runSettings.trigger();
@@ -66,6 +73,11 @@ public final class RunOptions {
     /** The expectations on the rows written ({@code --expect}), in the order given. */
     public List<Expectation> expectations() {
         return expectations;
+    }
+
+    /** Spark's {@code multipleWatermarkPolicy} ({@code --watermark-policy}): min unless set. */
+    public WatermarkPolicy watermarkPolicy() {
+        return watermarkPolicy;
     }
 
     /** Spark's {@code outputMode}: append unless set. */
@@ -177,6 +189,7 @@ public final class RunOptions {
         private OutputMode outputMode = OutputMode.APPEND;
         private List<Expectation> expectations = List.of();
         @Nullable private Instant untilFinal;
+        private WatermarkPolicy watermarkPolicy = WatermarkPolicy.DEFAULT;
 
         /**
          * Landing folder {@code <base>/events} and checkpoints {@code <base>/_cp/<query>}: a local
@@ -363,6 +376,17 @@ public final class RunOptions {
 
         public Builder expectations(List<Expectation> rules) {
             this.expectations = List.copyOf(rules);
+            return this;
+        }
+
+        /**
+         * Spark's {@code spark.sql.streaming.multipleWatermarkPolicy} for a query with several
+         * watermark nodes: {@link WatermarkPolicy#MIN} unless set. Recorded in the query's
+         * checkpoint at its first run; a run with another policy is refused. A query with fewer
+         * than two nodes refuses {@code max} (it would change nothing).
+         */
+        public Builder watermarkPolicy(WatermarkPolicy policy) {
+            this.watermarkPolicy = policy;
             return this;
         }
 

@@ -23,6 +23,7 @@ import org.flinkss.runtime.runner.impl.RestorePolicy;
 import org.flinkss.runtime.source.impl.MicroBatchSource;
 import org.flinkss.runtime.source.impl.SourcePreview;
 import org.flinkss.runtime.state.RestoredOperators;
+import org.flinkss.runtime.time.WatermarkPolicy;
 
 import javax.annotation.Nullable;
 
@@ -106,6 +107,16 @@ public final class Preflight {
                                     RunSettings.CLIENT_TIMEOUT));
             identity.check(job.identity()).ifPresent(report::refuse);
             job.tableRefusals().forEach(report::refuse);
+            String policy = job.identity().conf().get(WatermarkPolicy.SPARK_CONF);
+            if (policy != null) {
+                // A query with several watermark nodes: the policy its checkpoint keeps.
+                report.note(
+                        "watermark policy: "
+                                + policy
+                                + " ("
+                                + WatermarkPolicy.SPARK_CONF
+                                + "; kept in the checkpoint)");
+            }
             List<Transformation<?>> transformations = all(env.getTransformations());
             JobGraph graph = env.getStreamGraph(false).getJobGraph();
             RestoredOperators restored =

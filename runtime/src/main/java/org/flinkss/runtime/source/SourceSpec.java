@@ -1,6 +1,7 @@
 package org.flinkss.runtime.source;
 
 import org.flinkss.runtime.progress.RunScope;
+import org.flinkss.runtime.time.WatermarkPolicy;
 import org.flinkss.runtime.trigger.Trigger;
 
 import java.io.Serializable;
@@ -20,6 +21,7 @@ public final class SourceSpec implements Serializable {
     final ReadLimit readLimit;
     final boolean skipMissingFiles;
     final ReadOrder readOrder;
+    private WatermarkPolicy watermarkPolicy = WatermarkPolicy.DEFAULT;
 
     /**
      * @param readLimit how much one batch may read
@@ -102,5 +104,21 @@ public final class SourceSpec implements Serializable {
     /** Which reader reads which split of a batch. */
     public ReadOrder readOrder() {
         return readOrder;
+    }
+
+    /**
+     * How the source's watermark is chosen from its {@link WatermarkNode}s' ({@code
+     * --watermark-policy}); {@link WatermarkPolicy#DEFAULT} unless set.
+     */
+    public WatermarkPolicy watermarkPolicy() {
+        return watermarkPolicy;
+    }
+
+    /** This spec with the watermark chosen by {@code policy} ({@link #watermarkPolicy()}). */
+    public SourceSpec withWatermarkPolicy(WatermarkPolicy policy) {
+        SourceSpec spec =
+                new SourceSpec(name, scope, trigger, readLimit, skipMissingFiles, readOrder);
+        spec.watermarkPolicy = policy;
+        return spec;
     }
 }

@@ -10,7 +10,8 @@ import java.util.Objects;
  * {@code max(event time of the rows that reached it) - delay}; a query with several nodes on its
  * sources takes the minimum across them (Spark's {@code WatermarkTracker} under the default {@code
  * spark.sql.streaming.multipleWatermarkPolicy=min}), and a node that has seen no row yet holds the
- * query's watermark where it is.
+ * query's watermark where it is; under {@code --watermark-policy max}, the maximum across the nodes
+ * of one source ({@link org.flinkss.runtime.time.WatermarkPolicy}).
  *
  * @param <T> the source's records
  */

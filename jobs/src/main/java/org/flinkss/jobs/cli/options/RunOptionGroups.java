@@ -17,7 +17,7 @@ public final class RunOptionGroups {
     /**
      * A builder with the groups applied: progress on stdout and the run's notes on stderr (UTF-8),
      * the {@code -D} options, the base and warehouse, the trigger, the rate limits, the checkpoint
-     * interval, the parallelism and the expectations.
+     * interval, the parallelism, the expectations and the watermark policy.
      */
     public static RunOptions.Builder assemble(
             DataOptions data,
@@ -27,7 +27,8 @@ public final class RunOptionGroups {
             CheckpointIntervalOption checkpointInterval,
             ProgressOptions progress,
             FlinkOptions flink,
-            ExpectOption expect) {
+            ExpectOption expect,
+            WatermarkPolicyOption watermarkPolicy) {
         RunOptions.Builder options = RunOptions.builder().parallelism(parallelism.value());
         progress.applyTo(options, Stdout.utf8(), Stdout.utf8ErrStream());
         flink.applyTo(options);
@@ -36,6 +37,7 @@ public final class RunOptionGroups {
         limits.applyTo(options);
         checkpointInterval.applyTo(options);
         expect.applyTo(options);
+        watermarkPolicy.applyTo(options);
         return options;
     }
 }

@@ -108,7 +108,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             SplitPlanner<S> planner,
             @Nullable EnumeratorState<S> restored,
             List<Long> nodeDelays) {
-        this.nodes = new WatermarkNodes(nodeDelays);
+        this.nodes = new WatermarkNodes(nodeDelays, spec.watermarkPolicy());
         this.context = context;
         this.spec = spec;
         this.planner = planner;

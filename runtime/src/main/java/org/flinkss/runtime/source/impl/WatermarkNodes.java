@@ -1,5 +1,6 @@
 package org.flinkss.runtime.source.impl;
 
+import org.flinkss.runtime.time.WatermarkPolicy;
 import org.flinkss.runtime.time.Watermarks;
 
 import java.util.HashMap;
@@ -24,8 +25,12 @@ final class WatermarkNodes {
      */
     private final Map<Integer, Long> watermarks = new HashMap<>();
 
-    WatermarkNodes(List<Long> delays) {
+    /** How the query's watermark is chosen from the nodes' ({@code --watermark-policy}). */
+    private final WatermarkPolicy policy;
+
+    WatermarkNodes(List<Long> delays, WatermarkPolicy policy) {
         this.delays = List.copyOf(delays);
+        this.policy = policy;
     }
 
     /** True for a source without nodes: it has no watermark. */
@@ -41,15 +46,15 @@ final class WatermarkNodes {
      * Spark's {@code WatermarkTracker.updateWatermark} at the end of a batch: each node that rows
      * reached moves to {@code max(event time) - delay} if that is later than where it was, a node
      * that no row has reached in this run counts as 0 (the epoch), and the query's watermark moves
-     * to the minimum across the nodes if that is later than {@code stored}, where it is (it starts
-     * at the epoch too, so it never moves back and never below 0). A source without nodes has no
-     * watermark.
+     * to the minimum across the nodes (the policy's choice) if that is later than {@code stored},
+     * where it is (it starts at the epoch too, so it never moves back and never below 0). A source
+     * without nodes has no watermark. Under {@link WatermarkPolicy#MAX} the maximum is taken
+     * instead: a node without rows, at the epoch, then holds nothing back.
      */
     long next(BatchStats total, long stored) {
         if (delays.isEmpty()) {
             return Long.MIN_VALUE;
         }
-        long chosen = Long.MAX_VALUE;
         for (int n = 0; n < delays.size(); n++) {
             long max = total.nodeMaxEventTime(n);
             if (max != Long.MIN_VALUE) {
@@ -57,9 +62,8 @@ final class WatermarkNodes {
             } else {
                 watermarks.putIfAbsent(n, 0L);
             }
-            chosen = Math.min(chosen, watermarks.get(n));
         }
-        return Math.max(chosen, Watermarks.inForce(stored));
+        return Math.max(policy.choose(watermarks.values()), Watermarks.inForce(stored));
     }
 
     /**

@@ -92,6 +92,8 @@ public final class SparkOracle {
         TABLES.put("dedup", "events_dedup");
         TABLES.put("view-then-buy", "view_then_buy");
         TABLES.put("view-then-buy-outer", "view_then_buy_left");
+        TABLES.put("view-then-buy-max", "view_then_buy_max");
+        TABLES.put("view-then-buy-outer-max", "view_then_buy_left_max");
         TABLES.put("silver", "events_silver");
         TABLES.put("gold", "events_by_type");
         TABLES.put("user-hop", "user_hop_amounts");
@@ -111,6 +113,7 @@ public final class SparkOracle {
 
     private final SparkSession spark;
     private Path base;
+    private SparkOracle underMax;
 
     SparkOracle(SparkSession spark) {
         this.spark = spark;
@@ -429,6 +432,8 @@ public final class SparkOracle {
                             "dedup",
                             "view-then-buy",
                             "view-then-buy-outer",
+                            "view-then-buy-max",
+                            "view-then-buy-outer-max",
                             "silver",
                             "user-hop"),
                     List.of("gold"));
@@ -443,18 +448,12 @@ public final class SparkOracle {
         for (List<String> stage : STAGES) {
             Map<String, StreamingQuery> running = new LinkedHashMap<>();
             for (String name : stage) {
-                Dataset<Row> plan = query(name);
+                Dataset<Row> plan =
+                        MaxPolicyQueries.isMax(name)
+                                ? underMax().query(MaxPolicyQueries.underMin(name))
+                                : query(name);
                 if (plan != null) {
-                    StreamingQuery q =
-                            plan.writeStream()
-                                    .format(FORMAT)
-                                    .outputMode("append")
-                                    .queryName(name.replace('-', '_'))
-                                    .option(
-                                            "checkpointLocation",
-                                            base.resolve("_cp").resolve(name).toString())
-                                    .trigger(Trigger.AvailableNow())
-                                    .start(table(TABLES.get(name)));
+                    StreamingQuery q = start(plan, name);
                     running.put(name, q);
                     if (!CONCURRENT) {
                         q.awaitTermination();
@@ -480,6 +479,26 @@ public final class SparkOracle {
         for (String table : TABLES.values()) {
             export(table, out.resolve(table + ".csv"));
         }
+    }
+
+    /** The oracle on the same base in a session whose policy is max ({@link MaxPolicyQueries}). */
+    private SparkOracle underMax() {
+        if (underMax == null) {
+            underMax = new SparkOracle(MaxPolicyQueries.session(spark));
+        }
+        underMax.base = base;
+        return underMax;
+    }
+
+    /** {@code plan} started in its own session, availableNow, into its table. */
+    private StreamingQuery start(Dataset<Row> plan, String name) throws Exception {
+        return plan.writeStream()
+                .format(FORMAT)
+                .outputMode("append")
+                .queryName(name.replace('-', '_'))
+                .option("checkpointLocation", base.resolve("_cp").resolve(name).toString())
+                .trigger(Trigger.AvailableNow())
+                .start(table(TABLES.get(name)));
     }
 
     // ---------------------------------------------------------------- export
@@ -518,6 +537,8 @@ public final class SparkOracle {
                         col("avg_amount"));
             case "view_then_buy":
             case "view_then_buy_left":
+            case "view_then_buy_max":
+            case "view_then_buy_left_max":
                 return rows.select("user_id", "view_id", "buy_id");
             default:
                 return rows.select("event_id", "user_id", "event_type", "event_ts", "amount");
