@@ -55,7 +55,8 @@ import java.util.regex.Pattern;
             TableChangesCommand.class,
             TableCommand.Vacuum.class,
             TableCommand.Convert.class,
-            TableRepairCommand.class
+            TableRepairCommand.class,
+            TableConstraintCommand.class
         })
 public final class TableCommand implements Callable<Integer> {
 
@@ -133,6 +134,10 @@ public final class TableCommand implements Callable<Integer> {
             BaseFolder.refuseFile(data);
             Tables tables = data.tables();
             out.print(TablePrinter.show(tables, table, limit, asOf.version, asOf.timestamp));
+            Warehouse warehouse = data.openWarehouse();
+            if (asOf.version == null && asOf.timestamp == null && warehouse.exists(table)) {
+                TableConstraintCommand.lines(warehouse.delta(table)).forEach(out::println);
+            }
             tables.note(table).ifPresent(Stdout.utf8ErrStream()::println);
         }
     }
