@@ -43,11 +43,7 @@ class DeltaConstraintsTest {
     }
 
     private static JsonNode action(List<JsonNode> actions, String kind) {
-        return actions.stream()
-                .filter(a -> a.has(kind))
-                .findFirst()
-                .map(a -> a.get(kind))
-                .orElse(null);
+        return DeltaTableTest.action(actions, kind);
     }
 
     private static DataFile write(DeltaTable table, long from, int n) throws Exception {
