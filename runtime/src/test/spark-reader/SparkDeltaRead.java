@@ -14,7 +14,9 @@ import java.util.List;
  * <p>Arguments: table paths, each optionally {@code path@version}. For each, prints
  * {@code TABLE <arg>}, {@code SCHEMA <simpleString>}, one {@code ROW v1|v2|...} per row sorted by
  * every column (timestamps as epoch microseconds, dates ISO, nulls as {@code null}), one
- * {@code HISTORY <version> <operation>} per version, then {@code END}.
+ * {@code HISTORY <version> <operation>} per version, then {@code END}. An argument
+ * {@code sql:<statement>} is run instead, in order: {@code ROW OK} or {@code ROW ERROR <message's
+ * first line>}.
  */
 public class SparkDeltaRead {
 
@@ -30,6 +32,21 @@ public class SparkDeltaRead {
                 .getOrCreate();
         spark.sparkContext().setLogLevel("ERROR");
         for (String arg : args) {
+            if (arg.startsWith("sql:")) {
+                // A statement Spark runs (an INSERT that its constraints may refuse), in order.
+                System.out.println("TABLE " + arg);
+                System.out.println("SCHEMA -");
+                try {
+                    spark.sql(arg.substring(4)).collectAsList();
+                    System.out.println("ROW OK");
+                } catch (Exception e) {
+                    String message = String.valueOf(e.getMessage()).strip();
+                    int newline = message.indexOf('\n');
+                    System.out.println("ROW ERROR " + (newline < 0 ? message : message.substring(0, newline)));
+                }
+                System.out.println("END");
+                continue;
+            }
             int at = arg.lastIndexOf('@');
             String path = at < 0 ? arg : arg.substring(0, at);
             Dataset<Row> df = at < 0

@@ -133,7 +133,7 @@ class CommandTreeTest {
         assertThat(table.err())
                 .startsWith(
                         "error: 'flinkss table' needs a command: count, show, export, history,"
-                                + " changes, vacuum, convert, repair\n")
+                                + " changes, vacuum, convert, repair, constraint\n")
                 .contains("Usage: flinkss table [-hV] [COMMAND]");
     }
 

@@ -57,7 +57,8 @@ import java.util.regex.Pattern;
             TableChangesCommand.class,
             TableCommand.Vacuum.class,
             TableCommand.Convert.class,
-            TableRepairCommand.class
+            TableRepairCommand.class,
+            TableConstraintCommand.class
         })
 public final class TableCommand implements Callable<Integer> {
 
@@ -152,6 +153,10 @@ public final class TableCommand implements Callable<Integer> {
             }
             Tables tables = data.tables();
             out.print(TablePrinter.show(tables, table, limit, asOf.version, asOf.timestamp));
+            Warehouse warehouse = data.openWarehouse();
+            if (asOf.version == null && asOf.timestamp == null && warehouse.exists(table)) {
+                TableConstraintCommand.lines(warehouse.delta(table)).forEach(out::println);
+            }
             tables.note(table).ifPresent(Stdout.utf8ErrStream()::println);
         }
     }

@@ -95,6 +95,7 @@ class JdbcUrlRefusalTest {
         refused("table vacuum", "table", "vacuum", "events_bronze");
         refused("table convert", "table", "convert", "events_bronze");
         refused("table repair", "table", "repair", "events_bronze");
+        refused("table constraint", "table", "constraint", "list", "events_bronze");
         taken("table", "count", "events_latest");
         taken("table", "show", "events_latest");
     }

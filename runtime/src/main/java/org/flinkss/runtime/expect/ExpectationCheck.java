@@ -41,6 +41,9 @@ final class ExpectationCheck extends ProcessFunction<RowData, RowData>
     private final OutputTag<RowData> rejected;
     private final RunScope scope;
 
+    /** The rules are a table's Delta constraints: errors name a constraint, no counts. */
+    private final boolean constraints;
+
     private transient RowData.FieldGetter[] getters;
     private transient long[] passed;
     private transient long[] failed;
@@ -51,12 +54,14 @@ final class ExpectationCheck extends ProcessFunction<RowData, RowData>
             RowType rowType,
             List<Expectation> rules,
             OutputTag<RowData> rejected,
-            RunScope scope) {
+            RunScope scope,
+            boolean constraints) {
         this.table = table;
         this.rowType = rowType;
         this.rules = List.copyOf(rules);
         this.rejected = rejected;
         this.scope = scope;
+        this.constraints = constraints;
     }
 
     @Override
@@ -110,6 +115,23 @@ final class ExpectationCheck extends ProcessFunction<RowData, RowData>
             Object v = row.getField(i);
             values.add(rowType.getFieldNames().get(i) + "=" + (v == null ? "null" : v));
         }
+        if (constraints) {
+            return "constraint '"
+                    + rule.name()
+                    + "' ("
+                    + rule.expression()
+                    + ") of Delta table '"
+                    + table
+                    + "' failed for the row "
+                    + values
+                    + ": the batch is not committed, the table and the checkpoint stay as they"
+                    + " were. Fix the data or the query, or drop the constraint (table constraint"
+                    + " drop "
+                    + table
+                    + " "
+                    + rule.name()
+                    + ")";
+        }
         return "expectation '"
                 + rule.name()
                 + "' ("
@@ -124,6 +146,9 @@ final class ExpectationCheck extends ProcessFunction<RowData, RowData>
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) {
+        if (constraints) {
+            return;
+        }
         for (int r = 0; r < rules.size(); r++) {
             Expectation rule = rules.get(r);
             Fragments.write(

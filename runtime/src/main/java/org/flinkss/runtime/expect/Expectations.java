@@ -65,6 +65,21 @@ public final class Expectations {
             RowType rowType,
             List<Expectation> rules,
             RunScope scope) {
+        return check(rows, table, rowType, rules, scope, false).uid("expect-" + table);
+    }
+
+    /**
+     * The rows of {@code rows}, each checked against {@code rules} (all {@code fail}), or {@code
+     * rules} as one table's Delta constraints ({@code constraints}: errors name a constraint, no
+     * counts in progress).
+     */
+    static SingleOutputStreamOperator<RowData> check(
+            DataStream<RowData> rows,
+            String table,
+            RowType rowType,
+            List<Expectation> rules,
+            RunScope scope,
+            boolean constraints) {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(rows.getExecutionEnvironment());
         Table input = tEnv.fromDataStream(rows);
         List<Expression> columns = new ArrayList<>();
@@ -73,7 +88,11 @@ public final class Expectations {
         }
         for (int i = 0; i < rules.size(); i++) {
             Expectation rule = rules.get(i);
-            validate(input, table, rule);
+            validate(
+                    input,
+                    (constraints ? "constraint '" : "expectation '") + rule.name() + "'",
+                    table,
+                    rule.expression());
             columns.add(callSql("(" + rule.expression() + ") IS TRUE").as("_expectation_" + i));
         }
         Table checked = input.select(columns.toArray(new Expression[0]));
@@ -82,27 +101,29 @@ public final class Expectations {
                         checked.getResolvedSchema()
                                 .toPhysicalRowDataType()
                                 .bridgedTo(RowData.class))
-                .process(new ExpectationCheck(table, rowType, rules, REJECTED, scope))
+                .process(new ExpectationCheck(table, rowType, rules, REJECTED, scope, constraints))
                 .returns(InternalTypeInfo.of(rowType))
-                .name("expect " + table)
-                .uid("expect-" + table);
+                .name((constraints ? "constraints " : "expect ") + table);
     }
 
-    /** The rule's expression alone on the table's columns: it resolves, and it is boolean. */
-    private static void validate(Table input, String table, Expectation rule) {
+    /**
+     * The rule's expression alone on the table's columns: it resolves, and it is boolean.
+     *
+     * @param what the rule as errors name it ({@code expectation 'positive_amount'})
+     */
+    static void validate(Table input, String what, String table, String expression) {
         LogicalType type;
         try {
             type =
-                    input.select(callSql(rule.expression()))
+                    input.select(callSql(expression))
                             .getResolvedSchema()
                             .getColumnDataTypes()
                             .get(0)
                             .getLogicalType();
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(
-                    "expectation '"
-                            + rule.name()
-                            + "' on table '"
+                    what
+                            + " on table '"
                             + table
                             + "' is not a valid expression over its columns "
                             + input.getResolvedSchema().getColumnNames()
@@ -112,19 +133,18 @@ public final class Expectations {
         }
         if (type.getTypeRoot() != LogicalTypeRoot.BOOLEAN) {
             throw new IllegalArgumentException(
-                    "expectation '"
-                            + rule.name()
-                            + "' on table '"
+                    what
+                            + " on table '"
                             + table
                             + "' is not a boolean expression: '"
-                            + rule.expression()
+                            + expression
                             + "' is "
                             + type.asSummaryString()
                             + "; write a condition, e.g. amount >= 0");
         }
     }
 
-    private static String firstLine(Throwable e) {
+    static String firstLine(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {
             t = t.getCause();

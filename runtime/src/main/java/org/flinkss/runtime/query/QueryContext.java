@@ -356,11 +356,15 @@ public final class QueryContext {
     /** {@link #toTable} without expectations. */
     <T> DataStream<Void> append(DataStream<T> stream, TableDef<T> table) {
         String name = table.name();
-        SingleOutputStreamOperator<RowData> rows =
-                stream.map(new ProgressCounter<>(scope, name, table.rowFunction()))
-                        .returns(InternalTypeInfo.of(table.rowType()))
-                        .name("to-" + name)
-                        .uid("rows-" + name);
+        DataStream<RowData> rows =
+                ConstraintChecks.checked(
+                        stream.map(new ProgressCounter<>(scope, name, table.rowFunction()))
+                                .returns(InternalTypeInfo.of(table.rowType()))
+                                .name("to-" + name)
+                                .uid("rows-" + name),
+                        name,
+                        table.rowType(),
+                        this);
         DataStream<Void> committed =
                 toDelta(
                         rows.transform(
@@ -529,7 +533,8 @@ public final class QueryContext {
      */
     public DataStream<Void> toMergedTable(
             DataStream<RowData> rows, String table, RowType rowType, List<String> keyColumns) {
-        return ChangeSetTables.merged(this, rows, table, rowType, keyColumns);
+        DataStream<RowData> checked = ConstraintChecks.checked(rows, table, rowType, this);
+        return ChangeSetTables.merged(this, checked, table, rowType, keyColumns);
     }
 
     /** Runs {@code action} before the job is submitted, once its identity is claimed. */

@@ -4,6 +4,7 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.types.logical.RowType;
 
 import org.flinkss.runtime.checkpoint.ResetMarker;
+import org.flinkss.runtime.table.delta.DeltaConstraints;
 import org.flinkss.runtime.table.delta.DeltaSchema;
 import org.flinkss.runtime.table.delta.DeltaTable;
 import org.flinkss.runtime.table.delta.SchemaGrowth;
@@ -78,7 +79,7 @@ final class TableOwnership {
         }
         RowType existing = head.get().rowType(); // no commit above changes the columns
         TableMode existingMode = TableMode.of(properties);
-        if (existing.equals(rowType) && existingMode == mode) {
+        if (DeltaConstraints.writableWith(existing, rowType) && existingMode == mode) {
             return;
         }
         if (table.snapshot().files().isEmpty()) {

@@ -22,6 +22,7 @@ import org.flinkss.runtime.storage.Storage;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -52,11 +53,21 @@ class ExpectationCheckTest {
 
     private OneInputStreamOperatorTestHarness<RowData, RowData> harness(List<Expectation> rules)
             throws Exception {
+        return harness(rules, false);
+    }
+
+    private OneInputStreamOperatorTestHarness<RowData, RowData> harness(
+            List<Expectation> rules, boolean constraints) throws Exception {
         var h =
                 new OneInputStreamOperatorTestHarness<>(
                         new ProcessOperator<>(
                                 new ExpectationCheck(
-                                        "events", ROW, rules, Expectations.REJECTED, scope())));
+                                        "events",
+                                        ROW,
+                                        rules,
+                                        Expectations.REJECTED,
+                                        scope(),
+                                        constraints)));
         h.open();
         return h;
     }
@@ -128,6 +139,38 @@ class ExpectationCheckTest {
                                 + " not committed, the table and the checkpoint stay as they were."
                                 + " Fix the data, or run without the rule (or with it as warn or"
                                 + " drop)");
+        h.close();
+    }
+
+    @Test
+    void aDeltaConstraintFailsTheJobNamingTheConstraintTheTableAndTheRowAndCountsNothing()
+            throws Exception {
+        List<Expectation> rules =
+                TableConstraints.rules(
+                        Map.of("delta.constraints.positive_amount", "amount >= 0"),
+                        RowType.of(
+                                new org.apache.flink.table.types.logical.LogicalType[] {
+                                    new BigIntType(false), new DoubleType()
+                                },
+                                new String[] {"event_id", "amount"}));
+        assertThat(rules)
+                .extracting(Expectation::toString)
+                .containsExactly(
+                        "positive_amount:amount >= 0:fail",
+                        "event_id_not_null:`event_id` IS NOT NULL:fail");
+        var h = harness(rules, true);
+
+        h.processElement(new StreamRecord<>(checked(1, 5.0, true, true)));
+        assertThatThrownBy(
+                        () -> h.processElement(new StreamRecord<>(checked(2, -1.0, false, true))))
+                .isInstanceOf(PermanentFailure.class)
+                .hasMessageStartingWith(
+                        "constraint 'positive_amount' (amount >= 0) of Delta table 'events' failed"
+                                + " for the row {event_id=2, amount=-1.0}: the batch is not"
+                                + " committed")
+                .hasMessageEndingWith("(table constraint drop events positive_amount)");
+        h.snapshot(3, 0);
+        assertThat(Fragments.read(scope().layout().fragments("run-1", 3))).isEmpty();
         h.close();
     }
 }

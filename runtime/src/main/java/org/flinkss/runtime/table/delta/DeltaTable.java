@@ -105,11 +105,9 @@ public final class DeltaTable {
     }
 
     /**
-     * This table with the work Kernel asks for after a commit (the log checkpoint every {@code
-     * delta.checkpointInterval} commits, checksum files) run by {@code executor} instead of inside
-     * {@link #commit}. A checkpoint of a table of 10,000 files took seconds here: a committer that
-     * must not stall its job hands it to a thread of its own. A checkpoint running while the next
-     * commit is made is safe: it is a new file, written only if absent.
+     * This table with the work Kernel asks for after a commit (log checkpoints, checksums) run by
+     * {@code executor} instead of inside {@link #commit}: a checkpoint of a table of 10,000 files
+     * took seconds. One running while the next commit is made is safe (a new file, if absent).
      */
     public DeltaTable withPostCommitExecutor(Executor executor) {
         return new DeltaTable(path, storage, executor);
@@ -192,11 +190,7 @@ public final class DeltaTable {
     /** A table's version, columns and properties, read from one snapshot of its log. */
     public record Head(long version, RowType rowType, Map<String, String> properties) {}
 
-    /**
-     * The table's current version, columns and properties from one reading of its log (what {@link
-     * #exists}, {@link #version}, {@link #rowType} and {@link #properties} each read anew), or
-     * empty when the folder holds no Delta table.
-     */
+    /** {@link #version}, {@link #rowType}, {@link #properties} from one reading; empty: none. */
     public Optional<Head> head() {
         return snapshots
                 .latestIfExists()
@@ -237,7 +231,7 @@ public final class DeltaTable {
      * @return the new version
      */
     public long replace(RowType rowType, Map<String, String> properties) {
-        if (ChangeDataFeed.enabledIn(properties) || feed.enabled()) {
+        if (ChangeDataFeed.enabledIn(properties) || feed.writes()) {
             return feed.replace(rowType, properties);
         }
         return writer.replace(rowType, properties);
@@ -249,7 +243,7 @@ public final class DeltaTable {
      * @return the new version
      */
     public long setProperties(Map<String, String> properties) {
-        if (feed.enabled()) {
+        if (feed.writes()) {
             return feed.setProperties(properties);
         }
         return writer.setProperties(properties);
@@ -263,7 +257,7 @@ public final class DeltaTable {
      * @return the new version
      */
     public long rewrite(Set<String> removed, List<DataFile> added) {
-        if (feed.enabled()) {
+        if (feed.writes()) {
             return feed.rewrite(removed, added);
         }
         return writer.rewrite(removed, added);
@@ -296,7 +290,7 @@ public final class DeltaTable {
      * batch of this query. The files must exist, whole, before the call; none is written or moved.
      */
     public CommitResult commit(String appId, long batchId, List<DataFile> files, WriteMode mode) {
-        if (feed.enabled()) {
+        if (feed.writes()) {
             return feed.commit(appId, batchId, files, mode);
         }
         return writer.commit(appId, batchId, files, mode);
@@ -363,7 +357,7 @@ public final class DeltaTable {
             List<DataFile> added,
             List<DataFile> changeFiles,
             OperationInfo info) {
-        if (feed.enabled()) {
+        if (feed.writes()) {
             return feed.merge(appId, batchId, plannedVersion, removed, added, changeFiles, info);
         }
         if (!changeFiles.isEmpty()) {
@@ -371,6 +365,11 @@ public final class DeltaTable {
                     "Delta table " + path + " has no change data feed: no change data files");
         }
         return writer.merge(appId, batchId, plannedVersion, removed, added, info);
+    }
+
+    /** The table's {@code CHECK} and {@code NOT NULL} constraints, to read and change. */
+    public DeltaConstraints constraints() {
+        return new DeltaConstraints(path, snapshots, feed);
     }
 
     /** Whether the table has its change data feed on ({@link ChangeDataFeed#PROPERTY}). */
@@ -527,10 +526,7 @@ public final class DeltaTable {
         return maintenance.vacuum(retention, force, dryRun, writersFile);
     }
 
-    /**
-     * Writes a checkpoint of the log at the current version (commits make one every interval by
-     * themselves).
-     */
+    /** Writes a checkpoint of the log at the current version (commits make one every interval). */
     public void checkpoint() {
         maintenance.checkpoint();
     }

@@ -62,6 +62,18 @@ final class FeedLog {
                 .orElse(false);
     }
 
+    /**
+     * Whether this class writes the table's log: it exists, and Kernel 4.0.0 refuses to write it
+     * (its change data feed is on, or it has {@code CHECK} constraints, {@link DeltaConstraints}).
+     */
+    boolean writes() {
+        return snapshots
+                .latestIfExists()
+                .map(s -> KernelInternals.properties(s))
+                .map(p -> ChangeDataFeed.enabledIn(p) || !DeltaConstraints.checks(p).isEmpty())
+                .orElse(false);
+    }
+
     /** Version 0 with the feed on; {@code false} when another writer created the table first. */
     boolean create(RowType rowType, Map<String, String> properties) {
         long now = System.currentTimeMillis();
@@ -81,7 +93,8 @@ final class FeedLog {
                 (latest, now) -> {
                     List<Row> actions = new ArrayList<>();
                     actions.add(commitInfo(now, "REPLACE TABLE", false));
-                    if (!ChangeDataFeed.enabledIn(KernelInternals.properties(latest))) {
+                    if (ChangeDataFeed.enabledIn(properties)
+                            && !ChangeDataFeed.enabledIn(KernelInternals.properties(latest))) {
                         actions.add(protocolWithFeed(latest));
                     }
                     actions.add(
@@ -139,7 +152,7 @@ final class FeedLog {
      * Writes the version after the latest of the actions {@code actionsOf} makes for it, reading
      * the table again and trying again when another writer took that version.
      */
-    private long writeNext(String what, BiFunction<Snapshot, Long, List<Row>> actionsOf) {
+    long writeNext(String what, BiFunction<Snapshot, Long, List<Row>> actionsOf) {
         for (int attempt = 1; ; attempt++) {
             Snapshot latest = snapshots.latest();
             long version = latest.getVersion() + 1;
@@ -148,6 +161,23 @@ final class FeedLog {
             }
             refuseAfter(attempt, what);
         }
+    }
+
+    /**
+     * Writes the version after {@code planned} of the actions {@code actionsOf} makes for it, if
+     * the table is still at {@code planned} (the actions were checked against its rows).
+     *
+     * @throws TableChangedException if it is not, or another writer took the version
+     */
+    long writeOn(long planned, BiFunction<Snapshot, Long, List<Row>> actionsOf) {
+        Snapshot latest = snapshots.latest();
+        if (latest.getVersion() != planned) {
+            throw new TableChangedException(path, planned, latest.getVersion());
+        }
+        if (!write(planned + 1, actionsOf.apply(latest, System.currentTimeMillis()))) {
+            throw new TableChangedException(path, planned, snapshots.version());
+        }
+        return planned + 1;
     }
 
     private static Row commitInfo(long now, String operation, boolean blindAppend) {

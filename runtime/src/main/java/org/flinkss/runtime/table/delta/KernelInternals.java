@@ -22,6 +22,8 @@ import io.delta.kernel.internal.actions.SetTransaction;
 import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.checkpoints.Checkpointer;
 import io.delta.kernel.internal.data.GenericRow;
+import io.delta.kernel.internal.tablefeatures.TableFeature;
+import io.delta.kernel.internal.tablefeatures.TableFeatures;
 import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.types.BooleanType;
 import io.delta.kernel.types.LongType;
@@ -42,6 +44,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
@@ -261,6 +265,38 @@ final class KernelInternals {
     static int[] protocolVersions(Snapshot snapshot) {
         Protocol p = ((SnapshotImpl) snapshot).getProtocol();
         return new int[] {p.getMinReaderVersion(), p.getMinWriterVersion()};
+    }
+
+    /**
+     * The {@code protocol} action of a snapshot's protocol with Delta's {@code checkConstraints}
+     * ({@code checks}) or {@code invariants} (NOT NULL columns) writer feature, as delta-spark
+     * upgrades it: a legacy protocol goes to the lowest legacy writer version that has the feature
+     * (3, or 2), one of table features gets it in its list; empty when it has the feature already.
+     */
+    static Optional<Row> protocolWith(Snapshot snapshot, boolean checks) {
+        Protocol current = ((SnapshotImpl) snapshot).getProtocol();
+        TableFeature feature =
+                checks ? TableFeatures.CONSTRAINTS_W_FEATURE : TableFeatures.INVARIANTS_W_FEATURE;
+        if (current.supportsFeature(feature)) {
+            return Optional.empty();
+        }
+        Protocol upgraded;
+        if (current.getMinWriterVersion() < 7) {
+            upgraded =
+                    new Protocol(
+                            current.getMinReaderVersion(),
+                            Math.max(current.getMinWriterVersion(), feature.minWriterVersion()));
+        } else {
+            Set<String> writerFeatures = new TreeSet<>(current.getWriterFeatures());
+            writerFeatures.add(feature.featureName());
+            upgraded =
+                    new Protocol(
+                            current.getMinReaderVersion(),
+                            current.getMinWriterVersion(),
+                            current.getReaderFeatures(),
+                            writerFeatures);
+        }
+        return Optional.of(SingleAction.createProtocolSingleAction(upgraded.toRow()));
     }
 
     /** A {@code protocol} action with these legacy reader and writer versions. */

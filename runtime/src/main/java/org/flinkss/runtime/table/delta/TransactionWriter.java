@@ -81,7 +81,7 @@ final class TransactionWriter {
             }
         }
         RowType existing = DeltaSchema.toFlink(snapshots.latest().getSchema());
-        if (!existing.equals(rowType)) {
+        if (!DeltaConstraints.writableWith(existing, rowType)) {
             throw new IllegalStateException(
                     "Delta table "
                             + path

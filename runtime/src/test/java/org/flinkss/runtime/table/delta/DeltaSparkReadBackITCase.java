@@ -115,9 +115,24 @@ class DeltaSparkReadBackITCase {
                         "evolved",
                         "a test"));
 
+        // Step 7: a table with a CHECK constraint and a NOT NULL column, as Delta writes them:
+        // Spark refuses an INSERT that breaks either, with Delta's errors, and takes a valid one.
+        DeltaTable constrained = DeltaTable.forPath(dir.resolve("constrained").toString());
+        constrained.create(EVENTS, Map.of());
+        constrained.append("q", 0, List.of(write(constrained, events(0, 10))));
+        constrained.constraints().add("small_id", "event_id < 1000", 1);
+        constrained.constraints().setNotNull("user_id", 2);
+        String into = "sql:INSERT INTO delta.`" + constrained.path() + "` VALUES (";
+        String others =
+                ", 1, 'view', TIMESTAMP '2025-03-01 00:00:00', 1.5, false, DATE '2025-03-01')";
+
         Map<String, SparkDeltaReader.Table> spark =
                 SparkDeltaReader.read(
                         List.of(
+                                into + "5000" + others,
+                                into + "600, NULL" + others.substring(3),
+                                into + "500" + others,
+                                constrained.path(),
                                 evolved.path(),
                                 merged.path(),
                                 appended.path(),
@@ -160,6 +175,36 @@ class DeltaSparkReadBackITCase {
         }
         evolvedRows.sort(null);
         assertThat(spark.get(evolved.path()).rows()).isEqualTo(evolvedRows);
+        assertThat(spark.get(into + "5000" + others).rows())
+                .singleElement()
+                .asString()
+                .startsWith("ERROR [DELTA_VIOLATE_CONSTRAINT_WITH_VALUES]")
+                .contains("DELTA_VIOLATE_CONSTRAINT_WITH_VALUES")
+                .contains("small_id");
+        assertThat(spark.get(into + "600, NULL" + others.substring(3)).rows())
+                .singleElement()
+                .asString()
+                .contains("DELTA_NOT_NULL_CONSTRAINT_VIOLATED")
+                .contains("user_id");
+        assertThat(spark.get(into + "500" + others).rows()).containsExactly("OK");
+        assertThat(spark.get(constrained.path()).rows())
+                .hasSize(11)
+                .contains("500|1|view|1740787200000000|1.5|false|2025-03-01");
+        assertThat(spark.get(constrained.path()).history())
+                .containsExactly(
+                        "4 WRITE",
+                        "3 CHANGE COLUMN",
+                        "2 ADD CONSTRAINT",
+                        "1 STREAMING UPDATE",
+                        "0 CREATE TABLE");
+        // Our next batch goes on from Spark's version, which it reads, not overwrites.
+        assertThat(constrained.append("q", 1, List.of(write(constrained, events(10, 5)))).version())
+                .isEqualTo(5);
+        assertThat(constrained.snapshot().count()).isEqualTo(16);
+        assertThat(constrained.constraints().checks()).containsKey("small_id");
+        assertThat(DeltaConstraints.notNullColumns(constrained.rowType()))
+                .containsExactly("user_id");
+
         // The same rows as the project's reader and Kernel's give.
         List<List<Object>> ours = new ArrayList<>(values(appended.snapshot().rows(), EVENTS));
         assertThat(SparkDeltaReader.lines(ours)).isEqualTo(spark.get(appended.path()).rows());

@@ -60,7 +60,8 @@ class DeltaTableTest {
         return actions;
     }
 
-    private static JsonNode action(List<JsonNode> actions, String kind) {
+    /** The first action of {@code kind} ({@code add}, {@code protocol}...) in a log entry. */
+    static JsonNode action(List<JsonNode> actions, String kind) {
         return actions.stream()
                 .filter(a -> a.has(kind))
                 .findFirst()
