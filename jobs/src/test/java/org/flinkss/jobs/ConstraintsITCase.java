@@ -102,5 +102,27 @@ class ConstraintsITCase {
                 .hasValue(1);
         assertThat(cli("table", "constraint", "list", "events_bronze").out())
                 .isEqualTo("constraint NOT NULL event_id\n");
+
+        // Step 4: complete mode does not check a table's constraints yet: a run that would write
+        // a constrained table in complete mode is refused before anything runs, naming them.
+        assertThat(cli("run", "sliding", "--output-mode", "complete", "--quiet").code()).isZero();
+        assertThat(
+                        cli(
+                                        "table",
+                                        "constraint",
+                                        "add",
+                                        "events_sliding",
+                                        "some_events",
+                                        "events > 0")
+                                .code())
+                .isZero();
+        long sliding = warehouse.delta("events_sliding").version();
+        CliOutput complete = cli("run", "sliding", "--output-mode", "complete", "--quiet");
+        assertThat(complete.code()).isNotZero();
+        assertThat(complete.err())
+                .contains(
+                        "table 'events_sliding' has constraints (some_events), which complete"
+                                + " mode does not check yet");
+        assertThat(warehouse.delta("events_sliding").version()).isEqualTo(sliding);
     }
 }

@@ -25,16 +25,7 @@ final class ConstraintChecks {
     /** {@code rows} checked against the constraints of table {@code name}, if it has any. */
     static DataStream<RowData> checked(
             DataStream<RowData> rows, String name, RowType rowType, QueryContext context) {
-        Warehouse warehouse = context.warehouse();
-        if (!warehouse.exists(name)) {
-            return rows;
-        }
-        Optional<DeltaTable.Head> head = warehouse.delta(name).head();
-        if (head.isEmpty()) {
-            return rows;
-        }
-        List<Expectation> rules =
-                TableConstraints.rules(head.get().properties(), head.get().rowType());
+        List<Expectation> rules = rulesOf(name, context.warehouse());
         if (rules.isEmpty()) {
             return rows;
         }
@@ -49,5 +40,37 @@ final class ConstraintChecks {
                             + " NAME) or write it in SQL both read",
                     e);
         }
+    }
+
+    /**
+     * Refuses to write table {@code name} in complete mode if it has constraints: complete mode's
+     * changelog is not checked against them yet, and a table written unchecked would break them
+     * silently.
+     */
+    static void refuseInCompleteMode(String name, QueryContext context) {
+        List<Expectation> rules = rulesOf(name, context.warehouse());
+        if (rules.isEmpty()) {
+            return;
+        }
+        throw new QueryException(
+                "table '"
+                        + name
+                        + "' has constraints ("
+                        + String.join(", ", rules.stream().map(Expectation::name).toList())
+                        + "), which complete mode does not check yet: run the query in append or"
+                        + " update mode, or drop them (table constraint drop "
+                        + name
+                        + " NAME; a NOT NULL column stays until the table is reset)");
+    }
+
+    private static List<Expectation> rulesOf(String name, Warehouse warehouse) {
+        if (!warehouse.exists(name)) {
+            return List.of();
+        }
+        Optional<DeltaTable.Head> head = warehouse.delta(name).head();
+        if (head.isEmpty()) {
+            return List.of();
+        }
+        return TableConstraints.rules(head.get().properties(), head.get().rowType());
     }
 }

@@ -516,6 +516,7 @@ public final class QueryContext {
      */
     public DataStream<Void> toCompleteTable(
             DataStream<RowData> changes, String table, RowType rowType, List<String> keyColumns) {
+        ConstraintChecks.refuseInCompleteMode(table, this);
         return ChangeSetTables.complete(
                 this,
                 ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table),
