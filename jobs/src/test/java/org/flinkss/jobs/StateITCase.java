@@ -177,8 +177,10 @@ class StateITCase {
         assertThat(new TreeSet<>(written)).isEqualTo(expectedWritten);
     }
 
-    private List<List<String>> table(String base, String name) {
-        List<List<String>> rows = csv(ok("table", "export", name, "--base", base, "--csv").out());
+    /** Table {@code name}'s rows as {@code table export --csv} prints them, without the header. */
+    static List<List<String>> table(String base, String name) {
+        List<List<String>> rows =
+                csv(CliOutput.succeeded("table", "export", name, "--base", base, "--csv").out());
         return rows.subList(1, rows.size());
     }
 
@@ -199,7 +201,7 @@ class StateITCase {
     }
 
     /** The course's values hold no comma, no quote. */
-    private static List<List<String>> csv(String text) {
+    static List<List<String>> csv(String text) {
         return text.strip().lines().map(l -> Arrays.asList(l.split(",", -1))).toList();
     }
 }

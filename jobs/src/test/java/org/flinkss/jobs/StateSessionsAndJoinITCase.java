@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,14 +32,8 @@ class StateSessionsAndJoinITCase {
 
     @TempDir Path dir;
 
-    private CliOutput ok(String... args) {
-        CliOutput o = CliOutput.of(args);
-        assertThat(o.code()).as("%s: %s%s", List.of(args), o.out(), o.err()).isZero();
-        return o;
-    }
-
     private void round(String base, int batch, long start, int n) {
-        ok(
+        CliOutput.succeeded(
                 "land-events",
                 "--base",
                 base,
@@ -50,9 +43,9 @@ class StateSessionsAndJoinITCase {
                 "" + start,
                 "--n",
                 "" + n);
-        ok("run", "bronze", "--base", base, "--quiet");
-        ok("run", "sessions", "--base", base, "--quiet");
-        ok("run", "view-then-buy", "--base", base, "--quiet");
+        CliOutput.succeeded("run", "bronze", "--base", base, "--quiet");
+        CliOutput.succeeded("run", "sessions", "--base", base, "--quiet");
+        CliOutput.succeeded("run", "view-then-buy", "--base", base, "--quiet");
     }
 
     @Test
@@ -159,13 +152,13 @@ class StateSessionsAndJoinITCase {
         return sum;
     }
 
-    private List<List<String>> export(String base, String query) {
-        return csv(ok("state", "export", query, "--base", base, "--csv").out());
+    private static List<List<String>> export(String base, String query) {
+        return StateITCase.csv(
+                CliOutput.succeeded("state", "export", query, "--base", base, "--csv").out());
     }
 
-    private List<List<String>> table(String base, String name) {
-        List<List<String>> rows = csv(ok("table", "export", name, "--base", base, "--csv").out());
-        return rows.subList(1, rows.size());
+    private static List<List<String>> table(String base, String name) {
+        return StateITCase.table(base, name);
     }
 
     /** The rows of {@code after} that are not in {@code before}, counting duplicates. */
@@ -185,10 +178,5 @@ class StateSessionsAndJoinITCase {
 
     private static long micros(Instant t) {
         return t.getEpochSecond() * 1_000_000L + t.getNano() / 1000;
-    }
-
-    /** The course's values hold no comma, no quote. */
-    private static List<List<String>> csv(String text) {
-        return text.strip().lines().map(l -> Arrays.asList(l.split(",", -1))).toList();
     }
 }
