@@ -16,6 +16,7 @@ import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.CommitResult;
 import org.flinkss.runtime.table.delta.DataFile;
 import org.flinkss.runtime.table.delta.DataFiles;
+import org.flinkss.runtime.table.delta.DeltaSnapshot;
 import org.flinkss.runtime.table.delta.DeltaTable;
 
 import javax.annotation.Nullable;
@@ -152,20 +153,16 @@ public final class Reconcile {
                     rows.add(row);
                 }
             }
-            long[] removed = {0};
-            CommitResult commit =
+            KeyedReplace.Replaced replaced =
                     new KeyedReplace(target, query.keyColumns())
-                            .replace(
-                                    row -> {
-                                        boolean hit = inWindows(row, windows);
-                                        removed[0] += hit ? 1 : 0;
-                                        return hit;
-                                    },
-                                    rows,
-                                    appId,
-                                    upTo);
+                            .replace(row -> inWindows(row, windows), rows, appId, upTo);
             return new Result(
-                    lateTimes.size(), windows.size(), upTo, removed[0], rows.size(), commit);
+                    lateTimes.size(),
+                    windows.size(),
+                    upTo,
+                    replaced.removedRows(),
+                    rows.size(),
+                    replaced.commit());
         }
     }
 
@@ -183,12 +180,13 @@ public final class Reconcile {
         // From version 0: every file the table holds (its first log entries may be gone after a
         // log checkpoint).
         Set<String> added = from == 0 ? null : late.namesAdded(from, to);
-        RowType type = late.snapshotAt(to).rowType();
+        DeltaSnapshot snapshot = late.snapshotAt(to);
+        RowType type = snapshot.rowType();
         int ts = type.getFieldIndex("event_ts");
         int precision = LogicalTypeChecks.getPrecision(type.getTypeAt(ts));
         List<Long> times = new ArrayList<>();
         try {
-            for (DataFile file : late.snapshotAt(to).files()) {
+            for (DataFile file : snapshot.files()) {
                 if (added != null && !added.contains(file.name())) {
                     continue;
                 }

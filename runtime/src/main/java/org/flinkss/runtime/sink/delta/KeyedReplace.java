@@ -46,11 +46,17 @@ public final class KeyedReplace {
     }
 
     /**
+     * What a replace did: its commit, and how many of the table's rows it removed (matched by the
+     * predicate, replaced or deleted).
+     */
+    public record Replaced(CommitResult commit, long removedRows) {}
+
+    /**
      * Removes every row that {@code toReplace} matches and adds {@code newRows}, in one version
      * carrying {@code txn(appId, version)}; skipped when the table already holds that version of
      * {@code appId}. {@code toReplace} must match every old row of the keys of {@code newRows}.
      */
-    public CommitResult replace(
+    public Replaced replace(
             Predicate<RowData> toReplace, List<RowData> newRows, String appId, long version) {
         long started = System.currentTimeMillis();
         DeltaSnapshot snapshot = table.snapshot();
@@ -63,12 +69,14 @@ public final class KeyedReplace {
         Set<String> removed = new HashSet<>();
         List<DataFile> added = new ArrayList<>();
         Map<List<Object>, RowData> oldRows = new LinkedHashMap<>();
+        long matched = 0;
         try {
             for (DataFile file : snapshot.files()) {
                 List<RowData> rows = DataFiles.read(new Path(file.path()), type);
                 List<RowData> kept = new ArrayList<>();
                 for (RowData row : rows) {
                     if (toReplace.test(row)) {
+                        matched++;
                         oldRows.put(key(row, getters, keys), row);
                     } else {
                         kept.add(row);
@@ -112,14 +120,16 @@ public final class KeyedReplace {
             // A replace outside any stream makes no window final or open: the commit says what
             // the newest batch commit said, so that table show --final reads on after it.
             table.recordInCommits(table.completeness());
-            return table.merge(
-                    appId,
-                    version,
-                    snapshot.version(),
-                    removed,
-                    added,
-                    changeFiles,
-                    metrics.info(keyColumns, System.currentTimeMillis() - started));
+            CommitResult commit =
+                    table.merge(
+                            appId,
+                            version,
+                            snapshot.version(),
+                            removed,
+                            added,
+                            changeFiles,
+                            metrics.info(keyColumns, System.currentTimeMillis() - started));
+            return new Replaced(commit, matched);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot rewrite Delta table " + table.path() + ": " + e.getMessage(), e);
