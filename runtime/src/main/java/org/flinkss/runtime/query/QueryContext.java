@@ -14,6 +14,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.function.SerializableFunction;
 
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.checkpoint.CheckpointMetadata;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.progress.ProgressCounter;
 import org.flinkss.runtime.progress.RunScope;
@@ -48,6 +49,7 @@ import org.flinkss.runtime.trigger.Trigger;
 
 import javax.annotation.Nullable;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -617,9 +619,19 @@ public final class QueryContext {
     List<String> tableRefusals() {
         String queryId;
         try {
-            queryId = QueryIdentity.idIn(scope.layout());
-        } catch (UncheckedIOException e) {
-            queryId = null;
+            // No metadata.json yet: the first run, which claims a new id.
+            queryId =
+                    CheckpointMetadata.read(scope.layout())
+                            .map(CheckpointMetadata::queryId)
+                            .filter(id -> !id.isEmpty())
+                            .orElse(null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot read the query id of checkpoint "
+                            + scope.layout()
+                            + ": "
+                            + e.getMessage(),
+                    e);
         }
         TableOwner owner = TableOwner.ofCheckpoint(queryName, queryId, scope.layout(), warehouse);
         List<String> refusals = new ArrayList<>();
