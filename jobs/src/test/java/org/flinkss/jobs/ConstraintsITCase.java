@@ -103,8 +103,9 @@ class ConstraintsITCase {
         assertThat(cli("table", "constraint", "list", "events_bronze").out())
                 .isEqualTo("constraint NOT NULL event_id\n");
 
-        // Step 4: complete mode does not check a table's constraints yet: a run that would write
-        // a constrained table in complete mode is refused before anything runs, naming them.
+        // Step 4: complete mode does not check a table's CHECK constraints yet: a run that would
+        // write such a table in complete mode is refused before anything runs, naming them. Its
+        // NOT NULL columns are checked (NotNullCheck): with the CHECK dropped, the run goes on.
         assertThat(cli("run", "sliding", "--output-mode", "complete", "--quiet").code()).isZero();
         assertThat(
                         cli(
@@ -121,8 +122,16 @@ class ConstraintsITCase {
         assertThat(complete.code()).isNotZero();
         assertThat(complete.err())
                 .contains(
-                        "table 'events_sliding' has constraints (some_events), which complete"
-                                + " mode does not check yet");
+                        "table 'events_sliding' has CHECK constraints (some_events), which"
+                                + " complete mode does not check yet");
         assertThat(warehouse.delta("events_sliding").version()).isEqualTo(sliding);
+        assertThat(cli("table", "constraint", "drop", "events_sliding", "some_events").code())
+                .isZero();
+        assertThat(cli("table", "constraint", "not-null", "events_sliding", "events").code())
+                .isZero();
+        CliOutput notNull = cli("run", "sliding", "--output-mode", "complete", "--quiet");
+        assertThat(notNull.code()).as(notNull.err()).isZero();
+        assertThat(cli("table", "constraint", "list", "events_sliding").out())
+                .isEqualTo("constraint NOT NULL events\n");
     }
 }

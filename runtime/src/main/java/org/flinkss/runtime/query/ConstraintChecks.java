@@ -6,8 +6,10 @@ import org.apache.flink.table.types.logical.RowType;
 
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.expect.Expectation;
+import org.flinkss.runtime.expect.NotNullCheck;
 import org.flinkss.runtime.expect.TableConstraints;
 import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.table.delta.DeltaConstraints;
 import org.flinkss.runtime.table.delta.DeltaTable;
 
 import java.util.List;
@@ -43,34 +45,51 @@ final class ConstraintChecks {
     }
 
     /**
-     * Refuses to write table {@code name} in complete mode if it has constraints: complete mode's
-     * changelog is not checked against them yet, and a table written unchecked would break them
-     * silently.
+     * Complete mode's changelog for table {@code name}, checked against the table's {@code NOT
+     * NULL} columns ({@link NotNullCheck}); a table with {@code CHECK} constraints is refused
+     * before anything runs, naming them: that changelog is not checked against them yet, and a
+     * table written unchecked would break them silently.
      */
-    static void refuseInCompleteMode(String name, QueryContext context) {
-        List<Expectation> rules = rulesOf(name, context.warehouse());
-        if (rules.isEmpty()) {
-            return;
+    static DataStream<RowData> checkedInCompleteMode(
+            DataStream<RowData> changes, String name, RowType rowType, QueryContext context) {
+        Optional<DeltaTable.Head> head = headOf(name, context.warehouse());
+        if (head.isEmpty()) {
+            return changes;
         }
-        throw new QueryException(
-                "table '"
-                        + name
-                        + "' has constraints ("
-                        + String.join(", ", rules.stream().map(Expectation::name).toList())
-                        + "), which complete mode does not check yet: run the query in append or"
-                        + " update mode, or drop them (table constraint drop "
-                        + name
-                        + " NAME; a NOT NULL column stays until the table is reset)");
+        List<String> checks =
+                List.copyOf(DeltaConstraints.checks(head.get().properties()).keySet());
+        if (!checks.isEmpty()) {
+            throw new QueryException(
+                    "table '"
+                            + name
+                            + "' has CHECK constraints ("
+                            + String.join(", ", checks)
+                            + "), which complete mode does not check yet: run the query in append"
+                            + " or update mode, or drop them (table constraint drop "
+                            + name
+                            + " NAME)");
+        }
+        List<String> notNull = DeltaConstraints.notNullColumns(head.get().rowType());
+        if (notNull.isEmpty()) {
+            return changes;
+        }
+        try {
+            return changes.map(new NotNullCheck(name, rowType, notNull))
+                    .returns(changes.getType())
+                    .name("constraints " + name)
+                    .uid("constraints-" + name);
+        } catch (IllegalArgumentException e) {
+            throw new QueryException(e.getMessage(), e);
+        }
     }
 
     private static List<Expectation> rulesOf(String name, Warehouse warehouse) {
-        if (!warehouse.exists(name)) {
-            return List.of();
-        }
-        Optional<DeltaTable.Head> head = warehouse.delta(name).head();
-        if (head.isEmpty()) {
-            return List.of();
-        }
-        return TableConstraints.rules(head.get().properties(), head.get().rowType());
+        return headOf(name, warehouse)
+                .map(head -> TableConstraints.rules(head.properties(), head.rowType()))
+                .orElse(List.of());
+    }
+
+    private static Optional<DeltaTable.Head> headOf(String name, Warehouse warehouse) {
+        return warehouse.exists(name) ? warehouse.delta(name).head() : Optional.empty();
     }
 }

@@ -518,10 +518,11 @@ public final class QueryContext {
      */
     public DataStream<Void> toCompleteTable(
             DataStream<RowData> changes, String table, RowType rowType, List<String> keyColumns) {
-        ConstraintChecks.refuseInCompleteMode(table, this);
+        DataStream<RowData> checked =
+                ConstraintChecks.checkedInCompleteMode(changes, table, rowType, this);
         return ChangeSetTables.complete(
                 this,
-                ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table),
+                ChangesPerBatch.of(checked, rowType, keyColumns, "changes-" + table),
                 table,
                 rowType,
                 keyColumns);
