@@ -45,6 +45,9 @@ class WatermarkPolicyITCase {
         assertThat(recorded)
                 .contains("\"conf\":{\"spark.sql.streaming.multipleWatermarkPolicy\":\"max\"}");
         String joined = ok("table", "count", "view_then_buy", "--base", base).out();
+        assertThat(ok("status", "view-then-buy", "--base", base).out())
+                .containsPattern(
+                        "made with +API [a-z]+, output mode append, --watermark-policy max\n");
 
         // Step 2: a run without the option (min) is refused in one line, and nothing changes.
         CliOutput min = refused("run", "view-then-buy", "--base", base);

@@ -173,7 +173,8 @@ public final class QueryCheckpoint {
                 last == null ? 0 : last.path("numInputRows").asLong(),
                 watermark == Watermarks.NONE ? null : Watermarks.format(watermark),
                 points,
-                new WarehouseBinding(layout).warehouse().orElse(null));
+                new WarehouseBinding(layout).warehouse().orElse(null),
+                identity == null ? Map.of() : identity.conf());
     }
 
     /**

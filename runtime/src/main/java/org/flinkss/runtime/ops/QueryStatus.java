@@ -26,6 +26,8 @@ import java.util.Map;
  * @param restorePoints the complete checkpoints and savepoints, oldest first
  * @param warehouse the warehouse the checkpoint is bound to, recorded at its first run; null if not
  *     recorded yet (a checkpoint made before the record existed records it at its next run)
+ * @param conf the Spark configuration the checkpoint keeps for its life (Spark's {@code
+ *     OffsetSeqMetadata.conf}: {@code spark.sql.streaming.multipleWatermarkPolicy}); empty if none
  */
 public record QueryStatus(
         String query,
@@ -40,7 +42,8 @@ public record QueryStatus(
         long lastBatchRows,
         @Nullable String watermark,
         List<RestorePoint> restorePoints,
-        @Nullable String warehouse) {
+        @Nullable String warehouse,
+        Map<String, String> conf) {
 
     /**
      * A checkpoint or savepoint a run can restore.

@@ -1,6 +1,7 @@
 package org.flinkss.jobs.cli.output;
 
 import org.flinkss.runtime.ops.QueryStatus;
+import org.flinkss.runtime.time.WatermarkPolicy;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -84,7 +85,8 @@ public final class StatusReport {
     /**
      * The API, the output mode and the flags the checkpoint was made with, as its identity records
      * them: a stateful operator names its API and output mode; {@code --rescued-data} adds a column
-     * to the table it writes.
+     * to the table it writes; {@code --watermark-policy} is the conf it keeps (a query with several
+     * inputs records it at its first run).
      */
     static String madeWith(QueryStatus status) {
         String stateful = String.join("\n", status.stateful());
@@ -102,6 +104,10 @@ public final class StatusReport {
                         .anyMatch(c -> c.startsWith(RESCUED_COLUMN));
         if (rescued) {
             parts.add("--rescued-data");
+        }
+        String policy = status.conf().get(WatermarkPolicy.SPARK_CONF);
+        if (policy != null) {
+            parts.add("--watermark-policy " + policy);
         }
         return String.join(", ", parts);
     }

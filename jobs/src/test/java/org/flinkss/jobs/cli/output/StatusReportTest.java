@@ -3,6 +3,7 @@ package org.flinkss.jobs.cli.output;
 import org.junit.jupiter.api.Test;
 
 import org.flinkss.runtime.ops.QueryStatus;
+import org.flinkss.runtime.time.WatermarkPolicy;
 
 import java.util.List;
 import java.util.Map;
@@ -13,9 +14,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StatusReportTest {
 
     private static QueryStatus madeOf(List<String> stateful, Map<String, List<String>> columns) {
+        return madeOf(stateful, columns, Map.of());
+    }
+
+    private static QueryStatus madeOf(
+            List<String> stateful, Map<String, List<String>> columns, Map<String, String> conf) {
         return new QueryStatus(
                 "q", "cp", "id", List.of(), List.of(), columns, stateful, -1, null, 0, null,
-                List.of(), null);
+                List.of(), null, conf);
     }
 
     @Test
@@ -44,5 +50,18 @@ class StatusReportTest {
                 .isEqualTo(
                         "API not recorded (no stateful operator: either API runs on it), output"
                                 + " mode append, --rescued-data");
+    }
+
+    @Test
+    void theWatermarkPolicyTheCheckpointKeepsIsAFlagItWasMadeWith() {
+        assertThat(
+                        StatusReport.madeWith(
+                                madeOf(
+                                        List.of(
+                                                "join[datastream]: views then buys within 10 min,"
+                                                        + " output mode append"),
+                                        Map.of(),
+                                        Map.of(WatermarkPolicy.SPARK_CONF, "max"))))
+                .isEqualTo("API datastream, output mode append, --watermark-policy max");
     }
 }
