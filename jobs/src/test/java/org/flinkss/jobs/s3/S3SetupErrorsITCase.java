@@ -41,9 +41,9 @@ class S3SetupErrorsITCase {
     static final S3TestServer.PerClass S3 = new S3TestServer.PerClass("s3-setup-errors-it");
 
     /**
-     * Far below S3A's own defaults, which took about 13 minutes here: the run gives up in 15-25 s
-     * on a quiet machine (JVM start included), and took 70 s at a load average of 40, so the bound
-     * is three minutes, which only retries left at S3A's defaults exceed.
+     * Far below S3A's own defaults, which took about 13 minutes here: the run gives up well within
+     * a minute on a quiet machine (JVM start included), and took 70 s at a load average of 40, so
+     * the bound is three minutes, which only retries left at S3A's defaults exceed.
      */
     private static final Duration FAST = Duration.ofMinutes(3);
 
