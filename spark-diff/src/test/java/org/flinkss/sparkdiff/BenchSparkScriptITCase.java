@@ -107,6 +107,43 @@ class BenchSparkScriptITCase {
     }
 
     @Test
+    void withABusyCoreBothSidesRunUnderItAndTheTableAndRatiosSaySo() throws Exception {
+        Path base = tmp.resolve("b");
+        Result result =
+                benchSpark(
+                        "--runs",
+                        "1",
+                        "--events",
+                        "2000",
+                        "--files-of",
+                        "1000",
+                        "--busy-core",
+                        "--base",
+                        base.toString());
+
+        assertThat(result.exit).as(result.output).isZero();
+        List<String> table = result.stdout.lines().filter(l -> l.startsWith("|")).toList();
+        assertThat(table).as(result.stdout).hasSize(5);
+        assertThat(table.subList(2, 5))
+                .allMatch(row -> row.contains(", a second process keeping one core busy |"));
+        Matcher ratio =
+                Pattern.compile(
+                                "Spark whole process / flinkss whole process: ([0-9.]+) times;"
+                                        + " .*\\(medians, a second process keeping one core"
+                                        + " busy\\)")
+                        .matcher(result.stdout);
+        assertThat(ratio.find()).as(result.stdout).isTrue();
+        assertThat(Double.parseDouble(ratio.group(1))).isPositive();
+        // Both sides read every event (the script stops otherwise), and the loop that kept a core
+        // busy was stopped with the runs.
+        assertThat(Files.readAllLines(base.resolve("results.tsv")))
+                .extracting(l -> l.split("\t")[0])
+                .containsExactly("spark", "spark-query", "flinkss");
+        assertThat(ProcessHandle.allProcesses())
+                .noneMatch(p -> p.info().commandLine().orElse("").contains("while :; do :; done"));
+    }
+
+    @Test
     void aFolderBenchSparkDidNotMakeIsRefusedAndKept() throws Exception {
         Path foreign = Files.createDirectories(tmp.resolve("mine"));
         Files.writeString(foreign.resolve("notes.txt"), "keep me");
