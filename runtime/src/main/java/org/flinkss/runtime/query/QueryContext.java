@@ -327,6 +327,9 @@ public final class QueryContext {
             throw new IllegalArgumentException(
                     "query '" + queryName + "' has two sources named '" + name + "'");
         }
+        if (trigger.isRealTime() && !planner.readsInRealTime()) {
+            throw new QueryException(RealTimeRefusal.source(queryName, description));
+        }
         sourceNames.add(name);
         sources.add(description);
         untilFinal.reads(planner);
@@ -420,6 +423,9 @@ public final class QueryContext {
             RowType rowType,
             TableMode mode,
             TableCommit commit) {
+        if (trigger.isRealTime()) {
+            throw new QueryException(RealTimeRefusal.table(queryName, name));
+        }
         if (sourceNames.size() != 1) {
             throw new QueryException(
                     "query '"
@@ -494,6 +500,9 @@ public final class QueryContext {
             RowType rowType,
             String keyColumn,
             Database database) {
+        if (trigger.isRealTime()) {
+            throw new QueryException(RealTimeRefusal.table(queryName, table));
+        }
         SqlUpsertTables.upsert(this, rows, table, rowType, List.of(keyColumn), database);
     }
 
@@ -508,6 +517,9 @@ public final class QueryContext {
             RowType rowType,
             List<String> keyColumns,
             Database database) {
+        if (trigger.isRealTime()) {
+            throw new QueryException(RealTimeRefusal.table(queryName, table));
+        }
         SqlUpsertTables.upsert(
                 this,
                 ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table),
