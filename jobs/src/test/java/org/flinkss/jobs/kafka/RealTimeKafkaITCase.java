@@ -334,6 +334,47 @@ class RealTimeKafkaITCase {
         assertThat(last.values()).containsExactlyInAnyOrderElementsOf(expected.values());
     }
 
+    @Test
+    void aCheckpointGoesFromAvailableNowToRealTimeAndBackEachEventOnce() throws Exception {
+        kafka().createTopic("switch-in", 2);
+        kafka().createTopic("switch-out", 2);
+        Path base = Files.createDirectories(dir.resolve("switch"));
+        Path file =
+                sqlFile(
+                        "switch",
+                        topicToTopic(kafka().bootstrapServers(), "switch-in", "switch-out", ""));
+        String[] run = {"sql", "--file", file.toString(), "--base", base.toString(), "--quiet"};
+        String[] realTime = {
+            "sql",
+            "--file",
+            file.toString(),
+            "--base",
+            base.toString(),
+            "--trigger",
+            "real-time=1s",
+            "--run-for",
+            "20s",
+            "--quiet"
+        };
+
+        // Step 1: an available-now run reads the first 100 events.
+        kafka().produceEvents("switch-in", 0, 100);
+        CliOutput.succeeded(run);
+        assertThat(eventIds(kafka().readCommitted("switch-out"))).hasSize(100);
+
+        // Step 2: the same checkpoint runs in real time and reads the next 100 only.
+        kafka().produceEvents("switch-in", 100, 100);
+        CliOutput.succeeded(realTime);
+        assertThat(eventIds(kafka().readCommitted("switch-out"))).hasSize(200);
+
+        // Step 3: back to available-now: the next 100 only; each of the 300 events once.
+        kafka().produceEvents("switch-in", 200, 100);
+        CliOutput.succeeded(run);
+        assertThat(eventIds(kafka().readCommitted("switch-out")))
+                .containsExactlyInAnyOrderElementsOf(
+                        Stream.iterate(0L, i -> i + 1).limit(300).collect(Collectors.toList()));
+    }
+
     private static CheckpointLayout checkpoint(Path base, String query) {
         return RunOptions.builder()
                 .base(Storage.location(base.toFile()))
