@@ -105,7 +105,7 @@ final class KafkaTableOptions {
 
     static {
         String bounded = "an available-now run is bounded at the offsets found at its start";
-        String sink = "a Kafka table is read, not written, by sql --file";
+        String sink = "a sink's option, on a table that is read";
         String key = "only the value is read (its key is not a column)";
         UNSUPPORTED.put("scan.bounded.mode", bounded);
         UNSUPPORTED.put("scan.bounded.timestamp-millis", bounded);

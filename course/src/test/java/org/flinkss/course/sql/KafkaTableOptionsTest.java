@@ -99,7 +99,7 @@ class KafkaTableOptionsTest {
                 .hasMessage(
                         "table 'events': option 'sink.delivery-guarantee' of Flink's Kafka"
                                 + " connector is not supported by sql --file's micro-batch Kafka"
-                                + " source: a Kafka table is read, not written, by sql --file");
+                                + " source: a sink's option, on a table that is read");
         assertThatThrownBy(
                         () ->
                                 KafkaTableOptions.refuseUnsupported(

@@ -66,9 +66,9 @@ class BaseOptionTest {
         Path base = Files.createDirectories(dir.resolve("base").resolve("events"));
         assertThat(refused("run", "bronze", "--run-for", "5min", "--base", base.toString()))
                 .isEqualTo(
-                        "error: --run-for goes with --trigger processing-time=<interval> or"
-                                + " continuous: an available-now run stops by itself once it has"
-                                + " processed what is there");
+                        "error: --run-for goes with --trigger processing-time=<interval>,"
+                                + " real-time or continuous: an available-now run stops by itself"
+                                + " once it has processed what is there");
         assertThat(refused("run", "win5", "--trigger", "once", "--run-for", "1min"))
                 .startsWith("error: --run-for goes with");
     }

@@ -30,4 +30,37 @@ public final class BatchSummary implements Serializable {
 
     /** Files of the batch that were gone when read, skipped with {@code --skip-missing-files}. */
     public List<String> skippedFiles = new ArrayList<>();
+
+    /**
+     * Consecutive batches as one: a real-time run's steps committed by one checkpoint. Counts add
+     * up, the first step's start and watermark before, the last one's id, end and watermark after.
+     */
+    public static BatchSummary merged(List<BatchSummary> steps) {
+        BatchSummary first = steps.get(0);
+        BatchSummary last = steps.get(steps.size() - 1);
+        BatchSummary m = new BatchSummary();
+        m.batchId = last.batchId;
+        m.startedAtMillis = first.startedAtMillis;
+        m.readAtMillis = last.readAtMillis;
+        m.watermarkBefore = first.watermarkBefore;
+        m.watermarkAfter = last.watermarkAfter;
+        m.startOffset = new LinkedHashMap<>(first.startOffset);
+        m.endOffset = new LinkedHashMap<>(last.endOffset);
+        double weighted = 0;
+        long timed = 0;
+        for (BatchSummary s : steps) {
+            m.numInputRows += s.numInputRows;
+            m.numBadRows += s.numBadRows;
+            m.numSplits += s.numSplits;
+            m.minEventTime = Math.min(m.minEventTime, s.minEventTime);
+            m.maxEventTime = Math.max(m.maxEventTime, s.maxEventTime);
+            if (!Double.isNaN(s.avgEventTime)) {
+                weighted += s.avgEventTime * s.numInputRows;
+                timed += s.numInputRows;
+            }
+            m.skippedFiles.addAll(s.skippedFiles);
+        }
+        m.avgEventTime = timed > 0 ? weighted / timed : Double.NaN;
+        return m;
+    }
 }

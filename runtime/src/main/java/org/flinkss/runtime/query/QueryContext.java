@@ -6,6 +6,7 @@ import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
@@ -326,6 +327,9 @@ public final class QueryContext {
             throw new IllegalArgumentException(
                     "query '" + queryName + "' has two sources named '" + name + "'");
         }
+        if (trigger.isRealTime() && !planner.readsInRealTime()) {
+            throw new QueryException(RealTimeRefusal.source(queryName, description));
+        }
         sourceNames.add(name);
         sources.add(description);
         untilFinal.reads(planner);
@@ -419,6 +423,9 @@ public final class QueryContext {
             RowType rowType,
             TableMode mode,
             TableCommit commit) {
+        if (trigger.isRealTime()) {
+            throw new QueryException(RealTimeRefusal.table(queryName, name));
+        }
         if (sourceNames.size() != 1) {
             throw new QueryException(
                     "query '"
@@ -465,15 +472,21 @@ public final class QueryContext {
         skippedFilesTables.add(table.name());
     }
 
-    /** Any Sink V2 (console, collect, Kafka, JDBC), counted in progress under {@code name}. */
-    public <T> void toSink(DataStream<T> stream, String name, String description, Sink<T> sink) {
+    /**
+     * Any Sink V2 (console, collect, Kafka, JDBC), counted in progress under {@code name}.
+     *
+     * @return the sink's end of the stream
+     */
+    public <T> DataStreamSink<T> toSink(
+            DataStream<T> stream, String name, String description, Sink<T> sink) {
         SingleOutputStreamOperator<T> counted =
                 stream.map(new ProgressCounter<>(scope, name, x -> x))
                         .returns(stream.getType())
                         .name("count-" + name)
                         .uid("rows-" + name);
-        counted.sinkTo(sink).name(name).uid("sink-" + name);
+        DataStreamSink<T> end = counted.sinkTo(sink).name(name).uid("sink-" + name);
         sinks.put(name, description);
+        return end;
     }
 
     /**
@@ -487,6 +500,9 @@ public final class QueryContext {
             RowType rowType,
             String keyColumn,
             Database database) {
+        if (trigger.isRealTime()) {
+            throw new QueryException(RealTimeRefusal.table(queryName, table));
+        }
         SqlUpsertTables.upsert(this, rows, table, rowType, List.of(keyColumn), database);
     }
 
@@ -501,6 +517,9 @@ public final class QueryContext {
             RowType rowType,
             List<String> keyColumns,
             Database database) {
+        if (trigger.isRealTime()) {
+            throw new QueryException(RealTimeRefusal.table(queryName, table));
+        }
         SqlUpsertTables.upsert(
                 this,
                 ChangesPerBatch.of(changes, rowType, keyColumns, "changes-" + table),

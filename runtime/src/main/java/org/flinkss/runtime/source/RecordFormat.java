@@ -48,4 +48,7 @@ public interface RecordFormat<T, S extends WorkSplit> extends Serializable {
     }
 
     TypeInformation<T> producedType();
+
+    /** Releases what the format keeps open between splits (a reader's clients); it is closing. */
+    default void close() {}
 }

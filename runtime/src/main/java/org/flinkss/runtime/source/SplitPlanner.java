@@ -53,6 +53,20 @@ public interface SplitPlanner<S extends WorkSplit> extends Serializable {
         return Optional.empty();
     }
 
+    /**
+     * Whether this source can run under {@code --trigger real-time}: it can look for new data every
+     * few milliseconds at a small cost (Kafka, the landing folder). Others are refused.
+     */
+    default boolean readsInRealTime() {
+        return false;
+    }
+
+    /** Called in the enumerator of a real-time run before its first refresh. */
+    default void startRealTime() {}
+
+    /** Releases what the planner keeps open between refreshes; the enumerator is closing. */
+    default void close() {}
+
     /** Spark's {@code startOffset}/{@code endOffset} of the committed position, for progress. */
     Map<String, Object> describeOffsets();
 

@@ -12,6 +12,7 @@ import org.apache.flink.table.factories.DynamicTableSourceFactory;
  * and every other table goes to the factory Flink would have used.
  *
  * <p>As a sink such a connector is refused, naming the table: a query of {@code sql --file} writes
- * its results to tables that commit with its micro-batches.
+ * its results to tables that commit with its micro-batches; a {@code 'kafka'} table goes to Flink's
+ * Kafka table sink instead, exactly once by default ({@link KafkaSinkTable}).
  */
 public interface MicroBatchConnector extends DynamicTableSourceFactory {}

@@ -2,6 +2,7 @@ package org.flinkss.runtime.sql;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
@@ -31,17 +32,23 @@ final class SqlConnectorModule implements Module {
 
     private final Router router;
 
-    private SqlConnectorModule(Map<String, MicroBatchConnector> connectors) {
-        this.router = new Router(connectors);
+    private SqlConnectorModule(
+            Map<String, MicroBatchConnector> connectors, String transactionalIdPrefix) {
+        this.router = new Router(connectors, transactionalIdPrefix);
     }
 
-    /** The module of the connectors listed on the class path of {@code loader}. */
-    static SqlConnectorModule discover(ClassLoader loader) {
+    /**
+     * The module of the connectors listed on the class path of {@code loader}.
+     *
+     * @param transactionalIdPrefix the query's prefix of Kafka transactional ids ({@code
+     *     KafkaSinks#transactionalIdPrefix}); each Kafka sink table adds its name
+     */
+    static SqlConnectorModule discover(ClassLoader loader, String transactionalIdPrefix) {
         Map<String, MicroBatchConnector> connectors = new HashMap<>();
         for (MicroBatchConnector c : ServiceLoader.load(MicroBatchConnector.class, loader)) {
             connectors.put(c.factoryIdentifier(), c);
         }
-        return new SqlConnectorModule(connectors);
+        return new SqlConnectorModule(connectors, transactionalIdPrefix);
     }
 
     @Override
@@ -59,9 +66,11 @@ final class SqlConnectorModule implements Module {
             implements DynamicTableSourceFactory, DynamicTableSinkFactory {
 
         private final Map<String, MicroBatchConnector> connectors;
+        private final String transactionalIdPrefix;
 
-        Router(Map<String, MicroBatchConnector> connectors) {
+        Router(Map<String, MicroBatchConnector> connectors, String transactionalIdPrefix) {
             this.connectors = connectors;
+            this.transactionalIdPrefix = transactionalIdPrefix;
         }
 
         @Override
@@ -83,6 +92,25 @@ final class SqlConnectorModule implements Module {
         @Override
         public DynamicTableSink createDynamicTableSink(Context context) {
             String connector = connector(context);
+            if (KafkaSinkTable.CONNECTORS.contains(connector)) {
+                // Written by Flink's Kafka table sink, exactly once unless the table says
+                // otherwise: its transactions commit with the query's checkpoints.
+                String table = context.getObjectIdentifier().getObjectName();
+                ResolvedCatalogTable written =
+                        KafkaSinkTable.withDefaults(
+                                context.getCatalogTable(), transactionalIdPrefix, table);
+                return new KafkaSinkTable(
+                        FactoryUtil.createDynamicTableSink(
+                                null,
+                                context.getObjectIdentifier(),
+                                written,
+                                context.getEnrichmentOptions(),
+                                context.getConfiguration(),
+                                context.getClassLoader(),
+                                context.isTemporary()),
+                        table,
+                        "KafkaSink[" + written.getOptions().get("topic") + "]");
+            }
             if (connectors.containsKey(connector)) {
                 String table = context.getObjectIdentifier().getObjectName();
                 throw new SqlTableException(

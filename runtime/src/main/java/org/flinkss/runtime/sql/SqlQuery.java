@@ -17,6 +17,7 @@ import org.flinkss.runtime.query.Query;
 import org.flinkss.runtime.query.QueryContext;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
+import org.flinkss.runtime.sink.kafka.KafkaSinks;
 import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
@@ -130,7 +131,9 @@ public final class SqlQuery implements Query {
         // Our micro-batch connectors before Flink's factories of the same name ('kafka').
         tEnv.loadModule(
                 SqlConnectorModule.NAME,
-                SqlConnectorModule.discover(Thread.currentThread().getContextClassLoader()));
+                SqlConnectorModule.discover(
+                        Thread.currentThread().getContextClassLoader(),
+                        KafkaSinks.transactionalIdPrefix(name, context.scope())));
         // Timestamps in UTC whatever the machine's zone, as Spark's session time zone here.
         tEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
         // One plan whatever the data: aggregations in two phases always, and no materializer

@@ -17,6 +17,13 @@ import java.util.regex.Pattern;
  *       arrived since the last one, committed by a checkpoint.
  *   <li>{@code continuous}: run until stopped, looking for new data every second.
  *   <li>{@code once}: deprecated alias of available-now, as in Spark.
+ *   <li>{@code real-time[=<checkpoint interval>]}: Spark 4.1's real-time mode ({@code
+ *       .trigger(realTime="5 minutes")}, {@code RealTimeTrigger}): run until stopped; records flow
+ *       as they arrive (a source looks for new data every {@link #REAL_TIME_POLL} and starts the
+ *       next batch as soon as the last one is read, without waiting for a checkpoint); output is
+ *       committed at each checkpoint, every interval ({@link #DEFAULT_REAL_TIME_CHECKPOINT} unless
+ *       given). Spark's interval is the length of its long batch, 5 minutes by default; here it is
+ *       the commit cadence, shorter by default so that {@code read_committed} readers wait less.
  * </ul>
  */
 public final class Trigger implements Serializable {
@@ -26,8 +33,15 @@ public final class Trigger implements Serializable {
     public enum Kind {
         AVAILABLE_NOW,
         PROCESSING_TIME,
-        CONTINUOUS
+        CONTINUOUS,
+        REAL_TIME
     }
+
+    /** How often a real-time run's source looks for new records while it has none to read. */
+    public static final Duration REAL_TIME_POLL = Duration.ofMillis(10);
+
+    /** A real-time run's checkpoint (commit) interval when none is given. */
+    public static final Duration DEFAULT_REAL_TIME_CHECKPOINT = Duration.ofSeconds(5);
 
     private final Kind kind;
     private final Duration interval;
@@ -55,8 +69,18 @@ public final class Trigger implements Serializable {
         return new Trigger(Kind.CONTINUOUS, Duration.ofSeconds(1), false);
     }
 
+    /** A real-time run committed by a checkpoint every {@code checkpointInterval}. */
+    public static Trigger realTime(Duration checkpointInterval) {
+        if (checkpointInterval.isZero() || checkpointInterval.isNegative()) {
+            throw new IllegalArgumentException(
+                    "real-time checkpoint interval must be positive, got " + checkpointInterval);
+        }
+        return new Trigger(Kind.REAL_TIME, checkpointInterval, false);
+    }
+
     /**
-     * Parses {@code available-now}, {@code processing-time=10s}, {@code continuous}, {@code once}.
+     * Parses {@code available-now}, {@code processing-time=10s}, {@code continuous}, {@code once},
+     * {@code real-time}, {@code real-time=30s}.
      */
     public static Trigger parse(String text) {
         String t = text.trim().toLowerCase(Locale.ROOT);
@@ -69,6 +93,12 @@ public final class Trigger implements Serializable {
         if (t.equals("continuous")) {
             return continuous();
         }
+        if (t.equals("real-time") || t.equals("realtime")) {
+            return realTime(DEFAULT_REAL_TIME_CHECKPOINT);
+        }
+        if (t.startsWith("real-time=")) {
+            return realTime(parseDuration(t.substring("real-time=".length())));
+        }
         if (t.startsWith("processing-time=")) {
             return processingTime(parseDuration(t.substring("processing-time=".length())));
         }
@@ -76,7 +106,8 @@ public final class Trigger implements Serializable {
                 "unknown trigger '"
                         + text
                         + "': use available-now, processing-time=<interval> (e.g."
-                        + " processing-time=10s), continuous or once");
+                        + " processing-time=10s), real-time[=<checkpoint interval>], continuous or"
+                        + " once");
     }
 
     /** Parses "10s", "500ms", "2min", "1h", "10 seconds", "PT10S". */
@@ -125,11 +156,19 @@ public final class Trigger implements Serializable {
         return kind == Kind.AVAILABLE_NOW;
     }
 
+    /** Records flow as they arrive; output commits at each checkpoint. */
+    public boolean isRealTime() {
+        return kind == Kind.REAL_TIME;
+    }
+
     public boolean isDeprecatedOnce() {
         return deprecatedOnce;
     }
 
-    /** How often an unbounded run looks for new data; for available-now, the checkpoint cadence. */
+    /**
+     * How often an unbounded run looks for new data; for available-now, the checkpoint cadence; for
+     * real-time, the checkpoint (commit) interval (it looks every {@link #REAL_TIME_POLL}).
+     */
     public Duration interval() {
         return interval;
     }
@@ -141,6 +180,8 @@ public final class Trigger implements Serializable {
                 return deprecatedOnce ? "once" : "available-now";
             case PROCESSING_TIME:
                 return "processing-time=" + interval.toMillis() + "ms";
+            case REAL_TIME:
+                return "real-time=" + interval.toMillis() + "ms";
             default:
                 return "continuous";
         }

@@ -23,12 +23,27 @@ class TriggerTest {
 
     @Test
     void refusesUnknownTriggersAndDurationsSayingWhatIsAllowed() {
-        assertThatThrownBy(() -> Trigger.parse("realtime"))
+        assertThatThrownBy(() -> Trigger.parse("real-time=0s"))
+                .hasMessageContaining("must be positive");
+        assertThatThrownBy(() -> Trigger.parse("realtim"))
                 .hasMessageContaining("available-now, processing-time=<interval>");
         assertThatThrownBy(() -> Trigger.parse("processing-time=ten"))
                 .hasMessageContaining("e.g. 10s");
         assertThatThrownBy(() -> Trigger.parse("processing-time=0s"))
                 .hasMessageContaining("must be positive");
+    }
+
+    @Test
+    void realTimeCommitsAtItsCheckpointIntervalFiveSecondsUnlessGiven() {
+        Trigger plain = Trigger.parse("real-time");
+        assertThat(plain.isRealTime()).isTrue();
+        assertThat(plain.isAvailableNow()).isFalse();
+        assertThat(plain.interval()).isEqualTo(Duration.ofSeconds(5));
+        Trigger given = Trigger.parse("real-time=30s");
+        assertThat(given.kind()).isEqualTo(Trigger.Kind.REAL_TIME);
+        assertThat(given.interval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(given.toString()).isEqualTo("real-time=30000ms");
+        assertThat(Trigger.parse(given.toString()).interval()).isEqualTo(Duration.ofSeconds(30));
     }
 
     @Test

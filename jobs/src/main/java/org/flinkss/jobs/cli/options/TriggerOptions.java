@@ -20,8 +20,9 @@ public final class TriggerOptions {
             paramLabel = "TRIGGER",
             converter = Converters.TriggerValue.class,
             description =
-                    "available-now, processing-time=<interval>, continuous, or once (deprecated)"
-                            + " (default: ${DEFAULT-VALUE})")
+                    "available-now, processing-time=<interval>, real-time[=<checkpoint"
+                            + " interval>], continuous, or once (deprecated) (default:"
+                            + " ${DEFAULT-VALUE})")
     Trigger trigger;
 
     @Option(
@@ -29,7 +30,8 @@ public final class TriggerOptions {
             paramLabel = "DURATION",
             converter = Converters.PositiveDuration.class,
             description =
-                    "processing-time and continuous triggers: stop with a savepoint after this long"
+                    "processing-time, continuous and real-time triggers: stop with a savepoint"
+                            + " after this long"
                             + " (default: until Ctrl-C)")
     Duration runFor;
 
@@ -47,7 +49,8 @@ public final class TriggerOptions {
     public RunOptions.Builder applyTo(RunOptions.Builder run) {
         if (runFor != null && trigger.isAvailableNow()) {
             throw new IllegalArgumentException(
-                    "--run-for goes with --trigger processing-time=<interval> or continuous: an"
+                    "--run-for goes with --trigger processing-time=<interval>, real-time or"
+                            + " continuous: an"
                             + " available-now run stops by itself once it has processed what is"
                             + " there");
         }

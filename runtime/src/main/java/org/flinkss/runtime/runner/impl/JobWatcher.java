@@ -131,7 +131,8 @@ public final class JobWatcher {
             if (availableNow && runs.caughtUp(runId, sources)) {
                 return Ending.CAUGHT_UP;
             }
-            if (availableNow && checkpointRequests != null && status == JobStatus.RUNNING) {
+            // A real-time run's sources ask too, once, for the checkpoint their start waits for.
+            if (checkpointRequests != null && status == JobStatus.RUNNING) {
                 checkpointRequests.forBatch(runs.checkpointWanted(runId, sources));
             }
             if (!availableNow && System.nanoTime() > deadline) {

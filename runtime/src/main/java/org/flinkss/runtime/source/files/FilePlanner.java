@@ -327,6 +327,11 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
     }
 
     @Override
+    public boolean readsInRealTime() {
+        return true;
+    }
+
+    @Override
     public Map<String, Object> describeOffsets() {
         Map<String, Object> offsets = new LinkedHashMap<>();
         offsets.put("logOffset", commits - 1);

@@ -83,7 +83,11 @@ final class BatchPlans<S extends WorkSplit> {
                 return splits;
             }
             splits = planner.nextBatch(batchId, spec.readLimit());
-            if (!splits.isEmpty()) {
+            // A real-time run's steps, hundreds a second, are not recorded: a write forced to
+            // the disk costs more than a step may take. After a failure the steps since the last
+            // checkpoint are planned anew from the checkpoint's position (for Kafka, the same
+            // offsets, cut differently); what they wrote is in transactions never committed.
+            if (!splits.isEmpty() && !spec.trigger().isRealTime()) {
                 write(batchId, splits);
             }
             return splits;

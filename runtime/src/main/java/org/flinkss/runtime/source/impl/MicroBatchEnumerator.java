@@ -16,6 +16,7 @@ import org.flinkss.runtime.source.SourceSpec;
 import org.flinkss.runtime.source.SplitPlanner;
 import org.flinkss.runtime.source.WorkSplit;
 import org.flinkss.runtime.time.Watermarks;
+import org.flinkss.runtime.trigger.Trigger;
 
 import javax.annotation.Nullable;
 
@@ -49,6 +50,16 @@ import java.util.function.BiConsumer;
  * <p>A batch's splits are written to the source's offset log ({@link BatchPlans}) before any reader
  * gets one, so that a job restarted before the batch reached a checkpoint reads the same batch
  * again (Spark's offset log), instead of planning it anew from a fresh listing.
+ *
+ * <p>A real-time run ({@link Trigger#isRealTime()}) does not wait for the checkpoint: it looks for
+ * new data every {@link Trigger#REAL_TIME_POLL} and starts the next batch as soon as the last one
+ * is sealed, so a record waits milliseconds, not a checkpoint interval. Its batches are short steps
+ * of the same protocol (plan, watermark after the step's records, seal), their plans not written to
+ * the offset log ({@link BatchPlans} says why); a checkpoint commits every step sealed before it,
+ * and they are reported as one batch ({@link BatchSummary#merged}). The watermark still moves at
+ * step ends, computed over every reader, but a record of the next step may reach an operator before
+ * the last step's watermark has arrived on every input channel: it then meets an older watermark
+ * (kept, where Spark's micro-batch would drop it), never a newer.
  *
  * <p>State hand-off follows FLIP-27: a split assigned to a reader belongs to the reader (and its
  * checkpointed state) until it is read; readers report running totals, never deltas, and keep them
@@ -126,6 +137,9 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
 
     @Override
     public void start() {
+        if (spec.trigger().isRealTime()) {
+            planner.startRealTime();
+        }
         try {
             planner.restore(state.plannerCommitted);
         } catch (IOException e) {
@@ -155,7 +169,10 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                     },
                     plan);
         } else {
-            long interval = spec.trigger().interval().toMillis();
+            long interval =
+                    spec.trigger().isRealTime()
+                            ? Trigger.REAL_TIME_POLL.toMillis()
+                            : spec.trigger().interval().toMillis();
             context.callAsync(refresh, plan, 0, interval);
         }
         // A job whose run was fenced, or whose client is gone, stops: RunFence.
@@ -329,6 +346,17 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         state.watermark = Math.max(state.watermark, summary.watermarkAfter);
         state.inFlight = null;
         sealedNotSnapshotted.add(summary);
+        if (spec.trigger().isRealTime()) {
+            // Real-time: the next step starts now; the checkpoint commits whatever is sealed.
+            log(
+                    "Source '{}' sealed step {}: {} rows, watermark {}",
+                    spec.name(),
+                    batchId,
+                    summary.numInputRows,
+                    Watermarks.format(state.watermark));
+            maybeStartBatch();
+            return;
+        }
         waitingForCheckpoint = true;
         waitingForCheckpointAfter = -1;
         LOG.info(
@@ -369,7 +397,8 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 restoredReading ? "is read on" : "starts");
         waitingForCheckpoint = true;
         waitingForCheckpointAfter = -1;
-        if (spec.trigger().isAvailableNow()) {
+        if (spec.trigger().isAvailableNow() || spec.trigger().isRealTime()) {
+            // Real-time too: its first records would otherwise wait for the periodic checkpoint.
             signals.checkpointWanted(sealed);
         }
     }
@@ -416,7 +445,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         batch.startedAtMillis = System.currentTimeMillis();
         state.inFlight = batch;
         statsByReader.clear();
-        LOG.info(
+        log(
                 "Source '{}' starts batch {} with {} splits",
                 spec.name(),
                 batch.batchId,
@@ -439,6 +468,15 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         tellReaders(new SourceEvents.ReleaseSplits());
         assignToIdleReaders(state.inFlight);
         maybeFinishReading();
+    }
+
+    /** Info for a micro-batch; debug for a real-time step, of which there are hundreds a second. */
+    private void log(String format, Object... args) {
+        if (spec.trigger().isRealTime()) {
+            LOG.debug(format, args);
+        } else {
+            LOG.info(format, args);
+        }
     }
 
     private void tellReaders(SourceEvent event) {
@@ -474,6 +512,10 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         // snapshot of the same checkpoint to know which batch their staged files close.
         List<BatchSummary> carried = new ArrayList<>();
         sealedByCheckpoint.values().forEach(carried::addAll);
+        if (spec.trigger().isRealTime() && carried.size() > 1) {
+            // A real-time batch is every step a checkpoint commits: one progress entry.
+            carried = List.of(BatchSummary.merged(carried));
+        }
         signals.atCheckpoint(checkpointId, carried, state.lastSealed());
         return state.copy();
     }
@@ -491,5 +533,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     }
 
     @Override
-    public void close() {}
+    public void close() {
+        planner.close();
+    }
 }

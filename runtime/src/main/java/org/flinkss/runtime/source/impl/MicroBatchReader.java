@@ -315,5 +315,6 @@ public final class MicroBatchReader<T, S extends WorkSplit>
         if (currentReader != null) {
             currentReader.close();
         }
+        format.close();
     }
 }

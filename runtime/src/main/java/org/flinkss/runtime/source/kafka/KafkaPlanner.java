@@ -71,6 +71,14 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
     private transient long commits;
     private transient volatile Target target;
 
+    /**
+     * The admin client kept between refreshes of a real-time run, which refreshes every few
+     * milliseconds; closed by {@link #close()}, or dropped when a refresh fails.
+     */
+    private transient KafkaAdmin kept;
+
+    private transient boolean keepAdmin;
+
     public KafkaPlanner(KafkaSourceOptions options) {
         this.options = options;
     }
@@ -135,8 +143,12 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
         }
         Target next = new Target();
         KafkaAdmin admin =
-                new KafkaAdmin(options.bootstrapServers, options.clientProperties, answered);
-        try (admin) {
+                kept != null
+                        ? kept
+                        : new KafkaAdmin(
+                                options.bootstrapServers, options.clientProperties, answered);
+        boolean ok = false;
+        try {
             List<TopicPartition> partitions = admin.partitions(options);
             next.end.putAll(admin.endOffsets(partitions));
             next.earliest.putAll(admin.earliestOffsets(partitions));
@@ -158,10 +170,37 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
                     next.start.put(tp, next.earliest.get(tp));
                 }
             }
+            ok = true;
         } finally {
             answered = admin.answered();
+            if (ok && keepAdmin) {
+                kept = admin;
+            } else {
+                kept = null;
+                admin.close();
+            }
         }
         target = next;
+    }
+
+    @Override
+    public boolean readsInRealTime() {
+        return true;
+    }
+
+    /** Its refreshes, every few milliseconds, share one admin client. */
+    @Override
+    public void startRealTime() {
+        keepAdmin = true;
+    }
+
+    @Override
+    public void close() {
+        KafkaAdmin admin = kept;
+        kept = null;
+        if (admin != null) {
+            admin.close();
+        }
     }
 
     /** Spark's startingOffsets for the partitions of the first batch. */

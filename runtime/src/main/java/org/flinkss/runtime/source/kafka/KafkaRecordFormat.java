@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -44,6 +45,13 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
     private final HashMap<String, String> clientProperties;
     private final String clientIdPrefix;
 
+    /**
+     * A consumer per partition, kept from one split to the next of the same reader: a new one per
+     * split costs a connection and a metadata round trip, which a real-time run's steps of a few
+     * milliseconds cannot pay. Closed by {@link #close()}.
+     */
+    private transient Map<TopicPartition, KafkaConsumer<byte[], byte[]>> consumers;
+
     public KafkaRecordFormat(KafkaSourceOptions options, String clientIdPrefix) {
         this.bootstrapServers = options.bootstrapServers();
         this.clientProperties = new HashMap<>(options.clientProperties());
@@ -55,10 +63,40 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
         if (split.nextOffset() >= split.to()) {
             return new Done(split);
         }
-        return new Reader(split, consumer(split), KafkaTimeouts.apiTimeoutMillis(clientProperties));
+        return new Reader(
+                split, consumer(split), KafkaTimeouts.apiTimeoutMillis(clientProperties), this);
     }
 
     private KafkaConsumer<byte[], byte[]> consumer(KafkaSplit split) {
+        TopicPartition tp = split.topicPartition();
+        KafkaConsumer<byte[], byte[]> kept = consumers == null ? null : consumers.remove(tp);
+        if (kept != null) {
+            kept.seek(tp, split.nextOffset());
+            return kept;
+        }
+        return newConsumer(split);
+    }
+
+    /** A split is done with its partition's consumer: the next split of the partition takes it. */
+    private void release(TopicPartition tp, KafkaConsumer<byte[], byte[]> consumer) {
+        if (consumers == null) {
+            consumers = new HashMap<>();
+        }
+        KafkaConsumer<byte[], byte[]> other = consumers.put(tp, consumer);
+        if (other != null && other != consumer) {
+            other.close(Duration.ofSeconds(5));
+        }
+    }
+
+    @Override
+    public void close() {
+        if (consumers != null) {
+            consumers.values().forEach(c -> c.close(Duration.ofSeconds(5)));
+            consumers.clear();
+        }
+    }
+
+    private KafkaConsumer<byte[], byte[]> newConsumer(KafkaSplit split) {
         Properties props = new Properties();
         props.putAll(clientProperties);
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -131,8 +169,14 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
         private long next;
         private boolean done;
         private long lastProgressNanos = System.nanoTime();
+        private final KafkaRecordFormat owner;
 
-        Reader(KafkaSplit split, KafkaConsumer<byte[], byte[]> consumer, long timeoutMillis) {
+        Reader(
+                KafkaSplit split,
+                KafkaConsumer<byte[], byte[]> consumer,
+                long timeoutMillis,
+                KafkaRecordFormat owner) {
+            this.owner = owner;
             this.split = split;
             this.consumer = consumer;
             this.tp = split.topicPartition();
@@ -196,7 +240,7 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
 
         @Override
         public void close() {
-            consumer.close(Duration.ofSeconds(5));
+            owner.release(tp, consumer);
         }
     }
 }

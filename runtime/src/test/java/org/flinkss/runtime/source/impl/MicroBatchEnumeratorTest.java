@@ -29,6 +29,7 @@ import org.flinkss.runtime.trigger.Trigger;
 import javax.annotation.Nullable;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -740,6 +741,45 @@ class MicroBatchEnumeratorTest {
         assertThat(Storage.localFile(scope().caughtUpMarker("events"), "a test file").toPath())
                 .as("only availableNow ends")
                 .doesNotExist();
+    }
+
+    @Test
+    void aRealTimeRunStartsTheNextStepWithoutACheckpointAndReportsAllItsStepsAsOneBatch()
+            throws Throwable {
+        land("a", "00:10");
+        SourceSpec realTime =
+                new SourceSpec("events", scope(), Trigger.realTime(Duration.ofMinutes(10)), 0);
+        Run run = new Run(realTime, 2, null);
+        run.registerAll();
+        run.trigger();
+        run.readAndSeal();
+
+        // Step 1: b lands after step 0 was sealed; the next look plans it at once, with no
+        // checkpoint in between (a micro-batch would wait for one).
+        land("b", "00:20", "00:30");
+        run.trigger();
+        assertThat(run.batches()).containsEntry(0L, List.of("a")).containsEntry(1L, List.of("b"));
+        run.readAndSeal();
+
+        // Step 2: the checkpoint reports both steps as one batch, named after the last step.
+        run.enumerator.snapshotState(1);
+        assertThat(sourceBatches(1))
+                .extracting(
+                        b -> b.batchId,
+                        b -> b.numInputRows,
+                        b -> b.numSplits,
+                        b -> b.minEventTime,
+                        b -> b.maxEventTime)
+                .containsExactly(tuple(1L, 3L, 2, at("00:10"), at("00:30")));
+
+        // Step 3: the steps' plans are not written to the offset log.
+        Path offsets =
+                Storage.localFile(scope().layout().offsets("events"), "a test file").toPath();
+        if (Files.exists(offsets)) {
+            try (var files = Files.list(offsets)) {
+                assertThat(files).as("plans in the offset log").isEmpty();
+            }
+        }
     }
 
     @Test
