@@ -38,6 +38,9 @@ CREATE TEMPORARY TABLE bronze_out (
   'topic' = 'latency-bronze',
   'properties.bootstrap.servers' = '127.0.0.1:9092',
   'properties.linger.ms' = '0',
+  -- Below the 15 minutes brokers allow by default (transaction.max.timeout.ms); Flink's default,
+  -- an hour, is refused by such a broker when the first transaction starts.
+  'properties.transaction.timeout.ms' = '600000',
   'key.format' = 'raw',
   'value.format' = 'raw',
   'value.fields-include' = 'EXCEPT_KEY',
