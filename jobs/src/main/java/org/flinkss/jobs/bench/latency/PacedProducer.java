@@ -1,0 +1,99 @@
+package org.flinkss.jobs.bench.latency;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import org.flinkss.course.event.Event;
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.EventJson;
+
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Writes the course's events ({@link EventGenerator}: ids {@code start, start + 1, ...}) to a topic
+ * at a fixed rate, each at its own moment ({@code start time + i / rate}), not in bursts; each
+ * record's Kafka timestamp is the producer's clock when it sends it: the send time that latency is
+ * measured from. Key {@code event_id}, value the event's JSON line, as {@code land-events
+ * --to-kafka} writes them; {@code linger.ms=0} so that no record waits for a batch to fill.
+ *
+ * <p>When the producer falls behind its schedule (a loaded machine), it sends the late records at
+ * once and says by how much it was behind at worst: {@link Sent#maxBehindMillis()}.
+ */
+final class PacedProducer implements AutoCloseable {
+
+    private final KafkaProducer<String, String> producer;
+    private final String topic;
+    private final AtomicReference<Exception> failure = new AtomicReference<>();
+
+    PacedProducer(String bootstrapServers, String topic) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        this.producer = new KafkaProducer<>(props);
+        this.topic = topic;
+    }
+
+    /** Sends one event now. */
+    void send(long id) {
+        Event event = EventGenerator.event(id);
+        producer.send(
+                new ProducerRecord<>(
+                        topic,
+                        null,
+                        System.currentTimeMillis(),
+                        Long.toString(id),
+                        EventJson.toJson(event)),
+                (metadata, e) -> {
+                    if (e != null) {
+                        failure.compareAndSet(null, e);
+                    }
+                });
+    }
+
+    /**
+     * Sends events {@code start .. start + n - 1} at {@code rate} a second, then waits for every
+     * acknowledgement.
+     */
+    Sent sendPaced(long start, long n, int rate) {
+        long begin = System.nanoTime();
+        long maxBehind = 0;
+        for (long i = 0; i < n; i++) {
+            long due = begin + i * TimeUnit.SECONDS.toNanos(1) / rate;
+            long now = System.nanoTime();
+            if (due > now) {
+                LockSupport.parkNanos(due - now);
+            } else {
+                maxBehind = Math.max(maxBehind, now - due);
+            }
+            send(start + i);
+        }
+        long sending = System.nanoTime() - begin;
+        producer.flush();
+        Exception e = failure.get();
+        if (e != null) {
+            throw new IllegalStateException("sending to topic " + topic + " failed: " + e, e);
+        }
+        return new Sent(n, sending / 1e9, TimeUnit.NANOSECONDS.toMillis(maxBehind));
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+
+    /** What was sent: how many, over how many seconds, and how far behind schedule at worst. */
+    record Sent(long events, double seconds, long maxBehindMillis) {
+        double rate() {
+            return seconds > 0 ? events / seconds : events;
+        }
+    }
+}

@@ -1,0 +1,208 @@
+package org.flinkss.jobs.scripts;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.flinkss.course.testing.KafkaTestBroker;
+import org.flinkss.runtime.checkpoint.Folders;
+import org.flinkss.runtime.storage.Storage;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code scripts/bench-latency} (issue 36) on a real broker of the test's own, through the runnable
+ * jar that {@code package} built: both queries, both deliveries, at a small rate for a few seconds.
+ * Every event sent comes out (bronze: each id read; win5: each window's last update counts exactly
+ * its events), nothing duplicated under exactly-once, latencies positive, and the topics it made
+ * are deleted at the end.
+ */
+// Long and cluster-free: it runs beside the cluster tests (the root pom's second failsafe
+// execution), as BenchAllScriptITCase does.
+@Tag("long")
+class BenchLatencyScriptITCase {
+
+    private static final Path ROOT = projectRoot();
+
+    @RegisterExtension static final KafkaTestBroker.PerClass KAFKA = new KafkaTestBroker.PerClass();
+
+    private Path tmp;
+
+    @BeforeEach
+    void freshFolder(TestInfo test) throws IOException {
+        tmp =
+                ROOT.resolve("jobs/target/bench-latency-it")
+                        .resolve(test.getTestMethod().orElseThrow().getName());
+        Folders.deleteQuietly(Storage.location(tmp.toFile()));
+        Files.createDirectories(tmp);
+    }
+
+    @Test
+    void bothQueriesAndDeliveriesGiveEveryEventOnceWithPositiveLatencies() throws Exception {
+        String servers = KAFKA.broker().bootstrapServers();
+        int rate = 200;
+        int seconds = 3;
+
+        // Step 1: bronze and win5, at-least-once and exactly-once, 200 events/s for 3 s each.
+        Result result =
+                script(
+                        "bench-latency",
+                        "--bootstrap-servers",
+                        servers,
+                        "--rates",
+                        Integer.toString(rate),
+                        "--seconds",
+                        Integer.toString(seconds),
+                        "--queries",
+                        "bronze,win5",
+                        "--delivery",
+                        "at-least-once,exactly-once",
+                        "--checkpoint-interval",
+                        "1s",
+                        "--dir",
+                        tmp.resolve("b").toString());
+
+        // Step 2: the table: the commit and load line, the header, one row per combination.
+        assertThat(result.exit).as(result.output).isZero();
+        assertThat(result.stdout)
+                .contains("commit ", "load average before: ", "checkpoint interval 1s");
+        List<String> table = result.table();
+        assertThat(table.get(0)).startsWith("| query | delivery | rate/s | sent |");
+        List<Row> rows = table.subList(2, table.size()).stream().map(Row::parse).toList();
+        assertThat(rows)
+                .extracting(r -> r.query + " " + r.delivery)
+                .containsExactly(
+                        "bronze at-least-once",
+                        "bronze exactly-once",
+                        "win5 at-least-once",
+                        "win5 exactly-once");
+
+        // Step 3: what was sent came out, once; latencies are positive and ordered.
+        for (Row row : rows) {
+            String what = row.query + " " + row.delivery + ": " + result.output;
+            assertThat(row.sent).as(what).isEqualTo((long) rate * seconds);
+            assertThat(row.missing).as(what).isZero();
+            assertThat(row.read).as(what).isPositive();
+            assertThat(row.p50).as(what).isPositive();
+            assertThat(row.p99).as(what).isGreaterThanOrEqualTo(row.p50);
+            assertThat(row.max).as(what).isGreaterThanOrEqualTo(row.p99);
+            if (row.delivery.equals("exactly-once")) {
+                assertThat(row.duplicated).as(what).isZero();
+            }
+            if (row.query.equals("bronze")) {
+                // One record per event: each measured event read (and, exactly once, only once).
+                assertThat(row.read - row.duplicated).as(what).isEqualTo(row.sent);
+            }
+        }
+
+        // Step 4: the topics it created are gone; nothing else was made.
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers))) {
+            assertThat(admin.listTopics().names().get(1, TimeUnit.MINUTES))
+                    .noneMatch(t -> t.startsWith("bench-latency-"));
+        }
+    }
+
+    @Test
+    void aFolderItDidNotMakeIsRefusedAndLeftAlone() throws Exception {
+        Path foreign = Files.createDirectories(tmp.resolve("foreign"));
+        Path kept = Files.writeString(foreign.resolve("notes.txt"), "mine");
+
+        Result result =
+                script(
+                        "bench-latency",
+                        "--bootstrap-servers",
+                        KAFKA.broker().bootstrapServers(),
+                        "--dir",
+                        foreign.toString());
+
+        assertThat(result.exit).isEqualTo(2);
+        assertThat(result.output)
+                .contains("bench-latency's folder " + foreign + " is not empty")
+                .contains("notes.txt");
+        assertThat(kept).hasContent("mine");
+    }
+
+    private Result script(String name, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(ROOT.resolve("scripts/" + name).toString());
+        command.addAll(Arrays.asList(args));
+        Path log = tmp.resolve(name + ".out");
+        Path err = tmp.resolve(name + ".err");
+        Process process =
+                new ProcessBuilder(command)
+                        .directory(ROOT.toFile())
+                        .redirectOutput(log.toFile())
+                        .redirectError(err.toFile())
+                        .start();
+        // Only to catch a hang: four queries started one after the other on a loaded machine.
+        if (!process.waitFor(30, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new AssertionError("scripts/" + name + " did not end within 30 minutes");
+        }
+        String stdout = Files.readString(log, StandardCharsets.UTF_8);
+        String stderr = Files.readString(err, StandardCharsets.UTF_8);
+        return new Result(process.exitValue(), stdout, stdout + stderr);
+    }
+
+    private static Path projectRoot() {
+        Path here = Paths.get("").toAbsolutePath();
+        return Files.exists(here.resolve("scripts")) ? here : here.getParent();
+    }
+
+    private record Result(int exit, String stdout, String output) {
+        List<String> table() {
+            return stdout.lines().filter(l -> l.startsWith("|")).collect(Collectors.toList());
+        }
+    }
+
+    /** One row: query, delivery, rate, sent, sent at, behind, read, missing, duplicated, ms. */
+    private record Row(
+            String query,
+            String delivery,
+            long sent,
+            long read,
+            long missing,
+            long duplicated,
+            long p50,
+            long p99,
+            long max) {
+        static Row parse(String line) {
+            String[] c =
+                    Arrays.stream(line.split("\\|"))
+                            .map(String::trim)
+                            .filter(s -> !s.isEmpty())
+                            .toArray(String[]::new);
+            return new Row(
+                    c[0],
+                    c[1],
+                    number(c[3]),
+                    number(c[6]),
+                    number(c[7]),
+                    number(c[8]),
+                    number(c[9]),
+                    number(c[10]),
+                    number(c[11]));
+        }
+
+        private static long number(String s) {
+            return Long.parseLong(s.replace(",", ""));
+        }
+    }
+}
