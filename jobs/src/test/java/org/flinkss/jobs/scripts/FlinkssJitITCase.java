@@ -70,6 +70,8 @@ class FlinkssJitITCase {
     void aRunThatKeepsGoingGetsTieredWithLateC2() {
         assertTiered(flags(null, "run", "bronze", "--trigger", "processing-time=10s", "--help"));
         assertTiered(flags(null, "run", "bronze", "--trigger=continuous", "--help"));
+        assertTiered(flags(null, "sql", "--trigger", "real-time", "--help"));
+        assertTiered(flags(null, "sql", "--trigger=real-time=1s", "--help"));
     }
 
     @Test
