@@ -14,6 +14,8 @@ import org.apache.flink.table.connector.sink.abilities.SupportsWritingMetadata;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
 
+import org.flinkss.runtime.sink.kafka.KafkaSinks;
+
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +46,9 @@ final class KafkaSinkTable implements DynamicTableSink, SupportsWritingMetadata 
     static final String TRANSACTIONAL_ID_PREFIX = "sink.transactional-id-prefix";
     static final String TRANSACTION_TIMEOUT = "properties.transaction.timeout.ms";
 
-    /** 10 minutes, as {@code KafkaSinks.DEFAULT_TRANSACTION_TIMEOUT}. */
-    static final String DEFAULT_TRANSACTION_TIMEOUT_MS = "600000";
+    /** The DataStream sinks' default ({@link KafkaSinks#DEFAULT_TRANSACTION_TIMEOUT}). */
+    static final String DEFAULT_TRANSACTION_TIMEOUT_MS =
+            String.valueOf(KafkaSinks.DEFAULT_TRANSACTION_TIMEOUT.toMillis());
 
     private final DynamicTableSink kafka;
     private final String table;
