@@ -327,8 +327,10 @@ public class SqlKafkaITCase {
         LocalEventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 10));
         ok("run", "bronze", "--base", base.toString(), "--quiet");
 
-        // Step 1: Flink's Kafka table sink, exactly once: the ten rows, committed.
-        ok("sql", "--file", file.toString(), "--base", base.toString());
+        // Step 1: Flink's Kafka table sink, exactly once: the ten rows, committed, and the run's
+        // summary counts them.
+        CliOutput first = ok("sql", "--file", file.toString(), "--base", base.toString());
+        assertThat(first.out()).contains("1 batch, 10 rows read");
         assertThat(KAFKA.broker().readCommitted("out"))
                 .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
                 .containsExactlyInAnyOrderElementsOf(
@@ -337,7 +339,8 @@ public class SqlKafkaITCase {
                                 .collect(Collectors.toList()));
 
         // Step 2: a rerun with nothing new writes nothing.
-        ok("sql", "--file", file.toString(), "--base", base.toString());
+        CliOutput rerun = ok("sql", "--file", file.toString(), "--base", base.toString());
+        assertThat(rerun.out()).contains("nothing new (0 rows read");
         assertThat(KAFKA.broker().readCommitted("out")).hasSize(10);
     }
 }
