@@ -15,6 +15,7 @@ import io.delta.kernel.internal.TableImpl;
 import io.delta.kernel.internal.TransactionImpl;
 import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.actions.CommitInfo;
+import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
 import io.delta.kernel.internal.actions.Format;
 import io.delta.kernel.internal.actions.Metadata;
 import io.delta.kernel.internal.actions.Protocol;
@@ -22,6 +23,7 @@ import io.delta.kernel.internal.actions.SetTransaction;
 import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.checkpoints.Checkpointer;
 import io.delta.kernel.internal.data.GenericRow;
+import io.delta.kernel.internal.deletionvectors.DeletionVectorUtils;
 import io.delta.kernel.internal.tablefeatures.TableFeature;
 import io.delta.kernel.internal.tablefeatures.TableFeatures;
 import io.delta.kernel.internal.util.VectorUtils;
@@ -127,8 +129,9 @@ final class KernelInternals {
      * The data files of a snapshot, with their row counts from the log's statistics ({@code -1}
      * where a file has none), in Kernel's scan order.
      */
-    static List<DataFile> dataFiles(Snapshot snapshot, Engine engine) {
-        return dataFiles(snapshot, engine, false);
+    static List<DataFile> dataFiles(
+            Snapshot snapshot, Engine engine, Map<String, DeletedRows.Vector> deleted) {
+        return dataFiles(snapshot, engine, false, deleted);
     }
 
     /**
@@ -136,17 +139,33 @@ final class KernelInternals {
      * its {@code add} action's statistics (numbers as Long or Double, strings as String); a file
      * without statistics has none.
      */
-    static List<DataFile> dataFilesWithStatistics(Snapshot snapshot, Engine engine) {
-        return dataFiles(snapshot, engine, true);
+    static List<DataFile> dataFilesWithStatistics(
+            Snapshot snapshot, Engine engine, Map<String, DeletedRows.Vector> deleted) {
+        return dataFiles(snapshot, engine, true, deleted);
     }
 
-    private static List<DataFile> dataFiles(Snapshot snapshot, Engine engine, boolean statistics) {
+    /**
+     * @param deleted filled with each file's deletion vector, by the file's path, where its {@code
+     *     add} action has one
+     */
+    private static List<DataFile> dataFiles(
+            Snapshot snapshot,
+            Engine engine,
+            boolean statistics,
+            Map<String, DeletedRows.Vector> deleted) {
+        String tablePath = ((SnapshotImpl) snapshot).getDataPath().toString();
         List<DataFile> files = new ArrayList<>();
         forEachAddFile(
                 snapshot,
                 engine,
                 (scanRow, add) -> {
                     FileStatus status = InternalScanFileUtils.getAddFileStatus(scanRow);
+                    add.getDeletionVector()
+                            .ifPresent(
+                                    dv ->
+                                            deleted.put(
+                                                    status.getPath(),
+                                                    deletionVector(engine, tablePath, dv)));
                     files.add(
                             statistics
                                     ? AddStatistics.parse(
@@ -411,6 +430,17 @@ final class KernelInternals {
                             + e,
                     e);
         }
+    }
+
+    /**
+     * A file's deletion vector: its cardinality from the log, the positions it holds read (from its
+     * {@code .bin} file or inline in the log) when asked for.
+     */
+    private static DeletedRows.Vector deletionVector(
+            Engine engine, String tablePath, DeletionVectorDescriptor dv) {
+        return new DeletedRows.Vector(
+                dv.getCardinality(),
+                () -> DeletionVectorUtils.loadNewDvAndBitmap(engine, tablePath, dv)._2::contains);
     }
 
     /** The file a row of {@code Scan.getScanFiles} names, to read it with the Parquet handler. */

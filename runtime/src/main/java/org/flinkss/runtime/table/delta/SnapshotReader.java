@@ -9,6 +9,9 @@ import io.delta.kernel.exceptions.TableNotFoundException;
 import org.flinkss.runtime.QueryException;
 
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -146,15 +149,19 @@ final class SnapshotReader {
 
     private DeltaSnapshot describe(Snapshot snapshot, boolean statistics) {
         try {
+            Map<String, DeletedRows.Vector> deleted = new HashMap<>();
+            List<DataFile> files =
+                    statistics
+                            ? KernelInternals.dataFilesWithStatistics(snapshot, engine, deleted)
+                            : KernelInternals.dataFiles(snapshot, engine, deleted);
             return new DeltaSnapshot(
                     path,
                     snapshot.getVersion(),
                     Instant.ofEpochMilli(snapshot.getTimestamp(engine)),
                     DeltaSchema.toFlink(snapshot.getSchema()),
                     KernelInternals.properties(snapshot),
-                    statistics
-                            ? KernelInternals.dataFilesWithStatistics(snapshot, engine)
-                            : KernelInternals.dataFiles(snapshot, engine));
+                    files,
+                    deleted.isEmpty() ? DeletedRows.NONE : new DeletedRows(deleted));
         } catch (RuntimeException e) {
             throw explained(e);
         }

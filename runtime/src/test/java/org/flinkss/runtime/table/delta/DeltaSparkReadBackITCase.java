@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.flinkss.runtime.table.delta.TestRows.EVENTS;
 import static org.flinkss.runtime.table.delta.TestRows.events;
 import static org.flinkss.runtime.table.delta.TestRows.values;
@@ -126,21 +127,39 @@ class DeltaSparkReadBackITCase {
         String others =
                 ", 1, 'view', TIMESTAMP '2025-03-01 00:00:00', 1.5, false, DATE '2025-03-01')";
 
-        Map<String, SparkDeltaReader.Table> spark =
-                SparkDeltaReader.read(
-                        List.of(
-                                into + "5000" + others,
-                                into + "600, NULL" + others.substring(3),
-                                into + "500" + others,
-                                constrained.path(),
-                                evolved.path(),
-                                merged.path(),
-                                appended.path(),
-                                appended.path() + "@1",
-                                complete.path(),
-                                complete.path() + "@2",
-                                longer.path(),
-                                converted.path()));
+        // Step 8: a table Spark writes with deletion vectors: 100 rows in one file, then a DELETE
+        // of every third, which Spark records as a deletion vector on that file.
+        String hidden = dir.resolve("deletion-vectors").toUri().toString();
+        String dv = "sql:" + "%s delta.`" + hidden + "` %s";
+        List<String> deletionVectors =
+                List.of(
+                        dv.formatted(
+                                "CREATE TABLE",
+                                "(id BIGINT, name STRING) USING delta TBLPROPERTIES"
+                                        + " ('delta.enableDeletionVectors' = 'true')"),
+                        dv.formatted(
+                                "INSERT INTO",
+                                "SELECT id, concat('n', CAST(id AS STRING)) FROM range(0, 100, 1,"
+                                        + " 1)"),
+                        dv.formatted("DELETE FROM", "WHERE id % 3 = 0"));
+
+        List<String> reads = new ArrayList<>(deletionVectors);
+        reads.add(hidden);
+        reads.addAll(
+                List.of(
+                        into + "5000" + others,
+                        into + "600, NULL" + others.substring(3),
+                        into + "500" + others,
+                        constrained.path(),
+                        evolved.path(),
+                        merged.path(),
+                        appended.path(),
+                        appended.path() + "@1",
+                        complete.path(),
+                        complete.path() + "@2",
+                        longer.path(),
+                        converted.path()));
+        Map<String, SparkDeltaReader.Table> spark = SparkDeltaReader.read(reads);
 
         assertThat(spark.get(appended.path()).schema())
                 .isEqualTo(
@@ -204,6 +223,20 @@ class DeltaSparkReadBackITCase {
         assertThat(constrained.constraints().checks()).containsKey("small_id");
         assertThat(DeltaConstraints.notNullColumns(constrained.rowType()))
                 .containsExactly("user_id");
+
+        // The deletion vectors: Spark wrote them (its DELETE went through, and the one file is
+        // still listed whole) and kept 66 rows; the project counts and shows the same 66, and
+        // refuses, naming the table and what to do, what would read or rewrite files whole.
+        deletionVectors.forEach(
+                statement -> assertThat(spark.get(statement).rows()).containsExactly("OK"));
+        assertThat(spark.get(hidden).rows()).hasSize(66).doesNotContain("3|n3").contains("4|n4");
+        DeltaSnapshot withVectors = DeltaTable.forPath(hidden).snapshot();
+        assertThat(withVectors.count()).isEqualTo(66);
+        assertThat(SparkDeltaReader.lines(values(withVectors.rows(), withVectors.rowType())))
+                .isEqualTo(spark.get(hidden).rows());
+        assertThatThrownBy(withVectors::files)
+                .hasMessageContaining("hides rows of 1 data file(s) with deletion vectors")
+                .hasMessageContaining("REORG TABLE");
 
         // The same rows as the project's reader and Kernel's give.
         List<List<Object>> ours = new ArrayList<>(values(appended.snapshot().rows(), EVENTS));

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -55,14 +56,19 @@ class KernelInternalsTest {
         DeltaTable table = newTable(Map.of());
         table.append("q", 0, List.of(write(table, 7)));
 
-        List<DataFile> files = KernelInternals.dataFilesWithStatistics(latest(table), engine);
+        List<DataFile> files =
+                KernelInternals.dataFilesWithStatistics(latest(table), engine, new HashMap<>());
 
         assertThat(files).hasSize(1);
         assertThat(files.get(0).numRecords()).isEqualTo(7);
         assertThat(files.get(0).minValues()).containsEntry("event_id", 0L);
         assertThat(files.get(0).maxValues()).containsEntry("event_id", 6L);
         assertThat(files.get(0).nullCounts()).containsKey("event_id");
-        assertThat(KernelInternals.dataFiles(latest(table), engine).get(0).minValues()).isEmpty();
+        assertThat(
+                        KernelInternals.dataFiles(latest(table), engine, new HashMap<>())
+                                .get(0)
+                                .minValues())
+                .isEmpty();
     }
 
     @Test
@@ -159,7 +165,7 @@ class KernelInternalsTest {
         DataFile five = write(table, 5);
         table.append("q", 0, List.of(ten, five));
 
-        List<DataFile> files = KernelInternals.dataFiles(latest(table), engine);
+        List<DataFile> files = KernelInternals.dataFiles(latest(table), engine, new HashMap<>());
 
         assertThat(files)
                 .extracting(DataFile::name, DataFile::size, DataFile::numRecords)
