@@ -90,6 +90,13 @@ final class TableMaintenance {
             FileSystem fs = root.getFileSystem();
             List<FileStatus> candidates = new ArrayList<>();
             listData(fs, root, candidates);
+            // Change data files are Delta's too, and go as Delta's VACUUM deletes them: no
+            // snapshot lists them, so once older than the retention (its feed's versions are then
+            // past it too).
+            Path changeData = new Path(root, ChangeDataFeed.FOLDER);
+            if (fs.exists(changeData)) {
+                listData(fs, changeData, candidates);
+            }
             for (FileStatus f : candidates) {
                 String p = f.getPath().makeQualified(fs).toString();
                 if (!keep.contains(p) && f.getModificationTime() < cutoff) {

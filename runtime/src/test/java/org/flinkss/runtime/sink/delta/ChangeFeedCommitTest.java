@@ -24,10 +24,14 @@ import org.flinkss.runtime.table.delta.DeltaTable;
 import org.flinkss.runtime.table.delta.FeedRow;
 import org.flinkss.runtime.table.delta.OperationInfo;
 import org.flinkss.runtime.table.delta.TableChangedException;
+import org.flinkss.runtime.table.delta.VacuumResult;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -117,6 +121,33 @@ class ChangeFeedCommitTest {
         assertThat(action(result.version(), "commitInfo").path("operation").asText())
                 .isEqualTo("MERGE");
         assertThat(action(result.version(), "txn").path("version").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void vacuumDeletesAChangeDataFileOnceItIsOlderThanTheRetentionAsDeltasVacuumDoes()
+            throws IOException {
+        commit(merge, 0, row(1, "view", 1.0), row(2, "view", 2.0));
+        commit(merge, 1, row(2, "buy", 20.0));
+        List<Path> cdc = changeDataFiles();
+        assertThat(cdc).hasSize(1);
+
+        // Within the retention: kept.
+        VacuumResult recent = table.vacuum(DeltaTable.DEFAULT_RETENTION, false, false);
+        assertThat(recent.deleted()).isEmpty();
+        assertThat(changeDataFiles()).isEqualTo(cdc);
+
+        // Eight days old: deleted (and only it: the table's files are referenced, the file the
+        // MERGE rewrote was removed a moment ago), the table read as before.
+        Files.setLastModifiedTime(
+                cdc.get(0), FileTime.from(Instant.now().minus(Duration.ofDays(8))));
+        VacuumResult old = table.vacuum(DeltaTable.DEFAULT_RETENTION, false, false);
+        assertThat(old.deleted())
+                .singleElement()
+                .asString()
+                .contains(ChangeDataFeed.FOLDER + "/")
+                .endsWith(cdc.get(0).getFileName().toString());
+        assertThat(changeDataFiles()).isEmpty();
+        assertThat(table.snapshot().count()).isEqualTo(2);
     }
 
     @Test
