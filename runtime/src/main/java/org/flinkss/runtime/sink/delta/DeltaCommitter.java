@@ -60,10 +60,10 @@ import java.util.TreeMap;
  *
  * <p>In a real-time run ({@code --trigger real-time}) the source seals short steps without waiting
  * for checkpoints, so a checkpoint finds the steps sealed since the last one and closes what was
- * staged before its barrier as one batch, named after the last step: one commit per checkpoint
- * that follows a sealed step. Rows of the next step that reached the writers before the barrier
- * are in it too: the source's readers checkpoint their positions at the same barrier, so a restore
- * from that checkpoint reads on after those rows, and each row is committed once.
+ * staged before its barrier as one batch, named after the last step: one commit per checkpoint that
+ * follows a sealed step. Rows of the next step that reached the writers before the barrier are in
+ * it too: the source's readers checkpoint their positions at the same barrier, so a restore from
+ * that checkpoint reads on after those rows, and each row is committed once.
  */
 public final class DeltaCommitter extends AbstractStreamOperator<Void>
         implements OneInputStreamOperator<byte[], Void> {
