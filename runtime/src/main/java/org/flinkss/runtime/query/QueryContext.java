@@ -423,9 +423,6 @@ public final class QueryContext {
             RowType rowType,
             TableMode mode,
             TableCommit commit) {
-        if (trigger.isRealTime()) {
-            throw new QueryException(RealTimeRefusal.table(queryName, name));
-        }
         if (sourceNames.size() != 1) {
             throw new QueryException(
                     "query '"
@@ -501,7 +498,7 @@ public final class QueryContext {
             String keyColumn,
             Database database) {
         if (trigger.isRealTime()) {
-            throw new QueryException(RealTimeRefusal.table(queryName, table));
+            throw new QueryException(RealTimeRefusal.jdbcTable(queryName, table));
         }
         SqlUpsertTables.upsert(this, rows, table, rowType, List.of(keyColumn), database);
     }
@@ -518,7 +515,7 @@ public final class QueryContext {
             List<String> keyColumns,
             Database database) {
         if (trigger.isRealTime()) {
-            throw new QueryException(RealTimeRefusal.table(queryName, table));
+            throw new QueryException(RealTimeRefusal.jdbcTable(queryName, table));
         }
         SqlUpsertTables.upsert(
                 this,

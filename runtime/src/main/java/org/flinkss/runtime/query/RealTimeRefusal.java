@@ -9,8 +9,8 @@ final class RealTimeRefusal {
     /** What a real-time run reads and writes, as every refusal says it. */
     static final String SUPPORTED =
             "--trigger real-time runs queries that read Kafka topics or the landing folder and"
-                    + " write Kafka topics (docs/real-time.md); run it with --trigger"
-                    + " available-now or processing-time=<interval>";
+                + " write Kafka topics or Delta tables (docs/real-time.md); run it with --trigger"
+                + " available-now or processing-time=<interval>";
 
     private RealTimeRefusal() {}
 
@@ -18,12 +18,13 @@ final class RealTimeRefusal {
         return "query '" + query + "' reads " + source + ": " + SUPPORTED;
     }
 
-    static String table(String query, String table) {
+    /** A JDBC table: its upserts are one transaction per micro-batch, not per checkpoint. */
+    static String jdbcTable(String query, String table) {
         return "query '"
                 + query
-                + "' writes table '"
+                + "' writes SQL table '"
                 + table
-                + "', which commits per micro-batch, not yet per real-time checkpoint: "
+                + "' through JDBC, which commits per micro-batch, not per real-time checkpoint: "
                 + SUPPORTED;
     }
 }

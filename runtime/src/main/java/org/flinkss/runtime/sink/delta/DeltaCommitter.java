@@ -37,14 +37,15 @@ import java.util.TreeMap;
 
 /**
  * The one committer of a Delta table (parallelism 1): one Delta commit per micro-batch, never one
- * per checkpoint. What the table's writers send ({@link DataFileWriter}'s data files, {@link
- * ChangeSetWriter}'s change sets) is staged in this operator's checkpointed state; in its snapshot
- * of each checkpoint it reads the query's source's {@link SealedBatch} record of the same
- * checkpoint (written before the checkpoint's barriers left the source) and, when a new batch is
- * sealed, closes it: everything staged up to this barrier is that batch. Once the checkpoint has
- * completed (or, after a restore, at once, since a restored checkpoint has completed), the batch is
- * committed as one table version carrying a {@code txn} action (the query's id, the batch id), as
- * Spark's Delta sink does. Periodic checkpoints inside a batch only stage.
+ * per periodic checkpoint inside a batch. What the table's writers send ({@link DataFileWriter}'s
+ * data files, {@link ChangeSetWriter}'s change sets) is staged in this operator's checkpointed
+ * state; in its snapshot of each checkpoint it reads the query's source's {@link SealedBatch}
+ * record of the same checkpoint (written before the checkpoint's barriers left the source) and,
+ * when a new batch is sealed, closes it: everything staged up to this barrier is that batch. Once
+ * the checkpoint has completed (or, after a restore, at once, since a restored checkpoint has
+ * completed), the batch is committed as one table version carrying a {@code txn} action (the
+ * query's id, the batch id), as Spark's Delta sink does. Periodic checkpoints inside a batch only
+ * stage.
  *
  * <p>A batch the table already holds for the query (a replay after a restore from an older
  * checkpoint, or from no checkpoint at all, reads the same batches again: the offset log keeps
@@ -56,6 +57,13 @@ import java.util.TreeMap;
  * reached this operator before the barrier that closed the batch (the batch's watermark: the source
  * emits it after the batch's records and before that barrier) and, for a table of windows, that
  * windows ending at or before it are final.
+ *
+ * <p>In a real-time run ({@code --trigger real-time}) the source seals short steps without waiting
+ * for checkpoints, so a checkpoint finds the steps sealed since the last one and closes what was
+ * staged before its barrier as one batch, named after the last step: one commit per checkpoint that
+ * follows a sealed step. Rows of the next step that reached the writers before the barrier are in
+ * it too: the source's readers checkpoint their positions at the same barrier, so a restore from
+ * that checkpoint reads on after those rows, and each row is committed once.
  */
 public final class DeltaCommitter extends AbstractStreamOperator<Void>
         implements OneInputStreamOperator<byte[], Void> {
@@ -227,6 +235,9 @@ public final class DeltaCommitter extends AbstractStreamOperator<Void>
             if (batchId <= heldBatch) {
                 skipped(batchId, c, heldBatch);
             } else {
+                // Staged and in a completed checkpoint, not yet in the table: a process killed
+                // here leaves the batch to the restore from that checkpoint.
+                TestPauses.at("delta-before-commit:" + table);
                 delta.recordInCommits(
                         Completeness.of(
                                 c.watermark() == NO_WATERMARK ? null : c.watermark(), finalColumn));

@@ -113,6 +113,44 @@ class DeltaCommitterTest {
     }
 
     @Test
+    void realTimeStepsSealedBeforeACheckpointAreOneCommitNamedAfterTheLastStep() throws Exception {
+        RunScope run = new RunScope(layout, "run-1");
+        long created = table().version();
+        try (OneInputStreamOperatorTestHarness<byte[], Void> committer = open(run)) {
+            // Step 1: rows of step 0 staged; checkpoint 1 finds no step sealed: nothing commits.
+            committer.processElement(file(0, 3));
+            checkpoint(committer, run, 1, -1);
+            committer.notifyOfCompletedCheckpoint(1);
+            assertThat(table().version()).isEqualTo(created);
+
+            // Step 2: steps 0 to 4 sealed before checkpoint 2, and rows of step 5 staged before
+            // its barrier: one version, batch 4, everything staged before the barrier.
+            committer.processElement(file(3, 2));
+            committer.processElement(file(5, 1));
+            checkpoint(committer, run, 2, 4);
+            committer.notifyOfCompletedCheckpoint(2);
+            assertThat(table().version()).isEqualTo(created + 1);
+            assertThat(table().committedBatch(queryId)).isEqualTo(OptionalLong.of(4));
+            assertThat(ids()).containsExactlyElementsOf(range(0, 6));
+
+            // Step 3: step 5 is still read at checkpoint 3: its rows wait for the next commit.
+            committer.processElement(file(6, 2));
+            checkpoint(committer, run, 3, 4);
+            committer.notifyOfCompletedCheckpoint(3);
+            assertThat(table().version()).isEqualTo(created + 1);
+
+            // Step 4: steps 5 to 9 sealed before checkpoint 4: batch 9, the rows of both.
+            committer.processElement(file(8, 1));
+            checkpoint(committer, run, 4, 9);
+            committer.notifyOfCompletedCheckpoint(4);
+            assertThat(table().version()).isEqualTo(created + 2);
+            assertThat(table().committedBatch(queryId)).isEqualTo(OptionalLong.of(9));
+            assertThat(ids()).containsExactlyElementsOf(range(0, 9));
+        }
+        assertThat(SkippedCommit.readAll(layout, run.runId())).isEmpty();
+    }
+
+    @Test
     void eachCommitRecordsTheWatermarkThatClosedItsBatchAlsoAfterARestore() throws Exception {
         long fiveMinutes = Instant.parse("2025-03-01T00:05:00Z").toEpochMilli();
         long tenMinutes = Instant.parse("2025-03-01T00:10:00Z").toEpochMilli();
