@@ -10,10 +10,10 @@ import java.nio.file.StandardOpenOption;
 /**
  * The one {@code scripts/cluster} installation of a checkout ({@code .flink}) and its fixed ports
  * (8081, 6123), held by one test class at a time across the failsafe JVMs: the test classes that
- * start that cluster ({@code ClusterITCase}, {@code DocPortsCommandsITCase}) run in the same
- * execution as the docker test, two JVMs at once, and take this lock (a file lock, which the
- * operating system releases if the JVM dies) for as long as their cluster runs. A test with an
- * installation ({@code FLINK_HOME}) and ports of its own needs no turn.
+ * start that cluster ({@code ClusterITCase}, {@code DocPortsCommandsITCase}) run among the other
+ * integration tests, several JVMs at once (the root pom's failsafe execution), and take this lock
+ * (a file lock, which the operating system releases if the JVM dies) for as long as their cluster
+ * runs. A test with an installation ({@code FLINK_HOME}) and ports of its own needs no turn.
  */
 public final class ClusterInstallationLock implements AutoCloseable {
 

@@ -22,9 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * EmbeddedClusters}), about one such run in twenty printed a {@code NoClassDefFoundError} from
  * Pekko's shutdown hook ({@code flink-shutdown-hook-1}) after its summary, exit code 0.
  */
-// Cluster-free, and short enough for the first failsafe execution (2-2.5 minutes in CI): in the
-// second one it ran before the docker test in the same JVM, and that JVM's three tests were the
-// longest way through the execution (the root pom says how the two are balanced).
+// Cluster-free: no tag; it runs among the other integration tests (2-3.5 minutes in CI; the root
+// pom says how the JVMs share the classes).
 class CleanExitITCase {
 
     private static final Path JAR = ProjectScripts.ROOT.resolve("jobs/target/flinkss-jobs.jar");

@@ -54,8 +54,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * in failsafe after {@code package}, which builds the two jars it uses.
  */
 @Tag("ports")
-// Beside the docker test (the pom's failsafe execution "cluster-and-docker"), and one at a time
-// with the other cluster test: scripts/cluster has one installation (ClusterInstallationLock).
+// Beside the other integration tests (the pom's failsafe execution), and one at a time with
+// DocPortsCommandsITCase: scripts/cluster has one installation (ClusterInstallationLock).
 @Tag("cluster")
 class ClusterITCase {
 

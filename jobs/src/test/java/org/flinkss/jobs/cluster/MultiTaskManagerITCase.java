@@ -66,9 +66,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * user's; {@code -DexcludedGroups=ports,docker} skips it.
  */
 @Tag("ports")
-// Beside the docker test and the other cluster tests (the pom's failsafe execution
-// "cluster-and-docker"). No ClusterInstallationLock: its installation (FLINK_HOME), ports, data
-// and S3Proxy are its own, so it needs no turn on the project's .flink.
+// Beside the docker test and the other integration tests (the pom's failsafe execution). No
+// ClusterInstallationLock: its installation (FLINK_HOME), ports, data and S3Proxy are its own, so
+// it needs no turn on the project's .flink.
 @Tag("cluster")
 public class MultiTaskManagerITCase {
 

@@ -27,8 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * every row of the table is measured, printed once, and its numbers parse and agree with each
  * other. The work folders of the bench scripts are guarded by {@code scripts/lib/bench.sh}.
  */
-// Long and cluster-free: it runs beside the cluster tests (the root pom's second failsafe
-// execution).
+// Long and cluster-free (the tag lets -DexcludedGroups=long leave it out); it runs beside the
+// other integration tests (the root pom's failsafe execution).
 @Tag("long")
 class BenchAllScriptITCase {
 

@@ -33,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its events), nothing duplicated under exactly-once, latencies positive, and the topics it made
  * are deleted at the end.
  */
-// Long and cluster-free: it runs beside the cluster tests (the root pom's second failsafe
-// execution), as BenchAllScriptITCase does.
+// Long and cluster-free (the tag lets -DexcludedGroups=long leave it out); it runs beside the
+// other integration tests, as BenchAllScriptITCase does.
 @Tag("long")
 class BenchLatencyScriptITCase {
 
