@@ -68,13 +68,14 @@ public final class RunSettings {
             PrintStream out,
             boolean announce) {
         return new JobConfiguration(
-                layout,
-                checkpointInterval(),
-                flinkOverrides,
-                flinkConfDir == null ? null : flinkConfDir.toFile(),
-                flinkRunClient,
-                out,
-                announce);
+                        layout,
+                        checkpointInterval(),
+                        flinkOverrides,
+                        flinkConfDir == null ? null : flinkConfDir.toFile(),
+                        flinkRunClient,
+                        out,
+                        announce)
+                .realTime(trigger.isRealTime());
     }
 
     public static Builder builder() {
