@@ -98,4 +98,80 @@ class SplitAssignerTest {
         assertThat(assigner.take(batch, 0, 2)).extracting(Sized::splitId).isEqualTo("a");
         assertThat(batch.unassigned).extracting(Sized::splitId).containsExactly("b");
     }
+
+    /** A partition's range in one real-time step: the next step's split of it continues it. */
+    private record Step(String partition, long batchId) implements WorkSplit {
+        @Override
+        public String splitId() {
+            return partition + "@" + batchId;
+        }
+
+        @Override
+        public long position() {
+            return 0;
+        }
+
+        @Override
+        public WorkSplit withPosition(long position) {
+            return this;
+        }
+
+        @Override
+        public String describe() {
+            return splitId();
+        }
+
+        @Override
+        public String continuedBy() {
+            return partition;
+        }
+    }
+
+    private static EnumeratorState.InFlight<Step> step(long batchId, String... partitions) {
+        EnumeratorState.InFlight<Step> batch = new EnumeratorState.InFlight<>();
+        batch.batchId = batchId;
+        List<Step> splits = new ArrayList<>();
+        for (String p : partitions) {
+            splits.add(new Step(p, batchId));
+        }
+        batch.splits = splits;
+        batch.unassigned = new ArrayList<>(splits);
+        return batch;
+    }
+
+    @Test
+    void realTimeStepsGiveEachPartitionToTheSameReaderEveryStepAllAtOnce() {
+        SplitAssigner<Step> assigner = new SplitAssigner<>(ReadOrder.ANY_READER, true);
+
+        // Step 1: three partitions of a topic over two readers, each reader's share at once.
+        EnumeratorState.InFlight<Step> first = step(7, "t-0", "t-1", "t-2");
+        List<Step> reader1 = assigner.takeFor(first, 1, 2);
+        List<Step> reader0 = assigner.takeFor(first, 0, 2);
+        assertThat(reader1).extracting(Step::partition).containsExactly("t-0", "t-2");
+        assertThat(reader0).extracting(Step::partition).containsExactly("t-1");
+        assertThat(first.unassigned).isEmpty();
+
+        // Step 2: reader 0 asks first, and still gets only its own partition.
+        EnumeratorState.InFlight<Step> second = step(8, "t-0", "t-1", "t-2");
+        assertThat(assigner.takeFor(second, 0, 2))
+                .extracting(Step::partition)
+                .containsExactly("t-1");
+        assertThat(assigner.takeFor(second, 1, 2))
+                .extracting(Step::partition)
+                .containsExactly("t-0", "t-2");
+    }
+
+    @Test
+    void microBatchesStillHandOutOneSplitAtATimeToWhicheverReaderAsks() {
+        SplitAssigner<Step> assigner = new SplitAssigner<>(ReadOrder.ANY_READER, false);
+        EnumeratorState.InFlight<Step> batch = step(3, "t-0", "t-1", "t-2");
+
+        assertThat(assigner.takeFor(batch, 1, 2))
+                .extracting(Step::partition)
+                .containsExactly("t-0");
+        assertThat(assigner.takeFor(batch, 1, 2))
+                .extracting(Step::partition)
+                .containsExactly("t-1");
+        assertThat(batch.unassigned).extracting(Step::partition).containsExactly("t-2");
+    }
 }
