@@ -2,8 +2,6 @@ package org.flinkss.runtime.source;
 
 import org.apache.flink.api.connector.source.SourceSplit;
 
-import javax.annotation.Nullable;
-
 /**
  * One unit of a micro-batch: a file, or a range of a Kafka partition. A split belongs to exactly
  * one batch; its position says how many records of it were already emitted, so that a reader
@@ -35,15 +33,5 @@ public interface WorkSplit extends SourceSplit {
     /** Where the split's data is (a file's path): what progress and skip records name. */
     default String location() {
         return describe();
-    }
-
-    /**
-     * What the splits of successive batches that read on from this one have in common (a Kafka
-     * partition), or null if nothing. A real-time run hands such splits to the same reader, step
-     * after step, so that the client it keeps for them stays where the last step left it.
-     */
-    @Nullable
-    default String continuedBy() {
-        return null;
     }
 }

@@ -4,7 +4,6 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.api.connector.source.SplitsAssignment;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -130,7 +129,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                         spec.scope().layout().offsets(spec.name()), planner.splitSerializer());
         this.signals = new SourceSignals(spec.scope(), spec.name());
         this.fence = spec.scope().fence();
-        this.assigner = new SplitAssigner<>(spec.readOrder(), spec.trigger().isRealTime());
+        this.assigner = new SplitAssigner<>(spec.readOrder());
         this.restoredReading = state.inFlight != null && state.inFlight.readDone == null;
         // A batch whose watermark is fixed has nothing left to read: nothing to hold back.
         this.start = new ReaderStart(!nodes.none() && (state.inFlight == null || restoredReading));
@@ -271,7 +270,9 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             idle.add(subtaskId); // given a split once the restored batch is released
             return;
         }
-        if (assign(batch, subtaskId)) {
+        S next = assigner.take(batch, subtaskId, context.currentParallelism());
+        if (next != null) {
+            context.assignSplit(MicroBatchSplit.of(next), subtaskId);
             idle.remove(subtaskId);
             return;
         }
@@ -484,25 +485,15 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         }
     }
 
-    /** Each idle reader gets what it may read of {@code batch} ({@link SplitAssigner#takeFor}). */
+    /** Each idle reader gets the next split of {@code batch} it may read, if any is left. */
     private void assignToIdleReaders(EnumeratorState.InFlight<S> batch) {
         for (int reader : new TreeSet<>(idle)) {
-            if (assign(batch, reader)) {
+            S next = assigner.take(batch, reader, context.currentParallelism());
+            if (next != null) {
+                context.assignSplit(MicroBatchSplit.of(next), reader);
                 idle.remove(reader);
             }
         }
-    }
-
-    /** Hands {@code reader} what it may read of {@code batch} now; false if nothing is left. */
-    private boolean assign(EnumeratorState.InFlight<S> batch, int reader) {
-        List<S> splits = assigner.takeFor(batch, reader, context.currentParallelism());
-        if (splits.isEmpty()) {
-            return false;
-        }
-        List<MicroBatchSplit<S>> wrapped = new ArrayList<>(splits.size());
-        splits.forEach(s -> wrapped.add(MicroBatchSplit.of(s)));
-        context.assignSplits(new SplitsAssignment<>(Map.of(reader, wrapped)));
-        return true;
     }
 
     @Override

@@ -7,7 +7,6 @@ import org.flinkss.runtime.source.WorkSplit;
 
 import javax.annotation.Nullable;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +21,6 @@ import java.util.Map;
 final class SplitAssigner<S extends WorkSplit> {
 
     private final ReadOrder order;
-    private final boolean realTime;
 
     /**
      * The owner of each split of batch {@link #batchId}; empty for {@link ReadOrder#ANY_READER}.
@@ -32,33 +30,7 @@ final class SplitAssigner<S extends WorkSplit> {
     private long batchId = -1;
 
     SplitAssigner(ReadOrder order) {
-        this(order, false);
-    }
-
-    /**
-     * @param realTime a real-time run's steps: a reader is given every split it owns at once, and
-     *     under {@link ReadOrder#ANY_READER} the splits that continue one another ({@link
-     *     WorkSplit#continuedBy}) go to the same reader step after step
-     */
-    SplitAssigner(ReadOrder order, boolean realTime) {
         this.order = order;
-        this.realTime = realTime;
-    }
-
-    /**
-     * What {@code reader} is handed now: in a real-time run every unassigned split of {@code batch}
-     * it owns, in order, else the next one it may read (none if none is left for it).
-     */
-    List<S> takeFor(EnumeratorState.InFlight<S> batch, int reader, int parallelism) {
-        List<S> taken = new ArrayList<>();
-        S next = take(batch, reader, parallelism);
-        while (next != null) {
-            taken.add(next);
-            boolean owned = owners.containsKey(next.splitId());
-            // Unowned splits go one at a time, to whichever reader is idle first.
-            next = realTime && owned ? take(batch, reader, parallelism) : null;
-        }
-        return taken;
     }
 
     /**
@@ -68,10 +40,7 @@ final class SplitAssigner<S extends WorkSplit> {
     @Nullable
     S take(EnumeratorState.InFlight<S> batch, int reader, int parallelism) {
         if (batchId != batch.batchId) {
-            owners =
-                    realTime && order == ReadOrder.ANY_READER
-                            ? continuing(batch.splits, parallelism)
-                            : owners(batch.splits, parallelism, order);
+            owners = owners(batch.splits, parallelism, order);
             batchId = batch.batchId;
         }
         for (int i = 0; i < batch.unassigned.size(); i++) {
@@ -104,22 +73,6 @@ final class SplitAssigner<S extends WorkSplit> {
                 }
             }
             case ANY_READER -> {}
-        }
-        return owners;
-    }
-
-    /**
-     * The reader of each split that others continue ({@link WorkSplit#continuedBy}): the same for
-     * the same partition at every step, and spread over the readers (the hashes of names that
-     * differ in their last character, such as a topic's partitions, are consecutive).
-     */
-    static Map<String, Integer> continuing(List<? extends WorkSplit> splits, int parallelism) {
-        Map<String, Integer> owners = new HashMap<>();
-        for (WorkSplit split : splits) {
-            String continued = split.continuedBy();
-            if (continued != null) {
-                owners.put(split.splitId(), Math.floorMod(continued.hashCode(), parallelism));
-            }
         }
         return owners;
     }

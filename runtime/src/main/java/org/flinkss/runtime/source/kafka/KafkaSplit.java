@@ -72,12 +72,6 @@ public final class KafkaSplit implements WorkSplit {
         return topic + "-" + partition + "@" + batchId;
     }
 
-    /** The partition: the next batch's split of it starts where this one ends. */
-    @Override
-    public String continuedBy() {
-        return topic + "-" + partition;
-    }
-
     @Override
     public long batchId() {
         return batchId;
