@@ -68,14 +68,13 @@ public final class RunSettings {
             PrintStream out,
             boolean announce) {
         return new JobConfiguration(
-                        layout,
-                        checkpointInterval(),
-                        flinkOverrides,
-                        flinkConfDir == null ? null : flinkConfDir.toFile(),
-                        flinkRunClient,
-                        out,
-                        announce)
-                .realTime(trigger.isRealTime());
+                layout,
+                checkpointInterval(),
+                flinkOverrides,
+                flinkConfDir == null ? null : flinkConfDir.toFile(),
+                flinkRunClient,
+                out,
+                announce);
     }
 
     public static Builder builder() {

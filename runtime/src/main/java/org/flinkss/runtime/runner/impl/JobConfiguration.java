@@ -5,7 +5,6 @@ import org.apache.flink.client.program.StreamContextEnvironment;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
-import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.RestOptions;
@@ -49,14 +48,6 @@ public final class JobConfiguration {
     private final PrintStream out;
     private final boolean announce;
     private boolean webUi;
-    private boolean realTime;
-
-    /**
-     * How long a real-time run's tasks hold a network buffer that is not full before sending it.
-     * Flink's default, 100 ms, is a wait added to every record that crosses a shuffle between two
-     * tasks: twice the latency real-time mode aims at (docs/latency.md).
-     */
-    public static final Duration REAL_TIME_BUFFER_TIMEOUT = Duration.ofMillis(1);
 
     /**
      * @param confDir a folder with {@code config.yaml} to read instead of looking for one, or null
@@ -87,16 +78,6 @@ public final class JobConfiguration {
      */
     public JobConfiguration servingWebUi(boolean webUi) {
         this.webUi = webUi;
-        return this;
-    }
-
-    /**
-     * Whether the run is real-time ({@code --trigger real-time}): its network buffers are sent
-     * after {@link #REAL_TIME_BUFFER_TIMEOUT} unless {@code -D execution.buffer-timeout.interval}
-     * says otherwise.
-     */
-    public JobConfiguration realTime(boolean realTime) {
-        this.realTime = realTime;
         return this;
     }
 
@@ -172,9 +153,6 @@ public final class JobConfiguration {
                         : layout.savepoints().toUri().toString());
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
         restore.ifPresent(p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p));
-        if (realTime) {
-            conf.set(ExecutionOptions.BUFFER_TIMEOUT, REAL_TIME_BUFFER_TIMEOUT);
-        }
         overrides.applyTo(conf, flinkRunClient == null);
         if (flinkRunClient == null) {
             int needed =

@@ -31,10 +31,9 @@ import java.util.TreeSet;
  *   <li>The committed position is an offset per topic-partition, kept in the query's checkpoint
  *       (the enumerator's state). No consumer group is used or committed to.
  *   <li>{@link #refreshTarget()} finds the partitions (subscribe, subscribePattern or assign; new
- *       partitions and topics are found at every refresh; in a real-time run, which refreshes every
- *       few milliseconds, once a second) and their end offsets at that moment, read with {@code
- *       read_committed}: the last stable offset, so a batch never waits for an open transaction. An
- *       availableNow run refreshes once, at its start.
+ *       partitions and topics are found at every refresh) and their end offsets at that moment,
+ *       read with {@code read_committed}: the last stable offset, so a batch never waits for an
+ *       open transaction. An availableNow run refreshes once, at its start.
  *   <li>{@code startingOffsets} apply to the query's first batch only. That batch includes every
  *       partition, even with nothing to read, so that {@code latest} is pinned in the checkpoint as
  *       in Spark's offset log (the batch may have 0 rows). Partitions that appear later start at
@@ -134,52 +133,8 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
         return out.getCopyOfBuffer();
     }
 
-    /**
-     * How often a real-time run looks for new partitions and earliest offsets. Its other refreshes,
-     * every {@link org.flinkss.runtime.trigger.Trigger#REAL_TIME_POLL}, ask only for the end
-     * offsets of the partitions it knows: one request to the broker instead of four (list topics,
-     * describe them, end and earliest offsets), which each step waited for.
-     */
-    static final long REAL_TIME_DISCOVERY_MILLIS = 1000;
-
-    private transient long discoveredAtMillis;
-
     @Override
     public void refreshTarget() throws IOException {
-        Target last = target;
-        long now = System.currentTimeMillis();
-        if (keepAdmin
-                && kept != null
-                && last != null
-                && now - discoveredAtMillis < REAL_TIME_DISCOVERY_MILLIS) {
-            refreshEnds(last);
-            return;
-        }
-        refreshAll();
-        discoveredAtMillis = now;
-    }
-
-    /** The end offsets of the partitions {@code last} knows; the rest as {@code last} found it. */
-    private void refreshEnds(Target last) throws IOException {
-        KafkaAdmin admin = kept;
-        Target next = new Target();
-        next.earliest.putAll(last.earliest);
-        next.start.putAll(last.start);
-        boolean ok = false;
-        try {
-            next.end.putAll(admin.endOffsets(last.end.keySet()));
-            ok = true;
-        } finally {
-            answered = admin.answered();
-            if (!ok) {
-                kept = null;
-                admin.close();
-            }
-        }
-        target = next;
-    }
-
-    private void refreshAll() throws IOException {
         boolean first;
         TreeSet<TopicPartition> known = new TreeSet<>(ORDER);
         synchronized (this) {

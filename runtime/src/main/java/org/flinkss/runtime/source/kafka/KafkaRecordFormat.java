@@ -50,33 +50,7 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
      * split costs a connection and a metadata round trip, which a real-time run's steps of a few
      * milliseconds cannot pay. Closed by {@link #close()}.
      */
-    private transient Map<TopicPartition, Kept> consumers;
-
-    /**
-     * A partition's consumer between two splits, with what its last poll fetched beyond the split
-     * that ended: the next split of the partition, which starts where that one ended, reads them
-     * first instead of seeking back. A seek back throws the fetched records away and waits for the
-     * consumer's fetch in flight (up to {@code fetch.max.wait.ms}, 500 ms, when it asked for
-     * offsets not written yet) before it can fetch them again: a real-time run's step paid that.
-     */
-    private static final class Kept {
-        final KafkaConsumer<byte[], byte[]> consumer;
-
-        /** The offset the next split must start at to read on without a seek. */
-        final long from;
-
-        /** Records at or after {@link #from}, in order, as the consumer returned them. */
-        final Iterator<ConsumerRecord<byte[], byte[]>> fetched;
-
-        Kept(
-                KafkaConsumer<byte[], byte[]> consumer,
-                long from,
-                Iterator<ConsumerRecord<byte[], byte[]>> fetched) {
-            this.consumer = consumer;
-            this.from = from;
-            this.fetched = fetched;
-        }
-    }
+    private transient Map<TopicPartition, KafkaConsumer<byte[], byte[]>> consumers;
 
     public KafkaRecordFormat(KafkaSourceOptions options, String clientIdPrefix) {
         this.bootstrapServers = options.bootstrapServers();
@@ -93,38 +67,31 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
                 split, consumer(split), KafkaTimeouts.apiTimeoutMillis(clientProperties), this);
     }
 
-    /** The partition's consumer at the split's start, with records already fetched from there. */
-    private Kept consumer(KafkaSplit split) {
+    private KafkaConsumer<byte[], byte[]> consumer(KafkaSplit split) {
         TopicPartition tp = split.topicPartition();
-        Kept kept = consumers == null ? null : consumers.remove(tp);
-        if (kept == null) {
-            return new Kept(newConsumer(split), split.nextOffset(), Collections.emptyIterator());
-        }
-        if (kept.from == split.nextOffset()) {
+        KafkaConsumer<byte[], byte[]> kept = consumers == null ? null : consumers.remove(tp);
+        if (kept != null) {
+            kept.seek(tp, split.nextOffset());
             return kept;
         }
-        kept.consumer.seek(tp, split.nextOffset());
-        return new Kept(kept.consumer, split.nextOffset(), Collections.emptyIterator());
+        return newConsumer(split);
     }
 
-    /**
-     * A split is done with its partition's consumer: the next split of the partition takes it, and
-     * the records fetched from {@code from} on.
-     */
-    private void release(TopicPartition tp, Kept kept) {
+    /** A split is done with its partition's consumer: the next split of the partition takes it. */
+    private void release(TopicPartition tp, KafkaConsumer<byte[], byte[]> consumer) {
         if (consumers == null) {
             consumers = new HashMap<>();
         }
-        Kept other = consumers.put(tp, kept);
-        if (other != null && other.consumer != kept.consumer) {
-            other.consumer.close(Duration.ofSeconds(5));
+        KafkaConsumer<byte[], byte[]> other = consumers.put(tp, consumer);
+        if (other != null && other != consumer) {
+            other.close(Duration.ofSeconds(5));
         }
     }
 
     @Override
     public void close() {
         if (consumers != null) {
-            consumers.values().forEach(k -> k.consumer.close(Duration.ofSeconds(5)));
+            consumers.values().forEach(c -> c.close(Duration.ofSeconds(5)));
             consumers.clear();
         }
     }
@@ -193,46 +160,25 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
         public void close() {}
     }
 
-    private static <T> Iterator<T> prepend(T first, Iterator<T> rest) {
-        return new Iterator<>() {
-            private boolean firstTaken;
-
-            @Override
-            public boolean hasNext() {
-                return !firstTaken || rest.hasNext();
-            }
-
-            @Override
-            public T next() {
-                if (!firstTaken) {
-                    firstTaken = true;
-                    return first;
-                }
-                return rest.next();
-            }
-        };
-    }
-
     private static final class Reader implements SplitRecordReader<KafkaRecord> {
         private final KafkaSplit split;
         private final KafkaConsumer<byte[], byte[]> consumer;
         private final TopicPartition tp;
         private final long timeoutMillis;
-        private Iterator<ConsumerRecord<byte[], byte[]>> fetched;
-
-        /** The first record at or beyond the split's end, fetched: the next split's first. */
-        private ConsumerRecord<byte[], byte[]> beyond;
-
+        private Iterator<ConsumerRecord<byte[], byte[]>> fetched = Collections.emptyIterator();
         private long next;
         private boolean done;
         private long lastProgressNanos = System.nanoTime();
         private final KafkaRecordFormat owner;
 
-        Reader(KafkaSplit split, Kept kept, long timeoutMillis, KafkaRecordFormat owner) {
+        Reader(
+                KafkaSplit split,
+                KafkaConsumer<byte[], byte[]> consumer,
+                long timeoutMillis,
+                KafkaRecordFormat owner) {
             this.owner = owner;
             this.split = split;
-            this.consumer = kept.consumer;
-            this.fetched = kept.fetched;
+            this.consumer = consumer;
             this.tp = split.topicPartition();
             this.timeoutMillis = timeoutMillis;
             this.next = split.nextOffset();
@@ -244,7 +190,6 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
                 if (fetched.hasNext()) {
                     ConsumerRecord<byte[], byte[]> r = fetched.next();
                     if (r.offset() >= split.to()) {
-                        beyond = r;
                         done = true;
                         break;
                     }
@@ -295,14 +240,7 @@ public final class KafkaRecordFormat implements RecordFormat<KafkaRecord, KafkaS
 
         @Override
         public void close() {
-            if (!done) {
-                // Closed before its end (a checkpoint's copy, a failure): the next split seeks.
-                owner.release(tp, new Kept(consumer, -1, Collections.emptyIterator()));
-            } else if (beyond != null) {
-                owner.release(tp, new Kept(consumer, split.to(), prepend(beyond, fetched)));
-            } else {
-                owner.release(tp, new Kept(consumer, split.to(), fetched));
-            }
+            owner.release(tp, consumer);
         }
     }
 }

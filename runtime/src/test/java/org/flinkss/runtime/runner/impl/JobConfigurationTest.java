@@ -3,7 +3,6 @@ package org.flinkss.runtime.runner.impl;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
-import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
@@ -16,7 +15,6 @@ import org.flinkss.runtime.checkpoint.RestorePoints;
 import org.flinkss.runtime.storage.Storage;
 
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -160,54 +158,5 @@ class JobConfigurationTest {
                                 + conf.toAbsolutePath().normalize().resolve("config.yaml")
                                 + " (given)"
                                 + System.lineSeparator());
-    }
-
-    @Test
-    void aRealTimeRunSendsItsNetworkBuffersWithinAMillisecondUnlessToldOtherwise()
-            throws IOException {
-        Path conf = confDir("taskmanager.numberOfTaskSlots: 2\n");
-        CheckpointLayout layout =
-                CheckpointLayout.of(Storage.location(dir.resolve("base").toFile()), "bronze");
-        File tmp = dir.resolve("tmp").toFile();
-
-        Configuration microBatch =
-                new JobConfiguration(
-                                layout,
-                                Duration.ofSeconds(1),
-                                Map.of(),
-                                conf.toFile(),
-                                null,
-                                out,
-                                false)
-                        .build(Optional.empty(), tmp, null);
-        Configuration realTime =
-                new JobConfiguration(
-                                layout,
-                                Duration.ofSeconds(1),
-                                Map.of(),
-                                conf.toFile(),
-                                null,
-                                out,
-                                false)
-                        .realTime(true)
-                        .build(Optional.empty(), tmp, null);
-        Configuration realTimeTold =
-                new JobConfiguration(
-                                layout,
-                                Duration.ofSeconds(1),
-                                Map.of("execution.buffer-timeout.interval", "20 ms"),
-                                conf.toFile(),
-                                null,
-                                out,
-                                false)
-                        .realTime(true)
-                        .build(Optional.empty(), tmp, null);
-
-        assertThat(microBatch.contains(ExecutionOptions.BUFFER_TIMEOUT))
-                .as("a micro-batch run keeps Flink's default (100 ms)")
-                .isFalse();
-        assertThat(realTime.get(ExecutionOptions.BUFFER_TIMEOUT)).isEqualTo(Duration.ofMillis(1));
-        assertThat(realTimeTold.get(ExecutionOptions.BUFFER_TIMEOUT))
-                .isEqualTo(Duration.ofMillis(20));
     }
 }
