@@ -17,10 +17,11 @@ import java.util.stream.LongStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A reader's splits of one partition, one after the other, on a real broker: the Kafka source keeps
- * one consumer per partition and, between two splits that continue each other (a real-time run's
- * steps), the records its last poll fetched beyond the first split's end. Each split reads exactly
- * its offsets, whether it reads on from those records, seeks back, or jumps ahead.
+ * A reader's splits of one partition, one after the other, on a real broker: the Kafka source
+ * keeps one consumer per partition from split to split (a real-time run's steps) and moves it to
+ * each split's start, so its last poll has usually fetched beyond the split before. Each split
+ * reads exactly its offsets, whether it reads on, starts earlier (a job restored from a
+ * checkpoint) or later.
  */
 class KafkaSplitReadingITCase {
 
@@ -43,7 +44,7 @@ class KafkaSplitReadingITCase {
                                 .build(),
                         "split-reading-test");
         try {
-            // Step 2: steps that continue each other; the first poll fetches far beyond offset 3.
+            // Step 2: ranges that continue each other; the first poll fetches far beyond offset 3.
             assertThat(read(format, 0, 3, 1)).containsExactly(0L, 1L, 2L);
             assertThat(read(format, 3, 10, 2)).containsExactlyElementsOf(range(3, 10));
             assertThat(read(format, 10, 11, 3)).containsExactly(10L);
