@@ -17,11 +17,11 @@ import java.util.stream.LongStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A reader's splits of one partition, one after the other, on a real broker: the Kafka source
- * keeps one consumer per partition from split to split (a real-time run's steps) and moves it to
- * each split's start, so its last poll has usually fetched beyond the split before. Each split
- * reads exactly its offsets, whether it reads on, starts earlier (a job restored from a
- * checkpoint) or later.
+ * A reader's splits of one partition, one after the other, on a real broker: the Kafka source keeps
+ * one consumer per partition from split to split (a real-time run's steps) and moves it to each
+ * split's start, so its last poll has usually fetched beyond the split before. Each split reads
+ * exactly its offsets, whether it reads on, starts earlier (a job restored from a checkpoint) or
+ * later.
  */
 class KafkaSplitReadingITCase {
 
