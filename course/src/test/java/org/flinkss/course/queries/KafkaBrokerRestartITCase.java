@@ -83,7 +83,9 @@ class KafkaBrokerRestartITCase {
                         .parallelism(2)
                         .printProgress(false)
                         .trigger(Trigger.processingTime(Duration.ofSeconds(1)))
-                        .runFor(Duration.ofSeconds(45))
+                        // Long enough for the steps below at a load of 20-40 on 2 cores, where a
+                        // first commit took over 30 s (the run lasts this long in any case).
+                        .runFor(Duration.ofSeconds(90))
                         // Short back-offs, so that the job is back soon after the broker.
                         .flinkOption("restart-strategy.exponential-delay.initial-backoff", "500 ms")
                         .flinkOption("restart-strategy.exponential-delay.max-backoff", "2 s")
@@ -108,7 +110,7 @@ class KafkaBrokerRestartITCase {
         kafka().produceEvents(TOPIC, 0, 500);
         CompletableFuture<QueryRunner.Result> run =
                 CompletableFuture.supplyAsync(() -> QueryRunner.run(query, options));
-        awaitCount(warehouse, 500, Duration.ofSeconds(30), run);
+        awaitCount(warehouse, 500, Duration.ofSeconds(60), run);
         note("500 rows committed by the continuous run");
 
         // Step 2: 1000 more events in chunks, while the broker goes down for 8 s and comes back on
@@ -139,7 +141,7 @@ class KafkaBrokerRestartITCase {
                                 ? "none"
                                 : failure.getExceptionAsString().lines().findFirst().orElse("")));
         assertThat(failure).as("a failure handled by the restart strategy").isNotNull();
-        awaitCount(warehouse, 1500, Duration.ofSeconds(40), run);
+        awaitCount(warehouse, 1500, Duration.ofSeconds(60), run);
         note("1500 rows committed");
 
         // Step 4: the run stops at its end (--run-for) with a savepoint; every event is in the
