@@ -54,10 +54,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -92,6 +94,7 @@ public final class QueryContext {
 
     private final List<String> stateful = new ArrayList<>();
     private final List<Runnable> beforeRun = new ArrayList<>();
+    private final Map<String, Map<String, String>> plannedChecks = new HashMap<>();
     private final List<String> tables = new ArrayList<>();
 
     /** The mode of each table of the warehouse written. */
@@ -557,9 +560,27 @@ public final class QueryContext {
         return ChangeSetTables.merged(this, checked, table, rowType, keyColumns);
     }
 
-    /** Runs {@code action} before the job is submitted, once its identity is claimed. */
-    void beforeRun(Runnable action) {
+    /**
+     * Runs {@code action} before the job is submitted, once its identity is claimed and its tables
+     * are created; never in a dry run ({@code run --dry-run} builds the job and prepares nothing).
+     */
+    public void beforeRun(Runnable action) {
         beforeRun.add(action);
+    }
+
+    /**
+     * The {@code CHECK} constraints (name to expression) that table {@code table} will have when
+     * the job runs, once the query's own constraint changes are committed before the run ({@code
+     * ALTER TABLE ... ADD|DROP CONSTRAINT} in a SQL file): its writers enforce these instead of the
+     * ones its log holds now.
+     */
+    public void plannedChecks(String table, Map<String, String> checks) {
+        plannedChecks.put(table, Map.copyOf(checks));
+    }
+
+    /** The table's planned {@code CHECK} constraints ({@link #plannedChecks}), if any. */
+    Optional<Map<String, String>> plannedChecks(String table) {
+        return Optional.ofNullable(plannedChecks.get(table));
     }
 
     /** Records a table's columns in the query's identity (its checkpoint keeps them). */
