@@ -624,6 +624,11 @@ public final class QueryContext {
         untilFinal.check(queryName);
     }
 
+    /** What {@code --until-final} says of each Delta table read ({@code run --dry-run}). */
+    List<UntilFinal.Finding> untilFinalFindings() {
+        return untilFinal.findings(queryName);
+    }
+
     /** The tables of {@link #toSkippedFilesTable}. */
     List<String> skippedFilesTables() {
         return skippedFilesTables;
