@@ -364,6 +364,23 @@ public final class QueryContext {
 
     /** {@link #toTable} without expectations. */
     <T> DataStream<Void> append(DataStream<T> stream, TableDef<T> table) {
+        return append(stream, table, new AppendCommit());
+    }
+
+    /**
+     * {@link #append} of a table whose batch commits are {@code commit}'s, and whose columns may
+     * grow: an existing table with fewer of them gains the others (nullable) in a commit of its own
+     * before the run, and a checkpoint that recorded fewer goes on ({@code <table>_rejected} before
+     * it had {@code _batch_id}).
+     */
+    <T> DataStream<Void> appendGrowing(
+            DataStream<T> stream, TableDef<T> table, TableCommit commit) {
+        growing.add(table.name());
+        return append(stream, table, commit);
+    }
+
+    private <T> DataStream<Void> append(
+            DataStream<T> stream, TableDef<T> table, TableCommit commit) {
         String name = table.name();
         DataStream<RowData> rows =
                 ConstraintChecks.checked(
@@ -389,7 +406,7 @@ public final class QueryContext {
                         name,
                         table.rowType(),
                         TableMode.APPENDED,
-                        new AppendCommit());
+                        commit);
         sinks.put(name, "DeltaSink[" + warehouse.uri(name) + "]");
         return committed;
     }
