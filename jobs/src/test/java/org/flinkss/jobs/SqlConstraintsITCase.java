@@ -91,6 +91,21 @@ class SqlConstraintsITCase {
         assertThat(amounts.version()).isEqualTo(before);
         assertThat(warehouse.count("amounts")).isEqualTo(500);
 
+        // The same name with another expression is refused before anything runs, as Delta
+        // refuses a name the table has.
+        Files.writeString(
+                sql,
+                TABLES
+                        + "ALTER TABLE amounts ADD CONSTRAINT early_id CHECK (event_id < 800);\n"
+                        + INSERT);
+        CliOutput renamed = sql(sql);
+        assertThat(renamed.code()).isNotZero();
+        assertThat(renamed.err())
+                .contains(
+                        "already has the constraint 'early_id' CHECK (event_id < 700): drop it"
+                                + " first (ALTER TABLE amounts DROP CONSTRAINT early_id)");
+        assertThat(amounts.version()).isEqualTo(before);
+
         // Step 3: a constraint that a row of the table breaks is refused before anything runs,
         // naming it and the row; the table is as it was.
         Files.writeString(
