@@ -124,7 +124,68 @@ class DryRunITCase {
                 .contains("restore point: none: a first run")
                 .containsPattern("source '\\S+': next batch 0 reads");
 
+        // --until-final T with --dry-run: whether events_5min (win5's, over ids 0..199: events up
+        // to 00:33:10, final up to 00:23:10) is final up to T yet, said without reading a row.
+        Path copy = dir.resolve("copy.sql");
+        writeCopyOfWin5(copy);
+        String waits =
+                ok(
+                                "sql",
+                                "--file",
+                                copy.toString(),
+                                "--base",
+                                base,
+                                "--until-final",
+                                "2025-03-01T02:00:00Z",
+                                "--dry-run")
+                        .out();
+        assertThat(waits)
+                .contains(
+                        "refused: --until-final 2025-03-01T02:00:00Z: table events_5min is final"
+                                + " only up to 2025-03-01T00:23:10.000Z (version ")
+                .contains("run the query that writes events_5min once newer events have landed")
+                .doesNotContain("the run would go on");
+        String goesOn =
+                ok(
+                                "sql",
+                                "--file",
+                                copy.toString(),
+                                "--base",
+                                base,
+                                "--until-final",
+                                "2025-03-01T00:20:00Z",
+                                "--dry-run")
+                        .out();
+        assertThat(goesOn)
+                .contains(
+                        "note: --until-final 2025-03-01T00:20:00Z: table events_5min is final up"
+                                + " to 2025-03-01T00:23:10.000Z (version ")
+                .contains("the run would read it")
+                .contains("the run would go on")
+                .doesNotContain("refused");
+
         assertThat(tree(basePath)).isEqualTo(before);
+    }
+
+    /** A query downstream of events_5min: a copy of its windows. */
+    private static void writeCopyOfWin5(Path file) {
+        try {
+            Files.writeString(
+                    file,
+                    """
+                    CREATE TEMPORARY TABLE events_5min (
+                      window_start TIMESTAMP_LTZ(3), window_end TIMESTAMP_LTZ(3),
+                      event_type STRING, events BIGINT, amount DOUBLE
+                    ) WITH ('connector' = 'delta', 'table' = 'events_5min');
+                    CREATE TEMPORARY TABLE windows_copy (
+                      window_start TIMESTAMP_LTZ(3), window_end TIMESTAMP_LTZ(3),
+                      event_type STRING, events BIGINT, amount DOUBLE
+                    ) WITH ('connector' = 'delta', 'table' = 'windows_copy');
+                    INSERT INTO windows_copy SELECT * FROM events_5min;
+                    """);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Every file under {@code root} with its content's hash, and every folder. */

@@ -1,5 +1,7 @@
 package org.flinkss.course.queries;
 
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,14 +13,21 @@ import org.flinkss.course.event.Event;
 import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.runtime.QueryException;
+import org.flinkss.runtime.checkpoint.CheckpointLayout;
+import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.expect.Expectation;
+import org.flinkss.runtime.expect.Expectations;
 import org.flinkss.runtime.query.QueryRunner;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.table.TableMode;
+import org.flinkss.runtime.table.TableOwner;
 import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.table.delta.HistoryEntry;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -83,7 +92,9 @@ class ExpectationsITCase {
         assertThat(warehouse.sortedValues("events_bronze_rejected"))
                 .hasSize((int) buys)
                 .allSatisfy(row -> assertThat(row.get(2)).isEqualTo("buy"))
-                .allSatisfy(row -> assertThat(row.get(5)).isEqualTo("known_type"));
+                .allSatisfy(row -> assertThat(row.get(5)).isEqualTo("known_type"))
+                .as("the batch that rejected it: the first, id 0")
+                .allSatisfy(row -> assertThat(row.get(6)).isEqualTo(0L));
         JsonNode expectations = first.lastProgress.path("expectations");
         assertThat(expectations.toString())
                 .isEqualTo(
@@ -120,5 +131,56 @@ class ExpectationsITCase {
         assertThat(warehouse.count(BronzeQuery.TABLE)).isEqualTo(1000 - buys);
         assertThat(warehouse.count("events_bronze_rejected")).isEqualTo(buys);
         assertThat(rerun.lastProgress.has("expectations")).isFalse();
+
+        // Step 6: batch 3 (ids 1000..1499) with the drop rule again: its buys are rejected with
+        // _batch_id 2, next to batch 0's.
+        List<Event> batch3 = EventGenerator.events(1000, 500);
+        EventFiles.writeBatch(plain.events(), 3, batch3);
+        QueryRunner.run(bronze, options("known_type:event_type IN ('view', 'click'):drop"));
+        long buys3 = batch3.stream().filter(e -> "buy".equals(e.eventType)).count();
+        assertThat(warehouse.sortedValues("events_bronze_rejected"))
+                .extracting(row -> row.get(6))
+                .containsOnly(0L, 2L)
+                .filteredOn(id -> id.equals(2L))
+                .hasSize((int) buys3);
+    }
+
+    @Test
+    void aRejectedTableWithoutTheBatchIdColumnGainsItInACommitOfItsOwn() {
+        RunOptions plain = options();
+        Warehouse warehouse = new Warehouse(plain.warehouse());
+        BronzeQuery bronze = new BronzeQuery(plain.events());
+        EventFiles.writeBatch(plain.events(), 1, EventGenerator.events(0, 500));
+        QueryRunner.run(bronze, plain);
+
+        // Step 1: events_bronze_rejected as an earlier version of the project made it: the
+        // table's columns and _rule, written by this query's checkpoint.
+        CheckpointLayout layout = plain.checkpointOf(bronze.name());
+        List<RowType.RowField> fields =
+                new ArrayList<>(warehouse.rowType(BronzeQuery.TABLE).getFields());
+        fields.add(
+                new RowType.RowField(
+                        Expectations.RULE_COLUMN, new VarCharType(VarCharType.MAX_LENGTH)));
+        warehouse.own(
+                "events_bronze_rejected",
+                new RowType(fields),
+                TableOwner.ofCheckpoint(
+                        bronze.name(), QueryIdentity.idIn(layout), layout, warehouse),
+                TableMode.APPENDED);
+
+        // Step 2: the next run with a drop rule: the table gains _batch_id (nullable) in a
+        // commit of its own, which table history marks, and the rows it rejects carry batch 1.
+        List<Event> batch2 = EventGenerator.events(500, 500);
+        EventFiles.writeBatch(plain.events(), 2, batch2);
+        QueryRunner.run(bronze, options("known_type:event_type IN ('view', 'click'):drop"));
+        assertThat(warehouse.rowType("events_bronze_rejected").getFieldNames())
+                .endsWith(Expectations.RULE_COLUMN, Expectations.BATCH_COLUMN);
+        assertThat(warehouse.delta("events_bronze_rejected").history(10))
+                .extracting(HistoryEntry::schemaChange)
+                .contains("schema: +_batch_id BIGINT");
+        long buys = batch2.stream().filter(e -> "buy".equals(e.eventType)).count();
+        assertThat(warehouse.sortedValues("events_bronze_rejected"))
+                .hasSize((int) buys)
+                .allSatisfy(row -> assertThat(row.get(6)).isEqualTo(1L));
     }
 }

@@ -187,7 +187,9 @@ public final class TableCommand implements Callable<Integer> {
                     "The table's versions, newest first: time, operation, the writing query's"
                             + " batch id, rows added and files removed (DESCRIBE HISTORY), and"
                             + " the batch's watermark and final bound (windows ending at or"
-                            + " before it are final) where the commit records them.")
+                            + " before it are final) where the commit records them, and what a"
+                            + " commit changed of the schema and constraints (schema: +col TYPE,"
+                            + " constraint +name).")
     static final class History extends OnTable {
         @Option(
                 names = "--limit",
@@ -211,7 +213,8 @@ public final class TableCommand implements Callable<Integer> {
                                 e.filesAdded(),
                                 e.filesRemoved(),
                                 e.completeness().parameters().get(Completeness.WATERMARK),
-                                e.completeness().parameters().get(Completeness.FINAL_BEFORE)));
+                                e.completeness().parameters().get(Completeness.FINAL_BEFORE),
+                                e.schemaChange().isEmpty() ? null : e.schemaChange()));
             }
             out.print(
                     RowValues.grid(
@@ -224,7 +227,8 @@ public final class TableCommand implements Callable<Integer> {
                                     "files_added",
                                     "files_removed",
                                     "watermark",
-                                    "final_before"),
+                                    "final_before",
+                                    "schema_change"),
                             rows));
         }
     }

@@ -100,7 +100,8 @@ final class ExpectationCheck extends ProcessFunction<RowData, RowData>
         if (dropped.length() == 0) {
             out.collect(row);
         } else {
-            GenericRowData reject = new GenericRowData(columns + 1);
+            // _rule, and _batch_id null: the rejected table's commit writes the batch's id.
+            GenericRowData reject = new GenericRowData(columns + 2);
             for (int i = 0; i < columns; i++) {
                 reject.setField(i, row.getField(i));
             }

@@ -7,6 +7,7 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.expressions.Expression;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
@@ -35,6 +36,9 @@ public final class Expectations {
     /** The column of {@code <table>_rejected} that names the rules a row broke. */
     public static final String RULE_COLUMN = "_rule";
 
+    /** The column of {@code <table>_rejected} that holds the id of the batch that rejected it. */
+    public static final String BATCH_COLUMN = "_batch_id";
+
     /** The rows a {@code drop} rule left out, with their rules' names ({@link #rejectedType}). */
     public static final OutputTag<RowData> REJECTED = new OutputTag<>("expectations-rejected") {};
 
@@ -45,10 +49,15 @@ public final class Expectations {
         return table + "_rejected";
     }
 
-    /** A table's columns, then {@value #RULE_COLUMN}: the names of the rules the row broke. */
+    /**
+     * A table's columns, then {@value #RULE_COLUMN}: the names of the rules the row broke, and
+     * {@value #BATCH_COLUMN}: the micro-batch that rejected it (null in the rows the operator
+     * emits; the table's commit fills it in, once the batch has its id).
+     */
     public static RowType rejectedType(RowType rowType) {
         List<RowType.RowField> fields = new ArrayList<>(rowType.getFields());
         fields.add(new RowType.RowField(RULE_COLUMN, new VarCharType(VarCharType.MAX_LENGTH)));
+        fields.add(new RowType.RowField(BATCH_COLUMN, new BigIntType()));
         return new RowType(fields);
     }
 

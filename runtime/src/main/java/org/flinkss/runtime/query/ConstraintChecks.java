@@ -12,7 +12,9 @@ import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DeltaConstraints;
 import org.flinkss.runtime.table.delta.DeltaTable;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -27,7 +29,7 @@ final class ConstraintChecks {
     /** {@code rows} checked against the constraints of table {@code name}, if it has any. */
     static DataStream<RowData> checked(
             DataStream<RowData> rows, String name, RowType rowType, QueryContext context) {
-        List<Expectation> rules = rulesOf(name, context.warehouse());
+        List<Expectation> rules = rulesOf(name, rowType, context);
         if (rules.isEmpty()) {
             return rows;
         }
@@ -53,11 +55,17 @@ final class ConstraintChecks {
     static DataStream<RowData> checkedInCompleteMode(
             DataStream<RowData> changes, String name, RowType rowType, QueryContext context) {
         Optional<DeltaTable.Head> head = headOf(name, context.warehouse());
-        if (head.isEmpty()) {
-            return changes;
-        }
         List<String> checks =
-                List.copyOf(DeltaConstraints.checks(head.get().properties()).keySet());
+                List.copyOf(
+                        context.plannedChecks(name)
+                                .orElseGet(
+                                        () ->
+                                                head.map(
+                                                                h ->
+                                                                        DeltaConstraints.checks(
+                                                                                h.properties()))
+                                                        .orElse(Map.of()))
+                                .keySet());
         if (!checks.isEmpty()) {
             throw new QueryException(
                     "table '"
@@ -68,6 +76,9 @@ final class ConstraintChecks {
                             + " or update mode, or drop them (table constraint drop "
                             + name
                             + " NAME)");
+        }
+        if (head.isEmpty()) {
+            return changes;
         }
         List<String> notNull = DeltaConstraints.notNullColumns(head.get().rowType());
         if (notNull.isEmpty()) {
@@ -83,10 +94,24 @@ final class ConstraintChecks {
         }
     }
 
-    private static List<Expectation> rulesOf(String name, Warehouse warehouse) {
-        return headOf(name, warehouse)
-                .map(head -> TableConstraints.rules(head.properties(), head.rowType()))
-                .orElse(List.of());
+    /**
+     * The table's constraints as the job will find them: its log's, with the {@code CHECK}
+     * constraints the query itself changes before the run ({@link QueryContext#plannedChecks}).
+     */
+    private static List<Expectation> rulesOf(String name, RowType rowType, QueryContext context) {
+        Optional<DeltaTable.Head> head = headOf(name, context.warehouse());
+        Optional<Map<String, String>> planned = context.plannedChecks(name);
+        if (planned.isEmpty()) {
+            return head.map(h -> TableConstraints.rules(h.properties(), h.rowType()))
+                    .orElse(List.of());
+        }
+        Map<String, String> properties = new HashMap<>();
+        head.ifPresent(h -> properties.putAll(h.properties()));
+        properties.keySet().removeIf(key -> key.startsWith(DeltaConstraints.PREFIX));
+        planned.get()
+                .forEach((check, expr) -> properties.put(DeltaConstraints.PREFIX + check, expr));
+        return TableConstraints.rules(
+                properties, head.map(DeltaTable.Head::rowType).orElse(rowType));
     }
 
     private static Optional<DeltaTable.Head> headOf(String name, Warehouse warehouse) {

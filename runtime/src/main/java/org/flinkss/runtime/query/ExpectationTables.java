@@ -4,11 +4,13 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.function.SerializableFunction;
 
 import org.flinkss.runtime.QueryException;
 import org.flinkss.runtime.expect.Expectation;
 import org.flinkss.runtime.expect.Expectations;
+import org.flinkss.runtime.sink.delta.BatchIdCommit;
 import org.flinkss.runtime.table.TableDef;
 import org.flinkss.runtime.table.TableMode;
 import org.flinkss.runtime.table.Warehouse;
@@ -92,12 +94,11 @@ final class ExpectationTables {
                 new DataStream<>(
                         context.env(),
                         kept.getSideOutput(Expectations.REJECTED).getTransformation());
-        context.append(
+        RowType rejectedType = Expectations.rejectedType(table.rowType());
+        context.appendGrowing(
                 rejected,
-                new TableDef<RowData>(
-                        Expectations.rejectedTable(name),
-                        Expectations.rejectedType(table.rowType()),
-                        row -> row));
+                new TableDef<RowData>(Expectations.rejectedTable(name), rejectedType, row -> row),
+                new BatchIdCommit(rejectedType));
         return committed;
     }
 

@@ -54,10 +54,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -92,6 +94,7 @@ public final class QueryContext {
 
     private final List<String> stateful = new ArrayList<>();
     private final List<Runnable> beforeRun = new ArrayList<>();
+    private final Map<String, Map<String, String>> plannedChecks = new HashMap<>();
     private final List<String> tables = new ArrayList<>();
 
     /** The mode of each table of the warehouse written. */
@@ -361,6 +364,23 @@ public final class QueryContext {
 
     /** {@link #toTable} without expectations. */
     <T> DataStream<Void> append(DataStream<T> stream, TableDef<T> table) {
+        return append(stream, table, new AppendCommit());
+    }
+
+    /**
+     * {@link #append} of a table whose batch commits are {@code commit}'s, and whose columns may
+     * grow: an existing table with fewer of them gains the others (nullable) in a commit of its own
+     * before the run, and a checkpoint that recorded fewer goes on ({@code <table>_rejected} before
+     * it had {@code _batch_id}).
+     */
+    <T> DataStream<Void> appendGrowing(
+            DataStream<T> stream, TableDef<T> table, TableCommit commit) {
+        growing.add(table.name());
+        return append(stream, table, commit);
+    }
+
+    private <T> DataStream<Void> append(
+            DataStream<T> stream, TableDef<T> table, TableCommit commit) {
         String name = table.name();
         DataStream<RowData> rows =
                 ConstraintChecks.checked(
@@ -386,7 +406,7 @@ public final class QueryContext {
                         name,
                         table.rowType(),
                         TableMode.APPENDED,
-                        new AppendCommit());
+                        commit);
         sinks.put(name, "DeltaSink[" + warehouse.uri(name) + "]");
         return committed;
     }
@@ -557,9 +577,27 @@ public final class QueryContext {
         return ChangeSetTables.merged(this, checked, table, rowType, keyColumns);
     }
 
-    /** Runs {@code action} before the job is submitted, once its identity is claimed. */
-    void beforeRun(Runnable action) {
+    /**
+     * Runs {@code action} before the job is submitted, once its identity is claimed and its tables
+     * are created; never in a dry run ({@code run --dry-run} builds the job and prepares nothing).
+     */
+    public void beforeRun(Runnable action) {
         beforeRun.add(action);
+    }
+
+    /**
+     * The {@code CHECK} constraints (name to expression) that table {@code table} will have when
+     * the job runs, once the query's own constraint changes are committed before the run ({@code
+     * ALTER TABLE ... ADD|DROP CONSTRAINT} in a SQL file): its writers enforce these instead of the
+     * ones its log holds now.
+     */
+    public void plannedChecks(String table, Map<String, String> checks) {
+        plannedChecks.put(table, Map.copyOf(checks));
+    }
+
+    /** The table's planned {@code CHECK} constraints ({@link #plannedChecks}), if any. */
+    Optional<Map<String, String>> plannedChecks(String table) {
+        return Optional.ofNullable(plannedChecks.get(table));
     }
 
     /** Records a table's columns in the query's identity (its checkpoint keeps them). */
@@ -601,6 +639,11 @@ public final class QueryContext {
     /** Refuses the run if a Delta table read is not final up to {@code --until-final}. */
     void checkUntilFinal() {
         untilFinal.check(queryName);
+    }
+
+    /** What {@code --until-final} says of each Delta table read ({@code run --dry-run}). */
+    List<UntilFinal.Finding> untilFinalFindings() {
+        return untilFinal.findings(queryName);
     }
 
     /** The tables of {@link #toSkippedFilesTable}. */

@@ -47,7 +47,7 @@ public final class QueryRunner {
         String name = query.name();
         CheckpointLayout layout = options.checkpointOf(name);
         QueryRun run = new QueryRun(name, layout, options.runSettings, options.warehouse);
-        RunOutcome outcome = run.run(builder(query, options));
+        RunOutcome outcome = run.run(builder(query, options, false));
         List<SkippedCommit> skipped = SkippedCommit.readAll(layout, outcome.runId);
         SkippedCommit.clearAll(layout);
         report(name, skipped, options);
@@ -62,17 +62,22 @@ public final class QueryRunner {
         String name = query.name();
         return new Preflight(
                         name, options.checkpointOf(name), options.runSettings, options.warehouse)
-                .check(builder(query, options));
+                .check(builder(query, options, true));
     }
 
-    /** Builds {@code query}'s graph on a run's environment, as {@code options} say. */
-    private static JobBuilder builder(Query query, RunOptions options) {
+    /**
+     * Builds {@code query}'s graph on a run's environment, as {@code options} say; for a dry run,
+     * {@code --until-final} is reported ({@link BuiltJob#untilFinalRefusals}), not thrown.
+     */
+    private static JobBuilder builder(Query query, RunOptions options, boolean dryRun) {
         return (env, scope) -> {
             Warehouse warehouse = new Warehouse(options.warehouse);
             QueryContext context = new QueryContext(query.name(), env, scope, options, warehouse);
             query.build(context);
             context.checkExpectationsApplied();
-            context.checkUntilFinal();
+            if (!dryRun) {
+                context.checkUntilFinal();
+            }
             context.checkWatermarkPolicy();
             return new Built(context, warehouse);
         };
@@ -152,6 +157,22 @@ public final class QueryRunner {
         @Override
         public List<String> tableRefusals() {
             return context.tableRefusals();
+        }
+
+        @Override
+        public List<String> untilFinalRefusals() {
+            return context.untilFinalFindings().stream()
+                    .filter(f -> !f.isFinal())
+                    .map(f -> f.line())
+                    .toList();
+        }
+
+        @Override
+        public List<String> untilFinalNotes() {
+            return context.untilFinalFindings().stream()
+                    .filter(f -> f.isFinal())
+                    .map(f -> f.line())
+                    .toList();
         }
 
         @Override

@@ -10,7 +10,9 @@ import org.flinkss.runtime.time.Watermarks;
 import javax.annotation.Nullable;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -39,29 +41,50 @@ final class UntilFinal {
         }
     }
 
-    /** Refuses the run unless every Delta table read is final up to {@code T}. */
-    void check(String queryName) {
+    /**
+     * What {@code --until-final} says of each Delta table read, checking without reading a row:
+     * final up to {@code T} or not, and why ({@code run --dry-run} prints it). None without {@code
+     * --until-final}.
+     */
+    List<Finding> findings(String queryName) {
         if (until == null) {
-            return;
+            return List.of();
         }
         if (tables.isEmpty()) {
-            throw new QueryException(
-                    "--until-final "
-                            + until
-                            + ": query '"
-                            + queryName
-                            + "' reads no Delta table, so nothing says how far its input is"
-                            + " final. It is for a query downstream of a windowed table (a 'sql"
-                            + " --file' over events_5min, say); leave it out here");
+            return List.of(
+                    new Finding(
+                            false,
+                            "--until-final "
+                                    + until
+                                    + ": query '"
+                                    + queryName
+                                    + "' reads no Delta table, so nothing says how far its input"
+                                    + " is final. It is for a query downstream of a windowed table"
+                                    + " (a 'sql --file' over events_5min, say); leave it out"
+                                    + " here"));
         }
-        tables.forEach((name, folder) -> check(queryName, name, DeltaTable.forPath(folder)));
+        List<Finding> findings = new ArrayList<>();
+        tables.forEach(
+                (name, folder) ->
+                        findings.add(finding(queryName, name, DeltaTable.forPath(folder))));
+        return findings;
     }
 
-    private void check(String queryName, String name, DeltaTable table) {
+    /** Refuses the run unless every Delta table read is final up to {@code T}. */
+    void check(String queryName) {
+        for (Finding finding : findings(queryName)) {
+            if (!finding.isFinal()) {
+                throw new QueryException(finding.line());
+            }
+        }
+    }
+
+    private Finding finding(String queryName, String name, DeltaTable table) {
         long version = table.version();
         Completeness completeness = table.completenessAt(version);
         if (completeness.finalBefore() == null) {
-            throw new QueryException(
+            return new Finding(
+                    false,
                     "--until-final "
                             + until
                             + ": table "
@@ -75,14 +98,16 @@ final class UntilFinal {
                             + name
                             + "'). Leave --until-final out to read it as it is");
         }
+        String upTo = Watermarks.formatInstant(completeness.finalBefore());
         if (completeness.finalBefore() < until.toEpochMilli()) {
-            throw new QueryException(
+            return new Finding(
+                    false,
                     "--until-final "
                             + until
                             + ": table "
                             + name
                             + " is final only up to "
-                            + Watermarks.formatInstant(completeness.finalBefore())
+                            + upTo
                             + " (version "
                             + version
                             + "), not up to "
@@ -93,5 +118,19 @@ final class UntilFinal {
                             + name
                             + " once newer events have landed, then run this again");
         }
+        return new Finding(
+                true,
+                "--until-final "
+                        + until
+                        + ": table "
+                        + name
+                        + " is final up to "
+                        + upTo
+                        + " (version "
+                        + version
+                        + "): the run would read it");
     }
+
+    /** One table's verdict: final up to {@code T} or not, in one line that says why. */
+    record Finding(boolean isFinal, String line) {}
 }

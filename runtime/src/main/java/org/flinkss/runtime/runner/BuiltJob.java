@@ -35,6 +35,20 @@ public interface BuiltJob {
         return List.of();
     }
 
+    /**
+     * What {@code --until-final T} says of each Delta table the query reads, reading only ({@code
+     * run --dry-run}): the tables that are not final up to {@code T}, each in the line the run
+     * would be refused with. None by default.
+     */
+    default List<String> untilFinalRefusals() {
+        return List.of();
+    }
+
+    /** The tables that are final up to {@code --until-final T}, a line each ({@code --dry-run}). */
+    default List<String> untilFinalNotes() {
+        return List.of();
+    }
+
     /** Before the job is submitted, once the checkpoint accepted the query: creates its tables. */
     void prepare();
 

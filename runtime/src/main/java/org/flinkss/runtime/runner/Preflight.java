@@ -107,6 +107,10 @@ public final class Preflight {
                                     RunSettings.CLIENT_TIMEOUT));
             identity.check(job.identity()).ifPresent(report::refuse);
             job.tableRefusals().forEach(report::refuse);
+            // --until-final: whether each Delta table read is final up to T yet, as the run
+            // would find it; a table that is not is what the run waits for (it would refuse).
+            job.untilFinalRefusals().forEach(report::refuse);
+            job.untilFinalNotes().forEach(report::note);
             String policy = job.identity().conf().get(WatermarkPolicy.SPARK_CONF);
             if (policy != null) {
                 // A query with several watermark nodes: the policy its checkpoint keeps.

@@ -29,12 +29,14 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * A SQL file as a query: its {@code CREATE TEMPORARY TABLE}/{@code VIEW} and {@code SET} statements
- * run in order, and its {@code INSERT INTO} statements are planned together, one statement set
+ * run in order ({@code ALTER TABLE ... ADD|DROP CONSTRAINT} on a Delta table: {@link
+ * SqlConstraints}), and its {@code INSERT INTO} statements are planned together, one statement set
  * attached to the query's environment ({@code attachAsDataStream}), so they run in micro-batches
  * like every other query: one checkpoint, the same progress, the same commits.
  *
@@ -146,7 +148,14 @@ public final class SqlQuery implements Query {
             Map<String, SqlStatement> writers = new LinkedHashMap<>();
             Map<String, SqlStatement> definitions = new HashMap<>();
             Map<String, SqlWatermark> watermarks = new HashMap<>();
+            SqlConstraints constraints = new SqlConstraints(context, errors);
             for (SqlStatement statement : script.statements()) {
+                Optional<SqlConstraintStatement> alter =
+                        SqlConstraintStatement.parse(statement.text());
+                if (alter.isPresent()) {
+                    constraints.alter(statement, alter.get());
+                    continue;
+                }
                 Operation operation =
                         errors.run(statement, definitions, () -> parse(tEnv, statement));
                 if (operation instanceof SinkModifyOperation insert) {
@@ -163,6 +172,7 @@ public final class SqlQuery implements Query {
                 } else if (operation instanceof CreateTableOperation create) {
                     String table = create.getTableIdentifier().getObjectName();
                     definitions.put(table, statement);
+                    constraints.created(table, create.getCatalogTable().getOptions());
                     errors.run(
                             statement,
                             definitions,
@@ -187,8 +197,9 @@ public final class SqlQuery implements Query {
                 } else {
                     throw errors.at(
                             statement,
-                            "a SQL file runs CREATE [TEMPORARY] TABLE, CREATE [TEMPORARY] VIEW, SET"
-                                    + " and INSERT INTO statements only");
+                            "a SQL file runs CREATE [TEMPORARY] TABLE, CREATE [TEMPORARY] VIEW,"
+                                + " SET, INSERT INTO and ALTER TABLE ... ADD CONSTRAINT name CHECK"
+                                + " (expr) | DROP CONSTRAINT [IF EXISTS] name statements only");
                 }
             }
             if (writers.isEmpty()) {

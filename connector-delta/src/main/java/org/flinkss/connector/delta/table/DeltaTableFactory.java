@@ -1,6 +1,7 @@
 package org.flinkss.connector.delta.table;
 
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.UniqueConstraint;
@@ -11,6 +12,7 @@ import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RowType;
 
+import org.flinkss.runtime.sql.ConstrainedTableFactory;
 import org.flinkss.runtime.sql.SqlColumns;
 import org.flinkss.runtime.sql.SqlOptions;
 import org.flinkss.runtime.sql.SqlSession;
@@ -22,6 +24,7 @@ import org.flinkss.runtime.table.delta.DeltaSchema;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,7 +34,8 @@ import java.util.Set;
  * DeltaTableOptions}. A table's DDL is checked against the Delta table it names before anything
  * runs.
  */
-public final class DeltaTableFactory implements DynamicTableSourceFactory, DynamicTableSinkFactory {
+public final class DeltaTableFactory
+        implements DynamicTableSourceFactory, DynamicTableSinkFactory, ConstrainedTableFactory {
 
     public static final String IDENTIFIER = "delta";
 
@@ -182,6 +186,15 @@ public final class DeltaTableFactory implements DynamicTableSourceFactory, Dynam
                             + " batch's changes are merged by");
         }
         return new DeltaTableSink(sqlTable, location, declared, complete, keys);
+    }
+
+    /** The Delta table that {@code 'table'} or {@code 'path'} names (ALTER TABLE's target). */
+    @Override
+    public Target constrainedTable(
+            String sqlTable, Map<String, String> options, Warehouse warehouse) {
+        DeltaLocation location =
+                DeltaLocation.of(sqlTable, Configuration.fromMap(options), warehouse);
+        return new Target(location.warehouse(), location.table(), location.inQueryWarehouse());
     }
 
     /** The SQL table's name, checked options, and where its Delta table is. */

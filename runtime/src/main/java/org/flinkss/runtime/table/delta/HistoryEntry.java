@@ -9,6 +9,8 @@ import java.time.Instant;
  * @param batchId that query's batch id, or -1
  * @param rowsAdded the rows of the files it added (their {@code numRecords})
  * @param completeness what its commit info records of its event time's completeness
+ * @param schemaChange what it changed of the schema and constraints ({@code schema: +country
+ *     STRING}, {@code constraint +early_id}), empty for none
  */
 public record HistoryEntry(
         long version,
@@ -19,4 +21,5 @@ public record HistoryEntry(
         long filesAdded,
         long rowsAdded,
         long filesRemoved,
-        Completeness completeness) {}
+        Completeness completeness,
+        String schemaChange) {}

@@ -66,13 +66,15 @@ final class LogEntry {
                                             "operationParameters",
                                             new MapType(
                                                     StringType.STRING, StringType.STRING, true)))
-                    .add("cdc", new StructType().add("path", StringType.STRING));
+                    .add("cdc", new StructType().add("path", StringType.STRING))
+                    .add("metaData", new StructType().add("id", StringType.STRING));
 
     private static final int ADD = 0;
     private static final int REMOVE = 1;
     private static final int TXN = 2;
     private static final int COMMIT_INFO = 3;
     private static final int CDC = 4;
+    private static final int METADATA = 5;
 
     final List<AddedFile> added = new ArrayList<>();
 
@@ -92,6 +94,9 @@ final class LogEntry {
 
     String appId;
     long batchId = -1;
+
+    /** Whether it has a {@code metaData} action: it may change the schema or the properties. */
+    boolean metadata;
 
     private LogEntry() {}
 
@@ -161,6 +166,8 @@ final class LogEntry {
                         } else if (!row.isNullAt(TXN)) {
                             entry.appId = row.getStruct(TXN).getString(0);
                             entry.batchId = row.getStruct(TXN).getLong(1);
+                        } else if (!row.isNullAt(METADATA)) {
+                            entry.metadata = true;
                         } else if (!row.isNullAt(CDC)) {
                             entry.changeFiles.add(
                                     absolute(tablePath, row.getStruct(CDC).getString(0)));

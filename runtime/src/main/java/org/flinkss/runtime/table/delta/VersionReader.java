@@ -3,6 +3,7 @@ package org.flinkss.runtime.table.delta;
 import org.apache.flink.core.fs.Path;
 
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.KernelException;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -117,9 +118,21 @@ final class VersionReader {
                                     .mapToLong(f -> Math.max(0, f.file().numRecords()))
                                     .sum(),
                             e.removed.size(),
-                            e.completeness()));
+                            e.completeness(),
+                            e.metadata && v > 0 ? schemaChange(v) : ""));
         }
         return entries;
+    }
+
+    /** What version {@code version}'s {@code metaData} changed ({@link SchemaChange}). */
+    private String schemaChange(long version) {
+        try {
+            return SchemaChange.between(
+                    snapshots.atVersion(version - 1), snapshots.atVersion(version));
+        } catch (KernelException e) {
+            // The version before is gone (a log checkpoint and a cleanup): nothing to compare.
+            return "";
+        }
     }
 
     /**

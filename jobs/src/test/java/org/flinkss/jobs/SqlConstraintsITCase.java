@@ -1,0 +1,167 @@
+package org.flinkss.jobs;
+
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.flinkss.course.event.EventGenerator;
+import org.flinkss.course.event.LocalEventFiles;
+import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.table.Warehouse;
+import org.flinkss.runtime.table.delta.DeltaTable;
+import org.flinkss.testutils.MiniClusters;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Delta's {@code ALTER TABLE t ADD CONSTRAINT name CHECK (expr)} and {@code DROP CONSTRAINT} as
+ * statements of a {@code sql --file} script: one commit of the Delta table each, the property
+ * {@code delta.constraints.<name>} as Spark reads it, refused when a row of the table breaks it,
+ * and enforced by the script's own INSERT: a batch with a row that breaks it fails before it
+ * commits, naming the constraint and the row, and leaves the table and the checkpoint as they were.
+ */
+class SqlConstraintsITCase {
+
+    @RegisterExtension static final MiniClusterExtension MINI_CLUSTER = MiniClusters.create();
+
+    @TempDir Path base;
+
+    private static final String TABLES =
+            "CREATE TEMPORARY TABLE events_bronze (event_id BIGINT, user_id INT, event_type STRING,"
+                    + " event_ts TIMESTAMP_LTZ(3), amount DOUBLE) WITH ('connector' = 'delta',"
+                    + " 'table' = 'events_bronze');\n"
+                    + "CREATE TEMPORARY TABLE amounts (event_id BIGINT, amount DOUBLE) WITH"
+                    + " ('connector' = 'delta', 'table' = 'amounts');\n";
+    private static final String INSERT =
+            "INSERT INTO amounts SELECT event_id, amount FROM events_bronze;\n";
+
+    private CliOutput sql(Path file) {
+        return CliOutput.of("sql", "--file", file.toString(), "--base", base.toString(), "--quiet");
+    }
+
+    @Test
+    void aScriptsConstraintIsCommittedCheckedOnTheRowsAndEnforcedOnItsInsert() throws Exception {
+        Warehouse warehouse = new Warehouse(Storage.location(base.resolve("warehouse").toFile()));
+        LocalEventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 500));
+        SqlFileITCase.ok("run", "bronze", "--base", base.toString(), "--quiet");
+        Path sql = base.resolve("amounts.sql");
+
+        // Step 1: the script adds a constraint to the table its INSERT creates, then writes
+        // batch 1 (ids 0..499), which keeps it.
+        Files.writeString(
+                sql,
+                TABLES
+                        + "ALTER TABLE amounts ADD CONSTRAINT Early_Id CHECK (event_id < 700);\n"
+                        + INSERT);
+        CliOutput first = sql(sql);
+        assertThat(first.code()).as(first.err()).isZero();
+        DeltaTable amounts = warehouse.delta("amounts");
+        assertThat(amounts.properties())
+                .containsEntry("delta.constraints.early_id", "event_id < 700");
+        assertThat(warehouse.count("amounts")).isEqualTo(500);
+        // As Spark reads it: the metaData's configuration in the log, written by an ADD
+        // CONSTRAINT commit.
+        assertThat(
+                        logEntryOf(
+                                amounts.history(10).stream()
+                                        .filter(h -> h.operation().equals("ADD CONSTRAINT"))
+                                        .findFirst()
+                                        .orElseThrow()
+                                        .version()))
+                .contains("\"delta.constraints.early_id\":\"event_id < 700\"")
+                .contains("\"operation\":\"ADD CONSTRAINT\"");
+
+        // Step 2: batch 2 (ids 500..999) breaks it from id 700 on. The script runs again: its
+        // ADD is no change (the table has it), and its INSERT fails the batch before it commits.
+        LocalEventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
+        SqlFileITCase.ok("run", "bronze", "--base", base.toString(), "--quiet");
+        long before = amounts.version();
+        CliOutput failed = sql(sql);
+        assertThat(failed.code()).isNotZero();
+        assertThat(failed.err())
+                .contains(
+                        "constraint 'early_id' (event_id < 700) of Delta table 'amounts' failed"
+                                + " for the row {event_id=")
+                .contains("the batch is not committed");
+        assertThat(amounts.version()).isEqualTo(before);
+        assertThat(warehouse.count("amounts")).isEqualTo(500);
+
+        // The same name with another expression is refused before anything runs, as Delta
+        // refuses a name the table has.
+        Files.writeString(
+                sql,
+                TABLES
+                        + "ALTER TABLE amounts ADD CONSTRAINT early_id CHECK (event_id < 800);\n"
+                        + INSERT);
+        CliOutput renamed = sql(sql);
+        assertThat(renamed.code()).isNotZero();
+        assertThat(renamed.err())
+                .contains(
+                        "already has the constraint 'early_id' CHECK (event_id < 700): drop it"
+                                + " first (ALTER TABLE amounts DROP CONSTRAINT early_id)");
+        assertThat(amounts.version()).isEqualTo(before);
+
+        // Step 3: a constraint that a row of the table breaks is refused before anything runs,
+        // naming it and the row; the table is as it was.
+        Files.writeString(
+                sql,
+                TABLES + "ALTER TABLE amounts ADD CONSTRAINT big CHECK (amount > 50);\n" + INSERT);
+        // A dry run builds the job and commits nothing: the constraint is not added.
+        CliOutput dryRun =
+                CliOutput.of(
+                        "sql", "--file", sql.toString(), "--base", base.toString(), "--dry-run");
+        assertThat(dryRun.code()).as(dryRun.err()).isZero();
+        assertThat(amounts.version()).isEqualTo(before);
+        CliOutput refused = sql(sql);
+        assertThat(refused.code()).isNotZero();
+        assertThat(refused.err())
+                .contains("amounts.sql:3: statement 3 (ALTER TABLE amounts ADD CONSTRAINT big")
+                .contains("constraint 'big' (CHECK (amount > 50)) is not added to table 'amounts'")
+                .contains("has a row that breaks it, {event_id=");
+        assertThat(amounts.version()).isEqualTo(before);
+        assertThat(amounts.properties()).doesNotContainKey("delta.constraints.big");
+
+        // Step 4: the script drops early_id; batch 2 is read again and committed.
+        Files.writeString(
+                sql, TABLES + "ALTER TABLE amounts DROP CONSTRAINT IF EXISTS early_id;\n" + INSERT);
+        CliOutput dropped = sql(sql);
+        assertThat(dropped.code()).as(dropped.err()).isZero();
+        assertThat(warehouse.count("amounts")).isEqualTo(1000);
+        assertThat(amounts.properties()).doesNotContainKey("delta.constraints.early_id");
+        assertThat(amounts.committedBatch(warehouse.owner("amounts").queryId())).hasValue(1);
+        // table history marks both constraint commits.
+        String history =
+                SqlFileITCase.ok("table", "history", "amounts", "--base", base.toString()).out();
+        assertThat(history.lines().filter(l -> l.contains("ADD CONSTRAINT")))
+                .singleElement()
+                .asString()
+                .contains("constraint +early_id");
+        assertThat(history.lines().filter(l -> l.contains("DROP CONSTRAINT")))
+                .singleElement()
+                .asString()
+                .contains("constraint -early_id");
+
+        // Step 5: without IF EXISTS, a DROP of a constraint the table lacks is refused, as Delta
+        // refuses it; and the statement is for Delta tables only.
+        Files.writeString(sql, TABLES + "ALTER TABLE amounts DROP CONSTRAINT early_id;\n" + INSERT);
+        CliOutput missing = sql(sql);
+        assertThat(missing.code()).isNotZero();
+        assertThat(missing.err())
+                .contains("has no constraint 'early_id' (its constraints: [])")
+                .contains("write DROP CONSTRAINT IF EXISTS early_id");
+        assertThat(warehouse.count("amounts")).isEqualTo(1000);
+    }
+
+    private String logEntryOf(long version) throws Exception {
+        return Files.readString(
+                base.resolve(
+                        "warehouse/amounts/_delta_log/"
+                                + String.format("%020d", version)
+                                + ".json"));
+    }
+}
