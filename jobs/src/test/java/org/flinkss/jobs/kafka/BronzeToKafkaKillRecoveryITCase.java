@@ -14,6 +14,7 @@ import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.course.queries.BronzeToKafkaQuery;
 import org.flinkss.course.testing.KafkaTestBroker;
 import org.flinkss.jobs.Main;
+import org.flinkss.jobs.TestDiary;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.QueryRunner;
@@ -23,10 +24,8 @@ import org.flinkss.runtime.testing.ChildJvm;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -57,9 +56,7 @@ class BronzeToKafkaKillRecoveryITCase {
 
     @TempDir Path dir;
 
-    private final long testStart = System.nanoTime();
-    private final List<String> timeline = new ArrayList<>();
-    private final List<Path> childOutputs = new ArrayList<>();
+    @RegisterExtension final TestDiary diary = new TestDiary();
 
     private static KafkaTestBroker kafka() {
         return KAFKA.broker();
@@ -67,18 +64,7 @@ class BronzeToKafkaKillRecoveryITCase {
 
     @Test
     void killedRunsRerunAndAReadCommittedConsumerSeesEveryEventExactlyOnce() throws Exception {
-        try {
-            scenario();
-        } catch (Throwable failure) {
-            for (Path output : childOutputs) {
-                System.out.println("===== " + output.getFileName() + " =====");
-                System.out.println(Files.exists(output) ? Files.readString(output) : "(no output)");
-            }
-            throw failure;
-        } finally {
-            System.out.println("BronzeToKafkaKillRecoveryITCase timeline:");
-            timeline.forEach(line -> System.out.println("  " + line));
-        }
+        scenario();
     }
 
     private void scenario() throws Exception {
@@ -93,7 +79,7 @@ class BronzeToKafkaKillRecoveryITCase {
                         .build();
         CheckpointLayout checkpoint = options.checkpointOf(BronzeToKafkaQuery.NAME);
         Random random = new Random(SEED);
-        note("kill schedule seed " + SEED);
+        diary.note("kill schedule seed " + SEED);
 
         // Step 1: events_bronze with 10000 events in many part files (bronze in batches of 2
         // files).
@@ -104,7 +90,7 @@ class BronzeToKafkaKillRecoveryITCase {
                     EventGenerator.events((long) file * EVENTS_PER_FILE, EVENTS_PER_FILE));
         }
         QueryRunner.Result bronze = QueryRunner.run(new BronzeQuery(options.events()), options);
-        note("bronze: " + bronze.batches() + " batches, " + bronze.numInputRows() + " rows");
+        diary.note("bronze: " + bronze.batches() + " batches, " + bronze.numInputRows() + " rows");
         kafka().createTopic(TOPIC, 3);
 
         // Expected: every event once, as its JSON line, keyed by its id.
@@ -145,8 +131,8 @@ class BronzeToKafkaKillRecoveryITCase {
                         MAX_EXTRA_MILLIS,
                         Duration.ofSeconds(120),
                         dir.resolve("logs"),
-                        childOutputs,
-                        this::note,
+                        diary.outputs(),
+                        diary::note,
                         () ->
                                 kafka().readUncommitted(TOPIC).size()
                                         + " records in the topic (read_uncommitted)");
@@ -155,7 +141,7 @@ class BronzeToKafkaKillRecoveryITCase {
         // Step 3: a read_committed consumer sees each event exactly once, as written by an
         // uninterrupted run.
         List<ConsumerRecord<byte[], byte[]>> records = kafka().readCommitted(TOPIC);
-        note(
+        diary.note(
                 "read_committed consumer: "
                         + records.size()
                         + " records; read_uncommitted: "
@@ -190,11 +176,7 @@ class BronzeToKafkaKillRecoveryITCase {
                 ProgressTracker.history(checkpoint).stream()
                         .map(p -> p.path("batchId").asLong())
                         .collect(Collectors.toList());
-        note("progress log: batch ids " + batchIds);
+        diary.note("progress log: batch ids " + batchIds);
         assertThat(batchIds).isNotEmpty().isSorted().doesNotHaveDuplicates();
-    }
-
-    private void note(String event) {
-        timeline.add(String.format("%6.1f s  %s", (System.nanoTime() - testStart) / 1e9, event));
     }
 }

@@ -12,6 +12,7 @@ import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.KafkaBronzeQuery;
 import org.flinkss.course.testing.KafkaTestBroker;
 import org.flinkss.jobs.Main;
+import org.flinkss.jobs.TestDiary;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
 import org.flinkss.runtime.query.RunOptions;
@@ -65,9 +66,7 @@ class RealTimeKafkaDeltaITCase {
 
     @TempDir Path dir;
 
-    private final long testStart = System.nanoTime();
-    private final List<String> timeline = new ArrayList<>();
-    private final List<Path> childOutputs = new ArrayList<>();
+    @RegisterExtension final TestDiary diary = new TestDiary();
 
     private static KafkaTestBroker kafka() {
         return KAFKA.broker();
@@ -75,14 +74,7 @@ class RealTimeKafkaDeltaITCase {
 
     @Test
     void kafkaBronzeKilledWhileRecordsFlowHoldsEachRecordOnce() throws Exception {
-        try {
-            kafkaBronze();
-        } catch (Throwable failure) {
-            printChildOutputs();
-            throw failure;
-        } finally {
-            printTimeline();
-        }
+        kafkaBronze();
     }
 
     private void kafkaBronze() throws Exception {
@@ -128,7 +120,7 @@ class RealTimeKafkaDeltaITCase {
         try {
             try (ChildJvm child = launcher.output(log("bronze-run-1")).start(run)) {
                 awaitRows(child, warehouse, KafkaBronzeQuery.TABLE, 500);
-                note("run 1: the 500 events produced before it are in the table");
+                diary.note("run 1: the 500 events produced before it are in the table");
 
                 // Step 2: a producer writes 50 events every 100 ms; the table grows while the
                 // run goes on; kill -9 a seeded 0-1.5 s after it has.
@@ -146,7 +138,7 @@ class RealTimeKafkaDeltaITCase {
                 int extra = new Random(SEED).nextInt(1500);
                 Thread.sleep(extra);
                 assertThat(child.kill9()).isEqualTo(ChildJvm.KILLED_EXIT_CODE);
-                note(
+                diary.note(
                         "run 1: kill -9 "
                                 + extra
                                 + " ms after the table grew: "
@@ -158,7 +150,7 @@ class RealTimeKafkaDeltaITCase {
             producing.set(false);
             producer.join();
             int events = produced.get();
-            note("producer done: " + events + " events");
+            diary.note("producer done: " + events + " events");
 
             // Step 3: the rerun reads on from the last checkpoint, for 60 s, and stops by itself.
             String[] rerun = withRunFor(run, "60s");
@@ -180,14 +172,7 @@ class RealTimeKafkaDeltaITCase {
 
     @Test
     void theSqlExampleWritesADeltaTableAsRecordsArrive() throws Exception {
-        try {
-            sqlToDelta();
-        } catch (Throwable failure) {
-            printChildOutputs();
-            throw failure;
-        } finally {
-            printTimeline();
-        }
+        sqlToDelta();
     }
 
     private void sqlToDelta() throws Exception {
@@ -225,12 +210,12 @@ class RealTimeKafkaDeltaITCase {
                                 "--parallelism",
                                 "2")) {
             awaitRows(child, warehouse, "events_rt", 300);
-            note("the 300 events produced before the run are in events_rt");
+            diary.note("the 300 events produced before the run are in events_rt");
 
             // Step 2: 200 more while it runs: in the table before the run ends.
             kafka().produceEvents("rt-sql-in", 300, 200);
             awaitRows(child, warehouse, "events_rt", 500);
-            note("the 200 produced during the run are in events_rt");
+            diary.note("the 200 produced during the run are in events_rt");
             assertThat(child.waitFor(HANG)).as(child.outputText()).isZero();
         }
 
@@ -248,14 +233,7 @@ class RealTimeKafkaDeltaITCase {
 
     @Test
     void aCompleteModeTableIsReplacedByTheWholeResultAtEachCommit() throws Exception {
-        try {
-            completeMode();
-        } catch (Throwable failure) {
-            printChildOutputs();
-            throw failure;
-        } finally {
-            printTimeline();
-        }
+        completeMode();
     }
 
     private void completeMode() throws Exception {
@@ -299,10 +277,10 @@ class RealTimeKafkaDeltaITCase {
                                 "--parallelism",
                                 "2")) {
             awaitTable(child, warehouse, "rt_totals", countsByType(300));
-            note("rt_totals holds the counts of the first 300 events");
+            diary.note("rt_totals holds the counts of the first 300 events");
             kafka().produceEvents("rt-totals-in", 300, 200);
             awaitTable(child, warehouse, "rt_totals", countsByType(500));
-            note("rt_totals holds the counts of all 500 events");
+            diary.note("rt_totals holds the counts of all 500 events");
             assertThat(child.waitFor(HANG)).as(child.outputText()).isZero();
         }
         assertThat(warehouse.sortedValues("rt_totals"))
@@ -352,7 +330,8 @@ class RealTimeKafkaDeltaITCase {
                         .filter(v -> v.rowsAdded() > 0)
                         .collect(Collectors.toList());
         List<Long> batches = versions.stream().map(HistoryEntry::batchId).toList();
-        note(table + ": versions with rows " + versions.size() + ", their batch ids " + batches);
+        diary.note(
+                table + ": versions with rows " + versions.size() + ", their batch ids " + batches);
         assertThat(versions).allSatisfy(v -> assertThat(v.appId()).isEqualTo(queryId));
         assertThat(batches).isSorted().doesNotHaveDuplicates();
     }
@@ -422,23 +401,7 @@ class RealTimeKafkaDeltaITCase {
 
     private Path log(String name) {
         Path output = dir.resolve("logs").resolve(name + ".log");
-        childOutputs.add(output);
+        diary.output(output);
         return output;
-    }
-
-    private void note(String event) {
-        timeline.add(String.format("%6.1f s  %s", (System.nanoTime() - testStart) / 1e9, event));
-    }
-
-    private void printTimeline() {
-        System.out.println("RealTimeKafkaDeltaITCase timeline:");
-        timeline.forEach(line -> System.out.println("  " + line));
-    }
-
-    private void printChildOutputs() throws IOException {
-        for (Path output : childOutputs) {
-            System.out.println("===== " + output.getFileName() + " =====");
-            System.out.println(Files.exists(output) ? Files.readString(output) : "(no output)");
-        }
     }
 }

@@ -13,6 +13,7 @@ import org.flinkss.course.kafka.EventsToKafka;
 import org.flinkss.course.testing.KafkaTestBroker;
 import org.flinkss.jobs.CliOutput;
 import org.flinkss.jobs.Main;
+import org.flinkss.jobs.TestDiary;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.query.RunOptions;
 import org.flinkss.runtime.storage.Storage;
@@ -55,9 +56,7 @@ class RealTimeKafkaITCase {
 
     @TempDir Path dir;
 
-    private final long testStart = System.nanoTime();
-    private final List<String> timeline = new ArrayList<>();
-    private final List<Path> childOutputs = new ArrayList<>();
+    @RegisterExtension final TestDiary diary = new TestDiary();
 
     /** The documented example: events -> events_out at 127.0.0.1:9092. */
     static final Path REAL_TIME_SQL =
@@ -120,17 +119,17 @@ class RealTimeKafkaITCase {
                                 "real-time=10min",
                                 "--parallelism",
                                 "2")) {
-            childOutputs.add(child.output());
+            diary.output(child.output());
             // Step 2: the first event, produced while the run starts, reaches the output topic.
             kafka().produceEvents("early-in", 0, 1);
             awaitRecords(child, "early-out", 1);
-            note("event 0 in the output topic");
+            diary.note("event 0 in the output topic");
 
             // Step 3: produced now that the job runs, the next 10 arrive too, and no checkpoint
             // of the run has completed: they did not wait for one.
             kafka().produceEvents("early-in", 1, 10);
             awaitRecords(child, "early-out", 11);
-            note("events 1-10 in the output topic");
+            diary.note("events 1-10 in the output topic");
             assertThat(completedCheckpoints(checkpoint))
                     .as("completed checkpoints (their _metadata) when the records had arrived")
                     .isEmpty();
@@ -140,11 +139,6 @@ class RealTimeKafkaITCase {
             // And the sink is at-least-once: a read_committed reader sees them as well.
             assertThat(kafka().readCommitted("early-out")).hasSize(11);
             child.kill9();
-        } catch (Throwable failure) {
-            printChildOutputs();
-            throw failure;
-        } finally {
-            printTimeline();
         }
     }
 
@@ -212,8 +206,8 @@ class RealTimeKafkaITCase {
                             1500,
                             Duration.ofSeconds(180),
                             dir.resolve("logs"),
-                            childOutputs,
-                            this::note,
+                            diary.outputs(),
+                            diary::note,
                             () -> {
                                 String at =
                                         kafka().readUncommitted("killed-out").size()
@@ -229,18 +223,18 @@ class RealTimeKafkaITCase {
             producing.set(false);
             producer.join();
             int events = produced.get();
-            note("producer done: " + events + " events");
+            diary.note("producer done: " + events + " events");
             // The last run ended after the producer: it read everything (else run it once more).
             if (eventIds(kafka().readCommitted("killed-out")).stream().distinct().count()
                     < events) {
-                note("the last run ended before the producer: one more run");
+                diary.note("the last run ended before the producer: one more run");
                 CliOutput last = CliOutput.of(run);
                 assertThat(last.code()).as(last.out() + last.err()).isZero();
             }
 
             // Step 3: each event once for a read_committed reader.
             List<ConsumerRecord<byte[], byte[]>> committed = kafka().readCommitted("killed-out");
-            note(
+            diary.note(
                     "read_committed: "
                             + committed.size()
                             + " records; read_uncommitted: "
@@ -260,12 +254,8 @@ class RealTimeKafkaITCase {
                             Stream.iterate(0L, i -> i + 1)
                                     .limit(events)
                                     .collect(Collectors.toList()));
-        } catch (Throwable failure) {
-            printChildOutputs();
-            throw failure;
         } finally {
             producing.set(false);
-            printTimeline();
         }
     }
 
@@ -421,22 +411,6 @@ class RealTimeKafkaITCase {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private void note(String event) {
-        timeline.add(String.format("%6.1f s  %s", (System.nanoTime() - testStart) / 1e9, event));
-    }
-
-    private void printTimeline() {
-        System.out.println("RealTimeKafkaITCase timeline:");
-        timeline.forEach(line -> System.out.println("  " + line));
-    }
-
-    private void printChildOutputs() throws IOException {
-        for (Path output : childOutputs) {
-            System.out.println("===== " + output.getFileName() + " =====");
-            System.out.println(Files.exists(output) ? Files.readString(output) : "(no output)");
         }
     }
 }

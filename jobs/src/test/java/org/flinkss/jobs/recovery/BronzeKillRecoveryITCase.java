@@ -11,6 +11,7 @@ import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.jobs.Main;
+import org.flinkss.jobs.TestDiary;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.progress.ProgressTracker;
 import org.flinkss.runtime.query.QueryRunner;
@@ -59,9 +60,7 @@ public class BronzeKillRecoveryITCase {
 
     @TempDir Path dir;
 
-    private final long testStart = System.nanoTime();
-    private final List<String> timeline = new ArrayList<>();
-    private final List<Path> childOutputs = new ArrayList<>();
+    @RegisterExtension final TestDiary diary = new TestDiary();
 
     private static RunOptions options(Path base) {
         // Two files per batch and a checkpoint (the commit of a batch) every 300 ms: 20 batches,
@@ -77,17 +76,7 @@ public class BronzeKillRecoveryITCase {
 
     @Test
     void killedRunsRerunToTheSameTableWithNoLossAndNoDuplicates() throws Exception {
-        try {
-            scenario();
-        } catch (Throwable failure) {
-            printTimeline();
-            for (Path output : childOutputs) {
-                System.out.println("===== " + output.getFileName() + " =====");
-                System.out.println(Files.exists(output) ? Files.readString(output) : "(no output)");
-            }
-            throw failure;
-        }
-        printTimeline();
+        scenario();
     }
 
     private void scenario() throws Exception {
@@ -95,7 +84,7 @@ public class BronzeKillRecoveryITCase {
         RunOptions reference = options(dir.resolve("reference"));
         CheckpointLayout checkpoint = killed.checkpointOf(BronzeQuery.NAME);
         Random random = new Random(SEED);
-        note("kill schedule seed " + SEED + " (replay with -Dflinkss.killSeed=" + SEED + ")");
+        diary.note("kill schedule seed " + SEED + " (replay with -Dflinkss.killSeed=" + SEED + ")");
 
         // Step 1: land 40 files of 500 events, ids 0..19999; the reference run reads a copy of the
         // same files.
@@ -117,7 +106,7 @@ public class BronzeKillRecoveryITCase {
         assertThat(eventIds(expected))
                 .containsExactlyElementsOf(
                         LongStream.range(0, EVENTS).boxed().collect(Collectors.toList()));
-        note(
+        diary.note(
                 "uninterrupted in-process run: "
                         + uninterrupted.batches()
                         + " batches, "
@@ -153,8 +142,8 @@ public class BronzeKillRecoveryITCase {
                         MAX_EXTRA_MILLIS,
                         Duration.ofSeconds(90),
                         dir.resolve("logs"),
-                        childOutputs,
-                        this::note,
+                        diary.outputs(),
+                        diary::note,
                         () ->
                                 new Warehouse(killed.warehouse()).count(BronzeQuery.TABLE)
                                         + " rows visible in the table");
@@ -166,7 +155,7 @@ public class BronzeKillRecoveryITCase {
 
         // Step 4: one more run finds nothing new: 0 rows, no new batch id, the table unchanged.
         QueryRunner.Result rerun = QueryRunner.run(new BronzeQuery(killed.events()), killed);
-        note(
+        diary.note(
                 "rerun after recovery (in-process): "
                         + rerun.batches()
                         + " batches, "
@@ -193,7 +182,7 @@ public class BronzeKillRecoveryITCase {
         // read again by the rerun, so numInputRows may add up to more than 20000: not asserted.
         List<Long> batchIds =
                 history.stream().map(p -> p.path("batchId").asLong()).collect(Collectors.toList());
-        note(
+        diary.note(
                 "progress log: batch ids "
                         + batchIds
                         + ", numInputRows sum "
@@ -273,14 +262,5 @@ public class BronzeKillRecoveryITCase {
                         }
                     });
         }
-    }
-
-    private void note(String event) {
-        timeline.add(String.format("%6.1f s  %s", (System.nanoTime() - testStart) / 1e9, event));
-    }
-
-    private void printTimeline() {
-        System.out.println("BronzeKillRecoveryITCase timeline:");
-        timeline.forEach(line -> System.out.println("  " + line));
     }
 }

@@ -11,6 +11,7 @@ import org.flinkss.course.event.EventFiles;
 import org.flinkss.course.event.EventGenerator;
 import org.flinkss.course.queries.BronzeQuery;
 import org.flinkss.jobs.Main;
+import org.flinkss.jobs.TestDiary;
 import org.flinkss.runtime.TestPauses;
 import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.QueryIdentity;
@@ -54,20 +55,11 @@ class RealTimeBronzeITCase {
 
     @TempDir Path dir;
 
-    private final long testStart = System.nanoTime();
-    private final List<String> timeline = new ArrayList<>();
-    private final List<Path> childOutputs = new ArrayList<>();
+    @RegisterExtension final TestDiary diary = new TestDiary();
 
     @Test
     void filesLandedDuringARunReachTheTableAndAKilledRunRerunsEachEventOnce() throws Exception {
-        try {
-            landedAndKilled();
-        } catch (Throwable failure) {
-            printChildOutputs();
-            throw failure;
-        } finally {
-            printTimeline();
-        }
+        landedAndKilled();
     }
 
     private void landedAndKilled() throws Exception {
@@ -84,7 +76,7 @@ class RealTimeBronzeITCase {
         // Step 2: a real-time run, a checkpoint (a commit) every second, until it is killed.
         try (ChildJvm run = launcher.output(log("run-1")).start(bronze(killed, null))) {
             awaitRows(run, warehouse, 2000);
-            note("run 1: the 4 files landed before it are in the table");
+            diary.note("run 1: the 4 files landed before it are in the table");
 
             // Step 3: a file landed while the run goes on is in the table at the latest with the
             // second checkpoint that completes after it landed (and one more that may complete
@@ -94,7 +86,7 @@ class RealTimeBronzeITCase {
             long landedAt = System.nanoTime();
             awaitRows(run, warehouse, 2500);
             long after = newestCheckpoint(checkpoint);
-            note(
+            diary.note(
                     String.format(
                             "run 1: file 5 in the table %.2f s after it landed; newest checkpoint"
                                     + " %d when it landed, %d when its rows were seen",
@@ -111,7 +103,7 @@ class RealTimeBronzeITCase {
             int extra = new Random(SEED).nextInt(1500);
             Thread.sleep(extra);
             assertThat(run.kill9()).isEqualTo(ChildJvm.KILLED_EXIT_CODE);
-            note(
+            diary.note(
                     "run 1: kill -9 "
                             + extra
                             + " ms after file 7 landed, "
@@ -125,9 +117,9 @@ class RealTimeBronzeITCase {
         try (ChildJvm rerun =
                 launcher.output(log("run-2")).start(bronze(killed, Duration.ofSeconds(60)))) {
             awaitRows(rerun, warehouse, 4000);
-            note("run 2: all 8 files in the table");
+            diary.note("run 2: all 8 files in the table");
             assertThat(rerun.waitFor(HANG)).as(rerun.outputText()).isZero();
-            note("run 2: stopped by itself after --run-for");
+            diary.note("run 2: stopped by itself after --run-for");
         }
 
         // Step 6: an available-now run finds nothing new: 0 rows, the table unchanged.
@@ -156,8 +148,8 @@ class RealTimeBronzeITCase {
                 ProgressTracker.history(checkpoint).stream()
                         .map((ObjectNode p) -> p.path("batchId").asLong())
                         .collect(Collectors.toList());
-        note("txn batch ids of the table's versions: " + committed);
-        note("batch ids of the progress log: " + progress);
+        diary.note("txn batch ids of the table's versions: " + committed);
+        diary.note("batch ids of the progress log: " + progress);
         assertThat(committed).isNotEmpty().isSorted().doesNotHaveDuplicates();
         assertThat(progress).isSorted().doesNotHaveDuplicates();
         assertThat(committed).containsAll(progress);
@@ -166,14 +158,7 @@ class RealTimeBronzeITCase {
     @Test
     void aRunKilledBetweenItsParquetFilesAndTheirCommitCommitsThemOnceWhenRunAgain()
             throws Exception {
-        try {
-            killedBeforeCommit();
-        } catch (Throwable failure) {
-            printChildOutputs();
-            throw failure;
-        } finally {
-            printTimeline();
-        }
+        killedBeforeCommit();
     }
 
     private void killedBeforeCommit() throws Exception {
@@ -196,7 +181,7 @@ class RealTimeBronzeITCase {
             assertThat(run.waitFor(HANG)).isEqualTo(TestPauses.HALT_EXIT_CODE);
         }
         List<String> staged = BronzeKillRecoveryITCase.uncommittedFiles(warehouse);
-        note("halted before the commit: staged data files " + staged);
+        diary.note("halted before the commit: staged data files " + staged);
         assertThat(staged).as("Parquet files written but not committed").isNotEmpty();
         assertThat(warehouse.count(BronzeQuery.TABLE)).isZero();
 
@@ -250,7 +235,7 @@ class RealTimeBronzeITCase {
 
     private Path log(String name) {
         Path output = dir.resolve("logs").resolve(name + ".log");
-        childOutputs.add(output);
+        diary.output(output);
         return output;
     }
 
@@ -260,7 +245,7 @@ class RealTimeBronzeITCase {
                 options.events(),
                 n,
                 EventGenerator.events((long) (n - 1) * EVENTS_PER_FILE, EVENTS_PER_FILE));
-        note("landed file " + n);
+        diary.note("landed file " + n);
     }
 
     /** The bronze table one available-now run makes of files 1..{@code files}. */
@@ -321,22 +306,6 @@ class RealTimeBronzeITCase {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private void note(String event) {
-        timeline.add(String.format("%6.1f s  %s", (System.nanoTime() - testStart) / 1e9, event));
-    }
-
-    private void printTimeline() {
-        System.out.println("RealTimeBronzeITCase timeline:");
-        timeline.forEach(line -> System.out.println("  " + line));
-    }
-
-    private void printChildOutputs() throws IOException {
-        for (Path output : childOutputs) {
-            System.out.println("===== " + output.getFileName() + " =====");
-            System.out.println(Files.exists(output) ? Files.readString(output) : "(no output)");
         }
     }
 }

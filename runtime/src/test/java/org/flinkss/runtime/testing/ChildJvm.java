@@ -358,8 +358,9 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Waits until {@code done} holds: false if this child exited first; fails the test, naming
-     * {@code what} and giving the child's output, if it does not hold within the timeout.
+     * Waits until {@code done} holds: false if this child exited without it holding; fails the
+     * test, naming {@code what} and giving the child's output, if it does not hold within the
+     * timeout.
      */
     public boolean await(String what, BooleanSupplier done, Duration timeout)
             throws InterruptedException {
@@ -369,7 +370,8 @@ public final class ChildJvm implements AutoCloseable {
                 return true;
             }
             if (!isAlive()) {
-                return false;
+                // It may have made done hold on its way out, after the check above.
+                return done.getAsBoolean();
             }
             Thread.sleep(20);
         }
