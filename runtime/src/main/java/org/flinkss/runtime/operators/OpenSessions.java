@@ -3,9 +3,13 @@ package org.flinkss.runtime.operators;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.streaming.api.operators.KeyContext;
 
+import javax.annotation.Nullable;
+
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -32,12 +36,33 @@ final class OpenSessions<K, A extends WindowAggregate.Ended> {
     private final Map<K, Sessions<A>> changed = new HashMap<>();
     private int held;
 
-    /** One key's sessions, and what changed in them since they were last written. */
+    /** One key's sessions, and the starts RocksDB holds that are no longer open. */
     private static final class Sessions<A> {
-        final TreeMap<Long, A> open = new TreeMap<>();
+        final TreeMap<Long, Held<A>> open = new TreeMap<>();
 
-        /** Starts changed since the last write, each with whether RocksDB holds it. */
-        final Map<Long, Boolean> changes = new HashMap<>();
+        /** Starts RocksDB holds whose sessions were removed since the last write; null if none. */
+        @Nullable Set<Long> removed;
+    }
+
+    /**
+     * A session on the heap, and whether it differs from RocksDB's. A flag in the entry, not a set
+     * of changed starts: that set cost a boxed entry per session, which the young collections
+     * copied.
+     */
+    static final class Held<A> {
+        A session;
+
+        /** Whether RocksDB holds a session at this start (this one, or an older value). */
+        boolean stored;
+
+        /** Whether it changed since it was last written. */
+        boolean changed;
+
+        Held(A session, boolean stored, boolean changed) {
+            this.session = session;
+            this.stored = stored;
+            this.changed = changed;
+        }
     }
 
     /**
@@ -53,7 +78,7 @@ final class OpenSessions<K, A extends WindowAggregate.Ended> {
     }
 
     /** The current key's sessions by start, read from its state the first time. Do not modify. */
-    NavigableMap<Long, A> of(K key) throws Exception {
+    NavigableMap<Long, Held<A>> of(K key) throws Exception {
         return sessions(key).open;
     }
 
@@ -62,7 +87,7 @@ final class OpenSessions<K, A extends WindowAggregate.Ended> {
         if (s == null) {
             s = new Sessions<>();
             for (Map.Entry<Long, A> e : windows.entries()) {
-                s.open.put(e.getKey(), e.getValue());
+                s.open.put(e.getKey(), new Held<>(e.getValue(), true, false));
             }
             held += s.open.size();
             // A checkpoint of a version before the heap cache has an index of the key's sessions
@@ -76,26 +101,31 @@ final class OpenSessions<K, A extends WindowAggregate.Ended> {
     /** Adds or replaces the current key's session starting at {@code start}. */
     void put(K key, long start, A session) throws Exception {
         Sessions<A> s = sessions(key);
-        changing(key, s, start);
-        if (s.open.put(start, session) == null) {
+        Held<A> h = s.open.get(start);
+        if (h == null) {
+            boolean stored = s.removed != null && s.removed.remove(start);
+            s.open.put(start, new Held<>(session, stored, true));
             held++;
+        } else {
+            h.session = session;
+            h.changed = true;
         }
+        changed.put(key, s);
     }
 
     /** Removes the current key's session starting at {@code start}. */
     void remove(K key, long start) throws Exception {
         Sessions<A> s = sessions(key);
-        changing(key, s, start);
-        if (s.open.remove(start) != null) {
+        Held<A> h = s.open.remove(start);
+        if (h != null) {
             held--;
-        }
-    }
-
-    private void changing(K key, Sessions<A> s, long start) {
-        if (!s.changes.containsKey(start)) {
-            // Unchanged since the last write: RocksDB holds it exactly when it is open.
-            s.changes.put(start, s.open.containsKey(start));
-            changed.put(key, s);
+            if (h.stored) {
+                if (s.removed == null) {
+                    s.removed = new HashSet<>();
+                }
+                s.removed.add(start);
+                changed.put(key, s);
+            }
         }
     }
 
@@ -118,15 +148,20 @@ final class OpenSessions<K, A extends WindowAggregate.Ended> {
         for (Map.Entry<K, Sessions<A>> e : changed.entrySet()) {
             keys.setCurrentKey(e.getKey());
             Sessions<A> s = e.getValue();
-            for (Map.Entry<Long, Boolean> change : s.changes.entrySet()) {
-                A session = s.open.get(change.getKey());
-                if (session != null) {
-                    windows.put(change.getKey(), session);
-                } else if (change.getValue()) {
-                    windows.remove(change.getKey());
+            if (s.removed != null) {
+                for (long start : s.removed) {
+                    windows.remove(start);
+                }
+                s.removed = null;
+            }
+            for (Map.Entry<Long, Held<A>> open : s.open.entrySet()) {
+                Held<A> h = open.getValue();
+                if (h.changed) {
+                    windows.put(open.getKey(), h.session);
+                    h.changed = false;
+                    h.stored = true;
                 }
             }
-            s.changes.clear();
         }
         changed.clear();
         if (current != null) {

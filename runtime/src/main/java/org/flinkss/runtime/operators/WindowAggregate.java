@@ -358,23 +358,23 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
     private void addToSession(long start, long end, IN event, Context ctx, Collector<RowData> out)
             throws Exception {
         K key = ctx.getCurrentKey();
-        NavigableMap<Long, A> open = sessions.of(key);
+        NavigableMap<Long, OpenSessions.Held<A>> open = sessions.of(key);
         A merged = aggregate.add(event, aggregate.createAccumulator());
-        List<Map.Entry<Long, A>> swallowed = new ArrayList<>(2);
-        for (Map.Entry<Long, A> s = open.floorEntry(end);
-                s != null && s.getValue().end() >= start;
+        List<Map.Entry<Long, OpenSessions.Held<A>>> swallowed = new ArrayList<>(2);
+        for (Map.Entry<Long, OpenSessions.Held<A>> s = open.floorEntry(end);
+                s != null && s.getValue().session.end() >= start;
                 s = open.lowerEntry(s.getKey())) {
             swallowed.add(0, s);
         }
-        for (Map.Entry<Long, A> s : swallowed) {
-            merged = aggregate.merge(merged, s.getValue());
+        for (Map.Entry<Long, OpenSessions.Held<A>> s : swallowed) {
+            merged = aggregate.merge(merged, s.getValue().session);
             start = Math.min(start, s.getKey());
-            end = Math.max(end, s.getValue().end());
+            end = Math.max(end, s.getValue().session.end());
         }
-        for (Map.Entry<Long, A> s : swallowed) {
+        for (Map.Entry<Long, OpenSessions.Held<A>> s : swallowed) {
             sessions.remove(key, s.getKey());
             if (emission == WindowEmission.ALL) {
-                A old = s.getValue();
+                A old = s.getValue().session;
                 RowData gone = emitter.row(s.getKey(), old.end(), key, old);
                 gone.setRowKind(RowKind.DELETE);
                 out.collect(gone);
@@ -389,7 +389,7 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
         } else {
             // One timer per key, at its earliest session's end (sessions never touch, so the
             // first by start ends first) or before.
-            fireBy(key, timerFor(open.firstEntry().getValue().end()), ctx.timerService());
+            fireBy(key, timerFor(open.firstEntry().getValue().session.end()), ctx.timerService());
         }
     }
 
@@ -411,11 +411,11 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
     private void closeEndedSessions(OnTimerContext ctx, Collector<RowData> out) throws Exception {
         K key = ctx.getCurrentKey();
         long watermark = ctx.timerService().currentWatermark();
-        NavigableMap<Long, A> open = sessions.of(key);
-        Map.Entry<Long, A> first;
+        NavigableMap<Long, OpenSessions.Held<A>> open = sessions.of(key);
+        Map.Entry<Long, OpenSessions.Held<A>> first;
         while ((first = open.firstEntry()) != null
-                && timerFor(first.getValue().end()) <= watermark) {
-            A session = first.getValue();
+                && timerFor(first.getValue().session.end()) <= watermark) {
+            A session = first.getValue().session;
             out.collect(emitter.row(first.getKey(), session.end(), key, session));
             sessions.remove(key, first.getKey());
             metrics.removed(1);
@@ -425,7 +425,7 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
             firings.remove(key);
             return;
         }
-        long next = timerFor(first.getValue().end());
+        long next = timerFor(first.getValue().session.end());
         if (firing == null || firing.timer <= watermark || next < firing.timer) {
             ctx.timerService().registerEventTimeTimer(next);
             if (firing == null) {
