@@ -1,5 +1,6 @@
 package org.flinkss.runtime.operators;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.functions.AggregateFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
@@ -8,10 +9,12 @@ import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.operators.KeyContext;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.api.windowing.assigners.MergingWindowAssigner;
@@ -28,14 +31,12 @@ import javax.annotation.Nullable;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.NavigableMap;
 
 /**
  * An event-time window aggregation, as Spark's {@code groupBy(window(...), key)}: Flink's window
@@ -52,9 +53,12 @@ import java.util.TreeSet;
  * <p>Rows must come with their event time as the record timestamp. Sessions are Spark's to the
  * microsecond: a row opens {@code [t, t + gap)} at its event time in microseconds (from the {@link
  * LateRowRouter.EventTime} given, else its record timestamp), sessions merge when one starts at or
- * before the other's end, and a session's start, end and state are in microseconds. Its timer is
- * set at the last millisecond before its end (rounded up to a millisecond): Spark writes it once
- * {@code end <= watermark_ms * 1000}. Fixed windows are whole milliseconds and kept in ms.
+ * before the other's end, and a session's start, end and state are in microseconds. Spark writes a
+ * session once {@code end <= watermark_ms * 1000}: a key has one timer, at the last millisecond
+ * before its first session's end (rounded up to a millisecond). Sessions are worked on the heap
+ * ({@link OpenSessions}) and written to the {@code windows} state at each snapshot, so that a row
+ * costs no RocksDB access (run in {@link Operator}). Fixed windows are whole milliseconds and kept
+ * in ms.
  *
  * @param <K> the grouping key
  * @param <IN> the rows
@@ -102,8 +106,14 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
     /** Windows by start: epoch ms for fixed windows, epoch us for sessions. */
     private transient MapState<Long, A> windows;
 
-    /** Sessions only: gap-sized time bucket (us) -> starts (us) of the sessions that span it. */
-    private transient MapState<Long, long[]> sessionIndex;
+    /**
+     * Sessions only: the open sessions of the keys touched, on the heap in front of {@link
+     * #windows}.
+     */
+    private transient OpenSessions<K, A> sessions;
+
+    /** Sets the current key when {@link #sessions} are written ({@link Operator} gives itself). */
+    private transient KeyContext keys;
 
     /**
      * The newest watermark this operator has been sent ({@link Operator} tells it), kept in union
@@ -263,7 +273,23 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
         windows = getRuntimeContext().getMapState(WindowAggregateState.windows(accumulatorClass));
         windowSize = -1;
         firings = new HashMap<>();
-        sessionIndex = getRuntimeContext().getMapState(WindowAggregateState.sessionIndex());
+        if (assigner instanceof MergingWindowAssigner) {
+            if (keys == null) {
+                throw new IllegalStateException(
+                        operatorName
+                                + ": session windows run in WindowAggregate.Operator"
+                                + " (transform(...)), which writes their sessions to the keyed"
+                                + " state at each snapshot; not in process(...)");
+            }
+            sessions =
+                    new OpenSessions<>(
+                            windows,
+                            getRuntimeContext().getMapState(WindowAggregateState.sessionIndex()),
+                            HeapBudget.entries(
+                                    getRuntimeContext()
+                                            .getTaskInfo()
+                                            .getNumberOfParallelSubtasks()));
+        }
     }
 
     @Override
@@ -281,7 +307,10 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
             long t = eventMicros == null ? timestamp * MICROS_PER_MILLI : eventMicros;
             for (TimeWindow window : assigned) {
                 long gap = (window.getEnd() - window.getStart()) * MICROS_PER_MILLI;
-                addToSession(t, t + gap, gap, event, ctx, out);
+                addToSession(t, t + gap, event, ctx, out);
+            }
+            if (sessions.full()) {
+                sessions.writeAndDrop(keys);
             }
             return;
         }
@@ -322,42 +351,45 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
 
     /**
      * Sessions: the new row's window swallows every session it touches (Spark merges at equality
-     * too). Candidates come from an index of the gap-sized time buckets each session spans, so a
-     * row looks at a few sessions, not at every open session of its key. All in microseconds.
+     * too). A key's sessions never touch each other and each is at least a gap long, so at most two
+     * touch a row's window: the last one starting at or before its end, and the one before that.
+     * They are merged in the order of their starts. All in microseconds.
      */
-    private void addToSession(
-            long start, long end, long gap, IN event, Context ctx, Collector<RowData> out)
+    private void addToSession(long start, long end, IN event, Context ctx, Collector<RowData> out)
             throws Exception {
+        K key = ctx.getCurrentKey();
+        NavigableMap<Long, OpenSessions.Held<A>> open = sessions.of(key);
         A merged = aggregate.add(event, aggregate.createAccumulator());
-        List<Long> swallowed = new ArrayList<>();
-        for (long s : sessionsSpanning(start, end, gap)) {
-            A session = windows.get(s);
-            if (session != null && s <= end && session.end() >= start) {
-                swallowed.add(s);
-                merged = aggregate.merge(merged, session);
-                start = Math.min(start, s);
-                end = Math.max(end, session.end());
-            }
+        List<Map.Entry<Long, OpenSessions.Held<A>>> swallowed = new ArrayList<>(2);
+        for (Map.Entry<Long, OpenSessions.Held<A>> s = open.floorEntry(end);
+                s != null && s.getValue().session.end() >= start;
+                s = open.lowerEntry(s.getKey())) {
+            swallowed.add(0, s);
         }
-        for (Long s : swallowed) {
-            A old = windows.get(s);
-            index(s, old.end(), gap, false);
-            windows.remove(s);
+        for (Map.Entry<Long, OpenSessions.Held<A>> s : swallowed) {
+            merged = aggregate.merge(merged, s.getValue().session);
+            start = Math.min(start, s.getKey());
+            end = Math.max(end, s.getValue().session.end());
+        }
+        for (Map.Entry<Long, OpenSessions.Held<A>> s : swallowed) {
+            sessions.remove(key, s.getKey());
             if (emission == WindowEmission.ALL) {
-                RowData gone = emitter.row(s, old.end(), ctx.getCurrentKey(), old);
+                A old = s.getValue().session;
+                RowData gone = emitter.row(s.getKey(), old.end(), key, old);
                 gone.setRowKind(RowKind.DELETE);
                 out.collect(gone);
             }
         }
         metrics.added(1 - swallowed.size());
         merged.end(end);
-        windows.put(start, merged);
-        index(start, end, gap, true);
-        metrics.updated(ctx.getCurrentKey(), start);
+        sessions.put(key, start, merged);
+        metrics.updated(key, start);
         if (emission == WindowEmission.ALL) {
-            out.collect(emitter.row(start, end, ctx.getCurrentKey(), merged));
+            out.collect(emitter.row(start, end, key, merged));
         } else {
-            ctx.timerService().registerEventTimeTimer(timerFor(end));
+            // One timer per key, at its earliest session's end (sessions never touch, so the
+            // first by start ends first) or before.
+            fireBy(key, timerFor(open.firstEntry().getValue().session.end()), ctx.timerService());
         }
     }
 
@@ -370,39 +402,36 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
         return -Math.floorDiv(-endMicros, MICROS_PER_MILLI) - 1;
     }
 
-    private Set<Long> sessionsSpanning(long from, long to, long gap) throws Exception {
-        Set<Long> starts = new TreeSet<>();
-        for (long b = Math.floorDiv(from, gap); b <= Math.floorDiv(to, gap); b++) {
-            long[] inBucket = sessionIndex.get(b);
-            if (inBucket != null) {
-                for (long s : inBucket) {
-                    starts.add(s);
-                }
-            }
+    /**
+     * Sessions: writes and forgets the key's sessions that the watermark has ended (the first ones
+     * by start), and sets the key's timer at the end of the first one left. A timer the key no
+     * longer needs (set before a session grew, or one per row in a checkpoint of an older version)
+     * finds nothing ended.
+     */
+    private void closeEndedSessions(OnTimerContext ctx, Collector<RowData> out) throws Exception {
+        K key = ctx.getCurrentKey();
+        long watermark = ctx.timerService().currentWatermark();
+        NavigableMap<Long, OpenSessions.Held<A>> open = sessions.of(key);
+        Map.Entry<Long, OpenSessions.Held<A>> first;
+        while ((first = open.firstEntry()) != null
+                && timerFor(first.getValue().session.end()) <= watermark) {
+            A session = first.getValue().session;
+            out.collect(emitter.row(first.getKey(), session.end(), key, session));
+            sessions.remove(key, first.getKey());
+            metrics.removed(1);
         }
-        return starts;
-    }
-
-    private void index(long start, long end, long gap, boolean add) throws Exception {
-        for (long b = Math.floorDiv(start, gap); b <= Math.floorDiv(end, gap); b++) {
-            long[] inBucket = sessionIndex.get(b);
-            long[] updated;
-            if (add) {
-                updated =
-                        inBucket == null
-                                ? new long[] {start}
-                                : Arrays.copyOf(inBucket, inBucket.length + 1);
-                updated[updated.length - 1] = start;
+        Firing firing = firings.get(key);
+        if (first == null) {
+            firings.remove(key);
+            return;
+        }
+        long next = timerFor(first.getValue().session.end());
+        if (firing == null || firing.timer <= watermark || next < firing.timer) {
+            ctx.timerService().registerEventTimeTimer(next);
+            if (firing == null) {
+                firings.put(key, new Firing(next));
             } else {
-                updated =
-                        inBucket == null
-                                ? new long[0]
-                                : Arrays.stream(inBucket).filter(x -> x != start).toArray();
-            }
-            if (updated.length == 0) {
-                sessionIndex.remove(b);
-            } else {
-                sessionIndex.put(b, updated);
+                firing.timer = next;
             }
         }
     }
@@ -416,9 +445,7 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
 
     /** A timer of the key's, restored from a checkpoint ({@link Operator} tells it). */
     void timerRestored(K key, long timestamp) {
-        if (!(assigner instanceof MergingWindowAssigner)) {
-            lowerTimer(key, timestamp);
-        }
+        lowerTimer(key, timestamp);
     }
 
     /** Records a timer of the key's at {@code timestamp}: whether it is now the key's earliest. */
@@ -442,23 +469,7 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
             closeEndedWindows(timestamp, ctx, out);
             return;
         }
-        // Sessions: those that end at this timer (in its millisecond), if they have not grown
-        // since.
-        long gap = sizeOf(timestamp) * MICROS_PER_MILLI;
-        for (long start :
-                sessionsSpanning(
-                        timestamp * MICROS_PER_MILLI + 1,
-                        (timestamp + 1) * MICROS_PER_MILLI,
-                        gap)) {
-            A session = windows.get(start);
-            if (session != null && timerFor(session.end()) == timestamp) {
-                long end = session.end();
-                out.collect(emitter.row(start, end, ctx.getCurrentKey(), session));
-                index(start, end, gap, false);
-                windows.remove(start);
-                metrics.removed(1);
-            }
-        }
+        closeEndedSessions(ctx, out);
     }
 
     /**
@@ -538,6 +549,19 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
         knownWatermark = Math.max(knownWatermark, sparkWatermark);
     }
 
+    /** Sets how many sessions a subtask holds on the heap, for a test that fills it. */
+    @VisibleForTesting
+    void limitHeldSessions(int limit) {
+        sessions.limit(limit);
+    }
+
+    /** Sessions: writes what changed in them to the keyed state (before it is snapshotted). */
+    void writeSessions() throws Exception {
+        if (sessions != null) {
+            sessions.write(keys);
+        }
+    }
+
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
         metrics.snapshot(context, getRuntimeContext());
@@ -574,6 +598,7 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
         @Override
         @SuppressWarnings("unchecked")
         public void open() throws Exception {
+            ((WindowAggregate<K, IN, A>) userFunction).keys = this;
             super.open();
             // The timer service KeyedProcessOperator made: the function learns each key's timer.
             WindowAggregate<K, IN, A> function = (WindowAggregate<K, IN, A>) userFunction;
@@ -581,6 +606,19 @@ public final class WindowAggregate<K, IN, A extends WindowAggregate.Ended>
                     .forEachEventTimeTimer(
                             (namespace, timestamp) ->
                                     function.timerRestored((K) getCurrentKey(), timestamp));
+        }
+
+        @Override
+        public void snapshotState(StateSnapshotContext context) throws Exception {
+            // The keyed state is snapshotted after this method: the sessions go into it.
+            ((WindowAggregate<?, ?, ?>) userFunction).writeSessions();
+            super.snapshotState(context);
+        }
+
+        @Override
+        public void finish() throws Exception {
+            ((WindowAggregate<?, ?, ?>) userFunction).writeSessions();
+            super.finish();
         }
 
         @Override

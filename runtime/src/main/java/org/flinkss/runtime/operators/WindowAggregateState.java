@@ -14,7 +14,11 @@ public final class WindowAggregateState {
     /** Windows by start (epoch ms for fixed windows, epoch us for sessions): the accumulator. */
     public static final String WINDOWS = "windows";
 
-    /** Sessions only: gap-sized time bucket (us) to the starts of the sessions that span it. */
+    /**
+     * Sessions, in checkpoints of versions before the sessions were held on the heap: gap-sized
+     * time bucket (us) to the starts of the sessions that span it. Nothing reads it any more; a
+     * key's is cleared when its sessions are first read.
+     */
     public static final String SESSION_INDEX = "session-index";
 
     private WindowAggregateState() {}

@@ -1,8 +1,12 @@
 package org.flinkss.runtime.operators;
 
+import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.StateBackend;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindows;
 import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
@@ -264,17 +268,136 @@ class WindowAggregateTest {
         push(h, "a", "00:06", 4);
         assertThat(sessions(h)).containsExactly("a [00:00-00:04) 2", "a [00:06-00:08) 1");
         assertThat(h.numEventTimeTimers())
-                .as("the swallowed session's timer stays, and finds nothing when it fires")
-                .isEqualTo(3);
+                .as("one timer per key, at the first session's first end; not one per row")
+                .isEqualTo(1);
 
+        // The first session grew past its timer: the timer finds nothing ended and moves on.
         watermark(h, "00:02");
         assertThat(drain(h)).isEmpty();
-        assertThat(h.numEventTimeTimers()).isEqualTo(2);
+        assertThat(h.numEventTimeTimers()).isEqualTo(1);
 
         watermark(h, "00:04");
         assertThat(drain(h)).containsExactly("+I a [00:00-00:04) rows=2 sum=3");
         assertThat(sessions(h)).containsExactly("a [00:06-00:08) 1");
         assertThat(h.numEventTimeTimers()).isEqualTo(1);
+
+        watermark(h, "00:08");
+        assertThat(drain(h)).containsExactly("+I a [00:06-00:08) rows=1 sum=4");
+        assertThat(sessions(h)).isEmpty();
+        assertThat(h.numEventTimeTimers()).isZero();
+    }
+
+    @Test
+    void oneWatermarkWritesEveryEndedSessionOfAKeyInOrderAndKeepsTheOpenOnes() throws Exception {
+        var h =
+                harness(
+                        EventTimeSessionWindows.withGap(Duration.ofMinutes(2)),
+                        WindowEmission.FINAL);
+        push(h, "a", "00:10", 1);
+        push(h, "a", "00:00", 2);
+        push(h, "a", "00:05", 4);
+        push(h, "b", "00:01", 8);
+        assertThat(h.numEventTimeTimers()).as("a's lowered once, b's").isEqualTo(3);
+
+        watermark(h, "00:07");
+        assertThat(drain(h))
+                .containsExactly(
+                        "+I a [00:00-00:02) rows=1 sum=2",
+                        "+I a [00:05-00:07) rows=1 sum=4",
+                        "+I b [00:01-00:03) rows=1 sum=8");
+        assertThat(sessions(h)).containsExactly("a [00:10-00:12) 1");
+        assertThat(h.numEventTimeTimers())
+                .as("a's next timer is the one its first row set; b has none left")
+                .isEqualTo(1);
+
+        watermark(h, "00:12");
+        assertThat(drain(h)).containsExactly("+I a [00:10-00:12) rows=1 sum=1");
+        assertThat(h.numEventTimeTimers()).isZero();
+    }
+
+    @Test
+    void sessionsBeyondTheHeapBudgetGoToRocksDbAndMergeFromThereExactly() throws Exception {
+        var h =
+                harness(
+                        EventTimeSessionWindows.withGap(Duration.ofMinutes(2)),
+                        WindowEmission.FINAL,
+                        null,
+                        new EmbeddedRocksDBStateBackend());
+        function(h).limitHeldSessions(1);
+        // Each row leaves more than one session held: all are written to RocksDB and dropped
+        // from the heap, and the next row of the key reads them back.
+        push(h, "a", "00:00", 1);
+        push(h, "a", "00:03", 2);
+        push(h, "b", "00:00", 4);
+        push(h, "a", "00:01:30", 8);
+        push(h, "a", "00:06", 16);
+        assertThat(sessions(h))
+                .containsExactly("a [00:00-00:05) 3", "a [00:06-00:08) 1", "b [00:00-00:02) 1");
+
+        watermark(h, "00:08");
+        assertThat(drain(h))
+                .containsExactlyInAnyOrder(
+                        "+I a [00:00-00:05) rows=3 sum=11",
+                        "+I a [00:06-00:08) rows=1 sum=16",
+                        "+I b [00:00-00:02) rows=1 sum=4");
+        assertThat(sessions(h)).isEmpty();
+        h.snapshot(1, 0);
+        assertThat(stateRows(1).numRowsTotal()).isZero();
+    }
+
+    @Test
+    void sessionsOfAnOlderCheckpointWithItsBucketIndexMergeAndCloseAndTheIndexIsCleared()
+            throws Exception {
+        // Step 1: a checkpoint as versions before the heap cache wrote it: a's session [00:00,
+        // 00:02) in windows, listed in session-index under its gap-sized buckets, and its timer.
+        var gap = EventTimeSessionWindows.withGap(Duration.ofMinutes(2));
+        var older = harness(gap, WindowEmission.FINAL, null, new EmbeddedRocksDBStateBackend());
+        KeyedStateBackend<String> backend = older.getOperator().getKeyedStateBackend();
+        backend.setCurrentKey("a");
+        long start = atMicros("00:00:00.000000");
+        long gapMicros = Duration.ofMinutes(2).toNanos() / 1000;
+        Tally session = new Tally.Function().add(new Reading("a", 0L, 5), new Tally());
+        session.end = start + gapMicros;
+        backend.getPartitionedState(
+                        VoidNamespace.INSTANCE,
+                        VoidNamespaceSerializer.INSTANCE,
+                        WindowAggregateState.windows(Tally.class))
+                .put(start, session);
+        MapState<Long, long[]> index =
+                backend.getPartitionedState(
+                        VoidNamespace.INSTANCE,
+                        VoidNamespaceSerializer.INSTANCE,
+                        WindowAggregateState.sessionIndex());
+        index.put(start / gapMicros, new long[] {start});
+        index.put(start / gapMicros + 1, new long[] {start});
+        @SuppressWarnings("unchecked")
+        var operator = (WindowAggregate.Operator<String, Reading, Tally>) older.getOperator();
+        operator.getInternalTimerService("user-timers", VoidNamespaceSerializer.INSTANCE, operator)
+                .registerEventTimeTimer(
+                        VoidNamespace.INSTANCE, WindowAggregate.timerFor(session.end));
+        OperatorSubtaskState snapshot = older.snapshot(1, 0);
+
+        // Step 2: this version restores it; a row at the session's end merges into it.
+        var after = harness(gap, WindowEmission.FINAL, snapshot, new EmbeddedRocksDBStateBackend());
+        push(after, "a", "00:02", 2);
+        assertThat(sessions(after)).containsExactly("a [00:00-00:04) 2");
+
+        // Step 3: the older timer finds nothing ended; the session is written once at its end.
+        watermark(after, "00:02");
+        assertThat(drain(after)).isEmpty();
+        watermark(after, "00:04");
+        assertThat(drain(after)).containsExactly("+I a [00:00-00:04) rows=2 sum=7");
+
+        // Step 4: the key's bucket index is gone from the state.
+        KeyedStateBackend<String> restored = after.getOperator().getKeyedStateBackend();
+        restored.setCurrentKey("a");
+        assertThat(
+                        restored.getPartitionedState(
+                                        VoidNamespace.INSTANCE,
+                                        VoidNamespaceSerializer.INSTANCE,
+                                        WindowAggregateState.sessionIndex())
+                                .isEmpty())
+                .isTrue();
     }
 
     @Test
@@ -544,9 +667,20 @@ class WindowAggregateTest {
         return Harness.windows(h, Harness::hhmm);
     }
 
-    /** The sessions in the operator's keyed state (us), as {@code key [start-end) rows}. */
+    @SuppressWarnings("unchecked")
+    private static WindowAggregate<String, Reading, Tally> function(
+            KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h) {
+        return (WindowAggregate<String, Reading, Tally>)
+                ((WindowAggregate.Operator<?, ?, ?>) h.getOperator()).getUserFunction();
+    }
+
+    /**
+     * The sessions in the operator's keyed state (us), as {@code key [start-end) rows}, once the
+     * operator has written its heap's sessions there (as it does before every snapshot).
+     */
     private static List<String> sessions(
             KeyedOneInputStreamOperatorTestHarness<String, Reading, RowData> h) throws Exception {
+        function(h).writeSessions();
         return Harness.windows(h, Harness::clock);
     }
 
