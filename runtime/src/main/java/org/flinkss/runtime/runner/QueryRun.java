@@ -129,6 +129,22 @@ public final class QueryRun {
                             + name
                             + "' again to commit it.");
             return runOnce(builder);
+        } catch (RestartedWhileStopping e) {
+            settings.out.println(
+                    "warning: "
+                            + e.getMessage()
+                            + "\n  Running '"
+                            + name
+                            + "' again to read the rest.");
+            try {
+                return runOnce(builder);
+            } catch (RestartedWhileStopping again) {
+                throw new QueryException(
+                        again.getMessage()
+                                + ", a second time. The checkpoint "
+                                + layout
+                                + " keeps what was committed: fix the cause and run it again.");
+            }
         }
     }
 
@@ -360,6 +376,18 @@ public final class QueryRun {
             // The savepoint is the last checkpoint of the run: everything reported up to it is
             // committed.
             tracker.commit(runId, Long.MAX_VALUE);
+            if (settings.trigger.isAvailableNow() && stopper.failedOverWhileStopping()) {
+                throw new RestartedWhileStopping(
+                        "query '"
+                                + name
+                                + "' failed over while stopping with a savepoint ("
+                                + failures.cause()
+                                + ") and was stopped again where its restore from the last"
+                                + " checkpoint had got to, before it had read everything"
+                                + " available; its savepoint "
+                                + savepoint
+                                + " keeps that point");
+            }
             return savepoint;
         } finally {
             // The answers to the checkpoints asked for, read before the cluster shuts down, which

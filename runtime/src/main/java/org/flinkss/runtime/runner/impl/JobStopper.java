@@ -39,6 +39,9 @@ public final class JobStopper {
     private final FailureExplainer failures;
     private final StopRetries retries;
 
+    /** Whether the job failed over while the last {@link #stop} was trying to stop it. */
+    private boolean failedOverWhileStopping;
+
     /**
      * @param savepoints where the savepoint goes: the query's {@code savepoints/}
      */
@@ -63,6 +66,7 @@ public final class JobStopper {
      */
     public Path stop() {
         Exception last = null;
+        failedOverWhileStopping = false;
         for (int attempt = 1; ; attempt++) {
             try {
                 String path =
@@ -104,6 +108,11 @@ public final class JobStopper {
                                         + failures.cause(),
                                 e);
                     default:
+                        if (failedOver(e, status)) {
+                            // Restored from its last checkpoint: the next attempt stops it
+                            // wherever it has got to again.
+                            failedOverWhileStopping = true;
+                        }
                         if (!retries.retriesAfter(attempt)) {
                             throw new QueryException(
                                     "query '"
@@ -120,6 +129,27 @@ public final class JobStopper {
                 }
             }
         }
+    }
+
+    /**
+     * Whether the job failed over while the last {@link #stop} tried to stop it, and so was
+     * stopped, at the end, wherever its restore from the last checkpoint had got to: an
+     * availableNow run may then not have read everything it was to read.
+     */
+    public boolean failedOverWhileStopping() {
+        return failedOverWhileStopping;
+    }
+
+    /**
+     * Whether a failed stop, with the job's status after it, says the job failed over: Flink took
+     * the savepoint, then a task failed before the job ended, and it restarts the job from its last
+     * checkpoint ({@link StopWithSavepointStoppingException}, also once the job runs again); or the
+     * job is failing or restarting. A stop refused while every task still runs is not one.
+     */
+    static boolean failedOver(Throwable stopFailure, JobStatus statusAfter) {
+        return statusAfter == JobStatus.FAILING
+                || statusAfter == JobStatus.RESTARTING
+                || Throwables.isCausedBy(stopFailure, StopWithSavepointStoppingException.class);
     }
 
     /**

@@ -75,6 +75,26 @@ class JobStopperTest {
     }
 
     @Test
+    void aStopThatFailsWhileTheJobFailsOverIsToldFromOneRefusedWhileEveryTaskRuns() {
+        Throwable refused =
+                new ExecutionException(
+                        new CheckpointException(
+                                CheckpointFailureReason.NOT_ALL_REQUIRED_TASKS_RUNNING));
+        // Refused while the job deploys or runs: the next attempt stops it where it is.
+        assertThat(JobStopper.failedOver(refused, JobStatus.RUNNING)).isFalse();
+        assertThat(JobStopper.failedOver(refused, JobStatus.CREATED)).isFalse();
+        // The job restarts from its last checkpoint: a later stop ends it wherever that got to.
+        assertThat(JobStopper.failedOver(refused, JobStatus.RESTARTING)).isTrue();
+        assertThat(JobStopper.failedOver(refused, JobStatus.FAILING)).isTrue();
+        // The savepoint was taken, then a task failed: whatever the status, the job failed over.
+        assertThat(
+                        JobStopper.failedOver(
+                                new ExecutionException(SAVEPOINT_TAKEN_COMMIT_FAILED),
+                                JobStatus.RUNNING))
+                .isTrue();
+    }
+
+    @Test
     void theDefaultRetriesAreQuickFirstThenSlowAndEndAfterFiftyAttempts() {
         StopRetries retries = StopRetries.DEFAULT;
 
