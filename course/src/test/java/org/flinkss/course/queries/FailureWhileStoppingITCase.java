@@ -70,7 +70,7 @@ class FailureWhileStoppingITCase {
         return new Query() {
             @Override
             public String name() {
-                return "bronze-stop-failover";
+                return "bronze-stop-failure";
             }
 
             @Override
@@ -118,11 +118,11 @@ class FailureWhileStoppingITCase {
         assertThat(said)
                 .as(said)
                 .contains("took its savepoint but failed to commit its last batch")
-                .contains("Running 'bronze-stop-failover' again to commit it.");
+                .contains("Running 'bronze-stop-failure' again to commit it.");
         Warehouse warehouse = new Warehouse(options.warehouse());
         assertThat(warehouse.count("events_bronze")).isEqualTo(ROWS);
         assertThat(warehouse.sortedValues("events_bronze")).doesNotHaveDuplicates();
-        assertThat(ProgressTracker.history(options.checkpointOf("bronze-stop-failover")))
+        assertThat(ProgressTracker.history(options.checkpointOf("bronze-stop-failure")))
                 .extracting(p -> p.path("batchId").asLong())
                 .containsExactly(0L);
     }

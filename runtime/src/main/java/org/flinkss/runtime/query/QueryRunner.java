@@ -12,6 +12,8 @@ import org.flinkss.runtime.runner.QueryRun;
 import org.flinkss.runtime.runner.RunOutcome;
 import org.flinkss.runtime.table.Warehouse;
 
+import javax.annotation.Nullable;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -123,6 +125,7 @@ public final class QueryRunner {
     private static final class Built implements BuiltJob {
         private final QueryContext context;
         private final Warehouse warehouse;
+        @Nullable private List<UntilFinal.Finding> untilFinal;
 
         Built(QueryContext context, Warehouse warehouse) {
             this.context = context;
@@ -161,17 +164,22 @@ public final class QueryRunner {
 
         @Override
         public List<String> untilFinalRefusals() {
-            return context.untilFinalFindings().stream()
-                    .filter(f -> !f.isFinal())
-                    .map(f -> f.line())
-                    .toList();
+            return untilFinal(false);
         }
 
         @Override
         public List<String> untilFinalNotes() {
-            return context.untilFinalFindings().stream()
-                    .filter(f -> f.isFinal())
-                    .map(f -> f.line())
+            return untilFinal(true);
+        }
+
+        /** The lines of {@code --until-final}'s findings that are final or not, read once. */
+        private List<String> untilFinal(boolean isFinal) {
+            if (untilFinal == null) {
+                untilFinal = context.untilFinalFindings();
+            }
+            return untilFinal.stream()
+                    .filter(f -> f.isFinal() == isFinal)
+                    .map(UntilFinal.Finding::line)
                     .toList();
         }
 

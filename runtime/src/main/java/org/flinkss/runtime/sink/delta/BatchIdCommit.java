@@ -22,8 +22,9 @@ import java.util.OptionalLong;
  * batch's id is known only when it is closed, and the commit writes each staged file again with the
  * batch's id in it, then appends those files as {@link AppendCommit} does. A rewritten file is
  * named after its staged one and the batch ({@code <staged>-batch<N>.parquet}), so a commit tried
- * again writes the same file; the staged files are left uncommitted, for the run's clean-up. A
- * batch the table already holds is not rewritten.
+ * again writes the same file; the staged files stay in the table's folder, never in its log, until
+ * {@code table vacuum} deletes them after its retention. A batch the table already holds is not
+ * rewritten.
  */
 public final class BatchIdCommit implements TableCommit {
 
@@ -68,12 +69,15 @@ public final class BatchIdCommit implements TableCommit {
             fs.delete(to, false); // an earlier try's, never committed: this batch is not held
         }
         int last = rowType.getFieldCount() - 1;
+        RowData.FieldGetter[] getters = new RowData.FieldGetter[last];
+        for (int i = 0; i < last; i++) {
+            getters[i] = RowData.createFieldGetter(rowType.getTypeAt(i), i);
+        }
         List<RowData> rows = new ArrayList<>();
         for (RowData row : DataFiles.read(from, rowType)) {
             GenericRowData copy = new GenericRowData(row.getRowKind(), rowType.getFieldCount());
             for (int i = 0; i < last; i++) {
-                copy.setField(
-                        i, RowData.createFieldGetter(rowType.getTypeAt(i), i).getFieldOrNull(row));
+                copy.setField(i, getters[i].getFieldOrNull(row));
             }
             copy.setField(last, batchId);
             rows.add(copy);
