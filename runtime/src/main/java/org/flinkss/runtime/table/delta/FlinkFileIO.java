@@ -116,6 +116,9 @@ final class FlinkFileIO implements FileIO {
                 previous = version;
             }
         }
+        if (cutAfterItsLastCommit(listed)) {
+            return true;
+        }
         if (!fromListed
                 && from.getName().length() == COMMIT_NAME_LENGTH
                 && from.getName().endsWith(".json")
@@ -123,6 +126,37 @@ final class FlinkFileIO implements FileIO {
             return true;
         }
         return headMissing(listed, from, checkpointListed);
+    }
+
+    /**
+     * A listing that names a checksum or a checkpoint of a version later than its last commit. Both
+     * are written only after their version's commit, and a version's {@code .crc} and {@code
+     * .checkpoint.parquet} sort before its {@code .json}: a listing cut between them shows the
+     * newest checksum without its commit, and Kernel refuses the log ("checksum file's version
+     * should be less than or equal to logSegment's version": DeltaS3ITCase's racing writers on
+     * S3Proxy).
+     */
+    static boolean cutAfterItsLastCommit(List<ListedFile> listed) {
+        long lastCommit = -1;
+        long lastOther = -1;
+        for (ListedFile f : listed) {
+            String name = f.name();
+            if (name.length() <= 21 || name.charAt(20) != '.') {
+                continue;
+            }
+            long version;
+            try {
+                version = Long.parseLong(name.substring(0, 20));
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            if (name.length() == COMMIT_NAME_LENGTH && name.endsWith(".json")) {
+                lastCommit = Math.max(lastCommit, version);
+            } else if (name.endsWith(".crc") || name.contains(".checkpoint")) {
+                lastOther = Math.max(lastOther, version);
+            }
+        }
+        return lastCommit >= 0 && lastOther > lastCommit;
     }
 
     /**
