@@ -44,6 +44,15 @@ class SqlConstraintsITCase {
         return CliOutput.of("sql", "--file", file.toString(), "--base", base.toString(), "--quiet");
     }
 
+    /** {@code sql --file --dry-run}'s output, once it exited 0. */
+    private String dryRun(Path file) {
+        CliOutput out =
+                CliOutput.of(
+                        "sql", "--file", file.toString(), "--base", base.toString(), "--dry-run");
+        assertThat(out.code()).as(out.err()).isZero();
+        return out.out();
+    }
+
     @Test
     void aScriptsConstraintIsCommittedCheckedOnTheRowsAndEnforcedOnItsInsert() throws Exception {
         Warehouse warehouse = new Warehouse(Storage.location(base.resolve("warehouse").toFile()));
@@ -81,6 +90,11 @@ class SqlConstraintsITCase {
         LocalEventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
         SqlFileITCase.ok("run", "bronze", "--base", base.toString(), "--quiet");
         long before = amounts.version();
+        assertThat(dryRun(sql))
+                .contains(
+                        "would commit: statement 3 (ALTER TABLE amounts ADD CONSTRAINT Early_Id"
+                                + " CHECK (event_...): nothing: Delta table 'amounts' has the"
+                                + " constraint early_id already");
         CliOutput failed = sql(sql);
         assertThat(failed.code()).isNotZero();
         assertThat(failed.err())
@@ -116,6 +130,13 @@ class SqlConstraintsITCase {
                 CliOutput.of(
                         "sql", "--file", sql.toString(), "--base", base.toString(), "--dry-run");
         assertThat(dryRun.code()).as(dryRun.err()).isZero();
+        assertThat(dryRun.out())
+                .contains(
+                        "note: before the job, would commit: statement 3 (ALTER TABLE amounts ADD"
+                                + " CONSTRAINT big CHECK (amount > 50)): ADD CONSTRAINT big CHECK"
+                                + " (amount > 50) to Delta table 'amounts', once its rows are"
+                                + " checked against it")
+                .contains("nothing was run or written");
         assertThat(amounts.version()).isEqualTo(before);
         CliOutput refused = sql(sql);
         assertThat(refused.code()).isNotZero();
@@ -129,6 +150,10 @@ class SqlConstraintsITCase {
         // Step 4: the script drops early_id; batch 2 is read again and committed.
         Files.writeString(
                 sql, TABLES + "ALTER TABLE amounts DROP CONSTRAINT IF EXISTS early_id;\n" + INSERT);
+        assertThat(dryRun(sql))
+                .contains(
+                        "would commit: statement 3 (ALTER TABLE amounts DROP CONSTRAINT IF EXISTS"
+                            + " early_id): DROP CONSTRAINT early_id from Delta table 'amounts'");
         CliOutput dropped = sql(sql);
         assertThat(dropped.code()).as(dropped.err()).isZero();
         assertThat(warehouse.count("amounts")).isEqualTo(1000);
@@ -145,6 +170,11 @@ class SqlConstraintsITCase {
                 .singleElement()
                 .asString()
                 .contains("constraint -early_id");
+        assertThat(dryRun(sql))
+                .contains(
+                        "would commit: statement 3 (ALTER TABLE amounts DROP CONSTRAINT IF EXISTS"
+                                + " early_id): nothing: Delta table 'amounts' has no constraint"
+                                + " early_id");
 
         // Step 5: without IF EXISTS, a DROP of a constraint the table lacks is refused, as Delta
         // refuses it; and the statement is for Delta tables only.

@@ -94,6 +94,7 @@ public final class QueryContext {
 
     private final List<String> stateful = new ArrayList<>();
     private final List<Runnable> beforeRun = new ArrayList<>();
+    private final List<String> commitsBeforeRun = new ArrayList<>();
     private final Map<String, Map<String, String>> plannedChecks = new HashMap<>();
     private final List<String> tables = new ArrayList<>();
 
@@ -583,6 +584,22 @@ public final class QueryContext {
      */
     public void beforeRun(Runnable action) {
         beforeRun.add(action);
+    }
+
+    /**
+     * Runs {@code commit} before the job is submitted, as {@link #beforeRun} does; {@code run
+     * --dry-run} lists {@code described} among what the run would do.
+     *
+     * @param described the commit in one line: the table, what changes, or that nothing would
+     */
+    public void commitBeforeRun(String described, Runnable commit) {
+        commitsBeforeRun.add(described);
+        beforeRun.add(commit);
+    }
+
+    /** The commits {@link #commitBeforeRun} planned, a line each, in order. */
+    List<String> commitsBeforeRun() {
+        return List.copyOf(commitsBeforeRun);
     }
 
     /**

@@ -184,6 +184,11 @@ public final class QueryRunner {
         }
 
         @Override
+        public List<String> commitsBeforeRun() {
+            return context.commitsBeforeRun();
+        }
+
+        @Override
         public void prepare() {
             context.prepare();
         }

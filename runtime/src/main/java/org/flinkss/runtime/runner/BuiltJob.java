@@ -49,6 +49,14 @@ public interface BuiltJob {
         return List.of();
     }
 
+    /**
+     * The commits the run would make before the job is submitted, a line each ({@code --dry-run}: a
+     * SQL file's {@code ALTER TABLE ... ADD|DROP CONSTRAINT}). None by default.
+     */
+    default List<String> commitsBeforeRun() {
+        return List.of();
+    }
+
     /** Before the job is submitted, once the checkpoint accepted the query: creates its tables. */
     void prepare();
 

@@ -111,6 +111,7 @@ public final class Preflight {
             // would find it; a table that is not is what the run waits for (it would refuse).
             job.untilFinalRefusals().forEach(report::refuse);
             job.untilFinalNotes().forEach(report::note);
+            job.commitsBeforeRun().forEach(c -> report.note("before the job, would commit: " + c));
             String policy = job.identity().conf().get(WatermarkPolicy.SPARK_CONF);
             if (policy != null) {
                 // A query with several watermark nodes: the policy its checkpoint keeps.

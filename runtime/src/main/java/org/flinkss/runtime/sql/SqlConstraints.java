@@ -69,6 +69,7 @@ final class SqlConstraints {
         Map<String, String> checks = planned.computeIfAbsent(uri, u -> existingChecks(target));
         String name = alter.name();
         String now = checks.get(name);
+        String change = change(alter, now, target);
         if (alter.isAdd()) {
             String expression = alter.expression();
             if (now != null && !now.equals(expression)) {
@@ -105,7 +106,33 @@ final class SqlConstraints {
         if (target.inQueryWarehouse()) {
             context.plannedChecks(target.table(), checks);
         }
-        context.beforeRun(() -> commit(statement, alter, target));
+        context.commitBeforeRun(
+                "statement " + statement.number() + " (" + statement.head() + "): " + change,
+                () -> commit(statement, alter, target));
+    }
+
+    /**
+     * What {@code alter}'s commit would do to the table as the statements before it leave it
+     * ({@code now}: the constraint's expression there, or null), in the words of a dry run.
+     */
+    private static String change(
+            SqlConstraintStatement alter, String now, ConstrainedTableFactory.Target target) {
+        String table = "Delta table '" + target.table() + "'";
+        String name = alter.name();
+        if (alter.isAdd()) {
+            return now == null
+                    ? "ADD CONSTRAINT "
+                            + name
+                            + " CHECK ("
+                            + alter.expression()
+                            + ") to "
+                            + table
+                            + ", once its rows are checked against it"
+                    : "nothing: " + table + " has the constraint " + name + " already";
+        }
+        return now == null
+                ? "nothing: " + table + " has no constraint " + name
+                : "DROP CONSTRAINT " + name + " from " + table;
     }
 
     private ConstrainedTableFactory factory(
