@@ -20,7 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * running bronze over it. Each one starts an embedded cluster (the generator's job too) and exits
  * right after its job; before the exit waited for those clusters to shut down ({@code
  * EmbeddedClusters}), about one such run in twenty printed a {@code NoClassDefFoundError} from
- * Pekko's shutdown hook ({@code flink-shutdown-hook-1}) after its summary, exit code 0.
+ * Pekko's shutdown hook ({@code flink-shutdown-hook-1}) after its summary, exit code 0. About one
+ * run in a hundred also got Flink's warning that an RPC endpoint's stopped executor ignored a
+ * heartbeat ("The scheduled executor service is shutdown ..."), quieted by name in the jar's
+ * logging (CommandLineLoggingTest).
  */
 // Cluster-free: no tag; it runs among the other integration tests (2-3.5 minutes in CI; the root
 // pom says how the JVMs share the classes).
