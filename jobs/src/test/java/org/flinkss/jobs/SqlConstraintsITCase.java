@@ -15,6 +15,7 @@ import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -185,6 +186,118 @@ class SqlConstraintsITCase {
                 .contains("has no constraint 'early_id' (its constraints: [])")
                 .contains("write DROP CONSTRAINT IF EXISTS early_id");
         assertThat(warehouse.count("amounts")).isEqualTo(1000);
+    }
+
+    /**
+     * A sink's {@code CREATE TABLE} that declares a column {@code NOT NULL} has it so in its Delta
+     * table from the table's first commit (the column's {@code nullable: false}, as Spark reads and
+     * enforces it), and a batch that writes a null into it fails before it commits. The columns,
+     * their {@code NOT NULL} included, are part of the query's checkpoint: a script that changes
+     * one is refused until {@code reset}, which rebuilds the table with it.
+     */
+    @Test
+    void aScriptsNotNullColumnIsNotNullInItsDeltaTable() throws Exception {
+        Warehouse warehouse = new Warehouse(Storage.location(base.resolve("warehouse").toFile()));
+        LocalEventFiles.writeBatch(base.resolve("events"), 1, EventGenerator.events(0, 500));
+        SqlFileITCase.ok("run", "bronze", "--base", base.toString(), "--quiet");
+        String bronze =
+                "CREATE TEMPORARY TABLE events_bronze (event_id BIGINT, user_id INT, event_type"
+                        + " STRING, event_ts TIMESTAMP_LTZ(3), amount DOUBLE) WITH ('connector' ="
+                        + " 'delta', 'table' = 'events_bronze');\n";
+        // A table of (event_id, note), where the note of one id is null; %2$s is the note's NOT
+        // NULL or nothing, %3$d the id.
+        String noted =
+                "CREATE TEMPORARY TABLE %1$s (event_id BIGINT, note STRING%2$s) WITH ('connector' ="
+                    + " 'delta', 'table' = '%1$s');\n"
+                    + "INSERT INTO %1$s SELECT event_id, CASE WHEN event_id = %3$d THEN CAST(NULL"
+                    + " AS STRING) ELSE event_type END FROM events_bronze;\n";
+        Path notes = base.resolve("notes.sql");
+        Files.writeString(notes, bronze + String.format(noted, "notes", " NOT NULL", 700));
+        Path clean = base.resolve("clean.sql");
+        Files.writeString(clean, bronze + String.format(noted, "clean", "", -1));
+
+        // Step 1: notes is created with its note NOT NULL, and holds batch 1 (no null note).
+        CliOutput first = sql(notes);
+        assertThat(first.code()).as(first.err()).isZero();
+        assertThat(warehouse.count("notes")).isEqualTo(500);
+        DeltaTable table = warehouse.delta("notes");
+        assertThat(table.rowType().getTypeAt(0).isNullable()).as("event_id nullable").isTrue();
+        assertThat(table.rowType().getTypeAt(1).isNullable()).as("note nullable").isFalse();
+        // As Spark reads it: the schema of the log's first metaData, the column nullable: false.
+        assertThat(logEntryOf("notes", 0))
+                .contains(
+                        "{\\\"name\\\":\\\"note\\\",\\\"type\\\":\\\"string\\\",\\\"nullable\\\":false");
+        assertThat(
+                        SqlFileITCase.ok(
+                                        "table", "constraint", "list", "notes", "--base", "" + base)
+                                .out())
+                .isEqualTo("constraint NOT NULL note\n");
+        assertThat(sql(clean).code()).isZero();
+        assertThat(warehouse.delta("clean").rowType().getTypeAt(1).isNullable()).isTrue();
+
+        // Step 2: batch 2 holds id 700, whose note is null: the batch fails before it commits.
+        LocalEventFiles.writeBatch(base.resolve("events"), 2, EventGenerator.events(500, 500));
+        SqlFileITCase.ok("run", "bronze", "--base", base.toString(), "--quiet");
+        long before = table.version();
+        CliOutput failed = sql(notes);
+        assertThat(failed.code()).isNotZero();
+        assertThat(failed.err()).contains("note");
+        assertThat(table.version()).isEqualTo(before);
+        assertThat(warehouse.count("notes")).isEqualTo(500);
+
+        // Step 3: clean's script now declares its note NOT NULL: refused, naming the change and
+        // reset. Reset empties the table and keeps its columns; the next run makes the note NOT
+        // NULL in one CHANGE COLUMN commit before the job, which a dry run lists and does not
+        // make, and which the run after it does not repeat.
+        Files.writeString(clean, bronze + String.format(noted, "clean", " NOT NULL", -1));
+        long cleanVersion = warehouse.delta("clean").version();
+        CliOutput changed = sql(clean);
+        assertThat(changed.code()).isNotZero();
+        assertThat(changed.err())
+                .contains("added: note STRING NOT NULL; dropped: note STRING")
+                .contains("Start over with 'reset clean'");
+        assertThat(warehouse.delta("clean").version()).isEqualTo(cleanVersion);
+        SqlFileITCase.ok("reset", "clean", "--base", base.toString());
+        long emptied = warehouse.delta("clean").version();
+        assertThat(dryRun(clean))
+                .contains(
+                        "note: before the job, would commit: table 'clean' (its column note is NOT"
+                                + " NULL): SET NOT NULL on column note of Delta table 'clean', once"
+                                + " its rows are checked for a null in it");
+        assertThat(warehouse.delta("clean").version()).isEqualTo(emptied);
+        CliOutput rebuilt = sql(clean);
+        assertThat(rebuilt.code()).as(rebuilt.err()).isZero();
+        assertThat(warehouse.count("clean")).isEqualTo(1000);
+        assertThat(warehouse.delta("clean").rowType().getTypeAt(1).isNullable()).isFalse();
+        assertThat(changeColumnCommits(warehouse.delta("clean"))).hasSize(1);
+        assertThat(
+                        SqlFileITCase.ok(
+                                        "table", "constraint", "list", "clean", "--base", "" + base)
+                                .out())
+                .isEqualTo("constraint NOT NULL note\n");
+        LocalEventFiles.writeBatch(base.resolve("events"), 3, EventGenerator.events(1000, 500));
+        SqlFileITCase.ok("run", "bronze", "--base", base.toString(), "--quiet");
+        assertThat(dryRun(clean)).doesNotContain("would commit");
+        assertThat(sql(clean).code()).isZero();
+        assertThat(warehouse.count("clean")).isEqualTo(1500);
+        assertThat(changeColumnCommits(warehouse.delta("clean"))).hasSize(1);
+    }
+
+    private static List<Long> changeColumnCommits(DeltaTable table) {
+        return table.history(50).stream()
+                .filter(h -> h.operation().equals("CHANGE COLUMN"))
+                .map(h -> h.version())
+                .toList();
+    }
+
+    private String logEntryOf(String table, long version) throws Exception {
+        return Files.readString(
+                base.resolve(
+                        "warehouse/"
+                                + table
+                                + "/_delta_log/"
+                                + String.format("%020d", version)
+                                + ".json"));
     }
 
     private String logEntryOf(long version) throws Exception {

@@ -590,9 +590,15 @@ public final class QueryContext {
      * Runs {@code commit} before the job is submitted, as {@link #beforeRun} does; {@code run
      * --dry-run} lists {@code described} among what the run would do.
      *
+     * <p>A commit described as one planned already is planned once (two INSERTs into one table
+     * whose column is made NOT NULL plan the same commit).
+     *
      * @param described the commit in one line: the table, what changes, or that nothing would
      */
     public void commitBeforeRun(String described, Runnable commit) {
+        if (commitsBeforeRun.contains(described)) {
+            return;
+        }
         commitsBeforeRun.add(described);
         beforeRun.add(commit);
     }

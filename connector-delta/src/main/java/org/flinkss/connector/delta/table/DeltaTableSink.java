@@ -25,7 +25,8 @@ import java.util.List;
  * rows are one Delta commit with {@code txn(query id, batch id)}, so a replayed batch commits
  * nothing; in complete mode ({@code 'sink.mode' = 'complete'}) each micro-batch replaces the table
  * with the whole result so far in one commit, Spark's complete mode. A missing table is created
- * with the DDL's columns when the run starts.
+ * with the DDL's columns when the run starts, its {@code NOT NULL} columns too; an existing table
+ * gets those before the job ({@link DeclaredNotNull}).
  */
 final class DeltaTableSink implements DynamicTableSink {
 
@@ -69,6 +70,7 @@ final class DeltaTableSink implements DynamicTableSink {
     private DataStreamSink<?> write(DataStream<RowData> rows) {
         QueryContext query = SqlSession.current(DeltaTableFactory.IDENTIFIER).context();
         String table = location.table();
+        DeclaredNotNull.planCommits(query, sqlTable, location, rowType);
         DataStream<Void> committed;
         if (complete) {
             DataStream<RowData> changes =
