@@ -22,6 +22,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,9 +61,12 @@ class BenchLatencyScriptITCase {
         int rate = 200;
         int seconds = 3;
 
-        // Step 1: bronze and win5, at-least-once and exactly-once, 200 events/s for 3 s each.
+        // Step 1: bronze and win5, at-least-once and exactly-once, 200 events/s for 3 s each, on
+        // the jar FLINKSS_JAR names (the build's own here), as for another checkout's jar.
+        Path jar = ROOT.resolve("jobs/target/flinkss-jobs.jar");
         Result result =
                 script(
+                        Map.of("FLINKSS_JAR", jar.toString()),
                         "bench-latency",
                         "--bootstrap-servers",
                         servers,
@@ -81,7 +86,9 @@ class BenchLatencyScriptITCase {
         // Step 2: the table: the commit and load line, the header, one row per combination.
         assertThat(result.exit).as(result.output).isZero();
         assertThat(result.stdout)
-                .contains("commit ", "load average before: ", "checkpoint interval 1s");
+                .contains("load average before: ", "checkpoint interval 1s")
+                // The commit the jar was built from, as its --version gives it, not the checkout's.
+                .contains("commit " + commitOf(jar) + " (FLINKSS_JAR)");
         List<String> table = result.table();
         assertThat(table.get(0)).startsWith("| query | delivery | rate/s | sent |");
         List<Row> rows = table.subList(2, table.size()).stream().map(Row::parse).toList();
@@ -139,18 +146,41 @@ class BenchLatencyScriptITCase {
         assertThat(kept).hasContent("mine");
     }
 
+    /** The commit {@code java -jar JAR --version} names ("... (commit 0123abcd...)"). */
+    private static String commitOf(Path jar) throws IOException, InterruptedException {
+        Process process =
+                new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-jar",
+                                jar.toString(),
+                                "--version")
+                        .redirectErrorStream(true)
+                        .start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(2, TimeUnit.MINUTES)).as("--version ended").isTrue();
+        Matcher commit = Pattern.compile("\\(commit ([^)]+)\\)").matcher(out);
+        assertThat(commit.find()).as("a commit in --version: %s", out).isTrue();
+        return commit.group(1);
+    }
+
     private Result script(String name, String... args) throws IOException, InterruptedException {
+        return script(Map.of(), name, args);
+    }
+
+    private Result script(Map<String, String> environment, String name, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(ROOT.resolve("scripts/" + name).toString());
         command.addAll(Arrays.asList(args));
         Path log = tmp.resolve(name + ".out");
         Path err = tmp.resolve(name + ".err");
-        Process process =
+        ProcessBuilder builder =
                 new ProcessBuilder(command)
                         .directory(ROOT.toFile())
                         .redirectOutput(log.toFile())
-                        .redirectError(err.toFile())
-                        .start();
+                        .redirectError(err.toFile());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         // Only to catch a hang: four queries started one after the other on a loaded machine.
         if (!process.waitFor(30, TimeUnit.MINUTES)) {
             process.destroyForcibly();
