@@ -11,6 +11,7 @@ import org.flinkss.course.event.LocalEventFiles;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.table.delta.DeltaTable;
+import org.flinkss.runtime.table.delta.HistoryEntry;
 import org.flinkss.testutils.MiniClusters;
 
 import java.nio.file.Files;
@@ -241,7 +242,8 @@ class SqlConstraintsITCase {
         long before = table.version();
         CliOutput failed = sql(notes);
         assertThat(failed.code()).isNotZero();
-        assertThat(failed.err()).contains("note");
+        assertThat(failed.err())
+                .contains("Column 'note' is NOT NULL, however, a null value is being written");
         assertThat(table.version()).isEqualTo(before);
         assertThat(warehouse.count("notes")).isEqualTo(500);
 
@@ -286,7 +288,7 @@ class SqlConstraintsITCase {
     private static List<Long> changeColumnCommits(DeltaTable table) {
         return table.history(50).stream()
                 .filter(h -> h.operation().equals("CHANGE COLUMN"))
-                .map(h -> h.version())
+                .map(HistoryEntry::version)
                 .toList();
     }
 
@@ -301,10 +303,6 @@ class SqlConstraintsITCase {
     }
 
     private String logEntryOf(long version) throws Exception {
-        return Files.readString(
-                base.resolve(
-                        "warehouse/amounts/_delta_log/"
-                                + String.format("%020d", version)
-                                + ".json"));
+        return logEntryOf("amounts", version);
     }
 }
