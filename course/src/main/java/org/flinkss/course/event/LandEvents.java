@@ -9,6 +9,9 @@ import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -23,6 +26,11 @@ import java.util.List;
  * coalesce(1)} does, so a batch must fit in the client's memory (the course lands 500 at a time).
  */
 public final class LandEvents {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LandEvents.class);
+
+    /** Runs of a batch's job before its failure is the command's (see {@link #collected}). */
+    static final int ATTEMPTS = 3;
 
     private static final String IDS_TABLE = "land_events_ids";
 
@@ -57,33 +65,73 @@ public final class LandEvents {
 
     private static List<Event> withDataStream(
             StreamExecutionEnvironment env, int batch, long start, int n) {
-        List<Event> events = new ArrayList<>(n);
-        if (n > 0) {
-            try (CloseableIterator<Event> collected =
-                    env.fromSequence(start, start + n - 1)
-                            .map(EventGenerator::event)
-                            .returns(Event.class)
-                            .executeAndCollect("land-events batch " + batch)) {
-                collected.forEachRemaining(events::add);
-            } catch (Exception e) {
-                throw new IllegalStateException("landing batch " + batch + " failed", e);
-            }
-            requireWhole(batch, events, n);
-        }
-        return sorted(events);
+        return collected(
+                batch,
+                n,
+                events -> {
+                    try (CloseableIterator<Event> collected =
+                            env.fromSequence(start, start + n - 1)
+                                    .map(EventGenerator::event)
+                                    .returns(Event.class)
+                                    .executeAndCollect("land-events batch " + batch)) {
+                        collected.forEachRemaining(events::add);
+                    }
+                });
     }
 
-    /** The job's results come through a collect iterator: never land a short batch. */
-    private static void requireWhole(int batch, List<Event> events, int n) {
-        if (events.size() != n) {
-            throw new IllegalStateException(
-                    "landing batch "
-                            + batch
-                            + " failed: the job gave "
-                            + events.size()
-                            + " of "
-                            + n
-                            + " events; nothing was landed, run land-events again");
+    /** One run of a batch's job, its events collected to the client. */
+    @FunctionalInterface
+    interface CollectJob {
+        void collectInto(List<Event> events) throws Exception;
+    }
+
+    /**
+     * The batch's events, sorted, from its job run up to {@link #ATTEMPTS} times: nothing is
+     * written before a run gave every event, so a run that failed or gave a short batch is simply
+     * run again. The last failure is the error, with its causes. (Seen once, in a CI run at a load
+     * average of 20: a run of 500 events failed just after Flink's collect client found the job's
+     * embedded cluster shut down, "Failed to get job status so we assume that the job has
+     * terminated".)
+     */
+    static List<Event> collected(int batch, int n, CollectJob job) {
+        if (n == 0) {
+            return new ArrayList<>();
+        }
+        for (int attempt = 1; ; attempt++) {
+            List<Event> events = new ArrayList<>(n);
+            String failure;
+            Exception cause = null;
+            try {
+                job.collectInto(events);
+                if (events.size() == n) {
+                    return sorted(events);
+                }
+                failure = "the job gave " + events.size() + " of " + n + " events";
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("landing batch " + batch + " was interrupted", e);
+            } catch (Exception e) {
+                cause = e;
+                failure = described(e);
+            }
+            if (attempt == ATTEMPTS) {
+                throw new IllegalStateException(
+                        "landing batch "
+                                + batch
+                                + " failed "
+                                + ATTEMPTS
+                                + " times, the last: "
+                                + failure
+                                + "; nothing was landed, run land-events again",
+                        cause);
+            }
+            LOG.warn(
+                    "Landing batch {}: attempt {} of {} failed ({}); nothing was written, running"
+                            + " its job again",
+                    batch,
+                    attempt,
+                    ATTEMPTS,
+                    failure);
         }
     }
 
@@ -98,7 +146,6 @@ public final class LandEvents {
     }
 
     private static List<Event> withTable(TableEnvironment tEnv, int batch, long start, int n) {
-        List<Event> events = new ArrayList<>(n);
         if (n > 0) {
             if (!Arrays.asList(tEnv.listUserDefinedFunctions()).contains("spark_hash")) {
                 tEnv.createTemporarySystemFunction("spark_hash", SparkHashFunction.class);
@@ -117,14 +164,28 @@ public final class LandEvents {
                             // The default, 10000 rows/s, would pause the job for a second.
                             .option("rows-per-second", Long.toString(Long.MAX_VALUE))
                             .build());
-            try (CloseableIterator<Row> rows = tEnv.sqlQuery(EVENTS_QUERY).execute().collect()) {
-                rows.forEachRemaining(row -> events.add(toEvent(row)));
-            } catch (Exception e) {
-                throw new IllegalStateException("landing batch " + batch + " failed", e);
-            }
-            requireWhole(batch, events, n);
         }
-        return sorted(events);
+        return collected(
+                batch,
+                n,
+                events -> {
+                    try (CloseableIterator<Row> rows =
+                            tEnv.sqlQuery(EVENTS_QUERY).execute().collect()) {
+                        rows.forEachRemaining(row -> events.add(toEvent(row)));
+                    }
+                });
+    }
+
+    /** An exception and its causes, in one line: what a failed run of the job said. */
+    private static String described(Throwable failure) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = failure; t != null && t != t.getCause(); t = t.getCause()) {
+            text.append(text.length() == 0 ? "" : ", caused by ")
+                    .append(t.getClass().getSimpleName())
+                    .append(": ")
+                    .append(t.getMessage());
+        }
+        return text.toString();
     }
 
     private static Event toEvent(Row row) {
