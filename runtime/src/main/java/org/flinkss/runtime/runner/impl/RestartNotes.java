@@ -5,6 +5,7 @@ import org.apache.flink.annotation.Internal;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -93,6 +94,13 @@ public final class RestartNotes {
      */
     static String what(List<String> chain) {
         for (String exception : chain) {
+            Optional<String> nullInNotNull = FailureExplainer.nullInNotNullColumn(exception);
+            if (nullInNotNull.isPresent()) {
+                // Flink's words advise dropping such rows silently; each restart meets the row.
+                return FailureExplainer.nullInNotNullColumnSaid(nullInNotNull.get())
+                        + "; each restart meets the same row, and the run fails when Flink gives"
+                        + " up";
+            }
             if (!WRAPPER.matcher(exception).matches()) {
                 String line = exception.replaceAll("\\s*\\R\\s*", " ").trim();
                 return line.length() <= MAX_LENGTH

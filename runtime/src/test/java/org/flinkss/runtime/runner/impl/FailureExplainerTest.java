@@ -3,6 +3,7 @@ package org.flinkss.runtime.runner.impl;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.JobException;
 import org.apache.flink.runtime.client.JobExecutionException;
+import org.apache.flink.table.runtime.operators.sink.constraint.EnforcerException;
 import org.apache.flink.util.FlinkException;
 import org.apache.flink.util.FlinkRuntimeException;
 import org.apache.flink.util.SerializedThrowable;
@@ -157,5 +158,56 @@ class FailureExplainerTest {
         assertThat(FailureExplainer.explain(failure, List.of())).isEqualTo(denied.getMessage());
         assertThat(FailureExplainer.explain(gaveUpOn(new SerializedThrowable(denied)), HISTORY))
                 .isEqualTo(denied.getMessage());
+    }
+
+    /** Flink's own words, from its sink check ({@code NotNullConstraint}, Flink 2.2.0). */
+    private static final String FLINK_NOT_NULL =
+            "Column '%s' is NOT NULL, however, a null value is being written into it. You can set"
+                    + " job configuration 'table.exec.sink.not-null-enforcer'='DROP' to suppress"
+                    + " this exception and drop such records silently.";
+
+    @Test
+    void flinksNotNullCheckIsSaidAsWhatHappenedAndWhatToDoWithoutAdviceToDropRows() {
+        String task = "Source: events_bronze -> ConstraintEnforcer[87] -> to-notes (2/2)";
+        Throwable thrown = new EnforcerException(FLINK_NOT_NULL, "note");
+        List<ExceptionHistory.Failure> history =
+                List.of(
+                        new ExceptionHistory.Failure(null, 2, ExceptionHistory.chain(GLOBAL)),
+                        new ExceptionHistory.Failure(
+                                task + " - execution #4",
+                                1,
+                                List.of("EnforcerException: " + thrown.getMessage())));
+
+        // As it ends a query: the source's restart request, the task's failure in the history.
+        String text = FailureExplainer.explain(restartRequestGaveUp(), history);
+
+        assertThat(text)
+                .startsWith(
+                        "a row has a null in column 'note', which the table it is written to"
+                                + " declares NOT NULL (Flink's check at the sink): the batch"
+                                + " failed before it committed, so the table and"
+                                + " the checkpoint stay as they were. Give the column a value"
+                                + " (COALESCE(note, ...)), leave such rows out (WHERE note IS NOT"
+                                + " NULL), or declare the column without NOT NULL (a changed"
+                                + " column needs 'reset <query>')\n"
+                                + "  in task '"
+                                + task
+                                + "'")
+                .doesNotContain("not-null-enforcer")
+                .doesNotContain("silently");
+        // As the job's own failure, and serialized, where the class cannot be loaded.
+        Throwable direct =
+                new JobExecutionException(
+                        new JobID(),
+                        "Job execution failed.",
+                        new JobException("Recovery is suppressed", thrown));
+        assertThat(FailureExplainer.explain(direct, List.of()))
+                .startsWith("a row has a null in column 'note'")
+                .doesNotContain("not-null-enforcer");
+        assertThat(FailureExplainer.inOurWords("SerializedThrowable: " + thrown))
+                .startsWith("a row has a null in column 'note'");
+        // Any other line is left as it is.
+        assertThat(FailureExplainer.inOurWords("EnforcerException: Column 'note' is too long"))
+                .isEqualTo("EnforcerException: Column 'note' is too long");
     }
 }
