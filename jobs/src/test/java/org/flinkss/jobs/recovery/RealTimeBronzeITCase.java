@@ -26,6 +26,7 @@ import org.flinkss.testutils.MiniClusters;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -285,19 +286,37 @@ class RealTimeBronzeITCase {
                 .isTrue();
     }
 
-    /** The id of the newest checkpoint of the query that completed (its {@code _metadata}). */
+    /**
+     * The id of the newest checkpoint of the query that completed (its {@code _metadata}). Read
+     * while the run goes on, which deletes the checkpoints a newer one subsumes: the folders are
+     * listed, not walked, since a walk fails on a folder deleted under it (a CI run at load 12).
+     */
     private static long newestCheckpoint(CheckpointLayout checkpoint) throws IOException {
         Path root = Path.of(checkpoint.checkpoints().toUri());
         if (!Files.exists(root)) {
             return 0;
         }
-        try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(f -> f.getFileName().toString().equals("_metadata"))
-                    .map(f -> f.getParent().getFileName().toString())
-                    .filter(name -> name.startsWith("chk-"))
-                    .mapToLong(name -> Long.parseLong(name.substring("chk-".length())))
-                    .max()
-                    .orElse(0);
+        long newest = 0;
+        for (Path job : list(root)) {
+            for (Path chk : list(job)) {
+                String name = chk.getFileName().toString();
+                if (name.startsWith("chk-") && Files.exists(chk.resolve("_metadata"))) {
+                    newest = Math.max(newest, Long.parseLong(name.substring("chk-".length())));
+                }
+            }
+        }
+        return newest;
+    }
+
+    /** A folder's entries; none if it is gone or not a folder. */
+    private static List<Path> list(Path folder) throws IOException {
+        if (!Files.isDirectory(folder)) {
+            return List.of();
+        }
+        try (Stream<Path> entries = Files.list(folder)) {
+            return entries.collect(Collectors.toList());
+        } catch (NoSuchFileException e) {
+            return List.of();
         }
     }
 
