@@ -13,8 +13,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Why a job failed, for a person: first the exception to fix with its causes, then where it was
@@ -29,12 +27,6 @@ import java.util.regex.Pattern;
  */
 @Internal
 public final class FailureExplainer {
-
-    /** Flink's words when its sink check finds a null in a {@code NOT NULL} column (2.2.0). */
-    private static final Pattern FLINK_NOT_NULL =
-            Pattern.compile(
-                    "EnforcerException: Column '(.+?)' is NOT NULL, however, a null value is being"
-                            + " written into it\\.");
 
     private final JobClient client;
     private final ExceptionHistory history;
@@ -107,7 +99,7 @@ public final class FailureExplainer {
             own = flink;
             flink = List.of();
         }
-        own.replaceAll(FailureExplainer::inOurWords);
+        own.replaceAll(FlinkNotNullCheck::asError);
         StringBuilder text = new StringBuilder(String.join("\n  caused by ", own));
         if (where != null) {
             // Which attempt the history had last may lag behind the job's end: name the task only.
@@ -127,44 +119,5 @@ public final class FailureExplainer {
                         + " from RUNNING to FAILED')");
         }
         return text.toString();
-    }
-
-    /**
-     * Flink's sink check of a {@code NOT NULL} column fails the task with advice to drop such rows
-     * silently ({@code 'table.exec.sink.not-null-enforcer'='DROP'}), which this project does not
-     * give: said instead as what happened to the batch and what to do. {@code line} is one line of
-     * a failure's chain ("EnforcerException: Column ..."; a serialized one names the class in
-     * full); any other line is returned as it is.
-     */
-    static String inOurWords(String line) {
-        return nullInNotNullColumn(line)
-                .map(
-                        column ->
-                                nullInNotNullColumnSaid(column)
-                                        + ": the batch failed before it committed, so the table"
-                                        + " and the checkpoint stay as they were. Give the column"
-                                        + " a value (COALESCE("
-                                        + column
-                                        + ", ...)), leave such rows out (WHERE "
-                                        + column
-                                        + " IS NOT NULL), or declare the column without NOT NULL"
-                                        + " (a changed column needs 'reset <query>')")
-                .orElse(line);
-    }
-
-    /**
-     * The column named by {@code line} if it is Flink's sink check of a {@code NOT NULL} column.
-     */
-    static Optional<String> nullInNotNullColumn(String line) {
-        Matcher notNull = FLINK_NOT_NULL.matcher(line);
-        return notNull.find() ? Optional.of(notNull.group(1)) : Optional.empty();
-    }
-
-    /** What Flink's sink check of a {@code NOT NULL} column found, in the project's words. */
-    static String nullInNotNullColumnSaid(String column) {
-        return "a row has a null in column '"
-                + column
-                + "', which the table it is written to declares NOT NULL (Flink's check at the"
-                + " sink)";
     }
 }

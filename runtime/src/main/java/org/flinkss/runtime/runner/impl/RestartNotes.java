@@ -94,12 +94,9 @@ public final class RestartNotes {
      */
     static String what(List<String> chain) {
         for (String exception : chain) {
-            Optional<String> nullInNotNull = FailureExplainer.nullInNotNullColumn(exception);
-            if (nullInNotNull.isPresent()) {
-                // Flink's words advise dropping such rows silently; each restart meets the row.
-                return FailureExplainer.nullInNotNullColumnSaid(nullInNotNull.get())
-                        + "; each restart meets the same row, and the run fails when Flink gives"
-                        + " up";
+            Optional<String> notNull = FlinkNotNullCheck.asRestartNote(exception);
+            if (notNull.isPresent()) {
+                return notNull.get();
             }
             if (!WRAPPER.matcher(exception).matches()) {
                 String line = exception.replaceAll("\\s*\\R\\s*", " ").trim();

@@ -204,10 +204,10 @@ class FailureExplainerTest {
         assertThat(FailureExplainer.explain(direct, List.of()))
                 .startsWith("a row has a null in column 'note'")
                 .doesNotContain("not-null-enforcer");
-        assertThat(FailureExplainer.inOurWords("SerializedThrowable: " + thrown))
+        assertThat(FlinkNotNullCheck.asError("SerializedThrowable: " + thrown))
                 .startsWith("a row has a null in column 'note'");
         // Any other line is left as it is.
-        assertThat(FailureExplainer.inOurWords("EnforcerException: Column 'note' is too long"))
+        assertThat(FlinkNotNullCheck.asError("EnforcerException: Column 'note' is too long"))
                 .isEqualTo("EnforcerException: Column 'note' is too long");
     }
 }
