@@ -58,6 +58,37 @@ public final class FailureExplainer {
     }
 
     /**
+     * The run's error for a failure in {@code failures} (the exception history, newest first) that
+     * every restart would meet again, if there is one: Flink's sink check of a {@code NOT NULL}
+     * column ({@link FlinkNotNullCheck}), since a restart reads the same rows from the same
+     * checkpoint. Spark stops a query at such a failure; Flink would restart until its restart
+     * strategy gives up (about 80 s with the defaults here), so the runner stops the job at the
+     * first restart and says this instead.
+     */
+    static Optional<String> repeating(List<ExceptionHistory.Failure> failures) {
+        for (ExceptionHistory.Failure failure : failures) {
+            for (String line : failure.chain) {
+                if (FlinkNotNullCheck.matches(line)) {
+                    String where =
+                            failure.taskName == null
+                                    ? ""
+                                    : "\n  in task '"
+                                            + failure.taskName.replaceFirst(
+                                                    " - execution #\\d+$", "")
+                                            + "'";
+                    return Optional.of(
+                            FlinkNotNullCheck.asError(line)
+                                    + where
+                                    + "\n  The run stopped the job at its first restart: a restart"
+                                    + " reads the same rows from the checkpoint and meets the same"
+                                    + " null.");
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
      * Explains {@code jobFailure}, the job's final cause, with {@code failures}, the exception
      * history newest first.
      */

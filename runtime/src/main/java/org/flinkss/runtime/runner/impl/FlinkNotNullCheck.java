@@ -7,9 +7,9 @@ import java.util.regex.Pattern;
 /**
  * Flink's sink check of a {@code NOT NULL} column, said in the project's words. Flink fails the
  * task with advice to drop such rows silently ({@code 'table.exec.sink.not-null-enforcer'='DROP'}),
- * which this project does not give; the error and the restarts' notes say instead what happened to
- * the batch and what to do. Each method takes one line of a failure's chain ("EnforcerException:
- * Column ..."; a serialized one names the class in full) and leaves any other line alone.
+ * which this project does not give; the run's error says instead what happened to the batch and
+ * what to do. Each method takes one line of a failure's chain ("EnforcerException: Column ..."; a
+ * serialized one names the class in full) and leaves any other line alone.
  */
 final class FlinkNotNullCheck {
 
@@ -38,14 +38,12 @@ final class FlinkNotNullCheck {
                 .orElse(line);
     }
 
-    /** What a restart's note says for {@code line}, if it is this check ({@link RestartNotes}). */
-    static Optional<String> asRestartNote(String line) {
-        return column(line)
-                .map(
-                        column ->
-                                found(column)
-                                        + "; each restart meets the same row, and the run fails"
-                                        + " when Flink gives up");
+    /**
+     * Whether {@code line} is this check's failure: one that every restart meets again, since a
+     * restart reads the same rows from the same checkpoint ({@link FailureExplainer#repeating}).
+     */
+    static boolean matches(String line) {
+        return column(line).isPresent();
     }
 
     private static Optional<String> column(String line) {

@@ -15,12 +15,17 @@ import javax.annotation.Nullable;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Watches a running job until the run is to stop: commits each batch's progress as the checkpoint
  * that carries it completes, and tells when every source has read what an availableNow run is to
  * read, when a timed run's time is up, or when someone stopped the job from outside. A job that
- * fails or is cancelled ends the run with its explained cause.
+ * fails or is cancelled ends the run with its explained cause, and so does a job that restarts
+ * after a failure every restart would meet again, which the watcher cancels.
  */
 @Internal
 public final class JobWatcher {
@@ -105,7 +110,13 @@ public final class JobWatcher {
                 // An embedded cluster shuts down as its job fails: read the failures while it runs.
                 failures.history().refreshAtMostEvery(HISTORY_REFRESH);
                 if (status == JobStatus.RESTARTING) {
-                    restartNotes.noteNew(failures.history().failures());
+                    List<ExceptionHistory.Failure> history = failures.history().failures();
+                    Optional<String> repeating = FailureExplainer.repeating(history);
+                    if (repeating.isPresent()) {
+                        cancel(restorePoints, jobId, runId, committedUpTo);
+                        throw ended("failed", repeating.get());
+                    }
+                    restartNotes.noteNew(history);
                 }
             }
             if (status.isGloballyTerminalState()) {
@@ -113,16 +124,7 @@ public final class JobWatcher {
                 // (a cancel can come just after one): record them before saying how it ended.
                 committedUpTo = recordCompleted(restorePoints, jobId, runId, committedUpTo);
                 if (status == JobStatus.FAILED || status == JobStatus.CANCELED) {
-                    throw new QueryException(
-                            "query '"
-                                    + queryName
-                                    + "' "
-                                    + status.name().toLowerCase()
-                                    + ": "
-                                    + failures.cause()
-                                    + "\nThe checkpoint "
-                                    + layout
-                                    + " keeps what was committed; fix the cause and run it again.");
+                    throw ended(status.name().toLowerCase(), failures.cause());
                 }
                 return Ending.STOPPED_FROM_OUTSIDE;
             }
@@ -140,6 +142,35 @@ public final class JobWatcher {
             }
             JobStatuses.sleep(POLL);
         }
+    }
+
+    private QueryException ended(String how, String cause) {
+        return new QueryException(
+                "query '"
+                        + queryName
+                        + "' "
+                        + how
+                        + ": "
+                        + cause
+                        + "\nThe checkpoint "
+                        + layout
+                        + " keeps what was committed; fix the cause and run it again.");
+    }
+
+    /**
+     * Cancels the job, which a failure that every restart meets again keeps restarting, and records
+     * the batches of the checkpoints that completed before it.
+     */
+    private void cancel(
+            RestorePoints restorePoints, String jobId, String runId, long committedUpTo) {
+        try {
+            client.cancel().get(1, TimeUnit.MINUTES);
+        } catch (ExecutionException | TimeoutException e) {
+            // It may have ended meanwhile: the error to give is the failure, not the cancel's.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        recordCompleted(restorePoints, jobId, runId, committedUpTo);
     }
 
     /** Records the batches of checkpoints completed since {@code committedUpTo}; the new mark. */

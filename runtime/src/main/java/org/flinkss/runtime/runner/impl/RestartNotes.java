@@ -5,7 +5,6 @@ import org.apache.flink.annotation.Internal;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -94,10 +93,6 @@ public final class RestartNotes {
      */
     static String what(List<String> chain) {
         for (String exception : chain) {
-            Optional<String> notNull = FlinkNotNullCheck.asRestartNote(exception);
-            if (notNull.isPresent()) {
-                return notNull.get();
-            }
             if (!WRAPPER.matcher(exception).matches()) {
                 String line = exception.replaceAll("\\s*\\R\\s*", " ").trim();
                 return line.length() <= MAX_LENGTH

@@ -210,4 +210,49 @@ class FailureExplainerTest {
         assertThat(FlinkNotNullCheck.asError("EnforcerException: Column 'note' is too long"))
                 .isEqualTo("EnforcerException: Column 'note' is too long");
     }
+
+    @Test
+    void aNullInANotNullColumnIsAFailureEveryRestartMeetsAgainAndOthersAreNot() {
+        String task = "Source: events_bronze -> ConstraintEnforcer[87] -> to-notes (1/2)";
+        String thrown = new EnforcerException(FLINK_NOT_NULL, "note").toString();
+        // As the history holds it while the job restarts: the source's global restart request
+        // newest, the task's failure (wrapped, as Flink serializes it) before it.
+        List<ExceptionHistory.Failure> history =
+                List.of(
+                        new ExceptionHistory.Failure(null, 2, ExceptionHistory.chain(GLOBAL)),
+                        new ExceptionHistory.Failure(
+                                task + " - execution #1",
+                                1,
+                                List.of(
+                                        "RuntimeException: java.io.IOException: wrapped",
+                                        "SerializedThrowable: " + thrown)));
+
+        assertThat(FailureExplainer.repeating(history))
+                .hasValue(
+                        "a row has a null in column 'note', which the table it is written to"
+                                + " declares NOT NULL (Flink's check at the sink): the batch"
+                                + " failed before it committed, so the table and"
+                                + " the checkpoint stay as they were. Give the column a value"
+                                + " (COALESCE(note, ...)), leave such rows out (WHERE note IS NOT"
+                                + " NULL), or declare the column without NOT NULL (a changed"
+                                + " column needs 'reset <query>')\n"
+                                + "  in task '"
+                                + task
+                                + "'\n"
+                                + "  The run stopped the job at its first restart: a restart reads"
+                                + " the same rows from the checkpoint and meets the same null.");
+        // A failure a restart may ride out (a broker away, a lost TaskManager) is left to Flink.
+        assertThat(FailureExplainer.repeating(HISTORY)).isEmpty();
+        assertThat(FailureExplainer.repeating(List.of())).isEmpty();
+        assertThat(
+                        FailureExplainer.repeating(
+                                List.of(
+                                        new ExceptionHistory.Failure(
+                                                task,
+                                                1,
+                                                List.of(
+                                                        "EnforcerException: Column 'note' is"
+                                                                + " too long")))))
+                .isEmpty();
+    }
 }

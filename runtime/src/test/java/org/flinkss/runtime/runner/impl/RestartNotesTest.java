@@ -60,21 +60,6 @@ class RestartNotesTest {
     }
 
     @Test
-    void flinksNotNullCheckIsSaidInTheProjectsWordsWithoutItsAdviceToDropRows() {
-        String flink =
-                "EnforcerException: Column 'note' is NOT NULL, however, a null value is being"
-                        + " written into it. You can set job configuration"
-                        + " 'table.exec.sink.not-null-enforcer'='DROP' to suppress this exception"
-                        + " and drop such records silently.";
-
-        assertThat(RestartNotes.what(List.of(flink)))
-                .isEqualTo(
-                        "a row has a null in column 'note', which the table it is written to"
-                                + " declares NOT NULL (Flink's check at the sink); each restart"
-                                + " meets the same row, and the run fails when Flink gives up");
-    }
-
-    @Test
     void aLongMessageIsShortenedToOneLine() {
         String longMessage = "IOException: " + "x".repeat(1000);
         assertThat(RestartNotes.what(List.of(longMessage))).hasSize(300).endsWith("...");
