@@ -166,6 +166,15 @@ class FailureExplainerTest {
                     + " job configuration 'table.exec.sink.not-null-enforcer'='DROP' to suppress"
                     + " this exception and drop such records silently.";
 
+    /** What the run's error says for it, in the project's words, before where it was thrown. */
+    private static final String NOT_NULL_ERROR =
+            "a row has a null in column 'note', which the table it is written to declares NOT NULL"
+                    + " (Flink's check at the sink): the batch failed before it committed, so the"
+                    + " table and the checkpoint stay as they were. Give the column a value"
+                    + " (COALESCE(note, ...)), leave such rows out (WHERE note IS NOT NULL), or"
+                    + " declare the column without NOT NULL (a changed column needs 'reset"
+                    + " <query>')\n";
+
     @Test
     void flinksNotNullCheckIsSaidAsWhatHappenedAndWhatToDoWithoutAdviceToDropRows() {
         String task = "Source: events_bronze -> ConstraintEnforcer[87] -> to-notes (2/2)";
@@ -182,17 +191,7 @@ class FailureExplainerTest {
         String text = FailureExplainer.explain(restartRequestGaveUp(), history);
 
         assertThat(text)
-                .startsWith(
-                        "a row has a null in column 'note', which the table it is written to"
-                                + " declares NOT NULL (Flink's check at the sink): the batch"
-                                + " failed before it committed, so the table and"
-                                + " the checkpoint stay as they were. Give the column a value"
-                                + " (COALESCE(note, ...)), leave such rows out (WHERE note IS NOT"
-                                + " NULL), or declare the column without NOT NULL (a changed"
-                                + " column needs 'reset <query>')\n"
-                                + "  in task '"
-                                + task
-                                + "'")
+                .startsWith(NOT_NULL_ERROR + "  in task '" + task + "'")
                 .doesNotContain("not-null-enforcer")
                 .doesNotContain("silently");
         // As the job's own failure, and serialized, where the class cannot be loaded.
@@ -229,13 +228,7 @@ class FailureExplainerTest {
 
         assertThat(FailureExplainer.repeating(history))
                 .hasValue(
-                        "a row has a null in column 'note', which the table it is written to"
-                                + " declares NOT NULL (Flink's check at the sink): the batch"
-                                + " failed before it committed, so the table and"
-                                + " the checkpoint stay as they were. Give the column a value"
-                                + " (COALESCE(note, ...)), leave such rows out (WHERE note IS NOT"
-                                + " NULL), or declare the column without NOT NULL (a changed"
-                                + " column needs 'reset <query>')\n"
+                        NOT_NULL_ERROR
                                 + "  in task '"
                                 + task
                                 + "'\n"
