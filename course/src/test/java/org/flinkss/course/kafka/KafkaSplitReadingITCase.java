@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * one consumer per partition from split to split (a real-time run's steps) and moves it to each
  * split's start, so its last poll has usually fetched beyond the split before. Each split reads
  * exactly its offsets, whether it reads on, starts earlier (a job restored from a checkpoint) or
- * later.
+ * later, or follows a split closed before its end.
  */
 class KafkaSplitReadingITCase {
 
@@ -56,6 +56,15 @@ class KafkaSplitReadingITCase {
             assertThat(read(format, 20, 25, 7)).containsExactlyElementsOf(range(20, 25));
             assertThat(read(format, 90, 100, 8)).containsExactlyElementsOf(range(90, 100));
             assertThat(read(format, 50, 52, 9)).containsExactly(50L, 51L);
+            // Step 5: a split closed before its end (a cancelled task) is not read on from.
+            SplitRecordReader<KafkaRecord> cut =
+                    format.open(new KafkaSplit(TOPIC, 0, 52, 70, 10, 0));
+            assertThat(cut.next().offset).isEqualTo(52L);
+            assertThat(cut.next().offset).isEqualTo(53L);
+            cut.close();
+            assertThat(read(format, 70, 72, 11)).containsExactly(70L, 71L);
+            assertThat(read(format, 54, 56, 12)).containsExactly(54L, 55L);
+            assertThat(read(format, 56, 100, 13)).containsExactlyElementsOf(range(56, 100));
         } finally {
             format.close();
         }
