@@ -15,17 +15,16 @@ import org.flinkss.runtime.storage.impl.ListFrom;
 import org.flinkss.runtime.storage.impl.LocalDisk;
 import org.flinkss.runtime.storage.impl.Locations;
 import org.flinkss.runtime.storage.impl.PluginContextStream;
+import org.flinkss.runtime.storage.impl.ReplacedWhileRead;
 import org.flinkss.runtime.storage.impl.S3Failures;
 import org.flinkss.runtime.storage.impl.S3Listing;
 import org.flinkss.runtime.storage.impl.S3Plugin;
 
 import javax.annotation.Nullable;
 
-import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -222,11 +221,8 @@ public final class Storage {
 
     /** The whole content of a file. */
     public static byte[] readBytes(Path path) throws IOException {
-        try (InputStream in = path.getFileSystem().open(path)) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            in.transferTo(out);
-            return out.toByteArray();
-        }
+        // An object replaced while it is read is read again: ReplacedWhileRead.
+        return ReplacedWhileRead.readWhole(() -> path.getFileSystem().open(path));
     }
 
     public static String readText(Path path) throws IOException {
