@@ -73,13 +73,7 @@ class ReplacedWhileReadTest {
     void aFileReplacedAtEveryReadFailsAfterThreeReadsWithS3sReport() {
         AtomicInteger opens = new AtomicInteger();
 
-        assertThatThrownBy(
-                        () ->
-                                ReplacedWhileRead.readWhole(
-                                        () -> {
-                                            opens.incrementAndGet();
-                                            throw changed();
-                                        }))
+        assertThatThrownBy(() -> ReplacedWhileRead.readWhole(failing(opens, changed())))
                 .isInstanceOf(RemoteFileChangedException.class)
                 .hasMessageContaining("Change reported by S3 during open");
         assertThat(opens).hasValue(ReplacedWhileRead.ATTEMPTS).hasValue(3);
@@ -92,16 +86,18 @@ class ReplacedWhileReadTest {
                         new java.io.FileNotFoundException("s3a://flinkss/gone"),
                         new IOException("connection reset"))) {
             AtomicInteger opens = new AtomicInteger();
-            assertThatThrownBy(
-                            () ->
-                                    ReplacedWhileRead.readWhole(
-                                            () -> {
-                                                opens.incrementAndGet();
-                                                throw other;
-                                            }))
+            assertThatThrownBy(() -> ReplacedWhileRead.readWhole(failing(opens, other)))
                     .isSameAs(other);
             assertThat(opens).hasValue(1);
         }
+    }
+
+    /** Opens that count themselves in {@code opens} and each fail with {@code failure}. */
+    private static ReplacedWhileRead.Opener failing(AtomicInteger opens, IOException failure) {
+        return () -> {
+            opens.incrementAndGet();
+            throw failure;
+        };
     }
 
     /** A stream that gives {@code first}, then fails with {@code failure}. */
