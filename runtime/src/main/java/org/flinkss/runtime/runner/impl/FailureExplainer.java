@@ -69,16 +69,9 @@ public final class FailureExplainer {
         for (ExceptionHistory.Failure failure : failures) {
             for (String line : failure.chain) {
                 if (FlinkNotNullCheck.matches(line)) {
-                    String where =
-                            failure.taskName == null
-                                    ? ""
-                                    : "\n  in task '"
-                                            + failure.taskName.replaceFirst(
-                                                    " - execution #\\d+$", "")
-                                            + "'";
                     return Optional.of(
                             FlinkNotNullCheck.asError(line)
-                                    + where
+                                    + (failure.taskName == null ? "" : inTask(failure.taskName))
                                     + "\n  The run stopped the job at its first restart: a restart"
                                     + " reads the same rows from the checkpoint and meets the same"
                                     + " null.");
@@ -133,10 +126,7 @@ public final class FailureExplainer {
         own.replaceAll(FlinkNotNullCheck::asError);
         StringBuilder text = new StringBuilder(String.join("\n  caused by ", own));
         if (where != null) {
-            // Which attempt the history had last may lag behind the job's end: name the task only.
-            text.append("\n  in task '")
-                    .append(where.replaceFirst(" - execution #\\d+$", ""))
-                    .append('\'');
+            text.append(inTask(where));
         }
         if (!flink.isEmpty()) {
             // Flink's own words say how often it restarted (the restart strategy's attempts).
@@ -150,5 +140,13 @@ public final class FailureExplainer {
                         + " from RUNNING to FAILED')");
         }
         return text.toString();
+    }
+
+    /**
+     * The line that names the task a failure was thrown in. Which attempt the history had last may
+     * lag behind the job's end: the task only, not its execution.
+     */
+    private static String inTask(String taskName) {
+        return "\n  in task '" + taskName.replaceFirst(" - execution #\\d+$", "") + "'";
     }
 }

@@ -8,6 +8,8 @@ import org.apache.flink.core.fs.Path;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.flinkss.runtime.storage.Storage;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -144,7 +146,7 @@ public final class DeltaLogDamage {
                     checkpoints.tailMap(from, true).values().forEach(aside::addAll);
                     crcs.tailMap(from, true).values().forEach(aside::add);
                     if (lastCheckpoint != null
-                            && checkpointVersion(fs, lastCheckpoint).orElse(from) >= from) {
+                            && checkpointVersion(lastCheckpoint).orElse(from) >= from) {
                         aside.add(lastCheckpoint);
                     }
                     return Optional.of(
@@ -168,7 +170,7 @@ public final class DeltaLogDamage {
                 }
             }
             if (lastCheckpoint != null) {
-                Optional<Long> version = checkpointVersion(fs, lastCheckpoint);
+                Optional<Long> version = checkpointVersion(lastCheckpoint);
                 if (version.isEmpty()) {
                     if (first == null) {
                         first = "is not JSON";
@@ -233,10 +235,11 @@ public final class DeltaLogDamage {
         return lines == 0 ? "is empty" : null;
     }
 
-    private static Optional<Long> checkpointVersion(FileSystem fs, Path lastCheckpoint)
-            throws IOException {
-        try (FSDataInputStream in = fs.open(lastCheckpoint)) {
-            JsonNode node = JSON.readTree(in);
+    private static Optional<Long> checkpointVersion(Path lastCheckpoint) {
+        // Through the project's reader of small files: Delta replaces _last_checkpoint whole, and
+        // one replaced while it is read is read again (Storage.readBytes).
+        try {
+            JsonNode node = JSON.readTree(Storage.readBytes(lastCheckpoint));
             return node != null && node.path("version").isIntegralNumber()
                     ? Optional.of(node.path("version").asLong())
                     : Optional.empty();
