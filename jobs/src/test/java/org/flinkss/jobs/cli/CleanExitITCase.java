@@ -33,6 +33,11 @@ class CleanExitITCase {
 
     @TempDir Path dir;
 
+    /** Main's line when the embedded cluster took longer to shut down than the exit waits. */
+    private static final String SLOW_SHUTDOWN_NOTICE =
+            "(?m)^warning: Flink's embedded cluster did not shut down within \\d+ s; exiting"
+                    + " anyway\\R";
+
     private record Run(List<String> args, int code, String out, String err) {}
 
     private Run jar(int n, String... args) throws Exception {
@@ -110,7 +115,12 @@ class CleanExitITCase {
 
         for (Run run : runs) {
             assertThat(run.code).as("%s: exit code; stderr: %s", run.args, run.err).isZero();
-            assertThat(run.err).as("%s: stderr", run.args).isEmpty();
+            // What this test is about is RocksDB's warning; the exit's own notice of a cluster
+            // slow to shut down says how loaded the machine is (CI, at load 20-30, once took more
+            // than its 30 s after this dedup run), and the test above holds the exit to silence.
+            assertThat(run.err.replaceAll(SLOW_SHUTDOWN_NOTICE, ""))
+                    .as("%s: stderr", run.args)
+                    .isEmpty();
         }
         assertThat(runs.get(2).out).contains("dedup: 1 batch, 500 rows read");
     }
