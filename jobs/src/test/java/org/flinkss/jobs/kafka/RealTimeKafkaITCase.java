@@ -3,6 +3,9 @@ package org.flinkss.jobs.kafka;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,6 +35,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -84,15 +88,23 @@ class RealTimeKafkaITCase {
         return file;
     }
 
+    /**
+     * Topics {@code in} and {@code <name>-out}, each with {@code partitions}, and a new folder
+     * {@code <name>}: the base of the test's query.
+     */
+    private Path topicsAndBase(String name, String in, int partitions) throws IOException {
+        kafka().createTopic(in, partitions);
+        kafka().createTopic(name + "-out", partitions);
+        return Files.createDirectories(dir.resolve(name));
+    }
+
     private static KafkaTestBroker kafka() {
         return KAFKA.broker();
     }
 
     @Test
     void aRecordReachesTheOutputTopicBeforeTheFirstCheckpointCompletes() throws Exception {
-        kafka().createTopic("early-in", 2);
-        kafka().createTopic("early-out", 2);
-        Path base = Files.createDirectories(dir.resolve("early"));
+        Path base = topicsAndBase("early", "early-in", 2);
         Path file =
                 sqlFile(
                         "early",
@@ -104,21 +116,7 @@ class RealTimeKafkaITCase {
         CheckpointLayout checkpoint = checkpoint(base, "early");
 
         // Step 1: a run with a checkpoint every 10 minutes, reading the topic as records arrive.
-        try (ChildJvm child =
-                ChildJvm.of(Main.class)
-                        .workDir(dir.resolve("early-child"))
-                        .tmpDir(dir.resolve("early-tmp"))
-                        .output(dir.resolve("early.log"))
-                        .start(
-                                "sql",
-                                "--file",
-                                file.toString(),
-                                "--base",
-                                base.toString(),
-                                "--trigger",
-                                "real-time=10min",
-                                "--parallelism",
-                                "2")) {
+        try (ChildJvm child = startRealTime("early", file, base, "--parallelism", "2")) {
             diary.output(child.output());
             // Step 2: the first event, produced while the run starts, reaches the output topic.
             kafka().produceEvents("early-in", 0, 1);
@@ -142,12 +140,66 @@ class RealTimeKafkaITCase {
         }
     }
 
+    /**
+     * A real-time run looks for topics and partitions at each refresh of what is available (every
+     * 10 ms): a topic that matches its pattern, and a partition added to a topic it reads, are
+     * found while it runs, and their records read from their first.
+     */
+    @Test
+    void aNewTopicAndANewPartitionAreReadWhileTheRunGoesOn() throws Exception {
+        Path base = topicsAndBase("found", "found-a", 1);
+        String sql =
+                topicToTopic(
+                        kafka().bootstrapServers(),
+                        "found-a",
+                        "found-out",
+                        "  'sink.delivery-guarantee' = 'at-least-once',\n");
+        Path file =
+                sqlFile(
+                        "found",
+                        sql.replace("'topic' = 'found-a',", "'topic-pattern' = 'found-[a-z]',"));
+        kafka().produceEvents("found-a", 0, 10);
+
+        // Step 1: a real-time run reads the topic there at its start.
+        try (ChildJvm child = startRealTime("found", file, base)) {
+            diary.output(child.output());
+            awaitRecords(child, "found-out", 10);
+            diary.note("the first topic's 10 events in the output topic");
+
+            // Step 2: a topic created while it runs, matching the pattern: its events come out.
+            kafka().createTopic("found-b", 1);
+            kafka().produceEvents("found-b", 10, 10);
+            awaitRecords(child, "found-out", 20);
+            diary.note("the new topic's 10 events in the output topic");
+
+            // Step 3: a second partition of the first topic, and events some of which go to it.
+            try (Admin admin =
+                    Admin.create(
+                            Map.of(
+                                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                                    kafka().bootstrapServers()))) {
+                admin.createPartitions(Map.of("found-a", NewPartitions.increaseTo(2)))
+                        .all()
+                        .get(1, TimeUnit.MINUTES);
+            }
+            Map<Integer, Integer> perPartition = kafka().produceEvents("found-a", 20, 40);
+            assertThat(perPartition.getOrDefault(1, 0))
+                    .as("events in the new partition: %s", perPartition)
+                    .isPositive();
+            awaitRecords(child, "found-out", 60);
+
+            // Step 4: every event once, none from elsewhere.
+            assertThat(eventIds(kafka().readUncommitted("found-out")))
+                    .containsExactlyInAnyOrderElementsOf(
+                            Stream.iterate(0L, i -> i + 1).limit(60).collect(Collectors.toList()));
+            child.kill9();
+        }
+    }
+
     @Test
     void killedWhileRecordsFlowEachInputIsInTheOutputOnceForAReadCommittedReader()
             throws Exception {
-        kafka().createTopic("killed-in", 3);
-        kafka().createTopic("killed-out", 3);
-        Path base = Files.createDirectories(dir.resolve("killed"));
+        Path base = topicsAndBase("killed", "killed-in", 3);
         Path file =
                 sqlFile(
                         "killed",
@@ -261,9 +313,7 @@ class RealTimeKafkaITCase {
 
     @Test
     void win5InUpdateModeToAnUpsertKafkaTopicGivesEachWindowsCountsAsTheyGrow() throws Exception {
-        kafka().createTopic("win5-in", 2);
-        kafka().createTopic("win5-out", 2);
-        Path base = Files.createDirectories(dir.resolve("win5"));
+        Path base = topicsAndBase("win5", "win5-in", 2);
         String bootstrap = kafka().bootstrapServers();
         // win5 in update mode: a regular aggregation by window start (a window TVF aggregation
         // writes a window only when it closes), each change an upsert keyed by window and type.
@@ -326,9 +376,7 @@ class RealTimeKafkaITCase {
 
     @Test
     void aCheckpointGoesFromAvailableNowToRealTimeAndBackEachEventOnce() throws Exception {
-        kafka().createTopic("switch-in", 2);
-        kafka().createTopic("switch-out", 2);
-        Path base = Files.createDirectories(dir.resolve("switch"));
+        Path base = topicsAndBase("switch", "switch-in", 2);
         Path file =
                 sqlFile(
                         "switch",
@@ -373,6 +421,29 @@ class RealTimeKafkaITCase {
     }
 
     /** Waits for {@code n} records in {@code topic} (read_uncommitted) while the child runs. */
+    /**
+     * {@code sql --file} with {@code --trigger real-time=10min} (no checkpoint while the test runs)
+     * in a JVM of its own, its output in {@code <name>.log}.
+     */
+    private ChildJvm startRealTime(String name, Path file, Path base, String... more) {
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "sql",
+                                "--file",
+                                file.toString(),
+                                "--base",
+                                base.toString(),
+                                "--trigger",
+                                "real-time=10min"));
+        args.addAll(List.of(more));
+        return ChildJvm.of(Main.class)
+                .workDir(dir.resolve(name + "-child"))
+                .tmpDir(dir.resolve(name + "-tmp"))
+                .output(dir.resolve(name + ".log"))
+                .start(args.toArray(String[]::new));
+    }
+
     private static void awaitRecords(ChildJvm child, String topic, int n)
             throws InterruptedException {
         // The timeout only catches a hang: the assertion that matters is made after it.
