@@ -19,7 +19,10 @@ import java.util.concurrent.locks.LockSupport;
  * at a fixed rate, each at its own moment ({@code start time + i / rate}), not in bursts; each
  * record's Kafka timestamp is the producer's clock when it sends it: the send time that latency is
  * measured from. Key {@code event_id}, value the event's JSON line, as {@code land-events
- * --to-kafka} writes them; {@code linger.ms=0} so that no record waits for a batch to fill.
+ * --to-kafka} writes them; {@code linger.ms=5}, Kafka's default since 4.0: a record waits up to 5
+ * ms for others to share its request, and that wait counts in its latency (its send time is taken
+ * before). With {@code linger.ms=0} every record went in a request of its own, and at 10,000 a
+ * second the broker's work for them took CPU from the query on a 2-core machine (docs/latency.md).
  *
  * <p>When the producer falls behind its schedule (a loaded machine), it sends the late records at
  * once and says by how much it was behind at worst: {@link Sent#maxBehindMillis()}.
@@ -37,7 +40,7 @@ final class PacedProducer implements AutoCloseable {
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        props.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         this.producer = new KafkaProducer<>(props);
         this.topic = topic;
     }
