@@ -56,10 +56,11 @@ import java.util.function.BiConsumer;
  * is sealed, so a record waits milliseconds, not a checkpoint interval. Its batches are short steps
  * of the same protocol (plan, watermark after the step's records, seal), their plans not written to
  * the offset log ({@link BatchPlans} says why); a checkpoint commits every step sealed before it,
- * and they are reported as one batch ({@link BatchSummary#merged}). The watermark still moves at
- * step ends, computed over every reader, but a record of the next step may reach an operator before
- * the last step's watermark has arrived on every input channel: it then meets an older watermark
- * (kept, where Spark's micro-batch would drop it), never a newer.
+ * and they are reported as one batch ({@link BatchSummary#merged}). A look that finds nothing new
+ * reads no file ({@link #nothingNewInRealTime()}). The watermark still moves at step ends, computed
+ * over every reader, but a record of the next step may reach an operator before the last step's
+ * watermark has arrived on every input channel: it then meets an older watermark (kept, where
+ * Spark's micro-batch would drop it), never a newer.
  *
  * <p>State hand-off follows FLIP-27: a split assigned to a reader belongs to the reader (and its
  * checkpointed state) until it is read; readers report running totals, never deltas, and keep them
@@ -109,6 +110,9 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     private boolean waitingForCheckpoint;
     private boolean targetFixed;
     private boolean restartRequested;
+
+    /** In real time: the batch id known to have no plan recorded before a restart; -1 none yet. */
+    private long unrecordedBatchId = -1;
 
     /**
      * @param nodeDelays the delay of each of the source's watermark nodes (none: no watermark)
@@ -430,6 +434,9 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
             }
             return;
         }
+        if (nothingNewInRealTime()) {
+            return;
+        }
         fence.checkOwner();
         List<S> splits = plans.replayOrPlan(state.nextBatchId, planner, spec);
         if (splits.isEmpty()) {
@@ -451,6 +458,29 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
                 batch.batchId,
                 splits.size());
         assignToIdleReaders(batch);
+    }
+
+    /**
+     * Whether a real-time run's look, every {@link Trigger#REAL_TIME_POLL}, found nothing to read.
+     * Such a look reads no file: neither the fence nor the offset log, which were two requests a
+     * look on an object store while the query waited for data. The fence is still read before every
+     * step that reads something and at every checkpoint ({@link #snapshotState}: a fenced job
+     * completes none, so its sinks commit nothing more), and every second ({@link
+     * RunFence#reasonToStop}). The offset log is read once for each batch id: a plan recorded
+     * before a restart is read again whatever the planner sees now, and real-time steps record
+     * none, so no later id has one.
+     */
+    private boolean nothingNewInRealTime() {
+        if (!spec.trigger().isRealTime() || !planner.nextBatchIsEmpty()) {
+            return false;
+        }
+        if (unrecordedBatchId != state.nextBatchId) {
+            if (!plans.nothingToPlan(state.nextBatchId, planner)) {
+                return false;
+            }
+            unrecordedBatchId = state.nextBatchId;
+        }
+        return true;
     }
 
     /**

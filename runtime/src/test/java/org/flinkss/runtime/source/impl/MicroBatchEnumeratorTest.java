@@ -783,6 +783,61 @@ class MicroBatchEnumeratorTest {
     }
 
     @Test
+    void aRealTimeLookThatFindsNothingNewDoesNotReadTheFenceButTheNextStepAndCheckpointsDo()
+            throws Throwable {
+        land("a", "00:10");
+        SourceSpec realTime =
+                new SourceSpec("events", scope(), Trigger.realTime(Duration.ofMinutes(10)), 0);
+        Run run = new Run(realTime, 2, null);
+        run.registerAll();
+        run.trigger();
+        run.readAndSeal();
+
+        // Step 1: a later run takes the checkpoint. A look every 10 ms with nothing new reads no
+        // file (on an object store, two requests a look), so these looks do not see the fence.
+        RunFence.claim(layout(), "run-2");
+        run.trigger();
+        run.trigger();
+        assertThat(run.batches()).containsOnlyKeys(0L);
+
+        // Step 2: the first look with something to read does, and plans nothing.
+        land("b", "00:20");
+        assertThatThrownBy(run::trigger)
+                .isInstanceOf(PermanentFailure.class)
+                .hasMessageContaining("is fenced");
+        assertThat(run.batches()).containsOnlyKeys(0L);
+
+        // Step 3: and so does every checkpoint: a fenced job completes none.
+        assertThatThrownBy(() -> run.enumerator.snapshotState(1))
+                .isInstanceOf(PermanentFailure.class)
+                .hasMessageContaining("is fenced");
+    }
+
+    @Test
+    void aRealTimeRunReadsAPlanRecordedBeforeTheRestartEvenWhenItsSourceShowsNothingNew()
+            throws Throwable {
+        land("a", "00:10");
+        Run first = new Run(availableNow(0), 2, null);
+        first.registerAll();
+        first.trigger();
+        first.readAll();
+        // The job dies before any checkpoint, and a is deleted: a listing finds nothing now.
+        landed.remove("a");
+
+        Run second =
+                new Run(
+                        new SourceSpec(
+                                "events", scope(), Trigger.realTime(Duration.ofMinutes(10)), 0),
+                        2,
+                        null);
+        second.registerAll();
+        second.trigger();
+        assertThat(second.batches())
+                .as("batch 0 from the offset log, though a look finds nothing new")
+                .containsExactly(entry(0L, List.of("a")));
+    }
+
+    @Test
     void aSealedBatchIsReportedWithEveryCheckpointUntilOneCompletes() throws Throwable {
         land("a", "00:10", "00:20");
         land("b", "00:30");
