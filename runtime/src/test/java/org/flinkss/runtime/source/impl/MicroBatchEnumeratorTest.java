@@ -743,16 +743,24 @@ class MicroBatchEnumeratorTest {
                 .doesNotExist();
     }
 
-    @Test
-    void aRealTimeRunStartsTheNextStepWithoutACheckpointAndReportsAllItsStepsAsOneBatch()
-            throws Throwable {
+    private SourceSpec realTime() {
+        return new SourceSpec("events", scope(), Trigger.realTime(Duration.ofMinutes(10)), 0);
+    }
+
+    /** A real-time run of two readers that has read and sealed its first step: a, at 00:10. */
+    private Run realTimeRunPastItsFirstStep() throws Throwable {
         land("a", "00:10");
-        SourceSpec realTime =
-                new SourceSpec("events", scope(), Trigger.realTime(Duration.ofMinutes(10)), 0);
-        Run run = new Run(realTime, 2, null);
+        Run run = new Run(realTime(), 2, null);
         run.registerAll();
         run.trigger();
         run.readAndSeal();
+        return run;
+    }
+
+    @Test
+    void aRealTimeRunStartsTheNextStepWithoutACheckpointAndReportsAllItsStepsAsOneBatch()
+            throws Throwable {
+        Run run = realTimeRunPastItsFirstStep();
 
         // Step 1: b lands after step 0 was sealed; the next look plans it at once, with no
         // checkpoint in between (a micro-batch would wait for one).
@@ -785,13 +793,7 @@ class MicroBatchEnumeratorTest {
     @Test
     void aRealTimeLookThatFindsNothingNewDoesNotReadTheFenceButTheNextStepAndCheckpointsDo()
             throws Throwable {
-        land("a", "00:10");
-        SourceSpec realTime =
-                new SourceSpec("events", scope(), Trigger.realTime(Duration.ofMinutes(10)), 0);
-        Run run = new Run(realTime, 2, null);
-        run.registerAll();
-        run.trigger();
-        run.readAndSeal();
+        Run run = realTimeRunPastItsFirstStep();
 
         // Step 1: a later run takes the checkpoint. A look every 10 ms with nothing new reads no
         // file (on an object store, two requests a look), so these looks do not see the fence.
@@ -824,12 +826,7 @@ class MicroBatchEnumeratorTest {
         // The job dies before any checkpoint, and a is deleted: a listing finds nothing now.
         landed.remove("a");
 
-        Run second =
-                new Run(
-                        new SourceSpec(
-                                "events", scope(), Trigger.realTime(Duration.ofMinutes(10)), 0),
-                        2,
-                        null);
+        Run second = new Run(realTime(), 2, null);
         second.registerAll();
         second.trigger();
         assertThat(second.batches())
