@@ -44,7 +44,7 @@ CREATE TEMPORARY TABLE win5_out (
   'topic' = 'latency-win5',
   'properties.bootstrap.servers' = '127.0.0.1:9092',
   -- Kafka's default since 4.0: a record waits up to 5 ms for others to share its request (the
-  -- wait counts in its latency). With 0, each record was a request of its own (docs/latency.md).
+  -- wait counts in its latency). It measured a little faster than 0 (docs/latency.md).
   'properties.linger.ms' = '5',
   -- Below the 15 minutes brokers allow by default (transaction.max.timeout.ms); Flink's default,
   -- an hour, is refused by such a broker when the first transaction starts.
