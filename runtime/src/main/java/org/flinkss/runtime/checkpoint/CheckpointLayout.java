@@ -23,6 +23,7 @@ import java.util.List;
  *   progress/log.jsonl              one progress object per committed batch
  *   progress/last.json              the last progress object printed
  *   progress/pending/&lt;run&gt;/&lt;chk&gt;/  what a run's operators reported at one checkpoint (fragments)
+ *   progress/pending/&lt;run&gt;/merged  the last checkpoint whose fragments the driver merged
  *   runs/&lt;run&gt;/job.json            the Flink job of a run (and the cluster that runs it)
  *   runs/&lt;run&gt;/heartbeat           rewritten every 2 s by the run's client while it lives
  *   runs/&lt;run&gt;/caught-up-&lt;source&gt; written by a source once it has read what the run is to read
@@ -209,6 +210,14 @@ public final class CheckpointLayout implements Serializable {
 
     public Path pendingProgress(String runId) {
         return new Path(pendingProgress(), runId);
+    }
+
+    /**
+     * {@code progress/pending/<run>/merged}: the last checkpoint of run {@code runId} whose
+     * fragments the driver merged; its folder and older ones are only left to remove.
+     */
+    public Path mergedFragments(String runId) {
+        return new Path(pendingProgress(runId), "merged");
     }
 
     /** What the operators of run {@code runId} reported at checkpoint {@code checkpointId}. */

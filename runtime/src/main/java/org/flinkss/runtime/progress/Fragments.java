@@ -6,6 +6,7 @@ import org.flinkss.runtime.checkpoint.CheckpointLayout;
 import org.flinkss.runtime.checkpoint.CheckpointLog;
 import org.flinkss.runtime.checkpoint.LogCodec;
 import org.flinkss.runtime.checkpoint.LogFolder;
+import org.flinkss.runtime.storage.Storage;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,6 +43,39 @@ public final class Fragments {
 
     private static CheckpointLog<String, Fragment> log(Path checkpointFolder) {
         return new CheckpointLog<>(checkpointFolder, CheckpointLayout.FRAGMENTS, CODEC);
+    }
+
+    /**
+     * The last checkpoint of run {@code runId} whose fragments were merged, -1 if none: its folder
+     * and older ones, if some are left, are what a driver killed while it removed them left.
+     */
+    static long mergedUpTo(CheckpointLayout layout, String runId) {
+        Path mark = layout.mergedFragments(runId);
+        try {
+            return Storage.exists(mark) ? Long.parseLong(Storage.readText(mark).trim()) : -1;
+        } catch (IOException | NumberFormatException e) {
+            throw new IllegalStateException(
+                    "cannot read "
+                            + mark
+                            + " (the last checkpoint whose progress was merged): "
+                            + e.getMessage()
+                            + "; if it is damaged, delete it and run the query again",
+                    e);
+        }
+    }
+
+    /**
+     * Records that the fragments of checkpoint {@code checkpointId} of run {@code runId} are
+     * merged, before its folder is removed: a removal cut short by a kill leaves some of its files
+     * (the sinks' counts without the source's batches), which must not be merged again.
+     */
+    static void markMerged(CheckpointLayout layout, String runId, long checkpointId) {
+        Path mark = layout.mergedFragments(runId);
+        try {
+            Storage.replaceText(mark, Long.toString(checkpointId));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + mark + ": " + e.getMessage(), e);
+        }
     }
 
     /** Leaves {@code fragment} for checkpoint {@code checkpointId} of the run (atomically). */

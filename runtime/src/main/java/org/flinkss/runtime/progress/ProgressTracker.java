@@ -96,11 +96,16 @@ public final class ProgressTracker {
     public List<ObjectNode> commit(String run, long completedCheckpointId) {
         List<ObjectNode> emitted = new ArrayList<>();
         LogFolder<Long> checkpoints = Fragments.checkpoints(layout, run);
+        long merged = Fragments.mergedUpTo(layout, run);
         for (long id : keys(checkpoints)) {
             if (id > completedCheckpointId) {
                 break;
             }
-            emitted.addAll(merge(Fragments.read(layout.fragments(run, id))));
+            if (id > merged) {
+                emitted.addAll(merge(Fragments.read(layout.fragments(run, id))));
+                Fragments.markMerged(layout, run, id);
+            }
+            // At or below the mark: what a driver killed while it removed the folder left.
             checkpoints.remove(id);
         }
         return emitted;
