@@ -34,6 +34,7 @@ import org.flinkss.runtime.source.files.FileSplit;
 import org.flinkss.runtime.storage.Storage;
 import org.flinkss.runtime.table.Warehouse;
 import org.flinkss.runtime.testing.S3TestServer;
+import org.flinkss.runtime.trigger.Trigger;
 import org.flinkss.testutils.MiniClusters;
 
 import java.io.ByteArrayOutputStream;
@@ -276,6 +277,43 @@ class LandingS3ITCase {
 
         // A rerun finds nothing new, without reading anything again.
         assertThat(QueryRunner.run(new BronzeQuery(s3Events, false), onS3).batches()).isZero();
+    }
+
+    /**
+     * A real-time run lists a landing folder on S3 once a second, not every 10 ms ({@code
+     * FilePlanner#realTimeLook}): a batch landed while it runs, once its first batch is committed,
+     * still reaches the table before the run stops by itself, each event once.
+     */
+    @Test
+    void aRealTimeRunOverAnS3LandingFolderReadsABatchLandedWhileItRuns() throws Exception {
+        Path s3Events = new Path(S3.server().freshPrefix("real-time"), "events");
+        EventFiles.writeBatch(s3Events, 1, EventGenerator.events(0, 500));
+        List<Long> landedWhileRunning = new ArrayList<>();
+        RunOptions onS3 =
+                options(dir.resolve("real-time"))
+                        .trigger(Trigger.realTime(Duration.ofSeconds(1)))
+                        .runFor(Duration.ofSeconds(45))
+                        .listener(
+                                progress -> {
+                                    if (landedWhileRunning.isEmpty()
+                                            && progress.path("numInputRows").asLong() > 0) {
+                                        landedWhileRunning.add(progress.path("batchId").asLong());
+                                        try {
+                                            EventFiles.writeBatch(
+                                                    s3Events, 2, EventGenerator.events(500, 500));
+                                        } catch (Exception e) {
+                                            throw new IllegalStateException(e);
+                                        }
+                                    }
+                                })
+                        .build();
+
+        QueryRunner.run(new BronzeQuery(s3Events, false), onS3);
+
+        assertThat(landedWhileRunning).as("batch 2 landed after a committed batch").hasSize(1);
+        Warehouse tables = new Warehouse(onS3.warehouse());
+        assertThat(tables.sortedValues(BronzeQuery.TABLE)).hasSize(1000);
+        assertThat(numInputRows(onS3).stream().mapToLong(Long::longValue).sum()).isEqualTo(1000);
     }
 
     /** Between bronze's source and its tables: deletes an object when event 0 goes by. */

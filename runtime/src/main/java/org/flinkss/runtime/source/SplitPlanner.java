@@ -3,9 +3,11 @@ package org.flinkss.runtime.source;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 import org.flinkss.runtime.progress.SourcePlan;
+import org.flinkss.runtime.trigger.Trigger;
 
 import java.io.IOException;
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,6 +53,14 @@ public interface SplitPlanner<S extends WorkSplit> extends Serializable {
      */
     default Optional<SourcePlan.Backlog> backlog(ReadLimit limit) throws IOException {
         return Optional.empty();
+    }
+
+    /**
+     * How often a real-time run looks at this source while it waits for new data: {@link
+     * Trigger#REAL_TIME_POLL}, unless a look costs more than it is worth that often.
+     */
+    default Duration realTimeLook() {
+        return Trigger.REAL_TIME_POLL;
     }
 
     /**

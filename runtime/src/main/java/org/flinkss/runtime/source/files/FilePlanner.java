@@ -13,9 +13,11 @@ import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.SplitPlanner;
 import org.flinkss.runtime.storage.ListedFile;
 import org.flinkss.runtime.storage.Storage;
+import org.flinkss.runtime.trigger.Trigger;
 
 import java.io.File;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -57,6 +59,9 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
 
     /** The local folder's absolute path, or the object store folder's URI. */
     private final String root;
+
+    /** How often a real-time run lists a landing folder on an object store. */
+    static final Duration OBJECT_STORE_REAL_TIME_LOOK = Duration.ofSeconds(1);
 
     private final boolean local;
     private final String suffix;
@@ -329,6 +334,16 @@ public final class FilePlanner implements SplitPlanner<FileSplit> {
     @Override
     public boolean readsInRealTime() {
         return true;
+    }
+
+    /**
+     * Every {@link Trigger#REAL_TIME_POLL} on the local disk; once a second on an object store,
+     * where a look is list requests (the folder, then each batch folder): a hundred looks a second
+     * would be millions of requests a day while nothing lands.
+     */
+    @Override
+    public Duration realTimeLook() {
+        return local ? Trigger.REAL_TIME_POLL : OBJECT_STORE_REAL_TIME_LOOK;
     }
 
     @Override

@@ -52,13 +52,14 @@ import java.util.function.BiConsumer;
  * again (Spark's offset log), instead of planning it anew from a fresh listing.
  *
  * <p>A real-time run ({@link Trigger#isRealTime()}) does not wait for the checkpoint: it looks for
- * new data every {@link Trigger#REAL_TIME_POLL} and starts the next batch as soon as the last one
- * is sealed, so a record waits milliseconds, not a checkpoint interval. Its batches are short steps
- * of the same protocol (plan, watermark after the step's records, seal), their plans not written to
- * the offset log ({@link BatchPlans} says why); a checkpoint commits every step sealed before it,
- * and they are reported as one batch ({@link BatchSummary#merged}). A look that finds nothing new
- * reads no file ({@link #nothingNewInRealTime()}). The watermark still moves at step ends, computed
- * over every reader, but a record of the next step may reach an operator before the last step's
+ * new data every {@link Trigger#REAL_TIME_POLL} (a landing folder on an object store once a second:
+ * {@link SplitPlanner#realTimeLook}) and starts the next batch as soon as the last one is sealed,
+ * so a record waits milliseconds, not a checkpoint interval. Its batches are short steps of the
+ * same protocol (plan, watermark after the step's records, seal), their plans not written to the
+ * offset log ({@link BatchPlans} says why); a checkpoint commits every step sealed before it, and
+ * they are reported as one batch ({@link BatchSummary#merged}). A look that finds nothing new reads
+ * no file ({@link #nothingNewInRealTime()}). The watermark still moves at step ends, computed over
+ * every reader, but a record of the next step may reach an operator before the last step's
  * watermark has arrived on every input channel: it then meets an older watermark (kept, where
  * Spark's micro-batch would drop it), never a newer.
  *
@@ -175,7 +176,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
         } else {
             long interval =
                     spec.trigger().isRealTime()
-                            ? Trigger.REAL_TIME_POLL.toMillis()
+                            ? planner.realTimeLook().toMillis()
                             : spec.trigger().interval().toMillis();
             context.callAsync(refresh, plan, 0, interval);
         }
@@ -461,7 +462,7 @@ public final class MicroBatchEnumerator<S extends WorkSplit>
     }
 
     /**
-     * Whether a real-time run's look, every {@link Trigger#REAL_TIME_POLL}, found nothing to read.
+     * Whether a real-time run's look ({@link SplitPlanner#realTimeLook}) found nothing to read.
      * Such a look reads no file: neither the fence nor the offset log, which were two requests a
      * look on an object store while the query waited for data. The fence is still read before every
      * step that reads something and at every checkpoint ({@link #snapshotState}: a fenced job

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -93,6 +94,16 @@ class FilePlannerTest {
         assertThat(batch)
                 .extracting(FileSplit::sizeInBytes)
                 .containsExactly(3L * LINE.length(), (long) LINE.length(), (long) LINE.length());
+    }
+
+    /** A real-time look lists the folder: cheap on the local disk, requests on an object store. */
+    @Test
+    void aRealTimeRunLooksAtALocalFolderEvery10MsAndAtAnObjectStoreOnceASecond() {
+        FilePlanner local = new FilePlanner(Storage.location(dir.toFile()), ".json");
+        FilePlanner s3 = new FilePlanner(Storage.location("s3://bucket/landing/events"), ".json");
+
+        assertThat(local.realTimeLook()).isEqualTo(Duration.ofMillis(10));
+        assertThat(s3.realTimeLook()).isEqualTo(Duration.ofSeconds(1));
     }
 
     @Test

@@ -7,8 +7,10 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.SplitPlanner;
 import org.flinkss.runtime.source.WorkSplit;
+import org.flinkss.runtime.trigger.Trigger;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -29,6 +31,9 @@ final class ListPlanner implements SplitPlanner<ListPlanner.Unit> {
 
     private final List<String> landed;
 
+    /** What {@link #realTimeLook} says. */
+    Duration realTimeLook = Trigger.REAL_TIME_POLL;
+
     /** When set, looking at the source fails with it (a folder that cannot be listed). */
     IOException listingFails;
 
@@ -41,6 +46,11 @@ final class ListPlanner implements SplitPlanner<ListPlanner.Unit> {
 
     ListPlanner(List<String> landed) {
         this.landed = landed;
+    }
+
+    @Override
+    public Duration realTimeLook() {
+        return realTimeLook;
     }
 
     @Override

@@ -40,6 +40,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -813,6 +815,44 @@ class MicroBatchEnumeratorTest {
         assertThatThrownBy(() -> run.enumerator.snapshotState(1))
                 .isInstanceOf(PermanentFailure.class)
                 .hasMessageContaining("is fenced");
+    }
+
+    /**
+     * A real-time run looks at the source as often as its planner says (a landing folder on an
+     * object store once a second, not every 10 ms); a processing-time run at its trigger's
+     * interval.
+     */
+    @Test
+    void aRealTimeRunLooksAtTheSourceAsOftenAsItsPlannerSays() {
+        ListPlanner planner = new ListPlanner(landed);
+        planner.realTimeLook = Duration.ofSeconds(1);
+        assertThat(periodsScheduledBy(realTime(), planner))
+                .as("the look, then the fence's check")
+                .containsExactly(1_000L, 1_000L);
+
+        SourceSpec every30s =
+                new SourceSpec(
+                        "events", scope(), Trigger.processingTime(Duration.ofSeconds(30)), 0);
+        assertThat(periodsScheduledBy(every30s, planner)).containsExactly(30_000L, 1_000L);
+    }
+
+    /** The periods of what {@code spec}'s enumerator, started, calls again and again. */
+    private List<Long> periodsScheduledBy(SourceSpec spec, ListPlanner planner) {
+        List<Long> periods = new ArrayList<>();
+        MockSplitEnumeratorContext<MicroBatchSplit<Unit>> context =
+                new MockSplitEnumeratorContext<>(2) {
+                    @Override
+                    public <T> void callAsync(
+                            Callable<T> callable,
+                            BiConsumer<T, Throwable> handler,
+                            long initialDelay,
+                            long period) {
+                        periods.add(period);
+                        super.callAsync(callable, handler, initialDelay, period);
+                    }
+                };
+        new MicroBatchEnumerator<>(context, spec, planner, null, List.of(DELAY)).start();
+        return periods;
     }
 
     @Test
