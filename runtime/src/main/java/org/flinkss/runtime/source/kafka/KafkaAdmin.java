@@ -25,6 +25,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -170,6 +171,35 @@ final class KafkaAdmin implements AutoCloseable {
     public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions)
             throws IOException {
         return offsets(partitions, tp -> OffsetSpec.latest(), "end offsets");
+    }
+
+    /**
+     * The end offsets as {@link #endOffsets}, if Kafka gives them within {@code wait}; empty if it
+     * does not, or fails. For a real-time refresh between full ones: a partition whose topic was
+     * deleted is retried by Kafka's client until its whole timeout, where a full refresh, which
+     * lists the topics first, finds it gone at once.
+     */
+    public Optional<Map<TopicPartition, Long>> endOffsetsWithin(
+            Collection<TopicPartition> partitions, Duration wait) {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        partitions.forEach(tp -> request.put(tp, OffsetSpec.latest()));
+        ListOffsetsOptions options =
+                new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)
+                        .timeoutMs((int) wait.toMillis());
+        try {
+            Map<TopicPartition, Long> offsets = new HashMap<>();
+            admin.listOffsets(request, options)
+                    .all()
+                    .get(wait.toMillis(), TimeUnit.MILLISECONDS)
+                    .forEach((tp, info) -> offsets.put(tp, info.offset()));
+            answered = true;
+            return Optional.of(offsets);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (ExecutionException | TimeoutException e) {
+            return Optional.empty();
+        }
     }
 
     public Map<TopicPartition, Long> earliestOffsets(Collection<TopicPartition> partitions)

@@ -12,7 +12,10 @@ import org.flinkss.runtime.progress.SourcePlan;
 import org.flinkss.runtime.source.ReadLimit;
 import org.flinkss.runtime.source.SplitPlanner;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -31,9 +34,10 @@ import java.util.TreeSet;
  *   <li>The committed position is an offset per topic-partition, kept in the query's checkpoint
  *       (the enumerator's state). No consumer group is used or committed to.
  *   <li>{@link #refreshTarget()} finds the partitions (subscribe, subscribePattern or assign; new
- *       partitions and topics are found at every refresh) and their end offsets at that moment,
- *       read with {@code read_committed}: the last stable offset, so a batch never waits for an
- *       open transaction. An availableNow run refreshes once, at its start.
+ *       partitions and topics are found at every refresh, once a second in a real-time run: {@link
+ *       #REAL_TIME_FULL_REFRESH}) and their end offsets at that moment, read with {@code
+ *       read_committed}: the last stable offset, so a batch never waits for an open transaction. An
+ *       availableNow run refreshes once, at its start.
  *   <li>{@code startingOffsets} apply to the query's first batch only. That batch includes every
  *       partition, even with nothing to read, so that {@code latest} is pinned in the checkpoint as
  *       in Spark's offset log (the batch may have 0 rows). Partitions that appear later start at
@@ -57,6 +61,14 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
     private static final Comparator<TopicPartition> ORDER =
             Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
+    /**
+     * How often a real-time run's refresh, every few milliseconds, is a full one: topics,
+     * partitions, their earliest and end offsets (four requests and their metadata lookups).
+     * Between full ones a refresh asks only the known partitions' end offsets, so a new topic or
+     * partition, or offsets gone from a partition's start, are seen within a second.
+     */
+    static final Duration REAL_TIME_FULL_REFRESH = Duration.ofSeconds(1);
+
     private final KafkaSourceOptions options;
 
     private transient Map<TopicPartition, Long> committed;
@@ -78,6 +90,9 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
     private transient KafkaAdmin kept;
 
     private transient boolean keepAdmin;
+
+    /** When the last full refresh began ({@link System#nanoTime}). */
+    private transient long lastFullRefresh;
 
     public KafkaPlanner(KafkaSourceOptions options) {
         this.options = options;
@@ -148,7 +163,13 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
                         : new KafkaAdmin(
                                 options.bootstrapServers, options.clientProperties, answered);
         boolean ok = false;
+        Target previous = target;
         try {
+            if (betweenFullRefreshes(previous) && endsOnly(admin, previous, next)) {
+                ok = true;
+                return;
+            }
+            lastFullRefresh = System.nanoTime();
             List<TopicPartition> partitions = admin.partitions(options);
             next.end.putAll(admin.endOffsets(partitions));
             next.earliest.putAll(admin.earliestOffsets(partitions));
@@ -179,8 +200,34 @@ public final class KafkaPlanner implements SplitPlanner<KafkaSplit> {
                 kept = null;
                 admin.close();
             }
+            if (ok) {
+                target = next;
+            }
         }
-        target = next;
+    }
+
+    /** Whether a real-time run's full refresh of less than a second ago still holds. */
+    private boolean betweenFullRefreshes(@Nullable Target previous) {
+        return previous != null
+                && keepAdmin
+                && System.nanoTime() - lastFullRefresh < REAL_TIME_FULL_REFRESH.toNanos();
+    }
+
+    /**
+     * A real-time refresh between full ones: the known partitions' ends (one request), their
+     * earliest offsets and starts as the last full refresh found them. False if Kafka did not say
+     * within a second (a partition gone with its topic): then a full refresh does.
+     */
+    private boolean endsOnly(KafkaAdmin admin, Target previous, Target next) {
+        Optional<Map<TopicPartition, Long>> ends =
+                admin.endOffsetsWithin(previous.end.keySet(), REAL_TIME_FULL_REFRESH);
+        if (ends.isEmpty()) {
+            return false;
+        }
+        next.end.putAll(ends.get());
+        next.earliest.putAll(previous.earliest);
+        next.start.putAll(previous.start);
+        return true;
     }
 
     @Override
