@@ -141,6 +141,24 @@ public final class KafkaTestBroker implements AutoCloseable {
         return read(topic, "read_committed");
     }
 
+    /**
+     * {@link #readCommitted}, once a {@code read_committed} reader sees {@code n} records or more,
+     * or after 30 s: what a run committed last is visible a moment after the run ends, since Kafka
+     * writes a transaction's commit markers to its partitions after the writer's commit returned (a
+     * reader right after the run saw one partition's records of two, 51 of 100). The caller asserts
+     * on the records returned: fewer than {@code n}, or more, fails there.
+     */
+    public List<ConsumerRecord<byte[], byte[]>> readCommittedOnceVisible(String topic, int n)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        List<ConsumerRecord<byte[], byte[]>> records = readCommitted(topic);
+        while (records.size() < n && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            records = readCommitted(topic);
+        }
+        return records;
+    }
+
     /** Every record up to the end of the topic, those of aborted transactions included. */
     public List<ConsumerRecord<byte[], byte[]>> readUncommitted(String topic) {
         return read(topic, "read_uncommitted");

@@ -140,7 +140,8 @@ class BronzeToKafkaKillRecoveryITCase {
 
         // Step 3: a read_committed consumer sees each event exactly once, as written by an
         // uninterrupted run.
-        List<ConsumerRecord<byte[], byte[]>> records = kafka().readCommitted(TOPIC);
+        List<ConsumerRecord<byte[], byte[]>> records =
+                kafka().readCommittedOnceVisible(TOPIC, EVENTS);
         diary.note(
                 "read_committed consumer: "
                         + records.size()
@@ -171,7 +172,7 @@ class BronzeToKafkaKillRecoveryITCase {
                         new BronzeToKafkaQuery(kafka().bootstrapServers(), TOPIC, Map.of()),
                         options);
         assertThat(rerun.batches()).isZero();
-        assertThat(kafka().readCommitted(TOPIC)).hasSize(EVENTS);
+        assertThat(kafka().readCommittedOnceVisible(TOPIC, EVENTS)).hasSize(EVENTS);
         List<Long> batchIds =
                 ProgressTracker.history(checkpoint).stream()
                         .map(p -> p.path("batchId").asLong())

@@ -359,7 +359,9 @@ class RealTimeKafkaITCase {
         // Step 2: the last value of each key (read_committed) is the window's count: 300 events
         // 10 s apart are 10 windows of 30, split by type.
         Map<String, Long> last = new TreeMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : kafka().readCommitted("win5-out")) {
+        int written = kafka().readUncommitted("win5-out").size();
+        for (ConsumerRecord<byte[], byte[]> r :
+                kafka().readCommittedOnceVisible("win5-out", written)) {
             String key = new String(r.key(), StandardCharsets.UTF_8);
             if (r.value() == null) {
                 last.remove(key);
@@ -398,17 +400,17 @@ class RealTimeKafkaITCase {
         // Step 1: an available-now run reads the first 100 events.
         kafka().produceEvents("switch-in", 0, 100);
         CliOutput.succeeded(run);
-        assertThat(eventIds(kafka().readCommitted("switch-out"))).hasSize(100);
+        assertThat(eventIds(kafka().readCommittedOnceVisible("switch-out", 100))).hasSize(100);
 
         // Step 2: the same checkpoint runs in real time and reads the next 100 only.
         kafka().produceEvents("switch-in", 100, 100);
         CliOutput.succeeded(realTime);
-        assertThat(eventIds(kafka().readCommitted("switch-out"))).hasSize(200);
+        assertThat(eventIds(kafka().readCommittedOnceVisible("switch-out", 200))).hasSize(200);
 
         // Step 3: back to available-now: the next 100 only; each of the 300 events once.
         kafka().produceEvents("switch-in", 200, 100);
         CliOutput.succeeded(run);
-        assertThat(eventIds(kafka().readCommitted("switch-out")))
+        assertThat(eventIds(kafka().readCommittedOnceVisible("switch-out", 300)))
                 .containsExactlyInAnyOrderElementsOf(
                         Stream.iterate(0L, i -> i + 1).limit(300).collect(Collectors.toList()));
     }
