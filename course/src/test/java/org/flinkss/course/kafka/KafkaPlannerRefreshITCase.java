@@ -3,10 +3,6 @@ package org.flinkss.course.kafka;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewPartitions;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,7 +13,6 @@ import org.flinkss.runtime.source.kafka.KafkaSourceOptions;
 import org.flinkss.runtime.source.kafka.KafkaSplit;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,13 +44,13 @@ class KafkaPlannerRefreshITCase {
     void newRecordsArePlannedAtTheNextRefreshAndANewPartitionOnceAFullOneFindsIt()
             throws Exception {
         KAFKA.broker().createTopic("seen-a", 1);
-        produceTo("seen-a", 0, 10);
+        KAFKA.broker().produce("seen-a", 0, 10);
         KafkaPlanner planner = realTimePlanner("seen-[a-z]");
         try {
             planner.refreshTarget();
             assertThat(plan(planner, 0)).containsExactly("seen-a-0:0-10");
 
-            produceTo("seen-a", 0, 2);
+            KAFKA.broker().produce("seen-a", 0, 2);
             planner.refreshTarget();
             assertThat(plan(planner, 1)).containsExactly("seen-a-0:10-12");
 
@@ -64,7 +59,7 @@ class KafkaPlannerRefreshITCase {
                         .all()
                         .get(1, TimeUnit.MINUTES);
             }
-            produceTo("seen-a", 1, 3);
+            KAFKA.broker().produce("seen-a", 1, 3);
             assertThat(refreshUntilPlanned(planner, 2)).containsExactly("seen-a-1:0-3");
         } finally {
             planner.close();
@@ -76,8 +71,8 @@ class KafkaPlannerRefreshITCase {
             throws Exception {
         KAFKA.broker().createTopic("gone-a", 1);
         KAFKA.broker().createTopic("gone-b", 1);
-        produceTo("gone-a", 0, 5);
-        produceTo("gone-b", 0, 5);
+        KAFKA.broker().produce("gone-a", 0, 5);
+        KAFKA.broker().produce("gone-b", 0, 5);
         KafkaPlanner planner = realTimePlanner("gone-[a-z]");
         try {
             planner.refreshTarget();
@@ -87,7 +82,7 @@ class KafkaPlannerRefreshITCase {
             try (Admin admin = admin()) {
                 admin.deleteTopics(List.of("gone-b")).all().get(1, TimeUnit.MINUTES);
             }
-            produceTo("gone-a", 0, 1);
+            KAFKA.broker().produce("gone-a", 0, 1);
             assertThat(refreshUntilPlanned(planner, 1)).containsExactly("gone-a-0:5-6");
         } finally {
             planner.close();
@@ -153,21 +148,5 @@ class KafkaPlannerRefreshITCase {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.broker().bootstrapServers());
         return Admin.create(props);
-    }
-
-    /** {@code n} records into one partition of {@code topic}. */
-    private static void produceTo(String topic, int partition, int n) throws Exception {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.broker().bootstrapServers());
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        props.put(
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
-            for (int i = 0; i < n; i++) {
-                byte[] value = ("record " + i).getBytes(StandardCharsets.UTF_8);
-                producer.send(new ProducerRecord<>(topic, partition, null, value))
-                        .get(1, TimeUnit.MINUTES);
-            }
-        }
     }
 }

@@ -118,12 +118,7 @@ public final class KafkaTestBroker implements AutoCloseable {
 
     /** One record with any value, e.g. one that is not an event. */
     public void produce(String topic, String key, byte[] value) throws Exception {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        props.put(
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
             producer.send(
                             new ProducerRecord<>(
                                     topic,
@@ -131,6 +126,26 @@ public final class KafkaTestBroker implements AutoCloseable {
                                     value))
                     .get(1, TimeUnit.MINUTES);
         }
+    }
+
+    /** {@code n} records with no key into one partition of {@code topic}, each acknowledged. */
+    public void produce(String topic, int partition, int n) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            for (int i = 0; i < n; i++) {
+                byte[] value = ("record " + i).getBytes(StandardCharsets.UTF_8);
+                producer.send(new ProducerRecord<>(topic, partition, null, value))
+                        .get(1, TimeUnit.MINUTES);
+            }
+        }
+    }
+
+    private KafkaProducer<byte[], byte[]> producer() {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        props.put(
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        return new KafkaProducer<>(props);
     }
 
     /**

@@ -53,15 +53,15 @@ import java.util.Set;
  */
 public final class FilePlanner implements SplitPlanner<FileSplit> {
 
+    /** How often a real-time run lists a landing folder on an object store. */
+    static final Duration OBJECT_STORE_REAL_TIME_LOOK = Duration.ofSeconds(1);
+
     private static final long serialVersionUID = 1L;
 
     private static final Logger LOG = LoggerFactory.getLogger(FilePlanner.class);
 
     /** The local folder's absolute path, or the object store folder's URI. */
     private final String root;
-
-    /** How often a real-time run lists a landing folder on an object store. */
-    static final Duration OBJECT_STORE_REAL_TIME_LOOK = Duration.ofSeconds(1);
 
     private final boolean local;
     private final String suffix;

@@ -181,19 +181,16 @@ final class KafkaAdmin implements AutoCloseable {
      */
     public Optional<Map<TopicPartition, Long>> endOffsetsWithin(
             Collection<TopicPartition> partitions, Duration wait) {
-        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        partitions.forEach(tp -> request.put(tp, OffsetSpec.latest()));
         ListOffsetsOptions options =
                 new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)
                         .timeoutMs((int) wait.toMillis());
         try {
-            Map<TopicPartition, Long> offsets = new HashMap<>();
-            admin.listOffsets(request, options)
-                    .all()
-                    .get(wait.toMillis(), TimeUnit.MILLISECONDS)
-                    .forEach((tp, info) -> offsets.put(tp, info.offset()));
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result =
+                    admin.listOffsets(request(partitions, tp -> OffsetSpec.latest()), options)
+                            .all()
+                            .get(wait.toMillis(), TimeUnit.MILLISECONDS);
             answered = true;
-            return Optional.of(offsets);
+            return Optional.of(offsets(result));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
@@ -212,19 +209,28 @@ final class KafkaAdmin implements AutoCloseable {
             Function<TopicPartition, OffsetSpec> spec,
             String what)
             throws IOException {
-        Map<TopicPartition, Long> offsets = new HashMap<>();
         if (partitions.isEmpty()) {
-            return offsets;
+            return new HashMap<>();
         }
-        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        partitions.forEach(tp -> request.put(tp, spec.apply(tp)));
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result =
+        return offsets(
                 get(
                         admin.listOffsets(
-                                        request,
+                                        request(partitions, spec),
                                         new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
                                 .all(),
-                        what + " of " + partitions);
+                        what + " of " + partitions));
+    }
+
+    private static Map<TopicPartition, OffsetSpec> request(
+            Collection<TopicPartition> partitions, Function<TopicPartition, OffsetSpec> spec) {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        partitions.forEach(tp -> request.put(tp, spec.apply(tp)));
+        return request;
+    }
+
+    private static Map<TopicPartition, Long> offsets(
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result) {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
         result.forEach((tp, info) -> offsets.put(tp, info.offset()));
         return offsets;
     }
