@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and the JVM's default collector for one that keeps going ({@code --trigger processing-time=<d>}
  * or {@code continuous}, in either option spelling), and what {@code FLINKSS_JIT} says when it is
  * set. Read from the JVM the script starts ({@code -XX:+PrintFlagsFinal} through {@code
- * JAVA_OPTS}), on commands that print their help and exit.
+ * JAVA_OPTS}), on commands that print their help and exit. And the class-data archive of a jar
+ * reached through a symbolic link is the one of its real path.
  */
 class FlinkssJitITCase {
 
@@ -50,7 +51,7 @@ class FlinkssJitITCase {
         Files.createFile(jarFolder.resolve("flinkss-jobs.jsa"));
         Files.writeString(
                 jarFolder.resolve("flinkss-jobs.jsa.stamp"),
-                jar.toAbsolutePath()
+                jar.toRealPath()
                         + " "
                         + Files.size(jar)
                         + " "
@@ -97,6 +98,25 @@ class FlinkssJitITCase {
         assertThat(wrong.code()).isEqualTo(2);
         assertThat(wrong.output())
                 .contains("FLINKSS_JIT=c2 is not c1, tiered or auto (the default)");
+    }
+
+    @Test
+    void aJarReachedThroughALinkUsesTheArchiveOfItsRealPath() throws IOException {
+        // A working folder whose jobs/ links to the repository's (as docs tests and users make):
+        // the script must find the archive recorded for the jar's real path, not make one for the
+        // link's (and the real path's next run one again for its own).
+        Path stamp = jarFolder.resolve("flinkss-jobs.jsa.stamp");
+        String recorded = Files.readString(stamp);
+        Path link = Files.createSymbolicLink(work.resolve("linked"), jarFolder);
+
+        ProjectScripts.Result run =
+                new ProjectScripts(work, "flinkss-link")
+                        .env("FLINKSS_JAR", link.resolve("flinkss-jobs.jar").toString())
+                        .script(TIMEOUT, "flinkss", "--version")
+                        .assertSuccess("scripts/flinkss --version through " + link);
+
+        assertThat(run.output()).doesNotContain("making the class-data archive");
+        assertThat(Files.readString(stamp)).isEqualTo(recorded);
     }
 
     private static void assertC1Only(String flags) {
