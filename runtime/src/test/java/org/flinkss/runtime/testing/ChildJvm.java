@@ -32,7 +32,10 @@ import java.util.jar.Manifest;
  * users do to a process: let it exit, or kill it with {@code kill -9} at any moment.
  *
  * <p>The child gets the JVM options a Flink job needs on Java 17 ({@code --add-opens}), a heap of 1
- * GB, its own {@code java.io.tmpdir} (each embedded MiniCluster leaves ~40 MB there, and a killed
+ * GB, the JIT and collector {@code scripts/flinkss} gives a run that stops by itself (C1 only and
+ * the serial collector: a child lives seconds, and C2's compilations and G1's threads would take
+ * the CPU the other tests of the suite need; {@link Launcher#jvmOption} comes after them), its own
+ * {@code java.io.tmpdir} (each embedded MiniCluster leaves ~40 MB there, and a killed
  * one never cleans up), the test's log4j configuration, and no {@code FLINK_CONF_DIR}, so it runs
  * with the same Flink settings as the test's in-process runs. Everything it prints, both streams,
  * goes to one output file.
@@ -137,6 +140,8 @@ public final class ChildJvm implements AutoCloseable {
             command.add("-Xmx" + maxHeap);
             command.add("--add-opens=java.base/java.util=ALL-UNNAMED");
             command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
+            command.add("-XX:TieredStopAtLevel=1");
+            command.add("-XX:+UseSerialGC");
             command.add("-Djava.io.tmpdir=" + tmp);
             log4jConfiguration()
                     .ifPresent(file -> command.add("-Dlog4j.configurationFile=" + file));
