@@ -45,6 +45,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -312,7 +313,10 @@ class LandingS3ITCase {
 
         assertThat(landedWhileRunning).as("batch 2 landed after a committed batch").hasSize(1);
         Warehouse tables = new Warehouse(onS3.warehouse());
-        assertThat(tables.sortedValues(BronzeQuery.TABLE)).hasSize(1000);
+        // Each of the 1,000 events once: batch 1's 0-499 and batch 2's 500-999.
+        assertThat(tables.sortedValues(BronzeQuery.TABLE))
+                .extracting(row -> ((Number) row.get(0)).longValue())
+                .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 1000).boxed().toList());
         assertThat(numInputRows(onS3).stream().mapToLong(Long::longValue).sum()).isEqualTo(1000);
     }
 
