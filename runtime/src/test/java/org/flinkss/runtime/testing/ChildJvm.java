@@ -35,10 +35,10 @@ import java.util.jar.Manifest;
  * GB, the JIT and collector {@code scripts/flinkss} gives a run that stops by itself (C1 only and
  * the serial collector: a child lives seconds, and C2's compilations and G1's threads would take
  * the CPU the other tests of the suite need; {@link Launcher#jvmOption} comes after them), its own
- * {@code java.io.tmpdir} (each embedded MiniCluster leaves ~40 MB there, and a killed
- * one never cleans up), the test's log4j configuration, and no {@code FLINK_CONF_DIR}, so it runs
- * with the same Flink settings as the test's in-process runs. Everything it prints, both streams,
- * goes to one output file.
+ * {@code java.io.tmpdir} (each embedded MiniCluster leaves ~40 MB there, and a killed one never
+ * cleans up), the test's log4j configuration, and no {@code FLINK_CONF_DIR}, so it runs with the
+ * same Flink settings as the test's in-process runs. Everything it prints, both streams, goes to
+ * one output file.
  *
  * <pre>{@code
  * ChildJvm child = ChildJvm.of(Main.class).workDir(dir).output(dir.resolve("run-1.log")).start("run", "bronze", ...);
