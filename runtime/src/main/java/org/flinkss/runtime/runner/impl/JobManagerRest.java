@@ -12,10 +12,11 @@ import org.flinkss.runtime.checkpoint.JsonFiles;
 import javax.annotation.Nullable;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -93,40 +94,59 @@ public final class JobManagerRest {
         if (base.isEmpty()) {
             return Optional.empty();
         }
-        URI uri = URI.create(base.get().toString().replaceAll("/+$", "") + path);
-        HttpResponse<String> response =
-                HttpClient.newBuilder()
-                        .connectTimeout(timeout)
-                        .build()
-                        .send(
-                                HttpRequest.newBuilder(uri)
-                                        .timeout(timeout)
-                                        .header("Content-Type", "application/json")
-                                        .POST(HttpRequest.BodyPublishers.ofString(jsonBody))
-                                        .build(),
-                                HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() / 100 != 2) {
+        Answer answer = request(base.get(), path, jsonBody, timeout);
+        if (answer.status / 100 != 2) {
             return Optional.empty();
         }
         return Optional.of(
-                response.body().isBlank()
+                answer.body.isBlank()
                         ? JsonFiles.JSON.createObjectNode()
-                        : JsonFiles.JSON.readTree(response.body()));
+                        : JsonFiles.JSON.readTree(answer.body));
     }
 
     /** {@code GET <base><path>}: the answer's JSON if the status is 200, else empty. */
     static Optional<JsonNode> get(URI base, String path, Duration timeout)
             throws IOException, InterruptedException {
-        URI uri = URI.create(base.toString().replaceAll("/+$", "") + path);
-        HttpResponse<String> response =
-                HttpClient.newBuilder()
-                        .connectTimeout(timeout)
-                        .build()
-                        .send(
-                                HttpRequest.newBuilder(uri).timeout(timeout).build(),
-                                HttpResponse.BodyHandlers.ofString());
-        return response.statusCode() == 200
-                ? Optional.of(JsonFiles.JSON.readTree(response.body()))
+        Answer answer = request(base, path, null, timeout);
+        return answer.status == 200
+                ? Optional.of(JsonFiles.JSON.readTree(answer.body))
                 : Optional.empty();
     }
+
+    /**
+     * One request through the JDK's {@link HttpURLConnection}, a GET or, with a body, a POST: its
+     * connections are kept alive and reused by the JDK, and a first request costs milliseconds. (A
+     * {@code java.net.http.HttpClient} made for each request, as before, cost about 0.3 s of a
+     * short run's start for its first one, most of it setting up TLS that a plain-HTTP JobManager
+     * never uses, and a selector thread for every request after it.)
+     */
+    private static Answer request(
+            URI base, String path, @Nullable String jsonBody, Duration timeout)
+            throws IOException, InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        URI uri = URI.create(base.toString().replaceAll("/+$", "") + path);
+        HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
+        int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+        connection.setConnectTimeout(millis);
+        connection.setReadTimeout(millis);
+        if (jsonBody != null) {
+            connection.setRequestMethod("POST");
+            connection.setDoOutput(true);
+            connection.setRequestProperty("Content-Type", "application/json");
+            try (OutputStream out = connection.getOutputStream()) {
+                out.write(jsonBody.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        int status = connection.getResponseCode();
+        // Read to the end and closed, so that the connection goes back to the JDK's cache.
+        try (InputStream in =
+                status >= 400 ? connection.getErrorStream() : connection.getInputStream()) {
+            String body = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return new Answer(status, body);
+        }
+    }
+
+    private record Answer(int status, String body) {}
 }
