@@ -372,6 +372,11 @@ public final class QueryRun {
                                 settings.out)
                         .adopt();
             }
+            // The answers to the checkpoints asked for, read while the job and its embedded cluster
+            // still run: the job's end shuts the cluster down, which then waits for every answer
+            // nobody read (a request for the batch before the last, made just before the stop,
+            // kept a 50-batch run waiting 30 s for its exit).
+            checkpointRequests.readRemainingAnswers(ANSWERS_WAIT);
             Path savepoint = stopper.stop();
             // The savepoint is the last checkpoint of the run: everything reported up to it is
             // committed.
@@ -390,8 +395,8 @@ public final class QueryRun {
             }
             return savepoint;
         } finally {
-            // The answers to the checkpoints asked for, read before the cluster shuts down, which
-            // waits for every unread one.
+            // Those asked for since, or left by a run that ended otherwise (Ctrl-C, a failure),
+            // as far as the cluster still answers.
             checkpointRequests.readRemainingAnswers(ANSWERS_WAIT);
         }
     }
