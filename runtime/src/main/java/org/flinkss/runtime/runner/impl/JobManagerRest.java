@@ -114,11 +114,10 @@ public final class JobManagerRest {
     }
 
     /**
-     * One request through the JDK's {@link HttpURLConnection}, a GET or, with a body, a POST: its
-     * connections are kept alive and reused by the JDK, and a first request costs milliseconds. (A
-     * {@code java.net.http.HttpClient} made for each request, as before, cost about 0.3 s of a
-     * short run's start for its first one, most of it setting up TLS that a plain-HTTP JobManager
-     * never uses, and a selector thread for every request after it.)
+     * One request through the JDK's {@link HttpURLConnection}, a GET or, with a body, a POST. Its
+     * first request costs milliseconds, where a {@code java.net.http.HttpClient}'s first one sets
+     * up TLS, which a plain-HTTP JobManager never uses, for about 0.3 s of a short run's start; and
+     * the JDK keeps its connections for the next request.
      */
     private static Answer request(
             URI base, String path, @Nullable String jsonBody, Duration timeout)
