@@ -10,10 +10,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +25,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -133,6 +138,57 @@ class JobManagerRestTest {
             assertThat(received).isEmpty();
         } finally {
             Thread.interrupted();
+        }
+    }
+
+    /**
+     * A POST that the server reads and then hangs up on (a JobManager stopping, a kept connection
+     * it has closed) is sent once and is an error. The JDK's {@link java.net.HttpURLConnection}
+     * would otherwise send a buffered POST again on a new connection, unseen: a checkpoint asked
+     * for twice.
+     */
+    @Test
+    void aPostTheServerHangsUpOnIsSentOnceAndIsAnError() throws Exception {
+        try (ServerSocket hangsUp = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            hangsUp.setSoTimeout(2_000);
+            AtomicInteger posts = new AtomicInteger();
+            Thread server =
+                    new Thread(
+                            () -> {
+                                // Every connection: read the request's head and body, then close.
+                                while (!hangsUp.isClosed()) {
+                                    try (Socket socket = hangsUp.accept()) {
+                                        BufferedReader in =
+                                                new BufferedReader(
+                                                        new InputStreamReader(
+                                                                socket.getInputStream(),
+                                                                StandardCharsets.ISO_8859_1));
+                                        String line = in.readLine();
+                                        if (line != null && line.startsWith("POST ")) {
+                                            posts.incrementAndGet();
+                                        }
+                                        while (line != null && !line.isEmpty()) {
+                                            line = in.readLine();
+                                        }
+                                        in.read(new char[2]);
+                                    } catch (IOException acceptTimedOutOrClosed) {
+                                        return;
+                                    }
+                                }
+                            },
+                            "hangs-up");
+            server.start();
+            Configuration flinkRunClient = new Configuration();
+            flinkRunClient.set(RestOptions.ADDRESS, "127.0.0.1");
+            flinkRunClient.set(RestOptions.PORT, hangsUp.getLocalPort());
+            JobManagerRest rest = new JobManagerRest(null, flinkRunClient, TIMEOUT);
+
+            assertThatThrownBy(() -> rest.postForJson("/jobs/j1/checkpoints", "{}"))
+                    .isInstanceOf(IOException.class);
+            // A second POST would have come before the error did; nothing more is awaited.
+            hangsUp.close();
+            server.join(5_000);
+            assertThat(posts).hasValue(1);
         }
     }
 
