@@ -188,6 +188,28 @@ final class DockerComposeCluster implements AutoCloseable {
                 .assertSuccess("docker-compose kill " + service);
     }
 
+    /** The id of a service's container, for {@link #killContainer}. */
+    String containerId(String service) {
+        String id =
+                compose(Duration.ofMinutes(1), "ps", "-q", service)
+                        .assertSuccess("docker-compose ps -q " + service)
+                        .output()
+                        .strip();
+        if (id.isEmpty()) {
+            throw new AssertionError("docker-compose ps -q " + service + " names no container");
+        }
+        return id;
+    }
+
+    /**
+     * SIGKILL to one container through Docker's own client: at once, where {@code docker-compose
+     * kill} (a Python program) took 9.5-9.8 s to start and deliver it under CI's load, long enough
+     * for a short job to end before its TaskManager died.
+     */
+    void killContainer(String id) {
+        scripts.run(Duration.ofMinutes(1), docker(), "kill", id).assertSuccess("docker kill " + id);
+    }
+
     /** Copies a host file into a service's container (docker-compose 1.29 has no cp). */
     void copyInto(String service, Path file, String containerPath) {
         String id =
