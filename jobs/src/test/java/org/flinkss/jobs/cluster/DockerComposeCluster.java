@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * scripts.script(Duration.ofMinutes(40), "docker-images").assertSuccess("scripts/docker-images");
  * try (DockerComposeCluster cluster = DockerComposeCluster.up(scripts, "flinkss-it", Duration.ofMinutes(5))) {
  *     cluster.exec("client", "flink", "run", "-m", "jobmanager:8081", ...);
- *     cluster.kill("taskmanager-1");
+ *     cluster.killContainer(cluster.containerId("taskmanager-1"));
  * }
  * DockerComposeCluster.stopEngineIfStarted(scripts);
  * }</pre>
@@ -183,11 +183,6 @@ final class DockerComposeCluster implements AutoCloseable {
     }
 
     /** SIGKILL to a service's container, as a crashed machine. */
-    void kill(String service) {
-        compose(Duration.ofMinutes(1), "kill", service)
-                .assertSuccess("docker-compose kill " + service);
-    }
-
     /** The id of a service's container, for {@link #killContainer}. */
     String containerId(String service) {
         String id =
@@ -212,11 +207,7 @@ final class DockerComposeCluster implements AutoCloseable {
 
     /** Copies a host file into a service's container (docker-compose 1.29 has no cp). */
     void copyInto(String service, Path file, String containerPath) {
-        String id =
-                compose(Duration.ofMinutes(1), "ps", "-q", service)
-                        .assertSuccess("docker-compose ps -q")
-                        .output()
-                        .strip();
+        String id = containerId(service);
         scripts.run(
                         Duration.ofMinutes(2),
                         docker(),

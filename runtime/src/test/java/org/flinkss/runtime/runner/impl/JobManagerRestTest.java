@@ -178,10 +178,7 @@ class JobManagerRestTest {
                             },
                             "hangs-up");
             server.start();
-            Configuration flinkRunClient = new Configuration();
-            flinkRunClient.set(RestOptions.ADDRESS, "127.0.0.1");
-            flinkRunClient.set(RestOptions.PORT, hangsUp.getLocalPort());
-            JobManagerRest rest = new JobManagerRest(null, flinkRunClient, TIMEOUT);
+            JobManagerRest rest = rest(hangsUp.getLocalPort());
 
             assertThatThrownBy(() -> rest.postForJson("/jobs/j1/checkpoints", "{}"))
                     .isInstanceOf(IOException.class);
@@ -194,9 +191,13 @@ class JobManagerRestTest {
 
     /** A cluster's JobManagerRest; the job client is asked only for a job id, unused here. */
     private JobManagerRest rest() {
+        return rest(server.getAddress().getPort());
+    }
+
+    private static JobManagerRest rest(int port) {
         Configuration flinkRunClient = new Configuration();
         flinkRunClient.set(RestOptions.ADDRESS, "127.0.0.1");
-        flinkRunClient.set(RestOptions.PORT, server.getAddress().getPort());
+        flinkRunClient.set(RestOptions.PORT, port);
         return new JobManagerRest(null, flinkRunClient, TIMEOUT);
     }
 
