@@ -182,7 +182,6 @@ final class DockerComposeCluster implements AutoCloseable {
         return args.toArray(String[]::new);
     }
 
-    /** SIGKILL to a service's container, as a crashed machine. */
     /** The id of a service's container, for {@link #killContainer}. */
     String containerId(String service) {
         String id =
@@ -197,9 +196,9 @@ final class DockerComposeCluster implements AutoCloseable {
     }
 
     /**
-     * SIGKILL to one container through Docker's own client: at once, where {@code docker-compose
-     * kill} (a Python program) took 9.5-9.8 s to start and deliver it under CI's load, long enough
-     * for a short job to end before its TaskManager died.
+     * SIGKILL to one container, as a crashed machine, through Docker's own client: at once, where
+     * {@code docker-compose kill} (a Python program) took 9.5-9.8 s to start and deliver it under
+     * CI's load, long enough for a short job to end before its TaskManager died.
      */
     void killContainer(String id) {
         scripts.run(Duration.ofMinutes(1), docker(), "kill", id).assertSuccess("docker kill " + id);
