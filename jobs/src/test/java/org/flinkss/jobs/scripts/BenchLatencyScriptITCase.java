@@ -62,8 +62,9 @@ class BenchLatencyScriptITCase {
         int rate = 200;
         int seconds = 3;
 
-        // Step 1: bronze and win5, at-least-once and exactly-once, 200 events/s for 3 s each, on
-        // the jar FLINKSS_JAR names (the build's own here), as for another checkout's jar.
+        // Step 1: bronze and win5, at-least-once and exactly-once, 200 events/s for 1 s of warm-up
+        // and 3 s measured each, on the jar FLINKSS_JAR names (the build's own here), as for
+        // another checkout's jar.
         Path jar = ROOT.resolve("jobs/target/flinkss-jobs.jar");
         Result result =
                 script(
@@ -75,6 +76,8 @@ class BenchLatencyScriptITCase {
                         Integer.toString(rate),
                         "--seconds",
                         Integer.toString(seconds),
+                        "--warm-seconds",
+                        "1",
                         "--queries",
                         "bronze,win5",
                         "--delivery",
@@ -88,6 +91,7 @@ class BenchLatencyScriptITCase {
         assertThat(result.exit).as(result.output).isZero();
         assertThat(result.stdout)
                 .contains("load average before: ", "checkpoint interval 1s")
+                .contains("3 s a rate after 1 s of warm-up at it")
                 // The commit the jar was built from, as its --version gives it, not the checkout's.
                 .contains("commit " + commitOf(jar) + " (FLINKSS_JAR)");
         List<String> table = result.table();
@@ -114,8 +118,24 @@ class BenchLatencyScriptITCase {
                 assertThat(row.duplicated).as(what).isZero();
             }
             if (row.query.equals("bronze")) {
-                // One record per event: each measured event read (and, exactly once, only once).
+                // One record per event: each measured event read (and, exactly once, only once),
+                // the 200 of the warm-up second not among them; second by second of send time,
+                // every measured event once, in the seconds 0 to 3 of the measured 3.
                 assertThat(row.read - row.duplicated).as(what).isEqualTo(row.sent);
+                List<String> bySecond =
+                        Files.readAllLines(
+                                tmp.resolve("b/runs/bronze-" + row.delivery + "-" + rate)
+                                        .resolve("by-second.md"));
+                assertThat(bySecond.get(0))
+                        .isEqualTo("| second | read | p50 ms | p99 ms | max ms |");
+                List<String[]> cells =
+                        bySecond.subList(2, bySecond.size()).stream()
+                                .map(line -> line.replace(",", "").split("\\s*\\|\\s*"))
+                                .toList();
+                assertThat(cells).extracting(c -> Long.parseLong(c[1])).allMatch(sec -> sec <= 3);
+                assertThat(cells.stream().mapToLong(c -> Long.parseLong(c[2])).sum())
+                        .as(what)
+                        .isEqualTo(row.sent);
             }
         }
 

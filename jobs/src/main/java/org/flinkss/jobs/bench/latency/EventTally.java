@@ -1,6 +1,7 @@
 package org.flinkss.jobs.bench.latency;
 
 import java.util.BitSet;
+import java.util.Map;
 
 /**
  * The output of a query that writes one record per event (bronze), keyed by {@code event_id}: the
@@ -37,7 +38,7 @@ final class EventTally implements OutputTally {
             duplicated++;
         } else {
             seen.set(bit);
-            latencies.add(readMillis - sentMillis);
+            latencies.add(sentMillis, readMillis - sentMillis);
         }
     }
 
@@ -50,5 +51,10 @@ final class EventTally implements OutputTally {
     public Counts counts() {
         int distinct = seen.cardinality();
         return new Counts(distinct + duplicated, n - distinct, duplicated, latencies.summary());
+    }
+
+    @Override
+    public Map<Long, Latencies.Summary> bySecond(long fromMillis) {
+        return latencies.bySecond(fromMillis);
     }
 }

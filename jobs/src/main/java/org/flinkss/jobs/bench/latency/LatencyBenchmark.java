@@ -5,6 +5,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,12 +24,15 @@ import java.util.concurrent.ExecutionException;
  *   <li>{@code create-topics --bootstrap-servers H:P [--partitions N] TOPIC...}: creates the
  *       topics, refusing any that exists (so that the script deletes only what it made);
  *   <li>{@code measure --bootstrap-servers H:P --input T --output T --query bronze|win5 --delivery
- *       at-least-once|exactly-once --rate R --seconds S [--drain-seconds D] [--warmup-seconds W]}:
- *       a warm-up (one event every 100 ms until the output topic shows a record: the query is up),
- *       then {@code R * S} events at R a second ({@link PacedProducer}), read from the output topic
- *       ({@link OutputReader}) until all they give has arrived or D seconds after the last was
- *       sent; prints one Markdown row: what was sent and read, missing and duplicated, latency p50,
- *       p99 and max in milliseconds;
+ *       at-least-once|exactly-once --rate R --seconds S [--warm-seconds M] [--drain-seconds D]
+ *       [--warmup-seconds W] [--by-second FILE]}: a warm-up (one event every 100 ms until the
+ *       output topic shows a record, within W seconds: the query is up), then {@code R * M} events
+ *       at R a second that are not measured (the query's code warms up at the rate; default M 0),
+ *       then {@code R * S} measured events on the same schedule ({@link PacedProducer}), read from
+ *       the output topic ({@link OutputReader}) until all they give has arrived or D seconds after
+ *       the last was sent; prints one Markdown row: what was sent and read, missing and duplicated,
+ *       latency p50, p99 and max in milliseconds. {@code --by-second FILE} also writes the
+ *       latencies second by second of send time, a Markdown table;
  *   <li>{@code delete-topics --bootstrap-servers H:P TOPIC...}: deletes the topics named;
  *   <li>{@code header}: the header of the rows {@code measure} prints.
  * </ul>
@@ -121,9 +126,14 @@ public final class LatencyBenchmark {
                         required(options, "output"),
                         readCommitted,
                         intOption(options, "warmup-seconds", 600),
+                        nonNegativeOption(options, "warm-seconds", 0),
                         intOption(options, "drain-seconds", 60));
         LatencyRun.Result result = run.measure(tally, rate, (long) rate * seconds);
         OutputTally.Counts c = result.counts();
+        String bySecond = options.get("by-second");
+        if (bySecond != null) {
+            Files.writeString(Path.of(bySecond), bySecondTable(result.bySecond()));
+        }
         return String.format(
                 Locale.ROOT,
                 "| %s | %s | %,d | %,d | %,.0f | %,d | %,d | %,d | %,d | %s | %s | %s |",
@@ -139,6 +149,26 @@ public final class LatencyBenchmark {
                 millis(c.latency().p50()),
                 millis(c.latency().p99()),
                 millis(c.latency().max()));
+    }
+
+    /** The latencies of each second of send time, from the first measured event's, in Markdown. */
+    static String bySecondTable(Map<Long, Latencies.Summary> bySecond) {
+        StringBuilder table =
+                new StringBuilder(
+                        "| second | read | p50 ms | p99 ms | max ms |\n"
+                                + "| ---: | ---: | ---: | ---: | ---: |\n");
+        bySecond.forEach(
+                (second, s) ->
+                        table.append(
+                                String.format(
+                                        Locale.ROOT,
+                                        "| %d | %,d | %s | %s | %s |%n",
+                                        second,
+                                        s.count(),
+                                        millis(s.p50()),
+                                        millis(s.p99()),
+                                        millis(s.max()))));
+        return table.toString();
     }
 
     private static String millis(long value) {
@@ -193,19 +223,28 @@ public final class LatencyBenchmark {
     }
 
     private static int intOption(Map<String, String> options, String name, int otherwise) {
+        return wholeNumber(options, name, otherwise, 1, "a positive whole number");
+    }
+
+    private static int nonNegativeOption(Map<String, String> options, String name, int otherwise) {
+        return wholeNumber(options, name, otherwise, 0, "a whole number, 0 or more");
+    }
+
+    private static int wholeNumber(
+            Map<String, String> options, String name, int otherwise, int least, String what) {
         String value = options.get(name);
         if (value == null) {
             return otherwise;
         }
         try {
             int n = Integer.parseInt(value);
-            if (n > 0) {
+            if (n >= least) {
                 return n;
             }
         } catch (NumberFormatException e) {
             // refused below
         }
         throw new IllegalArgumentException(
-                "--" + name + " takes a positive whole number, not '" + value + "'");
+                "--" + name + " takes " + what + ", not '" + value + "'");
     }
 }

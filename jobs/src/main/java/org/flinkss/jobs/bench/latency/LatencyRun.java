@@ -1,5 +1,6 @@
 package org.flinkss.jobs.bench.latency;
 
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -13,6 +14,7 @@ final class LatencyRun {
     private final String output;
     private final boolean readCommitted;
     private final int warmupSeconds;
+    private final int warmSeconds;
     private final int drainSeconds;
 
     LatencyRun(
@@ -21,16 +23,21 @@ final class LatencyRun {
             String output,
             boolean readCommitted,
             int warmupSeconds,
+            int warmSeconds,
             int drainSeconds) {
         this.servers = servers;
         this.input = input;
         this.output = output;
         this.readCommitted = readCommitted;
         this.warmupSeconds = warmupSeconds;
+        this.warmSeconds = warmSeconds;
         this.drainSeconds = drainSeconds;
     }
 
-    /** Sends {@code n} events at {@code rate} a second after a warm-up and tallies the output. */
+    /**
+     * Sends {@code n} measured events at {@code rate} a second after a warm-up (the query's first
+     * output, then {@code warmSeconds} at the rate) and tallies the output.
+     */
     Result measure(OutputTally tally, int rate, long n) throws InterruptedException {
         try (PacedProducer producer = new PacedProducer(servers, input);
                 OutputReader reader = new OutputReader(servers, output, readCommitted, tally)) {
@@ -54,11 +61,22 @@ final class LatencyRun {
                 producer.send(first++);
                 Thread.sleep(100);
             }
-            // Step 2: the measured events, paced.
-            synchronized (tally) {
-                tally.expect(first, n, System.currentTimeMillis());
-            }
-            PacedProducer.Sent sent = producer.sendPaced(first, n, rate);
+            // Step 2: warmSeconds of events at the rate, which the query's code warms up on (its
+            // JIT compiles what the rate runs), then the measured events, on the same schedule.
+            long firstMeasured = first + (long) rate * warmSeconds;
+            long[] measuredFromMillis = new long[1];
+            PacedProducer.Sent sent =
+                    producer.sendPaced(
+                            first,
+                            firstMeasured - first,
+                            n,
+                            rate,
+                            () -> {
+                                measuredFromMillis[0] = System.currentTimeMillis();
+                                synchronized (tally) {
+                                    tally.expect(firstMeasured, n, measuredFromMillis[0]);
+                                }
+                            });
             // Step 3: until everything they give is read, or the drain time has passed.
             long drainEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(drainSeconds);
             while (System.nanoTime() < drainEnd) {
@@ -74,11 +92,17 @@ final class LatencyRun {
             Thread.sleep(500);
             reader.records();
             synchronized (tally) {
-                return new Result(sent, tally.counts());
+                return new Result(sent, tally.counts(), tally.bySecond(measuredFromMillis[0]));
             }
         }
     }
 
-    /** What was sent and what the output held. */
-    record Result(PacedProducer.Sent sent, OutputTally.Counts counts) {}
+    /**
+     * What was sent and what the output held; the latencies second by second of send time, from the
+     * first measured event's.
+     */
+    record Result(
+            PacedProducer.Sent sent,
+            OutputTally.Counts counts,
+            Map<Long, Latencies.Summary> bySecond) {}
 }

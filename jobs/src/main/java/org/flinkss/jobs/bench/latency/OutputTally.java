@@ -1,5 +1,7 @@
 package org.flinkss.jobs.bench.latency;
 
+import java.util.Map;
+
 /**
  * What a query's output topic should hold once the events sent have gone through, and how far it
  * does: each record read is handed to {@link #read}, with the moment it was read.
@@ -21,6 +23,12 @@ interface OutputTally {
 
     /** The counts and latencies so far. */
     Counts counts();
+
+    /**
+     * The latencies so far, second by second of send time from {@code fromMillis} ({@link
+     * Latencies#bySecond}).
+     */
+    Map<Long, Latencies.Summary> bySecond(long fromMillis);
 
     /**
      * Records read (those the measured events gave), how many of the measured events are missing

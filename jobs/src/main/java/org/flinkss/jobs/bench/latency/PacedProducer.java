@@ -63,23 +63,30 @@ final class PacedProducer implements AutoCloseable {
     }
 
     /**
-     * Sends events {@code start .. start + n - 1} at {@code rate} a second, then waits for every
-     * acknowledgement.
+     * Sends events {@code start .. start + warm + n - 1} at {@code rate} a second, one schedule for
+     * all, then waits for every acknowledgement. The first {@code warm} are the query's warm-up at
+     * the rate; just before event {@code start + warm} is sent, {@code measuredFrom} is told, so
+     * that only the next {@code n} are measured. What it returns is of those {@code n}.
      */
-    Sent sendPaced(long start, long n, int rate) {
+    Sent sendPaced(long start, long warm, long n, int rate, Runnable measuredFrom) {
         long begin = System.nanoTime();
+        long measuredBegin = begin;
         long maxBehind = 0;
-        for (long i = 0; i < n; i++) {
+        for (long i = 0; i < warm + n; i++) {
             long due = begin + i * TimeUnit.SECONDS.toNanos(1) / rate;
             long now = System.nanoTime();
             if (due > now) {
                 LockSupport.parkNanos(due - now);
-            } else {
+            } else if (i >= warm) {
                 maxBehind = Math.max(maxBehind, now - due);
+            }
+            if (i == warm) {
+                measuredFrom.run();
+                measuredBegin = System.nanoTime();
             }
             send(start + i);
         }
-        long sending = System.nanoTime() - begin;
+        long sending = System.nanoTime() - measuredBegin;
         producer.flush();
         Exception e = failure.get();
         if (e != null) {

@@ -58,7 +58,7 @@ final class WindowTally implements OutputTally {
         }
         if (sentMillis >= measuredFromMillis) {
             updates++;
-            latencies.add(readMillis - sentMillis);
+            latencies.add(sentMillis, readMillis - sentMillis);
         }
     }
 
@@ -82,5 +82,10 @@ final class WindowTally implements OutputTally {
             }
         }
         return new Counts(updates, missing, duplicated, latencies.summary());
+    }
+
+    @Override
+    public Map<Long, Latencies.Summary> bySecond(long fromMillis) {
+        return latencies.bySecond(fromMillis);
     }
 }
