@@ -1,7 +1,6 @@
 package org.flinkss.jobs.bench.latency;
 
 import java.util.BitSet;
-import java.util.Map;
 
 /**
  * The output of a query that writes one record per event (bronze), keyed by {@code event_id}: the
@@ -13,6 +12,7 @@ final class EventTally implements OutputTally {
 
     private long first = Long.MAX_VALUE;
     private long n;
+    private long fromMillis = Long.MAX_VALUE;
     private final BitSet seen = new BitSet();
     private final Latencies latencies = new Latencies();
     private long duplicated;
@@ -25,6 +25,7 @@ final class EventTally implements OutputTally {
         }
         this.first = first;
         this.n = n;
+        this.fromMillis = fromMillis;
     }
 
     @Override
@@ -50,11 +51,11 @@ final class EventTally implements OutputTally {
     @Override
     public Counts counts() {
         int distinct = seen.cardinality();
-        return new Counts(distinct + duplicated, n - distinct, duplicated, latencies.summary());
-    }
-
-    @Override
-    public Map<Long, Latencies.Summary> bySecond(long fromMillis) {
-        return latencies.bySecond(fromMillis);
+        return new Counts(
+                distinct + duplicated,
+                n - distinct,
+                duplicated,
+                latencies.summary(),
+                latencies.bySecond(fromMillis));
     }
 }

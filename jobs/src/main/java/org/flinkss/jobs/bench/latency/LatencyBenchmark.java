@@ -132,7 +132,7 @@ public final class LatencyBenchmark {
         OutputTally.Counts c = result.counts();
         String bySecond = options.get("by-second");
         if (bySecond != null) {
-            Files.writeString(Path.of(bySecond), bySecondTable(result.bySecond()));
+            Files.writeString(Path.of(bySecond), bySecondTable(c.bySecond()));
         }
         return String.format(
                 Locale.ROOT,
@@ -162,7 +162,7 @@ public final class LatencyBenchmark {
                         table.append(
                                 String.format(
                                         Locale.ROOT,
-                                        "| %d | %,d | %s | %s | %s |%n",
+                                        "| %d | %,d | %s | %s | %s |\n",
                                         second,
                                         s.count(),
                                         millis(s.p50()),

@@ -1,6 +1,5 @@
 package org.flinkss.jobs.bench.latency;
 
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -64,7 +63,6 @@ final class LatencyRun {
             // Step 2: warmSeconds of events at the rate, which the query's code warms up on (its
             // JIT compiles what the rate runs), then the measured events, on the same schedule.
             long firstMeasured = first + (long) rate * warmSeconds;
-            long[] measuredFromMillis = new long[1];
             PacedProducer.Sent sent =
                     producer.sendPaced(
                             first,
@@ -72,9 +70,8 @@ final class LatencyRun {
                             n,
                             rate,
                             () -> {
-                                measuredFromMillis[0] = System.currentTimeMillis();
                                 synchronized (tally) {
-                                    tally.expect(firstMeasured, n, measuredFromMillis[0]);
+                                    tally.expect(firstMeasured, n, System.currentTimeMillis());
                                 }
                             });
             // Step 3: until everything they give is read, or the drain time has passed.
@@ -92,17 +89,11 @@ final class LatencyRun {
             Thread.sleep(500);
             reader.records();
             synchronized (tally) {
-                return new Result(sent, tally.counts(), tally.bySecond(measuredFromMillis[0]));
+                return new Result(sent, tally.counts());
             }
         }
     }
 
-    /**
-     * What was sent and what the output held; the latencies second by second of send time, from the
-     * first measured event's.
-     */
-    record Result(
-            PacedProducer.Sent sent,
-            OutputTally.Counts counts,
-            Map<Long, Latencies.Summary> bySecond) {}
+    /** What was sent and what the output held. */
+    record Result(PacedProducer.Sent sent, OutputTally.Counts counts) {}
 }

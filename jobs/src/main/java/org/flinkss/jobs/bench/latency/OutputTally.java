@@ -25,14 +25,15 @@ interface OutputTally {
     Counts counts();
 
     /**
-     * The latencies so far, second by second of send time from {@code fromMillis} ({@link
+     * Records read (those the measured events gave), how many of the measured events are missing
+     * from the output and how many were read more than once, and the latencies of the records read:
+     * over all of them, and second by second of send time from the first measured event's ({@link
      * Latencies#bySecond}).
      */
-    Map<Long, Latencies.Summary> bySecond(long fromMillis);
-
-    /**
-     * Records read (those the measured events gave), how many of the measured events are missing
-     * from the output and how many were read more than once, and the latencies of the records read.
-     */
-    record Counts(long read, long missing, long duplicated, Latencies.Summary latency) {}
+    record Counts(
+            long read,
+            long missing,
+            long duplicated,
+            Latencies.Summary latency,
+            Map<Long, Latencies.Summary> bySecond) {}
 }

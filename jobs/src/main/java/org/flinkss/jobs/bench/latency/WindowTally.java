@@ -81,11 +81,11 @@ final class WindowTally implements OutputTally {
                 duplicated += e.getValue();
             }
         }
-        return new Counts(updates, missing, duplicated, latencies.summary());
-    }
-
-    @Override
-    public Map<Long, Latencies.Summary> bySecond(long fromMillis) {
-        return latencies.bySecond(fromMillis);
+        return new Counts(
+                updates,
+                missing,
+                duplicated,
+                latencies.summary(),
+                latencies.bySecond(measuredFromMillis));
     }
 }

@@ -2,6 +2,8 @@ package org.flinkss.jobs.bench.latency;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Map;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class EventTallyTest {
@@ -25,8 +27,10 @@ class EventTallyTest {
         assertThat(counts.read()).isEqualTo(4);
         assertThat(counts.missing()).isEqualTo(1);
         assertThat(counts.duplicated()).isEqualTo(1);
-        // The latency of an event is its first arrival's: 7, 3 and 10 ms.
+        // The latency of an event is its first arrival's: 7, 3 and 10 ms, all sent in the first
+        // second from the measured events' start (the warm-up's left out).
         assertThat(counts.latency()).isEqualTo(new Latencies.Summary(3, 3, 7, 10, 10));
+        assertThat(counts.bySecond()).isEqualTo(Map.of(0L, new Latencies.Summary(3, 3, 7, 10, 10)));
 
         // Step 3: 5 arrives: complete.
         tally.read("5", "{}", 2_003, 2_008);
